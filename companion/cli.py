@@ -1,0 +1,207 @@
+"""The ``companion`` command line. ``main()`` only parses and wires; the work is done elsewhere.
+
+Subcommands (``companion SUBCOMMAND --help`` for each):
+
+* ``run [--config FILE] [--sim] [--new]`` — the kiosk on a Pi; on a desktop (or with ``--sim``) the
+  simulator: keyboard keys for buttons, emulated panels.
+* ``games [list | resume ID | export ID --format json|csv | import FILE]`` — saved games.
+* ``export GAME --format json|csv [-o FILE]`` — one game's history (JSON) or bank ledger (CSV).
+* ``replay GAME`` — the history as readable lines.
+* ``selftest`` is a later issue.
+
+Exit codes: 0 success, 1 runtime failure (already running, journal unusable), 2 bad usage or config.
+The touchscreen front-end is found through the ``tabletop_companion.frontends`` entry point, so this
+core module never imports the ``ui`` package (see DESIGN.md, layers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+
+from companion.errors import CompanionError, ConfigError
+
+log = logging.getLogger("companion")
+
+
+def _data_dir_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", type=Path, help="folder holding journal.sqlite3 (default: see README)")
+    parser.add_argument("--config", type=Path, help="TOML config file (default: built-in simulator set-up)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(prog="companion", description="Tabletop Companion: keeps the table honest.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the kiosk (simulator when no Pi hardware is present)",
+                         description="Run the touchscreen kiosk. Resumes the latest unfinished game.")
+    _data_dir_option(run)
+    run.add_argument("--sim", action="store_true", help="force simulator mode (keyboard buttons, emulated panels)")
+    run.add_argument("--new", action="store_true", help="open on the home screen instead of resuming")
+    run.add_argument("--resume", type=int, metavar="ID", help="resume this saved game")
+
+    games = sub.add_parser("games", help="list, resume, export or import saved games",
+                           description="Saved games. Without an action, lists them.")
+    _data_dir_option(games)
+    games_sub = games.add_subparsers(dest="action", metavar="ACTION")
+    games_sub.add_parser("list", help="list saved games")
+    resume = games_sub.add_parser("resume", help="run the kiosk on this game")
+    resume.add_argument("game_id", type=int, metavar="ID")
+    resume.add_argument("--sim", action="store_true", help="force simulator mode")
+    gexport = games_sub.add_parser("export", help="same as 'companion export'")
+    gexport.add_argument("game_id", type=int, metavar="ID")
+    gexport.add_argument("--format", choices=("json", "csv"), default="json")
+    gexport.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
+    gimport = games_sub.add_parser("import", help="import a JSON export as a new saved game")
+    gimport.add_argument("file", type=Path)
+
+    export = sub.add_parser("export", help="export a game as JSON (history) or CSV (bank ledger)",
+                            description="Export a game: JSON is the full history, CSV the bank ledger.")
+    _data_dir_option(export)
+    export.add_argument("game_id", type=int, metavar="GAME")
+    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
+
+    replay = sub.add_parser("replay", help="print a game's history as readable lines",
+                            description="Print every history entry of a game, and the final balances.")
+    _data_dir_option(replay)
+    replay.add_argument("game_id", type=int, metavar="GAME")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``companion`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    try:
+        from companion.config import load_config
+        config = load_config(args.config)
+        if args.command == "run":
+            return _run(args, config, resume=args.resume)
+        if args.command == "games":
+            if args.action == "resume":
+                return _run(args, config, resume=args.game_id)
+            if args.action == "export":
+                return _export(args, config)
+            if args.action == "import":
+                return _import(args, config)
+            return _list(args, config)
+        if args.command == "export":
+            return _export(args, config)
+        if args.command == "replay":
+            return _replay(args, config)
+    except ConfigError as error:
+        print(f"companion: config error: {error}", file=sys.stderr)
+        return 2
+    except CompanionError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 1
+    return 2
+
+
+def _journal_path(args, config):
+    from companion.paths import journal_path
+    return journal_path(args.data_dir or config.data_dir)
+
+
+def _open_read(args, config):
+    from companion.errors import JournalError
+    from companion.journal import Journal
+    path = _journal_path(args, config)
+    if not path.exists():
+        raise JournalError(f"no journal at {path}: no games have been played with this data directory")
+    return Journal(path)
+
+
+def _list(args, config) -> int:
+    with _open_read(args, config) as journal:
+        games = journal.games()
+        if not games:
+            print("No saved games.")
+        for game in games:
+            names = ", ".join(p["name"] for p in game.players)
+            last = datetime.fromtimestamp(game.last_time or game.created).strftime("%Y-%m-%d %H:%M")
+            print(f"#{game.id:<4} {game.game:<10} {game.status:<9} {game.events:>5} events  last {last}  {names}")
+    return 0
+
+
+def _export(args, config) -> int:
+    from companion.export import export_json, export_ledger_csv
+    with _open_read(args, config) as journal:
+        text = export_json(journal, args.game_id) if args.format == "json" else export_ledger_csv(journal, args.game_id)
+    if args.output:
+        args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        print(f"Wrote game #{args.game_id} as {args.format.upper()} to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _import(args, config) -> int:
+    from companion.export import import_json
+    from companion.journal import Journal
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except OSError as error:
+        print(f"companion: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 1
+    with Journal(_journal_path(args, config)) as journal:
+        game_id = import_json(journal, text)
+    print(f"Imported {args.file} as game #{game_id}")
+    return 0
+
+
+def _replay(args, config) -> int:
+    from companion.bank import format_dollars
+    from companion.session import GameSession
+    with _open_read(args, config) as journal:
+        journal.game(args.game_id)
+        session = GameSession(args.game_id, journal.events(args.game_id))
+    names = ", ".join(p.name for p in session.players)
+    print(f"Game #{session.game_id}: {session.rules.title} — {names}")
+    for entry in session.history():
+        when = datetime.fromtimestamp(entry.time).strftime("%H:%M:%S")
+        mark = "" if entry.in_force else "  [undone]"
+        print(f"#{entry.seq:<5} {when}  {entry.text}{mark}")
+    view = session.rules.view(session.state)
+    print("Now: " + "; ".join(f"{p.name} {format_dollars(p.balance)}" for p in view.players if p.balance is not None))
+    print(view.status)
+    return 0
+
+
+def _run(args, config, *, resume: int | None) -> int:
+    from companion.journal import open_journal
+    from companion.lock import InstanceLock
+    from companion.paths import LOCK_NAME, data_dir
+    folder = data_dir(args.data_dir or config.data_dir)
+    lock = InstanceLock(folder / LOCK_NAME).acquire()      # before any GPIO, serial or I2C
+    try:
+        journal, recovery = open_journal(_journal_path(args, config))
+        if recovery:
+            log.warning("%s", recovery.message())
+        try:
+            frontend = _frontend("kiosk")
+            return frontend(journal=journal, config=config, simulate=bool(getattr(args, "sim", False)),
+                            resume=resume, start_new=bool(getattr(args, "new", False)),
+                            notice=recovery.message() if recovery else "")
+        finally:
+            journal.close()
+    finally:
+        lock.release()
+
+
+def _frontend(name: str):
+    for entry in metadata.entry_points(group="tabletop_companion.frontends"):
+        if entry.name == name:
+            return entry.load()
+    raise CompanionError(f"no '{name}' front-end is installed; reinstall the package (pip install -e .)")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Commands: what a player (through a button, a tap, a reader or the CLI) asks the table to do.
+
+Commands are small immutable values whose ``repr`` is valid Python, in the style of python-chess moves.
+Adapters only build commands and post them to :meth:`companion.table.Table.post`; the table's owner
+thread decides whether they are legal. Game-specific commands live in ``companion.games.<game>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+#: The name used for the bank in payer/payee fields.
+BANK = "bank"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """Base of every command. ``source`` says where it came from: ``touch``, ``button``, ``keyboard``,
+    ``reader``, ``cli`` or ``test``; it is journaled with the events for the record."""
+
+    source: str = "touch"
+
+
+@dataclass(frozen=True)
+class PlayerSeat:
+    """A player at the table: ``name`` (a network's call letters in TV Wars) and ``colour`` (a CSS-style
+    name or ``#rrggbb``) used on the screen and panels."""
+
+    name: str
+    colour: str = "white"
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewGame(Command):
+    """Start a new game of the registered game ``game`` (for example ``"tv-wars"``) for ``players``,
+    with game ``options`` (house rules). Any open game stays saved and can be resumed."""
+
+    game: str
+    players: tuple[PlayerSeat, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenGame(Command):
+    """Open (resume) the saved game with journal id ``game_id`` by replaying its events."""
+
+    game_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Undo(Command):
+    """Undo the last ``steps`` moves (1 or more). Undo is itself an event, never a delete."""
+
+    steps: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Redo(Command):
+    """Redo the most recently undone move."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class JumpTo(Command):
+    """Return the game to exactly how it was right after history entry ``seq`` (a move or an undo/redo).
+
+    Jumping to the entry just before an undo undoes that undo.
+    """
+
+    seq: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndGame(Command):
+    """Declare the open game finished, with a ``reason`` in words. Can be undone like any move."""
+
+    reason: str = "ended at the table"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransferMoney(Command):
+    """Move ``amount`` whole dollars from ``payer`` to ``payee`` (a player name or :data:`BANK`), for
+    ``reason`` (free text, required). Refused if the amount is not a positive whole number of dollars,
+    if a name is unknown, or if the payer is a player whose balance is smaller than the amount."""
+
+    payer: str
+    payee: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdjustTrack(Command):
+    """Change ``player``'s track ``track`` (for example ``"half_hours"``) by ``delta`` (an int, may be
+    negative). Refused with the track's bounds if the result would leave them."""
+
+    player: str
+    track: str
+    delta: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollDice(Command):
+    """Answer the pending dice request with the table's built-in generator (``roller`` must be the player
+    the request names)."""
+
+    roller: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerDice(Command):
+    """Answer the pending dice request with ``values`` read from physical dice: entered by hand
+    (``source="manual"``) or reported by a dice reader (``source="reader"``)."""
+
+    roller: str
+    values: tuple[int, ...]

@@ -1,0 +1,274 @@
+"""The table configuration: one TOML file, checked completely before anything starts.
+
+A broken config raises :class:`companion.errors.ConfigError` naming the file, the key and what is
+wrong. With no file at all, :func:`default_config` gives a working simulator set-up: four seats
+(ABS, CBA, PBC, NBS, the rulebook's networks), keyboard keys for each seat's buttons, emulated panels
+and built-in dice.
+
+Example file (every key optional)::
+
+    [table]
+    game = "tv-wars"             # a registered game name (companion games)
+    data_dir = "/var/lib/companion"
+
+    [dice]
+    mode = "built-in"            # built-in | manual | reader
+    seed = 1234                  # built-in dice only; omit for a random seed
+
+    [hardware]
+    pin_factory = "auto"         # auto | mock | lgpio | rpigpio
+    bounce_time = 0.05           # seconds
+
+    [panels]
+    driver = "emulated"          # emulated | ssd1306 | sh1106 | ssd1309
+
+    [table_buttons]
+    undo = { pin = 5, key = "backspace" }
+    redo = { pin = 6, key = "=" }
+
+    [[players]]
+    name = "ABS"
+    colour = "#e53935"
+    buttons = { on_the_air = { pin = 17, key = "q" }, sponsor = { pin = 27, key = "w" }, roll = { pin = 22, key = "e" } }
+
+    [house_rules]                # passed to the game as options
+    roll_off = true
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from companion.errors import ConfigError
+
+#: What each player button does (the adapters map these to commands).
+PLAYER_ACTIONS = ("on_the_air", "sponsor", "roll")
+#: What each table button does.
+TABLE_ACTIONS = ("undo", "redo")
+DICE_MODES = ("built-in", "manual", "reader")
+PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio")
+PANEL_DRIVERS = ("emulated", "ssd1306", "sh1106", "ssd1309")
+NAMED_COLOURS = {"red": "#e53935", "blue": "#1e88e5", "green": "#43a047", "yellow": "#fdd835",
+                 "white": "#ffffff", "orange": "#fb8c00", "purple": "#8e24aa", "cyan": "#00acc1"}
+#: Keys a simulator button may use: one letter/digit/punctuation, or a named key.
+NAMED_KEYS = ("backspace", "enter", "spacebar", "tab", "escape", "up", "down", "left", "right")
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_BCM_PINS = range(2, 28)
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    """One button: ``action`` (see :data:`PLAYER_ACTIONS` / :data:`TABLE_ACTIONS`), its BCM GPIO ``pin``
+    (2–27, or ``None`` for touch/keyboard only) and the simulator keyboard ``key``."""
+
+    action: str
+    pin: int | None
+    key: str | None
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """One seat at the table: player ``name``, ``colour`` (``#rrggbb``) and ``buttons``."""
+
+    name: str
+    colour: str
+    buttons: tuple[ButtonConfig, ...]
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole checked configuration. ``source`` is the file it came from (or ``"<defaults>"``)."""
+
+    source: str
+    game: str
+    data_dir: Path | None
+    seats: tuple[SeatConfig, ...]
+    table_buttons: tuple[ButtonConfig, ...]
+    dice_mode: str = "built-in"
+    dice_seed: int | None = None
+    pin_factory: str = "auto"
+    bounce_time: float = 0.05
+    panel_driver: str = "emulated"
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+
+
+_DEFAULT_SEATS = (
+    ("ABS", "#e53935", (17, "q"), (27, "w"), (22, "e")),
+    ("CBA", "#1e88e5", (23, "a"), (24, "s"), (25, "d")),
+    ("PBC", "#43a047", (12, "z"), (16, "x"), (20, "c")),
+    ("NBS", "#fdd835", (13, "u"), (19, "i"), (26, "o")),
+)
+
+
+def default_config() -> Config:
+    """The simulator set-up used when no file is given (see the module docstring)."""
+    seats = tuple(
+        SeatConfig(name, colour, tuple(ButtonConfig(action, pin, key)
+                                       for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)))
+        for name, colour, *buttons in _DEFAULT_SEATS)
+    table_buttons = (ButtonConfig("undo", 5, "backspace"), ButtonConfig("redo", 6, "="))
+    return Config("<defaults>", "tv-wars", None, seats, table_buttons)
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read and check the TOML file at ``path`` (``None`` → :func:`default_config`).
+
+    Raises :class:`ConfigError` (file, key, problem) for an unreadable file, bad TOML, an unknown key, a
+    value of the wrong type or range, or a pin or key used twice.
+    """
+    if path is None:
+        return default_config()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(str(path), "", f"cannot read the file: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(str(path), "", "the file is not UTF-8 text") from error
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(str(path), "", f"not valid TOML: {error}") from error
+    return parse_config(data, str(path))
+
+
+class _Checker:
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def fail(self, key: str, problem: str) -> None:
+        raise ConfigError(self.file, key, problem)
+
+    def table(self, data: Any, key: str, allowed: tuple[str, ...]) -> dict:
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            self.fail(key, f"must be a table, not {type(data).__name__}")
+        for name in data:
+            if name not in allowed:
+                self.fail(f"{key}.{name}" if key else name, f"unknown key; allowed here: {', '.join(allowed)}")
+        return data
+
+    def choice(self, value: Any, key: str, choices: tuple[str, ...], default: str) -> str:
+        if value is None:
+            return default
+        if value not in choices:
+            self.fail(key, f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def integer(self, value: Any, key: str, allowed: range | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"must be a whole number, not {value!r}")
+        if allowed is not None and value not in allowed:
+            self.fail(key, f"must be from {allowed.start} to {allowed.stop - 1}, not {value}")
+        return value
+
+    def text(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(key, f"must be non-empty text, not {value!r}")
+        return value.strip()
+
+
+def _colour(check: _Checker, value: Any, key: str) -> str:
+    colour = check.text(value, key).lower()
+    colour = NAMED_COLOURS.get(colour, colour)
+    if not _HEX_COLOUR.match(colour):
+        check.fail(key, f"must be #rrggbb or one of {', '.join(NAMED_COLOURS)}, not {value!r}")
+    return colour
+
+
+def _button(check: _Checker, action: str, value: Any, key: str) -> ButtonConfig:
+    spec = check.table(value, key, ("pin", "key"))
+    pin = None if spec.get("pin") is None else check.integer(spec["pin"], f"{key}.pin", _BCM_PINS)
+    keyname = spec.get("key")
+    if keyname is not None:
+        keyname = check.text(keyname, f"{key}.key").lower()
+        if len(keyname) != 1 and keyname not in NAMED_KEYS:
+            check.fail(f"{key}.key", f"must be one character or one of {', '.join(NAMED_KEYS)}, not {keyname!r}")
+    return ButtonConfig(action, pin, keyname)
+
+
+def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
+    """Check an already-parsed TOML mapping and build a :class:`Config` (see :func:`load_config`)."""
+    check = _Checker(file)
+    defaults = default_config()
+    top = check.table(dict(data), "", ("table", "dice", "hardware", "panels", "table_buttons", "players",
+                                       "house_rules"))
+    table = check.table(top.get("table"), "table", ("game", "data_dir"))
+    game = check.text(table.get("game", defaults.game), "table.game")
+    from companion.games import game_names
+    if game not in game_names():
+        check.fail("table.game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
+    data_dir = Path(check.text(table["data_dir"], "table.data_dir")).expanduser() if "data_dir" in table else None
+
+    dice = check.table(top.get("dice"), "dice", ("mode", "seed"))
+    dice_mode = check.choice(dice.get("mode"), "dice.mode", DICE_MODES, "built-in")
+    dice_seed = None if dice.get("seed") is None else check.integer(dice["seed"], "dice.seed")
+
+    hardware = check.table(top.get("hardware"), "hardware", ("pin_factory", "bounce_time"))
+    pin_factory = check.choice(hardware.get("pin_factory"), "hardware.pin_factory", PIN_FACTORIES, "auto")
+    bounce_time = hardware.get("bounce_time", 0.05)
+    if isinstance(bounce_time, bool) or not isinstance(bounce_time, (int, float)) or not 0 <= bounce_time <= 1:
+        check.fail("hardware.bounce_time", f"must be seconds from 0 to 1, not {bounce_time!r}")
+
+    panels = check.table(top.get("panels"), "panels", ("driver",))
+    panel_driver = check.choice(panels.get("driver"), "panels.driver", PANEL_DRIVERS, "emulated")
+
+    if "table_buttons" in top:
+        spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
+        table_buttons = tuple(_button(check, action, spec[action], f"table_buttons.{action}")
+                              for action in TABLE_ACTIONS if action in spec)
+    else:
+        table_buttons = defaults.table_buttons
+
+    if "players" in top:
+        players = top["players"]
+        if not isinstance(players, list) or not players:
+            check.fail("players", "must be a non-empty array of tables ([[players]] sections)")
+        if len(players) > 8:
+            check.fail("players", f"at most 8 seats, not {len(players)}")
+        seats = []
+        for index, raw in enumerate(players):
+            key = f"players[{index}]"
+            spec = check.table(raw, key, ("name", "colour", "buttons"))
+            if "name" not in spec:
+                check.fail(f"{key}.name", "is required")
+            name = check.text(spec["name"], f"{key}.name")
+            colour = _colour(check, spec.get("colour", "white"), f"{key}.colour")
+            buttons_spec = check.table(spec.get("buttons"), f"{key}.buttons", PLAYER_ACTIONS)
+            buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}")
+                            for action in PLAYER_ACTIONS if action in buttons_spec)
+            seats.append(SeatConfig(name, colour, buttons))
+        seats = tuple(seats)
+    else:
+        seats = defaults.seats
+
+    names = [seat.name for seat in seats]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            check.fail(f"players[{index}].name", f"{name!r} is used by an earlier seat")
+        if name.lower() == "bank":
+            check.fail(f"players[{index}].name", "'bank' is reserved for the bank")
+    used_pins: dict[int, str] = {}
+    used_keys: dict[str, str] = {}
+    all_buttons = [(f"table_buttons.{b.action}", b) for b in table_buttons]
+    all_buttons += [(f"players[{i}].buttons.{b.action}", b) for i, seat in enumerate(seats) for b in seat.buttons]
+    for key, button in all_buttons:
+        if button.pin is not None:
+            if button.pin in used_pins:
+                check.fail(f"{key}.pin", f"GPIO {button.pin} is already used by {used_pins[button.pin]}")
+            used_pins[button.pin] = key
+        if button.key is not None:
+            if button.key in used_keys:
+                check.fail(f"{key}.key", f"key {button.key!r} is already used by {used_keys[button.key]}")
+            used_keys[button.key] = key
+
+    house_rules = top.get("house_rules", {})
+    if not isinstance(house_rules, dict):
+        check.fail("house_rules", "must be a table")
+    return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
+                  float(bounce_time), panel_driver, dict(house_rules))

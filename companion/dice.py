@@ -1,0 +1,107 @@
+"""Dice requests and the sources that answer them.
+
+Chance is a player (as in OpenSpiel): a rules engine never calls ``random`` itself. It publishes a
+:class:`DiceRequest` ("NBS rolls 2d6 for the Best Network News roll-off"); a dice source answers with
+values, and the values and their source are journaled so a replay is deterministic.
+
+Sources:
+
+* manual entry: the UI builds :class:`companion.commands.AnswerDice` with ``source="manual"``;
+* the built-in generator :class:`SeededDice` (seedable for reproducible sessions and tests);
+* a dice reader (``firmware_bridge``, a later issue) posts ``AnswerDice`` with ``source="reader"``
+  through :class:`DiceReaderPort`.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import Sequence
+
+from companion.errors import DiceError
+
+#: The sources a journaled roll may name.
+DICE_SOURCES = ("manual", "built-in", "reader")
+
+
+@dataclass(frozen=True)
+class DiceRequest:
+    """A request for dice: ``roller`` (player name) rolls ``count`` dice of ``sides`` faces for
+    ``reason`` (words, shown on screen) under ``rule`` (for example ``"TV Wars 2.5"``)."""
+
+    roller: str
+    count: int
+    reason: str
+    rule: str = ""
+    sides: int = 6
+
+    def describe(self) -> str:
+        """``"NBS rolls 2d6: Best Network News roll-off (TV Wars 2.5)"``."""
+        text = f"{self.roller} rolls {self.count}d{self.sides}: {self.reason}"
+        return f"{text} ({self.rule})" if self.rule else text
+
+    def check(self, roller: str, values: Sequence[int]) -> tuple[int, ...]:
+        """Return ``values`` as a tuple if they answer this request.
+
+        Raises :class:`DiceError` if ``roller`` is not the requested roller, if the number of values is
+        not ``count``, or if a value is not a whole number from 1 to ``sides``.
+        """
+        if roller != self.roller:
+            raise DiceError(f"the dice were asked of {self.roller}, not {roller}")
+        values = tuple(values)
+        if len(values) != self.count:
+            raise DiceError(f"{self.describe()} needs {self.count} dice, got {len(values)}")
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.sides:
+                raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value!r}")
+        return values
+
+
+class SeededDice:
+    """The built-in dice generator. ``seed=None`` seeds from the operating system.
+
+    Thread-safe; ``roll(request)`` returns a tuple of ``request.count`` faces from 1 to ``request.sides``.
+    """
+
+    source = "built-in"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)
+        self._lock = threading.Lock()
+
+    def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        """Roll the dice ``request`` asks for."""
+        with self._lock:
+            return tuple(self._random.randint(1, request.sides) for _ in range(request.count))
+
+
+class DiceReaderPort:
+    """Where a dice reader's thread drops confirmed readings for the table to claim.
+
+    ``deliver(values)`` may be called from any thread; ``take()`` (owner thread) returns the oldest
+    unclaimed reading or ``None``. At most ``capacity`` readings are held; older ones are dropped first
+    and counted in ``dropped``.
+    """
+
+    source = "reader"
+
+    def __init__(self, capacity: int = 16) -> None:
+        self._readings: deque[tuple[int, ...]] = deque()
+        self._capacity = capacity
+        self._lock = threading.Lock()
+        self.dropped = 0
+
+    def deliver(self, values: Sequence[int]) -> None:
+        """Record one reading (a sequence of die faces) from the reader thread."""
+        with self._lock:
+            if len(self._readings) >= self._capacity:
+                self._readings.popleft()
+                self.dropped += 1
+            self._readings.append(tuple(values))
+
+    def take(self) -> tuple[int, ...] | None:
+        """Return and forget the oldest unclaimed reading, or ``None`` if there is none."""
+        with self._lock:
+            return self._readings.popleft() if self._readings else None

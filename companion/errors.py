@@ -1,0 +1,84 @@
+"""The project's one error tree.
+
+Every error the companion raises on purpose derives from :class:`CompanionError`. Like gpiozero's
+``exc.py``, members also inherit the matching builtin, so callers can catch ``ValueError`` or the
+project's own class. Rule violations carry the rule they break (``rule="TV Wars 9.4"``) and say why.
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base class of every error Tabletop Companion raises deliberately."""
+
+
+class ConfigError(CompanionError, ValueError):
+    """A configuration file is unreadable or wrong.
+
+    Attributes: ``file`` (path or ``"<defaults>"``), ``key`` (dotted key such as ``players[2].colour``,
+    or ``""`` for the whole file) and ``problem`` (what is wrong, in words).
+    """
+
+    def __init__(self, file: str, key: str, problem: str) -> None:
+        self.file, self.key, self.problem = str(file), key, problem
+        where = f"{self.file}: {key}" if key else self.file
+        super().__init__(f"{where}: {problem}")
+
+
+class CommandError(CompanionError, ValueError):
+    """A command was refused; the table's state is unchanged. Base of all refusals."""
+
+
+class MalformedCommand(CommandError):
+    """The command is badly formed: a negative amount, an unknown player, a wrong type of value."""
+
+
+class IllegalCommand(CommandError):
+    """The command is well formed but a rule forbids it.
+
+    ``rule`` names the rule (for example ``"TV Wars 4"``); the message says why.
+    """
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        self.reason, self.rule = reason, rule
+        super().__init__(f"{reason} ({rule})" if rule else reason)
+
+
+class InsufficientFunds(IllegalCommand):
+    """A payment larger than the payer's balance (the games' own debt rules come later)."""
+
+
+class GameFinished(IllegalCommand):
+    """A command other than undo arrived for a game that has ended."""
+
+
+class NoGameOpen(CommandError):
+    """A game command arrived while no game is open on the table."""
+
+
+class NothingToUndo(CommandError):
+    """Undo was asked for but no move is left to undo."""
+
+
+class NothingToRedo(CommandError):
+    """Redo was asked for but nothing has been undone since the last move."""
+
+
+class DiceError(MalformedCommand):
+    """A dice result that does not answer the pending dice request (wrong count, a face out of range)."""
+
+
+class UnknownGame(CompanionError, LookupError):
+    """No game is registered under that name, or no saved game has that id."""
+
+
+class JournalError(CompanionError, RuntimeError):
+    """The journal could not be opened, read or written."""
+
+
+class AlreadyRunning(CompanionError, RuntimeError):
+    """Another companion process already holds the single-instance lock."""
+
+
+class NotOwnerThread(CompanionError, RuntimeError):
+    """Table state was about to be changed from a thread that does not own the table."""

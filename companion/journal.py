@@ -1,0 +1,306 @@
+"""The journal: an append-only SQLite file of every event of every game. Nothing is ever deleted.
+
+Layout (schema version in ``PRAGMA user_version``):
+
+* ``games(id, game, created, status, players, options)`` — one row per game; ``status`` is ``open`` or
+  ``finished`` and is updated in the same transaction as the event that changed it.
+* ``events(seq, game_id, move, time, type, payload, schema_version)`` — one row per event; ``seq`` is
+  journal-wide and increasing; ``move`` groups the events of one command; ``payload`` is JSON.
+
+The file uses WAL with ``synchronous=FULL`` and a busy timeout, and has one writer (the table's owner
+thread). :func:`open_journal` checks the file at start-up; a damaged file is moved aside (never
+deleted), what can be read from it is copied into a fresh journal, and a :class:`Recovery` says what.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time as _time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from companion.errors import JournalError, UnknownGame
+from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent
+
+JOURNAL_FORMAT = 1
+BUSY_TIMEOUT_MS = 5_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    game     TEXT    NOT NULL,
+    created  REAL    NOT NULL,
+    status   TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished')),
+    players  TEXT    NOT NULL,
+    options  TEXT    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq            INTEGER PRIMARY KEY,
+    game_id        INTEGER NOT NULL REFERENCES games(id),
+    move           INTEGER NOT NULL,
+    time           REAL    NOT NULL,
+    type           TEXT    NOT NULL,
+    payload        TEXT    NOT NULL,
+    schema_version INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, seq);
+"""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One saved game: journal ``id``, registered ``game`` name, ``created`` (Unix seconds), ``status``
+    (``open``/``finished``), ``players`` (list of ``{"name", "colour"}``), ``options``, and the number of
+    events and the time of the last one (``events``, ``last_time``)."""
+
+    id: int
+    game: str
+    created: float
+    status: str
+    players: list
+    options: dict
+    events: int = 0
+    last_time: float | None = None
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What start-up did with a damaged journal: where the damaged file was moved (``moved_to``), why
+    it was judged damaged (``problem``), and how many games and events were copied into the new one."""
+
+    moved_to: Path
+    problem: str
+    games_recovered: int
+    events_recovered: int
+
+    def message(self) -> str:
+        """A sentence for the screen and the log."""
+        return (f"The journal was damaged ({self.problem}). It was moved to {self.moved_to}; "
+                f"recovered {self.events_recovered} events of {self.games_recovered} games.")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                 check_same_thread=False)
+    connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return connection
+
+
+class Journal:
+    """An open journal file (see the module docstring for the layout).
+
+    ``Journal(path)`` creates the file if needed. Use :func:`open_journal` at start-up to also check it
+    and recover from damage. Raises :class:`JournalError` if the file is not a journal or cannot be opened.
+    ``close()`` is safe to call twice; the journal is a context manager.
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = _connect(self.path)
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > JOURNAL_FORMAT:
+                raise JournalError(f"{self.path} was written by a newer companion (format {version})")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
+        except sqlite3.DatabaseError as error:
+            raise JournalError(f"{self.path} cannot be used as a journal: {error}") from error
+        self._closed = False
+
+    # -- writing (owner thread only) -------------------------------------------------------------------
+    def create_game(self, game: str, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
+                    time: float | None = None) -> EventRecord:
+        """Record a new game and its ``game_started`` event in one transaction; return that event."""
+        time = _time.time() if time is None else time
+        with self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO games (game, created, status, players, options) VALUES (?, ?, 'open', ?, ?)",
+                (game, time, json.dumps(list(players)), json.dumps(dict(options))))
+            game_id = cursor.lastrowid
+            payload = {"game": game, "players": list(players), "options": dict(options)}
+            return self._insert(game_id, [NewEvent(GAME_STARTED, payload)], time)[0]
+
+    def append(self, game_id: int, events: Sequence[NewEvent], time: float | None = None,
+               status: str | None = None) -> list[EventRecord]:
+        """Append ``events`` (the events of one command) for ``game_id`` in one transaction, and set the
+        game's ``status`` if given. Returns the committed records; they share ``move`` = the first ``seq``.
+        Raises :class:`JournalError` if the write fails (nothing is written then)."""
+        if not events:
+            return []
+        time = _time.time() if time is None else time
+        with self._transaction():
+            records = self._insert(game_id, events, time)
+            if status is not None:
+                self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+        return records
+
+    def _insert(self, game_id: int, events: Sequence[NewEvent], time: float) -> list[EventRecord]:
+        first = self._db.execute("SELECT IFNULL(MAX(seq), 0) + 1 FROM events").fetchone()[0]
+        records = []
+        for offset, event in enumerate(events):
+            payload = json.dumps(dict(event.payload), sort_keys=True)
+            self._db.execute(
+                "INSERT INTO events (seq, game_id, move, time, type, payload, schema_version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (first + offset, game_id, first, time, event.type, payload, SCHEMA_VERSION))
+            records.append(EventRecord(first + offset, game_id, first, time, event.type,
+                                       json.loads(payload), SCHEMA_VERSION))
+        return records
+
+    def _transaction(self):
+        journal = self
+
+        class _Transaction:
+            def __enter__(self):
+                try:
+                    journal._db.execute("BEGIN IMMEDIATE")
+                except sqlite3.Error as error:
+                    raise JournalError(f"cannot write {journal.path}: {error}") from error
+
+            def __exit__(self, kind, error, traceback):
+                if kind is None:
+                    try:
+                        journal._db.execute("COMMIT")
+                        return False
+                    except sqlite3.Error as commit_error:
+                        journal._db.execute("ROLLBACK")
+                        raise JournalError(f"cannot write {journal.path}: {commit_error}") from commit_error
+                journal._db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise JournalError(f"cannot write {journal.path}: {error}") from error
+                return False
+
+        return _Transaction()
+
+    # -- reading -------------------------------------------------------------------------------------------
+    def games(self) -> list[GameRecord]:
+        """Every saved game, oldest first, with its event count and last event time."""
+        rows = self._db.execute(
+            "SELECT g.id, g.game, g.created, g.status, g.players, g.options, COUNT(e.seq), MAX(e.time) "
+            "FROM games g LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
+        return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7]) for r in rows]
+
+    def game(self, game_id: int) -> GameRecord:
+        """The saved game ``game_id``; raises :class:`UnknownGame` if there is none."""
+        for record in self.games():
+            if record.id == game_id:
+                return record
+        raise UnknownGame(f"no saved game #{game_id} in {self.path}")
+
+    def latest_open_game(self) -> GameRecord | None:
+        """The most recently played game whose status is ``open``, or ``None``."""
+        open_games = [g for g in self.games() if g.status == "open"]
+        return max(open_games, key=lambda g: (g.last_time or g.created, g.id), default=None)
+
+    def events(self, game_id: int) -> list[EventRecord]:
+        """All events of ``game_id`` in sequence order."""
+        rows = self._db.execute(
+            "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+            "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+
+    def integrity_problem(self) -> str | None:
+        """``None`` if ``PRAGMA integrity_check`` passes, else its first complaint."""
+        result = self._db.execute("PRAGMA integrity_check").fetchone()[0]
+        return None if result == "ok" else result
+
+    def close(self) -> None:
+        """Close the file (checkpointing the WAL). Safe to call twice."""
+        if not self._closed:
+            self._closed = True
+            self._db.close()
+
+    def __enter__(self) -> "Journal":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
+    """Open the journal at ``path`` for start-up, checking it first.
+
+    A file that is not a journal or fails ``PRAGMA integrity_check`` is moved aside (with its ``-wal``
+    and ``-shm`` files) to ``<name>.damaged-<time>``, every game and event that can still be read is
+    copied into a fresh journal at ``path``, and the returned :class:`Recovery` says what happened.
+    Raises :class:`JournalError` if even the fresh journal cannot be created.
+    """
+    path = Path(path)
+    problem = None
+    if path.exists():
+        try:
+            journal = Journal(path)
+            problem = journal.integrity_problem()
+            if problem is None:
+                return journal, None
+            journal.close()
+        except (JournalError, sqlite3.DatabaseError) as error:
+            problem = str(error.__cause__ or error)
+    if problem is None:
+        return Journal(path), None
+    stamp = _time.strftime("%Y%m%d-%H%M%S")
+    moved_to = path.with_name(f"{path.name}.damaged-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(str(path) + suffix)
+        if source.exists():
+            os.replace(source, Path(str(moved_to) + suffix))
+    journal = Journal(path)
+    games, events = _salvage(moved_to, journal)
+    return journal, Recovery(moved_to, problem, games, events)
+
+
+def _salvage(damaged: Path, journal: Journal) -> tuple[int, int]:
+    """Copy every readable game and event row from ``damaged`` into ``journal``; return the counts."""
+    games = events = 0
+    try:
+        source = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return 0, 0
+    try:
+        kept_games: set[int] = set()
+        for row in _readable_rows(source, "SELECT id, game, created, status, players, options FROM games ORDER BY id"):
+            try:
+                json.loads(row[4]), json.loads(row[5])
+                journal._db.execute("INSERT INTO games (id, game, created, status, players, options) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)", row)
+                kept_games.add(row[0])
+                games += 1
+            except (sqlite3.Error, ValueError, TypeError):
+                continue
+        for row in _readable_rows(source, "SELECT seq, game_id, move, time, type, payload, schema_version "
+                                          "FROM events ORDER BY seq"):
+            if row[1] not in kept_games:
+                continue
+            try:
+                json.loads(row[5])
+                journal._db.execute("INSERT INTO events (seq, game_id, move, time, type, payload, schema_version) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+                events += 1
+            except (sqlite3.Error, ValueError, TypeError):
+                continue
+    finally:
+        source.close()
+    return games, events
+
+
+def _readable_rows(source: sqlite3.Connection, query: str) -> Iterable[tuple]:
+    """Yield rows of ``query`` until the damaged file stops answering."""
+    try:
+        cursor = source.execute(query)
+        while True:
+            try:
+                row = cursor.fetchone()
+            except sqlite3.Error:
+                return
+            if row is None:
+                return
+            yield row
+    except sqlite3.Error:
+        return

@@ -1,0 +1,55 @@
+"""Only one companion runs at a time.
+
+:class:`InstanceLock` takes an exclusive ``flock`` on a lock file in the data directory. The kernel
+drops the lock when the process dies, however it dies, so a stale lock file left by ``kill -9`` never
+blocks a restart. Take it before touching GPIO, serial or I2C.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+from companion.errors import AlreadyRunning
+
+
+class InstanceLock:
+    """The single-instance lock at ``path``.
+
+    ``acquire()`` raises :class:`AlreadyRunning` (naming the holder's pid when known) if another process
+    holds it. ``release()`` is safe to call twice. Usable as a context manager.
+    """
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._fd: int | None = None
+
+    def acquire(self) -> "InstanceLock":
+        """Take the lock or raise :class:`AlreadyRunning` at once (never waits)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            who = f" (pid {holder})" if holder else ""
+            raise AlreadyRunning(f"the companion is already running{who}; lock {self.path}") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        """Drop the lock (the file stays; it is harmless)."""
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> "InstanceLock":
+        return self.acquire()
+
+    def __exit__(self, *exc_info) -> None:
+        self.release()

@@ -1,0 +1,227 @@
+"""The table: owns the journal and the open game, and applies commands on one owner thread.
+
+Adapters (buttons, touch, readers) call :meth:`Table.post` from any thread; the owner thread (the Kivy
+clock in the kiosk, a plain loop when headless) calls :meth:`Table.process_pending`. Every accepted
+command's events are committed to the journal *before* the state changes and before listeners (screens,
+panels) hear of it. A refused command changes nothing and is reported to listeners with its reason.
+
+Example::
+
+    table = Table(Journal("game.sqlite3"))
+    table.claim()                                   # this thread owns the table
+    table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
+    table.post(PassOnTheAir(network="ABS", source="button"))   # from any thread
+    table.process_pending()
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from companion.commands import (AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo)
+from companion.dice import SeededDice
+from companion.errors import CommandError, CompanionError, NoGameOpen, NotOwnerThread
+from companion.events import EventRecord, NewEvent
+from companion.games import TableView, find_game
+from companion.journal import Journal
+from companion.session import GameSession, HistoryEntry
+
+log = logging.getLogger("companion.table")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one command: the ``records`` it committed (empty if refused) and the ``refusal``
+    (a :class:`CommandError` or :class:`JournalError`) if it was refused. ``message`` is one line for the
+    screen."""
+
+    command: Command
+    records: tuple[EventRecord, ...] = ()
+    refusal: CompanionError | None = None
+    message: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        """True if the command was applied."""
+        return self.refusal is None
+
+
+Listener = Callable[["Table", Outcome], None]
+
+
+class Table:
+    """Owns the journal and the open game. See the module docstring.
+
+    ``dice`` is the built-in generator used for :class:`RollDice` (default: seeded from the OS).
+    ``clock`` returns Unix seconds for event times (tests may fix it).
+    """
+
+    def __init__(self, journal: Journal, *, dice: SeededDice | None = None,
+                 clock: Callable[[], float] = _time.time) -> None:
+        self.journal = journal
+        self.dice = dice or SeededDice()
+        self._clock = clock
+        self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._owner: int | None = None
+        self._listeners: list[Listener] = []
+        self.session: GameSession | None = None
+
+    # -- threads ------------------------------------------------------------------------------------------
+    def claim(self) -> None:
+        """Make the calling thread the table's owner: only it may apply commands from now on."""
+        self._owner = threading.get_ident()
+
+    def _check_owner(self) -> None:
+        if self._owner is None:
+            self.claim()
+        elif self._owner != threading.get_ident():
+            raise NotOwnerThread("table state may only change on its owner thread; post() the command instead")
+
+    def post(self, command: Command) -> None:
+        """Queue ``command`` for the owner thread. Safe from any thread; never blocks."""
+        self._inbox.put(command)
+
+    def process_pending(self, limit: int | None = None) -> list[Outcome]:
+        """Apply queued commands in arrival order (at most ``limit``); owner thread only.
+
+        Returns one :class:`Outcome` per command. Never raises for a bad command.
+        """
+        self._check_owner()
+        outcomes = []
+        while limit is None or len(outcomes) < limit:
+            try:
+                command = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            outcomes.append(self.execute(command))
+        return outcomes
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(table, outcome)`` on the owner thread after every command (accepted or refused)."""
+        self._listeners.append(listener)
+
+    # -- applying -------------------------------------------------------------------------------------------
+    def execute(self, command: Command) -> Outcome:
+        """Apply one command now (owner thread only) and tell the listeners. Never raises for a bad
+        command: the refusal is in the returned :class:`Outcome` and in the log."""
+        self._check_owner()
+        try:
+            records, message = self._apply(command)
+            outcome = Outcome(command, tuple(records), None, message)
+            log.info("game %s #%s %s", self.session.game_id if self.session else "-",
+                     records[0].seq if records else "-", message)
+        except CompanionError as error:
+            outcome = Outcome(command, (), error, f"Refused: {error}")
+            log.warning("refused %r: %s", command, error)
+        except Exception as error:  # a bug must not take the kiosk down; nothing was committed
+            log.exception("command %r failed", command)
+            refusal = CommandError(f"internal error while applying {type(command).__name__}: {error!r}")
+            outcome = Outcome(command, (), refusal, f"Refused: {refusal}")
+        for listener in list(self._listeners):
+            try:
+                listener(self, outcome)
+            except Exception:  # a broken screen must not stop the table
+                log.exception("listener %r failed", listener)
+        return outcome
+
+    def _apply(self, command: Command) -> tuple[list[EventRecord], str]:
+        if isinstance(command, NewGame):
+            return self._new_game(command)
+        if isinstance(command, OpenGame):
+            return self._open_game(command.game_id)
+        session = self.session
+        if session is None:
+            raise NoGameOpen("no game is open: start a new game or resume one")
+        if isinstance(command, Undo):
+            return self._restore(session.plan_undo(command.steps))
+        if isinstance(command, Redo):
+            return self._restore(session.plan_redo())
+        if isinstance(command, JumpTo):
+            return self._restore(session.plan_jump(command.seq))
+        if isinstance(command, RollDice):
+            request = session.rules.pending_dice(session.state)
+            if request is None:
+                raise CommandError("no dice are asked for right now")
+            request.check(command.roller, (1,) * request.count)
+            command = AnswerDice(roller=command.roller, values=self.dice.roll(request), source=SeededDice.source)
+        events = session.rules.decide(session.state, command)
+        after = session.preview(events)
+        status = None
+        if session.rules.is_finished(after) != session.rules.is_finished(session.state):
+            status = "finished" if session.rules.is_finished(after) else "open"
+        events = [NewEvent(e.type, {**e.payload, "by": command.source}) if "by" not in e.payload else e
+                  for e in events]
+        records = self.journal.append(session.game_id, events, self._clock(), status)
+        session.take(records)
+        return records, "; ".join(session.rules.describe(r.type, r.payload) for r in records)
+
+    def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
+        session = self.session
+        target_state = self._state_after_restore(event)
+        rules = session.rules
+        status = None
+        if rules.is_finished(target_state) != rules.is_finished(session.state):
+            status = "finished" if rules.is_finished(target_state) else "open"
+        records = self.journal.append(session.game_id, [event], self._clock(), status)
+        session.take(records)
+        return records, session.describe_entry(records[0])
+
+    def _state_after_restore(self, event: NewEvent) -> Any:
+        session = self.session
+        keep, append = event.payload["keep"], event.payload["append"]
+        state = session.states[keep]
+        for move in append:
+            for record in session.moves[move]:
+                state = session.rules.evolve(state, record.type, record.payload)
+        return state
+
+    def _new_game(self, command: NewGame) -> tuple[list[EventRecord], str]:
+        rules = find_game(command.game)
+        rules.new_game(command.players, command.options)   # validate before writing anything
+        players = [{"name": seat.name, "colour": seat.colour} for seat in command.players]
+        record = self.journal.create_game(rules.name, players, command.options, self._clock())
+        self.session = GameSession(record.game_id, [record])
+        names = ", ".join(seat.name for seat in command.players)
+        return [record], f"New {rules.title} game #{record.game_id}: {names}"
+
+    def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
+        self.journal.game(game_id)   # raises UnknownGame
+        self.session = GameSession(game_id, self.journal.events(game_id))
+        return [], f"Resumed game #{game_id} at move {len(self.session.line)}"
+
+    def resume_latest(self) -> Outcome | None:
+        """Open the most recently played unfinished game, if any (start-up). Owner thread only."""
+        latest = self.journal.latest_open_game()
+        return self.execute(OpenGame(game_id=latest.id, source="startup")) if latest else None
+
+    # -- reading (owner thread) -----------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The open game's current state, or ``None``."""
+        return self.session.state if self.session else None
+
+    def view(self) -> TableView | None:
+        """The open game's public picture, or ``None`` when no game is open."""
+        return self.session.rules.view(self.session.state) if self.session else None
+
+    def history(self) -> list[HistoryEntry]:
+        """The open game's history entries, oldest first (empty when no game is open)."""
+        return self.session.history() if self.session else []
+
+    def undo_preview(self, steps: int = 1) -> list[str]:
+        """What :class:`Undo` with ``steps`` would undo, newest first."""
+        return self.session.undo_preview(steps) if self.session else []
+
+    def redo_preview(self) -> str | None:
+        """What :class:`Redo` would redo, or ``None``."""
+        return self.session.redo_preview() if self.session else None
+
+
+def replay(records: Sequence[EventRecord]) -> GameSession:
+    """Rebuild a game from its records alone (export round trips, ``companion replay``)."""
+    return GameSession(records[0].game_id, records)

@@ -1,0 +1,143 @@
+"""Player and table buttons (gpiozero): each press becomes one command posted to the table.
+
+Each configured button is a gpiozero :class:`~gpiozero.Button` (internal pull-up, switch to ground) with
+debounce. Its ``when_pressed`` callback runs on gpiozero's thread and only *posts* a command; the table's
+owner thread applies it. Which player a seat's buttons act for follows the open game: the owner thread
+calls :meth:`ButtonBoard.seat_players` after each change.
+
+On a desktop the pins are gpiozero's :class:`~gpiozero.pins.mock.MockFactory` pins, and the simulator
+drives them from keyboard keys (:meth:`ButtonBoard.key_down` / :meth:`ButtonBoard.key_up`), so the same
+code path runs as on a Pi. Wiring: see ``wiring.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable, Sequence
+
+from gpiozero import Button
+from gpiozero.pins.mock import MockFactory
+
+from companion.commands import Command, Redo, Undo
+from companion.config import ButtonConfig, Config
+from companion.errors import CommandError, ConfigError
+
+log = logging.getLogger("companion.buttons")
+
+CommandFor = Callable[[str, str], Command]   # (action, player name) -> command
+
+
+def make_pin_factory(choice: str, simulate: bool):
+    """The gpiozero pin factory for ``choice`` (``auto``/``mock``/``lgpio``/``rpigpio``).
+
+    ``simulate`` or ``mock`` gives a :class:`MockFactory`; ``auto`` on a Pi returns ``None`` (gpiozero's
+    own default choice). Raises :class:`ConfigError` naming the backend if it cannot be loaded.
+    """
+    if simulate or choice == "mock":
+        return MockFactory()
+    if choice == "auto":
+        return None
+    try:
+        if choice == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory
+            return LGPIOFactory()
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+        return RPiGPIOFactory()
+    except Exception as error:
+        raise ConfigError("<config>", "hardware.pin_factory",
+                          f"the {choice} GPIO backend cannot be used here: {error}") from error
+
+
+class ButtonBoard:
+    """Every configured button, wired to post commands.
+
+    ``post`` is the table's thread-safe :meth:`~companion.table.Table.post`; ``command_for(action,
+    player)`` builds a player button's command (the open game's ``button_command``). ``close()`` releases
+    every pin and is safe to call twice, so set-up and teardown can repeat in one process.
+    """
+
+    def __init__(self, config: Config, post: Callable[[Command], None], command_for: CommandFor, *,
+                 simulate: bool = False, pin_factory=None) -> None:
+        self._post = post
+        self._command_for = command_for
+        self.factory = pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory, simulate)
+        self._players: tuple[str | None, ...] = ()
+        self._keys: dict[str, tuple[int | None, int | None, ButtonConfig]] = {}
+        self._buttons: list[Button] = []
+        bounce = config.bounce_time or None
+        for seat_index, seat in enumerate(config.seats):
+            for button in seat.buttons:
+                self._add(button, seat_index, bounce)
+        for button in config.table_buttons:
+            self._add(button, None, bounce)
+
+    def _add(self, button: ButtonConfig, seat: int | None, bounce: float | None) -> None:
+        device = None
+        if button.pin is not None:
+            device = Button(button.pin, pull_up=True, bounce_time=bounce, pin_factory=self.factory)
+            device.when_pressed = lambda _device=None, b=button, s=seat: self.press(b, s)
+            self._buttons.append(device)
+        if button.key is not None:
+            self._keys[button.key] = (button.pin, seat, button)
+
+    def seat_players(self, players: Sequence[str | None]) -> None:
+        """Say which player sits at each seat now (owner thread; an atomic swap)."""
+        self._players = tuple(players)
+
+    def press(self, button: ButtonConfig, seat: int | None) -> None:
+        """Handle one press of ``button`` at ``seat`` (``None`` = a table button): post its command."""
+        try:
+            if seat is None:
+                self._post(Undo(source="button") if button.action == "undo" else Redo(source="button"))
+                return
+            player = self._players[seat] if seat < len(self._players) else None
+            if player is None:
+                log.info("seat %d pressed %s, but the seat is not in the game", seat + 1, button.action)
+                return
+            self._post(self._command_for(button.action, player))
+        except CommandError as error:
+            log.warning("button %s at seat %s: %s", button.action, seat, error)
+
+    # -- simulator keyboard ---------------------------------------------------------------------------
+    def key_down(self, key: str) -> bool:
+        """A keyboard key went down: drive its mock pin low (pressed). Returns True if the key is a button."""
+        return self._drive(key, low=True)
+
+    def key_up(self, key: str) -> bool:
+        """A keyboard key went up: release its mock pin. Returns True if the key is a button."""
+        return self._drive(key, low=False)
+
+    def _drive(self, key: str, low: bool) -> bool:
+        if key not in self._keys:
+            return False
+        pin, seat, button = self._keys[key]
+        if pin is None:
+            if low:
+                self.press(button, seat)
+            return True
+        if not isinstance(self.factory, MockFactory):
+            return True   # real pins are pressed by hand, not by the keyboard
+        mock_pin = self.factory.pin(pin)
+        mock_pin.drive_low() if low else mock_pin.drive_high()
+        return True
+
+    def key_help(self, seat_names: Sequence[str]) -> list[str]:
+        """Short keyboard help: the player actions' order, one part per seat with its keys in that order
+        (``"ABS q w e"``), then the table keys (``"Undo backspace"``)."""
+        labels = {"on_the_air": "On the Air", "sponsor": "Sponsor", "roll": "Roll", "undo": "Undo", "redo": "Redo"}
+        seats: dict[int | None, list[tuple[str, str]]] = {}
+        for key, (_, seat, button) in self._keys.items():
+            seats.setdefault(seat, []).append((button.action, key))
+        actions = [action for action, _ in next((v for k, v in seats.items() if k is not None), [])]
+        parts = ["Keys (" + " / ".join(labels.get(a, a) for a in actions) + "):"] if actions else []
+        parts += [f"{name} " + " ".join(key for _, key in seats.get(i, [])) for i, name in enumerate(seat_names)]
+        parts += [f"{labels.get(action, action)} {key}" for action, key in seats.get(None, [])]
+        return parts
+
+    def close(self) -> None:
+        """Release every pin (safe to call twice)."""
+        for device in self._buttons:
+            device.close()
+        self._buttons.clear()
+        if isinstance(self.factory, MockFactory):
+            self.factory.reset()

@@ -1,0 +1,157 @@
+"""Player OLED panels (luma.oled): each player's name and figures, readable at arm's length.
+
+Three layers, as in luma: a *device* per panel (here luma.core's ``dummy`` device for the emulated panels;
+real SSD1306/SH1106 panels over I2C or SPI are configured by a later issue), a pure *layout* function
+:func:`render_player_panel` that draws a :class:`companion.games.PlayerView` into a 128×64 1-bit PIL image,
+and :class:`PanelBank`, which redraws on its own thread only the panels whose content changed, so the
+UI thread and the table never wait for a slow I2C bus.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Sequence
+
+from luma.core.device import dummy
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.bank import format_dollars
+from companion.games import PlayerView
+
+log = logging.getLogger("companion.panels")
+
+PANEL_WIDTH, PANEL_HEIGHT = 128, 64
+_FONTS: dict[int, ImageFont.FreeTypeFont] = {}
+
+
+def panel_font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font at ``size`` pixels (no system font needed)."""
+    if size not in _FONTS:
+        _FONTS[size] = ImageFont.load_default(size=size)
+    return _FONTS[size]
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[int]) -> ImageFont.FreeTypeFont:
+    for size in sizes:
+        font = panel_font(size)
+        if draw.textlength(text, font=font) <= width:
+            return font
+    return panel_font(sizes[-1])
+
+
+def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.Image:
+    """Draw one player's panel: name (and a BNN badge) on top, the balance as big as fits, the first track
+    underneath. ``view=None`` draws ``message`` alone (idle or exit screens). Returns a 128×64 mode-"1" image."""
+    image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    if view is None:
+        lines = message.split("\n") if message else [""]
+        y = (PANEL_HEIGHT - 18 * len(lines)) // 2
+        for line in lines:
+            font = _fit(draw, line, PANEL_WIDTH - 4, (16, 14, 12, 10))
+            draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
+            y += 18
+        return image
+    badge = "BNN" if "Best Network News" in view.badges else ""
+    draw.text((2, 0), view.name, font=_fit(draw, view.name, 90, (16, 14, 12)), fill=1)
+    if badge:
+        font = panel_font(12)
+        x = PANEL_WIDTH - draw.textlength(badge, font=font) - 4
+        draw.rectangle((x - 2, 1, PANEL_WIDTH - 1, 16), fill=1)
+        draw.text((x, 2), badge, font=font, fill=0)
+    draw.line((0, 18, PANEL_WIDTH, 18), fill=1)
+    if view.balance is not None:
+        money = format_dollars(view.balance)
+        font = _fit(draw, money, PANEL_WIDTH - 4, (26, 24, 22, 20, 18))
+        draw.text(((PANEL_WIDTH - draw.textlength(money, font=font)) / 2, 20), money, font=font, fill=1)
+    if view.tracks:
+        track = view.tracks[0]
+        text = f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}"
+        font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
+        bottom = draw.textbbox((0, 0), text, font=font)[3]
+        draw.text(((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text,
+                  font=font, fill=1)
+    return image
+
+
+class PanelBank:
+    """One emulated panel per seat, redrawn on a worker thread.
+
+    ``show(views)`` (any thread; cheap) hands over the latest views, one per seat (``None`` = seat not
+    playing); the worker redraws only panels whose view changed. ``frames()`` returns
+    ``(version, [PIL image per seat])`` for the simulator window. ``close()`` draws each panel's exit
+    screen and stops the worker; safe to call twice.
+    """
+
+    def __init__(self, seats: int) -> None:
+        self.devices = [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in range(seats)]
+        self._shown: list[object] = [object()] * seats
+        self._wanted: list[PlayerView | None] = [None] * seats
+        self._lock = threading.Condition()
+        self._version = 0
+        self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
+        self._stopping = False
+        self._thread = threading.Thread(target=self._work, name="panels", daemon=True)
+        self._thread.start()
+
+    def show(self, views: Sequence[PlayerView | None]) -> None:
+        """Ask for ``views`` (one per seat, extra seats blank) to be drawn."""
+        with self._lock:
+            self._wanted = list(views) + [None] * (len(self.devices) - len(views))
+            self._lock.notify()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._stopping and self._wanted == self._shown:
+                    self._lock.wait()
+                if self._stopping:
+                    return
+                wanted = list(self._wanted)
+            for index, view in enumerate(wanted):
+                if view == self._shown[index]:
+                    continue
+                image = render_player_panel(view, message="" if view else "—")
+                try:
+                    self.devices[index].display(image)
+                except Exception:   # a failing panel must not stop the others (issue 7 adds retries)
+                    log.exception("panel %d failed to draw", index + 1)
+                    continue
+                with self._lock:
+                    self._shown[index] = view
+                    self._frames[index] = self.devices[index].image.copy()
+                    self._version += 1
+
+    def frames(self) -> tuple[int, list[Image.Image]]:
+        """``(version, images)``; ``version`` grows each time any panel is redrawn."""
+        with self._lock:
+            return self._version, list(self._frames)
+
+    def wait_idle(self, timeout: float = 2.0) -> bool:
+        """Block until every wanted view is drawn (tests and the exit screen). Returns False on timeout."""
+        import time
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self._wanted == self._shown:
+                    return True
+            time.sleep(0.01)
+        return False
+
+    def close(self, message: str = "Companion\nstopped") -> None:
+        """Stop the worker and draw ``message`` on every panel (the deliberate exit screen)."""
+        with self._lock:
+            if self._stopping:
+                return
+            self._stopping = True
+            self._lock.notify()
+        self._thread.join(timeout=2)
+        for index, device in enumerate(self.devices):
+            try:
+                device.display(render_player_panel(None, message=message))
+                with self._lock:
+                    self._frames[index] = device.image.copy()
+                    self._version += 1
+            except Exception:
+                log.exception("panel %d failed to draw its exit screen", index + 1)

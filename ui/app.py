@@ -1,0 +1,508 @@
+"""The Kivy touchscreen: home, dashboard, history and the dialogs, plus the simulator strip.
+
+Screens declare properties and the ``.kv`` files in ``ui/kv`` do the layout; :class:`TableController`
+is the thin controller between the screens and the table: it posts commands, and after each outcome
+(heard on the owner thread, which is Kivy's main thread) refreshes the screens and the panels from the
+table's public :class:`~companion.games.TableView`. It never changes game state itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.graphics.texture import Texture
+from kivy.lang import Builder
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.image import Image as KivyImage
+from kivy.uix.popup import Popup
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.event import EventDispatcher
+from kivy.utils import get_color_from_hex
+
+from companion.bank import format_dollars
+from companion.commands import (BANK, AnswerDice, JumpTo, NewGame, OpenGame, PlayerSeat, Redo, RollDice,
+                                TransferMoney, Undo)
+from companion.config import Config
+from companion.games import find_game
+from companion.table import Outcome, Table
+from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
+
+log = logging.getLogger("companion.ui")
+KV_DIR = Path(__file__).parent / "kv"
+QUICK_REASONS = ("Bulletin card", "Auction won", "Promotion (6.6)", "Correction")
+
+
+# -- widgets ------------------------------------------------------------------------------------------
+class MessageBar(BoxLayout):
+    """One line saying what the last command did, red when it was refused."""
+
+    text = StringProperty("")
+    refused = BooleanProperty(False)
+
+
+class PlayerCard(BoxLayout):
+    """One player's public figures on the dashboard, with their touch actions."""
+
+    player_name = StringProperty("")
+    player_colour = ListProperty([1, 1, 1, 1])
+    balance_text = StringProperty("")
+    detail_text = StringProperty("")
+    sponsor_text = StringProperty("")
+
+
+class HistoryRow(Button):
+    """One history entry; tapping it asks whether to go back to right after it."""
+
+    seq = NumericProperty(0)
+    in_force = BooleanProperty(True)
+
+
+class HomeScreen(Screen):
+    """New game (2–4 networks) and the saved games."""
+
+    game_title = StringProperty("")
+
+
+class DashboardScreen(Screen):
+    """Every player's balance and tracks in big type, the pending dice, undo/redo."""
+
+
+class HistoryScreen(Screen):
+    """The history, newest first, with undo, redo and jump-back."""
+
+
+class ConfirmPopup(Popup):
+    """Asks before a jump-back; ``on_confirm`` runs on the confirm button."""
+
+    body = StringProperty("")
+    confirm_text = StringProperty("Yes")
+    on_confirm = ObjectProperty(None)
+
+    def confirm(self) -> None:
+        """Run the confirmed action and close."""
+        self.dismiss()
+        if self.on_confirm:
+            self.on_confirm()
+
+
+class TransferPopup(Popup):
+    """A free-form transfer: from, to, amount (keypad, whole dollars) and a reason."""
+
+    amount = NumericProperty(0)
+    amount_text = StringProperty("$0")
+    reason = StringProperty("")
+    payer = StringProperty("")
+    payee = StringProperty(BANK)
+
+    def on_amount(self, *_):
+        self.amount_text = format_dollars(int(self.amount))
+
+    def fill(self, controller: "TableController", players: list[str], payer: str) -> None:
+        """Build the payer/payee choices (players and the bank) with ``payer`` preselected."""
+        from kivy.factory import Factory
+        self.controller = controller
+        self.payer = payer
+        for box, attribute, group in ((self.ids.payer_box, "payer", "payer"), (self.ids.payee_box, "payee", "payee")):
+            for name in players + [BANK]:
+                button = Factory.ChoiceButton(text="Bank" if name == BANK else name, group=group,
+                                              allow_no_selection=False)
+                button.state = "down" if getattr(self, attribute) == name else "normal"
+                button.bind(on_release=lambda b, n=name, a=attribute: setattr(self, a, n))
+                box.add_widget(button)
+        for reason in QUICK_REASONS:
+            button = Factory.BigButton(text=reason, font_size="16sp")
+            button.bind(on_release=lambda b, r=reason: setattr(self, "reason", r))
+            self.ids.reasons_box.add_widget(button)
+
+    def press_key(self, key: str) -> None:
+        """A keypad key: digits append, ``000`` multiplies by 1,000, ``Clear`` empties."""
+        if key == "Clear":
+            self.amount = 0
+        elif key == "000":
+            self.amount = min(int(self.amount) * 1000, 9_999_999)
+        else:
+            self.amount = min(int(self.amount) * 10 + int(key), 9_999_999)
+
+    def submit(self) -> None:
+        """Post the transfer; the table checks it (a refusal shows in the message bar)."""
+        self.controller.post(TransferMoney(payer=self.payer, payee=self.payee, amount=int(self.amount),
+                                           reason=self.reason.strip()))
+        self.dismiss()
+
+
+class SponsorPopup(Popup):
+    """Landing on Sponsor with the half-hours counted by hand (TV Wars 9.4)."""
+
+    network = StringProperty("")
+    half_hours = NumericProperty(0)
+    explanation = StringProperty("")
+
+    def on_half_hours(self, *_):
+        self.explanation = (f"Pays {format_dollars(500 * int(self.half_hours))} = "
+                            f"{int(self.half_hours)} half-hours × $500")
+
+    def submit(self) -> None:
+        """Post the Sponsor landing."""
+        from companion.games.tv_wars import LandOnSponsor
+        self.controller.post(LandOnSponsor(network=self.network, half_hours=int(self.half_hours)))
+        self.dismiss()
+
+
+class DicePopup(Popup):
+    """Manual entry of physical dice for the pending request."""
+
+    request_text = StringProperty("")
+    total_text = StringProperty("")
+
+    def fill(self, controller: "TableController", roller: str, count: int, sides: int) -> None:
+        """One row of face buttons per die."""
+        from kivy.factory import Factory
+        self.controller, self.roller = controller, roller
+        self.values = [0] * count
+        for die in range(count):
+            row = BoxLayout(spacing=4)
+            for face in range(1, sides + 1):
+                button = Factory.ChoiceButton(text=str(face), group=f"die{die}", font_size="28sp")
+                button.bind(on_release=lambda b, d=die, f=face: self._set(d, f, b))
+                row.add_widget(button)
+            self.ids.dice_box.add_widget(row)
+        self._update()
+
+    def _set(self, die: int, face: int, button) -> None:
+        self.values[die] = face if button.state == "down" else 0
+        self._update()
+
+    def _update(self) -> None:
+        chosen = [v for v in self.values if v]
+        self.total_text = "+".join(map(str, chosen)) + (f" = {sum(chosen)}" if len(chosen) > 1 else "")
+
+    def submit(self) -> None:
+        """Post the values (the table refuses an incomplete roll with a clear message)."""
+        self.controller.post(AnswerDice(roller=self.roller, values=tuple(v for v in self.values if v),
+                                        source="manual"))
+        self.dismiss()
+
+
+class SimulatorStrip(BoxLayout):
+    """The emulated OLED panels (luma dummy devices) and the keyboard help, below the touchscreen."""
+
+    key_help = StringProperty("")
+
+
+# -- controller --------------------------------------------------------------------------------------------
+class TableController(EventDispatcher):
+    """Between the screens and the table. Kivy properties hold what the screens show."""
+
+    title = StringProperty("Tabletop Companion")
+    status = StringProperty("")
+    message = StringProperty("")
+    message_refused = BooleanProperty(False)
+    undo_hint = StringProperty("")
+    redo_hint = StringProperty("")
+    dice_roller = StringProperty("")
+
+    def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
+        self.screens: ScreenManager | None = None
+        self.popup = None
+        self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
+        table.subscribe(self._heard)
+
+    # posting
+    def post(self, command) -> None:
+        """Queue a command for the table (applied on the next clock tick)."""
+        self.table.post(command)
+
+    def drain(self, *_):
+        """Apply queued commands (the owner thread is Kivy's main thread)."""
+        self.table.process_pending()
+
+    def _heard(self, table: Table, outcome: Outcome) -> None:
+        if outcome.message:
+            self.message = outcome.message
+            self.message_refused = not outcome.accepted
+        self._refresh()
+
+    # actions
+    def new_game(self, count: int) -> None:
+        """Start a new game with the first ``count`` seats."""
+        seats = tuple(PlayerSeat(s.name, s.colour) for s in self.config.seats[:count])
+        self.post(NewGame(game=self.config.game, players=seats, options=dict(self.config.house_rules)))
+
+    def resume(self, game_id: int) -> None:
+        """Resume a saved game."""
+        self.post(OpenGame(game_id=game_id))
+
+    def on_the_air(self, name: str) -> None:
+        """The network passed On the Air (TV Wars 9.5)."""
+        self.post(self._rules().button_command("on_the_air", name, "touch"))
+
+    def roll(self) -> None:
+        """Answer the pending dice request with the built-in dice."""
+        if self.dice_roller:
+            self.post(RollDice(roller=self.dice_roller))
+
+    def undo(self) -> None:
+        """Undo the last move (its description is on the button)."""
+        self.post(Undo())
+
+    def redo(self) -> None:
+        """Redo the last undone move."""
+        self.post(Redo())
+
+    def keypad(self, key: str) -> None:
+        """A keypad key in the open transfer dialog."""
+        if isinstance(self.popup, TransferPopup):
+            self.popup.press_key(key)
+
+    def _rules(self):
+        return self.table.session.rules if self.table.session else find_game(self.config.game)
+
+    def _open(self, popup: Popup) -> Popup:
+        self.popup = popup
+        popup.bind(on_dismiss=lambda *_: setattr(self, "popup", None))
+        popup.open()
+        return popup
+
+    def open_sponsor(self, name: str) -> None:
+        """Ask how many half-hours the network owns, then pay Sponsor (TV Wars 9.4)."""
+        view = self.table.view()
+        player = next(p for p in view.players if p.name == name)
+        popup = SponsorPopup(network=name)
+        popup.controller = self
+        popup.half_hours = player.tracks[0].value if player.tracks else 0
+        popup.on_half_hours()
+        self._open(popup)
+
+    def open_transfer(self, payer: str) -> None:
+        """Open the transfer dialog with ``payer`` chosen."""
+        popup = TransferPopup()
+        popup.fill(self, [p.name for p in self.table.view().players], payer)
+        self._open(popup)
+
+    def open_dice(self) -> None:
+        """Enter physical dice by hand for the pending request."""
+        request = self.table.view().pending_dice
+        if request is None:
+            return
+        popup = DicePopup(request_text=request.describe())
+        popup.fill(self, request.roller, request.count, request.sides)
+        self._open(popup)
+
+    def confirm_jump(self, seq: int, text: str) -> None:
+        """Ask, then return the game to how it was right after history entry ``seq``."""
+        popup = ConfirmPopup(title=f"Go back to right after #{seq}?", confirm_text="Go back",
+                             body=f"#{seq} {text}\n\nEverything after it is undone. This is itself recorded "
+                                  f"and can be undone or redone.")
+        popup.on_confirm = lambda: self.post(JumpTo(seq=seq))
+        self._open(popup)
+
+    # navigation
+    def go_home(self) -> None:
+        self.screens.current = "home"
+        self.refresh()
+
+    def show_dashboard(self) -> None:
+        self.screens.current = "dashboard"
+
+    def show_history(self) -> None:
+        self.screens.current = "history"
+        self.refresh()
+
+    # refreshing
+    def refresh(self) -> None:
+        """Redraw every screen and hand the panels their views, from the table's public view."""
+        table = self.table
+        view = table.view()
+        if self.buttons is not None:
+            self.buttons.seat_players([p.name for p in view.players] if view else [])
+        if self.panels is not None:
+            self.panels.show(list(view.players) if view else [])
+        self._refresh_home()
+        if view is None:
+            self.screens.current = "home"
+            return
+        if self.screens.current == "home" and self._game_changed():
+            self.screens.current = "dashboard"
+        session = table.session
+        self.title = f"{view.title} #{session.game_id}"
+        self.status = view.status
+        self.dice_roller = view.pending_dice.roller if view.pending_dice else ""
+        self.undo_hint = session.summarize_move(session.line[-1]) if session.line else ""
+        self.redo_hint = session.summarize_move(session.redo_stack[-1]) if session.redo_stack else ""
+        self._refresh_cards(view)
+        history = table.history()
+        self.screens.get_screen("history").ids.entries.data = [
+            {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  {h.text}"
+                     + ("" if h.in_force else "   [undone]"),
+             "seq": h.seq, "in_force": h.in_force} for h in reversed(history)]
+
+    def _game_changed(self) -> bool:
+        current = self.table.session.game_id if self.table.session else None
+        changed = current != getattr(self, "_shown_game", None)
+        self._shown_game = current
+        return changed
+
+    def _refresh_cards(self, view) -> None:
+        cards = self.screens.get_screen("dashboard").ids.cards
+        if [c.player_name for c in cards.children[::-1]] != [p.name for p in view.players]:
+            cards.clear_widgets()
+            for player in view.players:
+                cards.add_widget(PlayerCard(player_name=player.name))
+        for card, player in zip(cards.children[::-1], view.players):
+            card.player_colour = get_color_from_hex(player.colour) if player.colour.startswith("#") else [1, 1, 1, 1]
+            card.balance_text = format_dollars(player.balance) if player.balance is not None else ""
+            half_hours = player.tracks[0].value if player.tracks else 0
+            detail = f"{half_hours} half-hours"
+            if player.badges:
+                detail += " · BNN"
+            card.detail_text = detail
+            card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
+
+    def _refresh_home(self) -> None:
+        from kivy.factory import Factory
+        home = self.screens.get_screen("home")
+        rules = find_game(self.config.game)
+        home.game_title = rules.title
+        box = home.ids.new_game_box
+        if not box.children:
+            for count in range(rules.min_players, min(rules.max_players, len(self.config.seats)) + 1):
+                names = " · ".join(s.name for s in self.config.seats[:count])
+                button = Factory.BigButton(text=f"{count} networks\n[size=15sp]{names}[/size]", markup=True)
+                button.bind(on_release=lambda b, n=count: self.new_game(n))
+                box.add_widget(button)
+        games = self.table.journal.games()
+        box = home.ids.games_box
+        box.clear_widgets()
+        for game in sorted(games, key=lambda g: g.last_time or g.created, reverse=True)[:5]:
+            names = ", ".join(p["name"] for p in game.players)
+            when = time.strftime("%d %b %H:%M", time.localtime(game.last_time or game.created))
+            label = f"#{game.id} · {find_game(game.game).title} · {names} · {game.events} events · {when}"
+            if game.status == "finished":
+                label += " · finished"
+            button = Factory.BigButton(text=label, font_size="18sp", size_hint_y=None, height=48)
+            button.bind(on_release=lambda b, g=game.id: self.resume(g))
+            box.add_widget(button)
+        if not games:
+            box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=40))
+        box.add_widget(Factory.Widget())
+
+
+# -- the app ---------------------------------------------------------------------------------------------
+class CompanionApp(App):
+    """The touchscreen app. ``simulate`` adds the emulated panels and keyboard buttons below it."""
+
+    title = "Tabletop Companion"
+
+    def __init__(self, controller: TableController, *, simulate: bool, notice: str = "",
+                 start_new: bool = False, resume: int | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.controller = controller
+        self.simulate = simulate
+        self.notice = notice
+        self.start_new, self.resume = start_new, resume
+        self._panel_version = -1
+
+    def build(self):
+        for name in ("common", "home", "dashboard", "history", "dialogs", "simulator"):
+            Builder.load_file(str(KV_DIR / f"{name}.kv"))
+        screens = ScreenManager(transition=NoTransition())
+        for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
+            screens.add_widget(screen)
+        self.controller.screens = screens
+        root = BoxLayout(orientation="vertical")
+        screens.size_hint_y = None
+        screens.height = TOUCHSCREEN_SIZE[1]
+        root.add_widget(screens)
+        self.strip = None
+        if self.simulate:
+            self.strip = SimulatorStrip(size_hint_y=None, height=SIMULATOR_STRIP_HEIGHT)
+            self.panel_images = []
+            for _ in self.controller.config.seats:
+                image = KivyImage(fit_mode="contain")
+                self.strip.ids.panels.add_widget(image)
+                self.panel_images.append(image)
+            if self.controller.buttons is not None:
+                self.strip.key_help = "  ·  ".join(
+                    self.controller.buttons.key_help([s.name for s in self.controller.config.seats]))
+            root.add_widget(self.strip)
+            Clock.schedule_interval(self._update_panels, 1 / 20)
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.clearcolor = (0.07, 0.08, 0.10, 1)
+        table = self.controller.table
+        table.claim()
+        if self.resume is not None:
+            table.execute(OpenGame(game_id=self.resume, source="startup"))
+        elif not self.start_new:
+            table.resume_latest()
+        if self.notice:
+            self.controller.message, self.controller.message_refused = self.notice, True
+        Clock.schedule_interval(self.controller.drain, 1 / 30)
+        Clock.schedule_once(lambda dt: self.controller.refresh(), 0)
+        if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
+            Clock.schedule_once(self._first_frame, 0)
+        return root
+
+    def _first_frame(self, dt) -> None:
+        # scheduled for the first clock tick, which runs after the first frame has been drawn
+        Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(repr(time.time()))
+        Clock.schedule_once(lambda dt: self.stop(), 0)
+
+    def _update_panels(self, dt) -> None:
+        panels = self.controller.panels
+        if panels is None:
+            return
+        version, frames = panels.frames()
+        if version == self._panel_version:
+            return
+        self._panel_version = version
+        for widget, frame, seat in zip(self.panel_images, frames, self.controller.config.seats):
+            widget.texture = _oled_texture(frame, seat.colour)
+
+    def _key_down(self, window, key, scancode, codepoint, modifiers):
+        if self.controller.popup is not None or self.controller.buttons is None:
+            return False
+        return self.controller.buttons.key_down(_key_name(key, codepoint))
+
+    def _key_up(self, window, key, scancode):
+        if self.controller.buttons is None:
+            return False
+        return self.controller.buttons.key_up(_key_name(key, None))
+
+    def on_stop(self) -> None:
+        if self.controller.panels is not None:
+            self.controller.panels.close()
+        if self.controller.buttons is not None:
+            self.controller.buttons.close()
+
+
+_NAMED = {8: "backspace", 13: "enter", 32: "spacebar", 9: "tab", 27: "escape", 273: "up", 274: "down",
+          275: "right", 276: "left"}
+
+
+def _key_name(key: int, codepoint: str | None) -> str:
+    if key in _NAMED:
+        return _NAMED[key]
+    return chr(key) if 32 < key < 127 else (codepoint or "")
+
+
+def _oled_texture(frame, colour: str) -> Texture:
+    """A 1-bit panel frame as a Kivy texture, lit pixels in a pale tint of the player's colour, scaled ×2."""
+    from PIL import Image, ImageOps
+    tint = tuple(int(colour[i:i + 2], 16) // 2 + 127 for i in (1, 3, 5)) if colour.startswith("#") else (255,) * 3
+    image = ImageOps.colorize(frame.convert("L"), black=(0, 0, 0), white=tint)
+    image = image.resize((frame.width * 2, frame.height * 2), Image.NEAREST).transpose(Image.FLIP_TOP_BOTTOM)
+    texture = Texture.create(size=image.size, colorfmt="rgb")
+    texture.mag_filter = "nearest"
+    texture.blit_buffer(image.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+    return texture

@@ -1,0 +1,79 @@
+"""Wires the kiosk together (the ``kiosk`` front-end of ``companion run``). ``run`` only wires.
+
+Simulator mode (``--sim``, or no Raspberry Pi detected): an 800×480 touchscreen area plus a strip of
+emulated OLED panels in one window; keyboard keys drive each seat's buttons on gpiozero mock pins.
+On a Pi: the same, with real pins; full-screen kiosk details and real panels are later issues.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from companion.config import Config
+from companion.journal import Journal
+
+log = logging.getLogger("companion.kiosk")
+
+
+def on_raspberry_pi() -> bool:
+    """True if ``/proc/device-tree/model`` names a Raspberry Pi."""
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int | None = None,
+        start_new: bool = False, notice: str = "") -> int:
+    """Run the touchscreen (and, simulated, the panels and keyboard buttons) until the window closes.
+
+    Returns the process exit code (0). Raises :class:`companion.errors.ConfigError` for an unusable
+    GPIO backend before any window opens.
+    """
+    app = build_app(journal=journal, config=config, simulate=simulate or not on_raspberry_pi(), resume=resume,
+                    start_new=start_new, notice=notice)
+    try:
+        app.run()
+    finally:
+        app.controller.panels.close()
+        app.controller.buttons.close()
+    return 0
+
+
+def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int | None = None,
+              start_new: bool = False, notice: str = ""):
+    """Configure Kivy and build the :class:`ui.app.CompanionApp` with its table, buttons and panels
+    (not yet running). Must be called before anything else imports ``kivy.core.window``."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    from kivy.config import Config as KivyConfig
+    from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
+    width, height = TOUCHSCREEN_SIZE
+    KivyConfig.set("graphics", "width", str(width))
+    KivyConfig.set("graphics", "height", str(height + (SIMULATOR_STRIP_HEIGHT if simulate else 0)))
+    KivyConfig.set("graphics", "resizable", "0")
+    KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
+    KivyConfig.set("kivy", "exit_on_escape", "0")
+    KivyConfig.set("kivy", "window_icon", "")
+
+    from companion.dice import SeededDice
+    from companion.games import find_game
+    from companion.table import Table
+    from hardware.buttons import ButtonBoard
+    from hardware.panels import PanelBank
+    from ui.app import CompanionApp, TableController
+
+    table = Table(journal, dice=SeededDice(config.dice_seed))
+
+    def command_for(action: str, player: str):
+        rules = table.session.rules if table.session else find_game(config.game)
+        return rules.button_command(action, player, "button")
+
+    buttons = ButtonBoard(config, table.post, command_for, simulate=simulate)
+    log.info("buttons on %s pins (%s mode)", type(buttons.factory).__name__ if buttons.factory else "default",
+             "simulator" if simulate else "Pi")
+    panels = PanelBank(len(config.seats))
+    controller = TableController(table, config, buttons=buttons, panels=panels)
+    return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
