@@ -450,11 +450,12 @@ class CompanionApp(App):
         Clock.schedule_interval(self.controller.drain, 1 / 30)
         Clock.schedule_once(lambda dt: self.controller.refresh(), 0)
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
-            Clock.schedule_once(self._first_frame, 0)
+            Window.bind(on_flip=self._first_frame)
         return root
 
-    def _first_frame(self, dt) -> None:
-        # scheduled for the first clock tick, which runs after the first frame has been drawn
+    def _first_frame(self, window) -> None:
+        # benchmarks/run.py: note when the first frame reached the screen, then quit
+        Window.unbind(on_flip=self._first_frame)
         Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(repr(time.time()))
         Clock.schedule_once(lambda dt: self.stop(), 0)
 

@@ -1,0 +1,185 @@
+"""Plays a TV Wars game in the real Kivy app through synthetic touches and key presses.
+
+Run by tests/test_kivy_app.py in a subprocess with a display (Xvfb). Usage:
+``python drive_app.py DATA_DIR OUT_DIR [--resume-check]``. Writes screenshots and panel PNGs into
+OUT_DIR and a ``result.json`` with what the screens showed.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+import dataclasses  # noqa: E402
+
+from companion.config import default_config  # noqa: E402
+from companion.journal import open_journal  # noqa: E402
+from ui.kiosk import build_app  # noqa: E402
+
+data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
+resume_check = "--resume-check" in sys.argv
+play_until_killed = "--play-until-killed" in sys.argv
+out_dir.mkdir(parents=True, exist_ok=True)
+journal, _ = open_journal(data_dir / "journal.sqlite3")
+app = build_app(journal=journal, config=dataclasses.replace(default_config(), dice_seed=7), simulate=True)
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+result = {"steps": [], "errors": []}
+controller = app.controller
+
+
+def find(root, predicate):
+    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if predicate(widget):
+            return widget
+        stack.extend(reversed(widget.children))
+    raise LookupError("no such widget")
+
+
+def button_text(text):
+    return lambda w: hasattr(w, "text") and hasattr(w, "on_release") and isinstance(w.text, str) and w.text.startswith(text) \
+        and w.get_root_window() is not None and not getattr(w, "disabled", False)
+
+
+def tap(widget):
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def tap_text(text, root=None):
+    tap(find(root or Window, button_text(text)))
+
+
+def key(char, code=None):
+    code = code or ord(char)
+    Window.dispatch("on_key_down", code, 0, char, [])
+    Window.dispatch("on_key_up", code, 0)
+
+
+def card(name):
+    cards = controller.screens.get_screen("dashboard").ids.cards
+    return next(c for c in cards.children if c.player_name == name)
+
+
+def shot(name):
+    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))   # Kivy adds a counter to the name
+    saved.replace(out_dir / f"{name}.png")
+
+
+def snapshot(label):
+    view = controller.table.view()
+    result["steps"].append({
+        "label": label, "screen": controller.screens.current, "message": controller.message,
+        "refused": controller.message_refused, "undo_hint": controller.undo_hint, "redo_hint": controller.redo_hint,
+        "status": controller.status,
+        "balances": {p.name: p.balance for p in view.players} if view else {},
+        "card_balances": {c.player_name: c.balance_text
+                          for c in controller.screens.get_screen("dashboard").ids.cards.children},
+    })
+
+
+def popup():
+    return controller.popup
+
+
+def save_panels(prefix):
+    controller.panels.wait_idle()
+    version, frames = controller.panels.frames()
+    for index, frame in enumerate(frames):
+        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
+
+
+if play_until_killed:
+    # Keeps pressing ABS's On the Air button (mock pin) and an undo now and then until SIGKILLed.
+    def keep_pressing(dt, count=[0]):
+        count[0] += 1
+        key("backspace", 8) if count[0] % 7 == 0 else key("q")
+        print("pressed", count[0], flush=True)
+    steps = [lambda: tap_text("2 networks") if controller.table.session is None else None,
+             lambda: Clock.schedule_interval(keep_pressing, 0.02)] + [lambda: None] * 100000
+elif resume_check:
+    steps = [
+        lambda: snapshot("resumed"),
+        lambda: shot("resumed"),
+        lambda: save_panels("resumed"),
+    ]
+else:
+    steps = [
+        lambda: snapshot("home"),
+        lambda: shot("home"),
+        lambda: tap_text("4 networks"),
+        lambda: snapshot("new game"),
+        lambda: tap_text("Roll ABS"),          # TV Wars 2.5 roll-off, built-in dice by touch
+        lambda: key("d"),                      # CBA's roll button (keyboard → mock pin)
+        lambda: key("c"),                      # PBC
+        lambda: key("o"),                      # NBS
+        lambda: snapshot("rolled"),
+        lambda: [key("q") for _ in range(3)],  # ABS passes On the Air three times by button
+        lambda: tap(find(card("CBA"), button_text("On the Air"))),
+        lambda: tap(find(card("PBC"), button_text("Sponsor"))),
+        lambda: tap_text("+", popup()),
+        lambda: tap_text("+", popup()),
+        lambda: shot("sponsor-dialog"),
+        lambda: tap_text("Collect", popup()),
+        lambda: tap(find(card("NBS"), button_text("Pay"))),
+        lambda: tap(find(popup().ids.payee_box, button_text("ABS"))),
+        lambda: tap_text("2", popup()),
+        lambda: tap_text("000", popup()),
+        lambda: tap_text("Bulletin", popup()),
+        lambda: shot("transfer-dialog"),
+        lambda: tap(popup().ids.pay),
+        lambda: tap(find(card("NBS"), button_text("Pay"))),   # an illegal transfer: more than NBS has
+        lambda: tap(find(popup().ids.payee_box, button_text("Bank"))),
+        lambda: [tap_text(d, popup()) for d in ("9", "9", "000")],
+        lambda: tap_text("Correction", popup()),
+        lambda: tap(popup().ids.pay),
+        lambda: snapshot("refused"),
+        lambda: shot("dashboard-refused"),
+        lambda: snapshot("played"),
+        lambda: shot("dashboard"),
+        lambda: save_panels("played"),
+        lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
+        lambda: snapshot("undo 1"),
+        lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
+        lambda: snapshot("undo 2"),
+        lambda: key("backspace", 8),           # the table's undo button
+        lambda: snapshot("undo 3"),
+        lambda: tap(controller.screens.get_screen("dashboard").ids.redo_button),
+        lambda: snapshot("redo 1"),
+        lambda: tap_text("History"),
+        lambda: shot("history"),
+        lambda: tap_text("Back"),
+        lambda: snapshot("final"),
+        lambda: save_panels("final"),
+    ]
+
+
+def run_step(dt, index=0):
+    if index >= len(steps):
+        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
+        app.stop()
+        return
+    try:
+        steps[index]()
+        controller.table.process_pending()   # apply what the step posted before the next step looks
+        controller.refresh()
+    except Exception as error:  # recorded; the test fails on any error
+        import traceback
+        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
+    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
+
+
+Clock.schedule_once(run_step, 0.5)
+app.run()
+journal.close()
