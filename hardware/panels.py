@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Sequence
 
 from luma.core.device import dummy
@@ -22,6 +23,7 @@ from companion.games import PlayerView
 log = logging.getLogger("companion.panels")
 
 PANEL_WIDTH, PANEL_HEIGHT = 128, 64
+RETRY_FIRST, RETRY_MAX = 0.5, 10.0   # seconds between redraw attempts of a failing panel
 _FONTS: dict[int, ImageFont.FreeTypeFont] = {}
 
 
@@ -80,7 +82,8 @@ class PanelBank:
 
     ``show(views)`` (any thread; cheap) hands over the latest views, one per seat (``None`` = seat not
     playing); the worker redraws only panels whose view changed. ``frames()`` returns
-    ``(version, [PIL image per seat])`` for the simulator window. ``close()`` draws each panel's exit
+    ``(version, [PIL image per seat])`` for the simulator window. A panel whose device raises is retried
+after 0.5 s, doubling up to 10 s, and logged once per failure run; the others never wait for it. ``close()`` draws each panel's exit
     screen and stops the worker; safe to call twice.
     """
 
@@ -91,6 +94,8 @@ class PanelBank:
         self._lock = threading.Condition()
         self._version = 0
         self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
+        self._failures = [0] * seats
+        self._retry_at = [0.0] * seats
         self._stopping = False
         self._thread = threading.Thread(target=self._work, name="panels", daemon=True)
         self._thread.start()
@@ -101,27 +106,47 @@ class PanelBank:
             self._wanted = list(views) + [None] * (len(self.devices) - len(views))
             self._lock.notify()
 
+    def _pending(self) -> list[int]:
+        """Seats whose wanted view is not drawn yet and whose retry time (if failing) has come."""
+        now = time.monotonic()
+        return [i for i, view in enumerate(self._wanted)
+                if view != self._shown[i] and self._retry_at[i] <= now]
+
     def _work(self) -> None:
         while True:
             with self._lock:
-                while not self._stopping and self._wanted == self._shown:
-                    self._lock.wait()
+                while not self._stopping and not self._pending():
+                    waits = [t - time.monotonic() for i, t in enumerate(self._retry_at)
+                             if self._wanted[i] != self._shown[i]]
+                    self._lock.wait(timeout=max(0.01, min(waits)) if waits else None)
                 if self._stopping:
                     return
-                wanted = list(self._wanted)
-            for index, view in enumerate(wanted):
-                if view == self._shown[index]:
-                    continue
+                work = [(i, self._wanted[i]) for i in self._pending()]
+            for index, view in work:
                 image = render_player_panel(view, message="" if view else "—")
                 try:
                     self.devices[index].display(image)
-                except Exception:   # a failing panel must not stop the others (issue 7 adds retries)
-                    log.exception("panel %d failed to draw", index + 1)
+                except Exception as error:   # a failing panel must not stop the others
+                    with self._lock:
+                        self._failures[index] += 1
+                        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (self._failures[index] - 1))
+                        self._retry_at[index] = time.monotonic() + delay
+                    if self._failures[index] == 1:
+                        log.warning("panel %d failed to draw (%s); retrying with growing delays", index + 1, error)
                     continue
                 with self._lock:
+                    if self._failures[index]:
+                        log.info("panel %d works again after %d failures", index + 1, self._failures[index])
+                    self._failures[index] = 0
+                    self._retry_at[index] = 0.0
                     self._shown[index] = view
                     self._frames[index] = self.devices[index].image.copy()
                     self._version += 1
+
+    def degraded(self) -> list[int]:
+        """Seat indexes of panels that are failing right now."""
+        with self._lock:
+            return [i for i, failures in enumerate(self._failures) if failures]
 
     def frames(self) -> tuple[int, list[Image.Image]]:
         """``(version, images)``; ``version`` grows each time any panel is redrawn."""
@@ -130,7 +155,6 @@ class PanelBank:
 
     def wait_idle(self, timeout: float = 2.0) -> bool:
         """Block until every wanted view is drawn (tests and the exit screen). Returns False on timeout."""
-        import time
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:

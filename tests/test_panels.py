@@ -1,0 +1,102 @@
+"""Player panels on luma's dummy device, checked as images against reference PNGs in tests/reference/.
+
+Set UPDATE_REFERENCE_PANELS=1 to rewrite the references after a deliberate layout change (then look at them).
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from companion.games import PlayerView
+from companion.tracks import Track
+from hardware.panels import PANEL_HEIGHT, PANEL_WIDTH, PanelBank, render_player_panel
+
+REFERENCE = Path(__file__).parent / "reference"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+
+
+def half_hours(value):
+    return (Track("half_hours", "Programming", value, 0, 236),)
+
+
+VIEWS = {
+    "abs-start": PlayerView("ABS", "#e53935", 31000, half_hours(20), ("Best Network News",)),
+    "cba-rich": PlayerView("CBA", "#1e88e5", 1_234_500, half_hours(48)),
+    "nbs-broke": PlayerView("NBS", "#fdd835", 0, half_hours(0)),
+}
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and ImageChops.difference(a.convert("L"), b.convert("L")).getbbox() is None
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_panel_layout_matches_reference(name):
+    image = render_player_panel(VIEWS[name])
+    assert image.size == (PANEL_WIDTH, PANEL_HEIGHT) and image.mode == "1"
+    ARTIFACTS.mkdir(exist_ok=True)
+    image.resize((PANEL_WIDTH * 4, PANEL_HEIGHT * 4), Image.NEAREST).save(ARTIFACTS / f"panel-{name}.png")
+    reference = REFERENCE / f"panel-{name}.png"
+    if os.environ.get("UPDATE_REFERENCE_PANELS"):
+        image.save(reference)
+    assert same(image, Image.open(reference)), f"{name} differs from {reference}"
+
+
+def test_different_figures_give_different_pictures():
+    assert not same(render_player_panel(VIEWS["abs-start"]),
+                    render_player_panel(PlayerView("ABS", "#e53935", 34000, half_hours(20), ("Best Network News",))))
+
+
+def test_every_figure_stays_inside_the_panel():
+    image = render_player_panel(VIEWS["cba-rich"])
+    lit_columns = [x for x in range(PANEL_WIDTH) if any(image.getpixel((x, y)) for y in range(20, 50))]
+    assert lit_columns and min(lit_columns) > 0 and max(lit_columns) < PANEL_WIDTH - 1   # the balance is not clipped
+
+
+def test_bank_redraws_only_changed_panels_and_shows_an_exit_screen():
+    bank = PanelBank(3)
+    draws = [0, 0, 0]
+    for index, device in enumerate(bank.devices):
+        original = device.display
+        device.display = lambda image, i=index, o=original: (draws.__setitem__(i, draws[i] + 1), o(image))
+    views = [VIEWS["abs-start"], VIEWS["cba-rich"], None]
+    bank.show(views)
+    assert bank.wait_idle()
+    first = list(draws)
+    bank.show([VIEWS["abs-start"], VIEWS["nbs-broke"], None])     # only the second panel changed
+    assert bank.wait_idle()
+    assert draws == [first[0], first[1] + 1, first[2]]
+    _, frames = bank.frames()
+    assert same(frames[1], render_player_panel(VIEWS["nbs-broke"]))
+    bank.close()
+    bank.close()
+    _, frames = bank.frames()
+    assert same(frames[0], render_player_panel(None, message="Companion\nstopped"))
+
+
+def test_a_failing_panel_does_not_stop_the_others(caplog):
+    bank = PanelBank(2)
+
+    def broken(image):
+        raise OSError(121, "Remote I/O error")
+
+    bank.devices[0].display = broken
+    bank.show([VIEWS["abs-start"], VIEWS["cba-rich"]])
+    import time
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and not same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"])):
+        time.sleep(0.01)
+    assert same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"]))
+    assert "panel 1 failed" in caplog.text
+    assert bank.degraded() == [0]
+    time.sleep(0.3)
+    assert caplog.text.count("panel 1 failed") == 1          # logged once per failure run, not per retry
+    bank.devices[0].display = type(bank.devices[1]).display.__get__(bank.devices[0])   # plugged back in
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and bank.degraded():
+        time.sleep(0.05)
+    assert bank.degraded() == []
+    assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
+    bank.close()
