@@ -102,6 +102,15 @@ def test_three_undos_say_what_they_undid_and_redo_restores_one(played):
     assert steps["redo 1"]["redo_hint"].startswith("#") and "Sponsor" in steps["redo 1"]["redo_hint"]
 
 
+def test_ending_the_game_refuses_moves_until_undone(played):
+    _, _, steps = played
+    assert steps["ended"]["refused"] and "has ended" in steps["ended"]["message"]
+    assert steps["ended"]["balances"] == steps["redo 1"]["balances"]
+    assert "Game over" in steps["ended"]["status"]
+    assert "Game ended" in steps["reopened"]["message"] and not steps["reopened"]["refused"]
+    assert "Game over" not in steps["reopened"]["status"]
+
+
 def test_screenshots_are_real_pictures(played):
     _, out_dir, _ = played
     for name in ("home", "dashboard", "history", "transfer-dialog", "sponsor-dialog"):

@@ -29,7 +29,7 @@ from kivy.event import EventDispatcher
 from kivy.utils import get_color_from_hex
 
 from companion.bank import format_dollars
-from companion.commands import (BANK, AnswerDice, JumpTo, NewGame, OpenGame, PlayerSeat, Redo, RollDice,
+from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, OpenGame, PlayerSeat, Redo, RollDice,
                                 TransferMoney, Undo)
 from companion.config import Config
 from companion.games import find_game
@@ -305,6 +305,16 @@ class TableController(EventDispatcher):
                              body=f"#{seq} {text}\n\nEverything after it is undone. This is itself recorded "
                                   f"and can be undone or redone.")
         popup.on_confirm = lambda: self.post(JumpTo(seq=seq))
+        self._open(popup)
+
+    def confirm_end_game(self) -> None:
+        """Ask, then declare the open game finished (undoable like any move)."""
+        if self.table.session is None:
+            return
+        popup = ConfirmPopup(title="End this game?", confirm_text="End game",
+                             body="The game is marked finished and no more moves are taken. "
+                                  "Undo reopens it.")
+        popup.on_confirm = lambda: self.post(EndGame())
         self._open(popup)
 
     # navigation

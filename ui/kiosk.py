@@ -34,6 +34,14 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     """
     app = build_app(journal=journal, config=config, simulate=simulate or not on_raspberry_pi(), resume=resume,
                     start_new=start_new, notice=notice)
+    import signal
+
+    from kivy.clock import Clock
+
+    def stop_cleanly(signum, frame):   # systemd's stop: leave through on_stop (panel exit screens)
+        Clock.schedule_once(lambda dt: app.stop(), 0)
+
+    signal.signal(signal.SIGTERM, stop_cleanly)
     try:
         app.run()
     finally:

@@ -159,6 +159,12 @@ else:
         lambda: snapshot("redo 1"),
         lambda: tap_text("History"),
         lambda: shot("history"),
+        lambda: tap_text("End game"),
+        lambda: tap(popup().ids.confirm),
+        lambda: key("q"),                      # a button press for a finished game is refused
+        lambda: snapshot("ended"),
+        lambda: key("backspace", 8),           # undo reopens it
+        lambda: snapshot("reopened"),
         lambda: tap_text("Back"),
         lambda: snapshot("final"),
         lambda: save_panels("final"),
