@@ -62,7 +62,7 @@ def check_movement(balances: Mapping[str, int], movement: Movement) -> Movement:
             raise MalformedCommand(f"unknown player {name!r}; players are {', '.join(balances)}")
     if movement.payer == movement.payee:
         raise MalformedCommand(f"{movement.payer} cannot pay itself")
-    if not str(movement.reason).strip():
+    if not isinstance(movement.reason, str) or not movement.reason.strip():
         raise MalformedCommand("a transfer needs a reason")
     if movement.payer != BANK and balances[movement.payer] < amount:
         raise InsufficientFunds(

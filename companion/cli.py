@@ -28,9 +28,11 @@ from companion.errors import CompanionError, ConfigError
 log = logging.getLogger("companion")
 
 
-def _data_dir_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, help="folder holding journal.sqlite3 (default: see README)")
-    parser.add_argument("--config", type=Path, help="TOML config file (default: built-in simulator set-up)")
+def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
+    parser.add_argument("--data-dir", type=Path, default=default,
+                        help="folder holding journal.sqlite3 (default: see README)")
+    parser.add_argument("--config", type=Path, default=default,
+                        help="TOML config file (default: built-in simulator set-up)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Saved games. Without an action, lists them.")
     _data_dir_option(games)
     games_sub = games.add_subparsers(dest="action", metavar="ACTION")
-    games_sub.add_parser("list", help="list saved games")
+    glist = games_sub.add_parser("list", help="list saved games")
     resume = games_sub.add_parser("resume", help="run the kiosk on this game")
     resume.add_argument("game_id", type=int, metavar="ID")
     resume.add_argument("--sim", action="store_true", help="force simulator mode")
@@ -59,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     gexport.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
     gimport = games_sub.add_parser("import", help="import a JSON export as a new saved game")
     gimport.add_argument("file", type=Path)
+    for action in (glist, resume, gexport, gimport):   # also accepted after the action: games list --data-dir D
+        _data_dir_option(action, default=argparse.SUPPRESS)
 
     export = sub.add_parser("export", help="export a game as JSON (history) or CSV (bank ledger)",
                             description="Export a game: JSON is the full history, CSV the bank ledger.")

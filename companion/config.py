@@ -203,7 +203,11 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     from companion.games import game_names
     if game not in game_names():
         check.fail("table.game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
-    data_dir = Path(check.text(table["data_dir"], "table.data_dir")).expanduser() if "data_dir" in table else None
+    data_dir = Path(check.text(table["data_dir"], "table.data_dir")) if "data_dir" in table else None
+    try:
+        data_dir = data_dir.expanduser() if data_dir is not None else None
+    except RuntimeError as error:   # "~someone" who has no home directory here
+        check.fail("table.data_dir", f"{error} for {str(data_dir)!r}")
 
     dice = check.table(top.get("dice"), "dice", ("mode", "seed"))
     dice_mode = check.choice(dice.get("mode"), "dice.mode", DICE_MODES, "built-in")

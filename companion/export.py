@@ -77,30 +77,31 @@ def import_json(journal: Journal, text: str) -> int:
         if not events or events[0]["type"] != GAME_STARTED:
             raise JournalError("the export has no game_started event")
         GameSession(game.get("id", 0), records_from_export(text))   # replays cleanly before writing
-        started = journal.create_game(game["game"], game["players"], game["options"], events[0]["time"])
-        renumber = {events[0]["seq"]: started.seq}
-        moves: dict[int, list[dict]] = {}
-        for event in events[1:]:
-            moves.setdefault(event["move"], []).append(event)
-        for old_move, group in moves.items():
-            new_events = []
-            for event in group:
-                payload = dict(event["payload"])
-                if event["type"] == "history_restored":
-                    for key in ("append", "undone", "redone"):
-                        payload[key] = [renumber[m] for m in payload[key]]
-                    if "to" in payload:
-                        payload["to"] = renumber[payload["to"]]
-                new_events.append(NewEvent(event["type"], payload))
-            records = journal.append(started.game_id, new_events, group[0]["time"])
-            for event, record in zip(group, records):
-                renumber[event["seq"]] = record.seq
-            renumber[old_move] = records[0].move
-        GameSession(started.game_id, journal.events(started.game_id))
-        if game.get("status") == "finished":
-            journal._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (started.game_id,))
-        return started.game_id
-    except (KeyError, TypeError, ValueError) as error:
+        with journal._transaction():    # all or nothing: a failure leaves no half-imported game
+            started = journal.create_game(game["game"], game["players"], game["options"], events[0]["time"])
+            renumber = {events[0]["seq"]: started.seq}
+            moves: dict[int, list[dict]] = {}
+            for event in events[1:]:
+                moves.setdefault(event["move"], []).append(event)
+            for old_move, group in moves.items():
+                new_events = []
+                for event in group:
+                    payload = dict(event["payload"])
+                    if event["type"] == "history_restored":
+                        for key in ("append", "undone", "redone"):
+                            payload[key] = [renumber[m] for m in payload[key]]
+                        if "to" in payload:
+                            payload["to"] = renumber[payload["to"]]
+                    new_events.append(NewEvent(event["type"], payload))
+                records = journal.append(started.game_id, new_events, group[0]["time"])
+                for event, record in zip(group, records):
+                    renumber[event["seq"]] = record.seq
+                renumber[old_move] = records[0].move
+            GameSession(started.game_id, journal.events(started.game_id))
+            if game.get("status") == "finished":
+                journal._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (started.game_id,))
+            return started.game_id
+    except (KeyError, TypeError, ValueError, AttributeError) as error:   # AttributeError: a list for an object
         raise JournalError(f"cannot import: malformed export ({error!r})") from error
 
 

@@ -113,6 +113,7 @@ class Journal:
         except sqlite3.DatabaseError as error:
             raise JournalError(f"{self.path} cannot be used as a journal: {error}") from error
         self._closed = False
+        self._depth = 0   # nesting of _transaction()
 
     # -- writing (owner thread only) -------------------------------------------------------------------
     def create_game(self, game: str, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
@@ -158,13 +159,21 @@ class Journal:
         journal = self
 
         class _Transaction:
+            # Nested transactions join the outermost one (import_json writes a whole game atomically).
             def __enter__(self):
-                try:
-                    journal._db.execute("BEGIN IMMEDIATE")
-                except sqlite3.Error as error:
-                    raise JournalError(f"cannot write {journal.path}: {error}") from error
+                if journal._depth == 0:
+                    try:
+                        journal._db.execute("BEGIN IMMEDIATE")
+                    except sqlite3.Error as error:
+                        raise JournalError(f"cannot write {journal.path}: {error}") from error
+                journal._depth += 1
 
             def __exit__(self, kind, error, traceback):
+                journal._depth -= 1
+                if journal._depth > 0:
+                    if isinstance(error, sqlite3.Error):
+                        raise JournalError(f"cannot write {journal.path}: {error}") from error
+                    return False
                 if kind is None:
                     try:
                         journal._db.execute("COMMIT")
@@ -247,6 +256,10 @@ def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
         return Journal(path), None
     stamp = _time.strftime("%Y%m%d-%H%M%S")
     moved_to = path.with_name(f"{path.name}.damaged-{stamp}")
+    attempt = 1
+    while any(Path(str(moved_to) + suffix).exists() for suffix in ("", "-wal", "-shm")):
+        attempt += 1   # never replace (delete) an earlier damaged file
+        moved_to = path.with_name(f"{path.name}.damaged-{stamp}-{attempt}")
     for suffix in ("", "-wal", "-shm"):
         source = Path(str(path) + suffix)
         if source.exists():
@@ -261,6 +274,8 @@ def _salvage(damaged: Path, journal: Journal) -> tuple[int, int]:
     games = events = 0
     try:
         source = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
+        # a truncated file (fewer pages than its header says) is otherwise refused as a whole
+        source.execute("PRAGMA writable_schema = ON")
     except sqlite3.Error:
         return 0, 0
     try:

@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 from companion.commands import (AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo)
 from companion.dice import SeededDice
-from companion.errors import CommandError, CompanionError, NoGameOpen, NotOwnerThread
+from companion.errors import CommandError, CompanionError, GameFinished, NoGameOpen, NotOwnerThread
 from companion.events import EventRecord, NewEvent
 from companion.games import TableView, find_game
 from companion.journal import Journal
@@ -143,8 +143,11 @@ class Table:
             return self._restore(session.plan_redo())
         if isinstance(command, JumpTo):
             return self._restore(session.plan_jump(command.seq))
+        by = command.source     # journaled as "by" (a RollDice is answered below as built-in AnswerDice)
         if isinstance(command, RollDice):
             request = session.rules.pending_dice(session.state)
+            if request is None and session.rules.is_finished(session.state):
+                raise GameFinished("the game has ended; undo to reopen it")
             if request is None:
                 raise CommandError("no dice are asked for right now")
             request.check(command.roller, (1,) * request.count)
@@ -154,7 +157,7 @@ class Table:
         status = None
         if session.rules.is_finished(after) != session.rules.is_finished(session.state):
             status = "finished" if session.rules.is_finished(after) else "open"
-        events = [NewEvent(e.type, {**e.payload, "by": command.source}) if "by" not in e.payload else e
+        events = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e
                   for e in events]
         records = self.journal.append(session.game_id, events, self._clock(), status)
         session.take(records)

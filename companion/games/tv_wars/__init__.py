@@ -163,7 +163,8 @@ class TvWars:
         if isinstance(command, LandOnSponsor):
             return self._sponsor(state, command)
         if isinstance(command, TransferMoney):
-            movement = Movement(command.payer, command.payee, command.amount, str(command.reason).strip())
+            reason = command.reason.strip() if isinstance(command.reason, str) else command.reason
+            movement = Movement(command.payer, command.payee, command.amount, reason)
             return [check_movement(state.balances, movement).to_event()]
         if isinstance(command, AdjustTrack):
             network = state.network(command.player)
@@ -181,9 +182,10 @@ class TvWars:
         network = state.network(command.network)
         events: list[NewEvent] = []
         track = network.half_hours
-        if command.half_hours is not None and command.half_hours != track.value:
+        if command.half_hours is not None:
             if isinstance(command.half_hours, bool) or not isinstance(command.half_hours, int):
                 raise MalformedCommand(f"half-hours are a whole number, not {command.half_hours!r}")
+        if command.half_hours is not None and command.half_hours != track.value:
             after = track.set_to(command.half_hours)
             events.append(track_event(network.name, track, after, "counted on landing on Sponsor"))
             track = after

@@ -1,0 +1,120 @@
+"""Shared fixtures for the core (``companion/``) test suite.
+
+Everything here uses real components: real SQLite journal files under pytest's temporary
+directories, the real :class:`companion.table.Table`, seeded built-in dice.
+
+* ``journal`` — a :class:`Journal` on ``tmp_path/journal.sqlite3`` (closed after the test).
+* ``table`` — ``Table(journal, dice=SeededDice(1))`` claimed by the test's thread.
+* ``start_game`` — ``start_game(table, n=2, **options)`` starts an ``n``-network TV Wars game
+  (networks ABS, CBA, PBC, NBS in seat order) and returns its journal game id.
+* ``table_factory`` — session-scoped; ``table_factory(seed=1)`` makes a fresh claimed table on a
+  fresh journal file each call (for hypothesis tests, where function-scoped fixtures are not reset
+  between examples).
+* ``journal_rows`` — ``journal_rows(path)`` reads the ``events`` table with plain ``sqlite3``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.commands import NewGame, PlayerSeat
+from companion.dice import SeededDice
+from companion.journal import Journal
+from companion.table import Table
+
+NETWORKS = ("ABS", "CBA", "PBC", "NBS")
+COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def seats(n: int) -> tuple[PlayerSeat, ...]:
+    """The first ``n`` of the rulebook's networks as player seats."""
+    return tuple(PlayerSeat(name, colour) for name, colour in zip(NETWORKS[:n], COLOURS[:n]))
+
+
+def start_tv_wars(table: Table, n: int = 2, **options) -> int:
+    """Start an ``n``-network TV Wars game on ``table``; return its game id (asserts it was accepted)."""
+    outcome = table.execute(NewGame(game="tv-wars", players=seats(n), options=options, source="test"))
+    assert outcome.accepted, outcome.message
+    return outcome.records[0].game_id
+
+
+def read_events(path: Path, game_id: int | None = None) -> list[dict]:
+    """The journal's ``events`` rows as dicts (payload decoded), read with plain sqlite3."""
+    connection = sqlite3.connect(str(path))
+    try:
+        query = "SELECT seq, game_id, move, time, type, payload, schema_version FROM events"
+        rows = connection.execute(query + (" WHERE game_id = ?" if game_id is not None else "") + " ORDER BY seq",
+                                  (() if game_id is None else (game_id,))).fetchall()
+    finally:
+        connection.close()
+    return [{"seq": r[0], "game_id": r[1], "move": r[2], "time": r[3], "type": r[4],
+             "payload": json.loads(r[5]), "schema_version": r[6]} for r in rows]
+
+
+def run_companion(*args: str, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m companion ARGS`` in a real subprocess; return the completed process (text)."""
+    full_env = dict(os.environ)
+    full_env.pop("COMPANION_DATA_DIR", None)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=str(REPO), env=full_env)
+
+
+@pytest.fixture
+def journal_path(tmp_path: Path) -> Path:
+    return tmp_path / "journal.sqlite3"
+
+
+@pytest.fixture
+def journal(journal_path: Path):
+    journal = Journal(journal_path)
+    yield journal
+    journal.close()
+
+
+@pytest.fixture
+def table(journal: Journal) -> Table:
+    table = Table(journal, dice=SeededDice(1))
+    table.claim()
+    return table
+
+
+@pytest.fixture
+def start_game():
+    """``start_game(table, n=2, **options)`` → game id (see :func:`start_tv_wars`)."""
+    return start_tv_wars
+
+
+@pytest.fixture
+def journal_rows():
+    """``journal_rows(path, game_id=None)`` → the events rows read with plain sqlite3."""
+    return read_events
+
+
+@pytest.fixture(scope="session")
+def table_factory(tmp_path_factory):
+    """``table_factory(seed=1, path=None)`` → a fresh claimed table on a fresh (or given) journal file."""
+    journals: list[Journal] = []
+    counter = itertools.count()
+    base = tmp_path_factory.mktemp("tables")
+
+    def make(seed: int = 1, path: Path | None = None) -> Table:
+        path = path or base / f"journal-{next(counter)}.sqlite3"
+        journal = Journal(path)
+        journals.append(journal)
+        table = Table(journal, dice=SeededDice(seed))
+        table.claim()
+        return table
+
+    yield make
+    for journal in journals:
+        journal.close()

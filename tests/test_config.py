@@ -1,0 +1,291 @@
+"""The table configuration: a broken file is reported with its file, key and problem; never a traceback."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from companion.config import (DICE_MODES, PLAYER_ACTIONS, Config, default_config, load_config,
+                              parse_config)
+from companion.errors import ConfigError
+from companion.games import game_names
+
+GOOD = """
+[table]
+game = "tv-wars"
+data_dir = "/var/lib/companion"
+
+[dice]
+mode = "manual"
+seed = 1234
+
+[hardware]
+pin_factory = "mock"
+bounce_time = 0.02
+
+[panels]
+driver = "sh1106"
+
+[table_buttons]
+undo = { pin = 5, key = "backspace" }
+redo = { pin = 6, key = "=" }
+
+[[players]]
+name = "ABS"
+colour = "red"
+buttons = { on_the_air = { pin = 17, key = "q" }, sponsor = { pin = 27, key = "W" }, roll = { pin = 22, key = "e" } }
+
+[[players]]
+name = "CBA"
+colour = "#1E88E5"
+
+[house_rules]
+roll_off = false
+"""
+
+
+def write(tmp_path: Path, text: str | bytes, name: str = "companion.toml") -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_default_config_works_with_no_file():
+    config = load_config(None)
+    assert config == default_config()
+    assert config.source == "<defaults>" and config.game == "tv-wars" and config.data_dir is None
+    assert [s.name for s in config.seats] == ["ABS", "CBA", "PBC", "NBS"]
+    assert config.dice_mode == "built-in" and config.pin_factory == "auto" and config.panel_driver == "emulated"
+    pins = [b.pin for s in config.seats for b in s.buttons] + [b.pin for b in config.table_buttons]
+    keys = [b.key for s in config.seats for b in s.buttons] + [b.key for b in config.table_buttons]
+    assert len(pins) == len(set(pins)) == 14 and all(2 <= p <= 27 for p in pins)
+    assert len(keys) == len(set(keys)) == 14
+    assert all([b.action for b in s.buttons] == list(PLAYER_ACTIONS) for s in config.seats)
+    # the defaults pass their own checks
+    assert parse_config({}, "<empty>").seats == config.seats
+
+
+def test_a_full_file_is_read(tmp_path):
+    config = load_config(write(tmp_path, GOOD))
+    assert config.source == str(tmp_path / "companion.toml")
+    assert config.data_dir == Path("/var/lib/companion")
+    assert (config.dice_mode, config.dice_seed, config.pin_factory, config.bounce_time, config.panel_driver) == \
+        ("manual", 1234, "mock", 0.02, "sh1106")
+    assert [(s.name, s.colour) for s in config.seats] == [("ABS", "#e53935"), ("CBA", "#1e88e5")]
+    assert [(b.action, b.pin, b.key) for b in config.seats[0].buttons] == \
+        [("on_the_air", 17, "q"), ("sponsor", 27, "w"), ("roll", 22, "e")]
+    assert config.seats[1].buttons == ()
+    assert config.house_rules == {"roll_off": False}
+
+
+def expect_error(tmp_path, text, key: str, *words: str) -> ConfigError:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    error = caught.value
+    assert error.file == str(path) and str(path) in str(error)
+    assert error.key == key, (error.key, str(error))
+    if key:
+        assert key in str(error)
+    for word in words:
+        assert word in error.problem, (word, error.problem)
+    return error
+
+
+def test_bad_toml(tmp_path):
+    expect_error(tmp_path, "[table\ngame = 'tv-wars'\n", "", "not valid TOML")
+
+
+def test_duplicate_toml_key_is_bad_toml(tmp_path):
+    expect_error(tmp_path, "[dice]\nmode = 'manual'\nmode = 'reader'\n", "", "not valid TOML")
+
+
+@pytest.mark.parametrize("text,key", [
+    ("colour = 'red'\n", "colour"),
+    ("[table]\ngmae = 'tv-wars'\n", "table.gmae"),
+    ("[dice]\nsides = 6\n", "dice.sides"),
+    ("[[players]]\nname = 'ABS'\nhat = 1\n", "players[0].hat"),
+    ("[[players]]\nname = 'ABS'\nbuttons = { jump = { pin = 4 } }\n", "players[0].buttons.jump"),
+    ("[table_buttons]\nundo = { pin = 5, colour = 'red' }\n", "table_buttons.undo.colour"),
+])
+def test_unknown_key(tmp_path, text, key):
+    expect_error(tmp_path, text, key, "unknown key", "allowed here")
+
+
+def test_unknown_game(tmp_path):
+    expect_error(tmp_path, "[table]\ngame = 'monopoly'\n", "table.game", "unknown game", "monopoly", "tv-wars")
+
+
+@pytest.mark.parametrize("text,key,word", [
+    ("[dice]\nseed = 'lucky'\n", "dice.seed", "whole number"),
+    ("[dice]\nseed = 1.5\n", "dice.seed", "whole number"),
+    ("[dice]\nmode = 'loaded'\n", "dice.mode", "built-in"),
+    ("[dice]\nmode = 3\n", "dice.mode", "one of"),
+    ("[hardware]\nbounce_time = 'fast'\n", "hardware.bounce_time", "seconds"),
+    ("[hardware]\nbounce_time = true\n", "hardware.bounce_time", "seconds"),
+    ("[hardware]\nbounce_time = 5\n", "hardware.bounce_time", "0 to 1"),
+    ("[hardware]\nbounce_time = nan\n", "hardware.bounce_time", "seconds"),
+    ("[panels]\ndriver = 'crt'\n", "panels.driver", "ssd1306"),
+    ("table = 3\n", "table", "must be a table"),
+    ("players = 'ABS'\n", "players", "array"),
+    ("players = []\n", "players", "array"),
+    ("[[players]]\nname = 7\n", "players[0].name", "text"),
+    ("[[players]]\nname = '  '\n", "players[0].name", "text"),
+    ("[[players]]\nname = 'A'\ncolour = 'mauve'\n", "players[0].colour", "#rrggbb"),
+    ("[[players]]\nname = 'A'\ncolour = '#12345'\n", "players[0].colour", "#rrggbb"),
+    ("[table_buttons]\nundo = { pin = '5' }\n", "table_buttons.undo.pin", "whole number"),
+    ("[table_buttons]\nundo = { pin = true }\n", "table_buttons.undo.pin", "whole number"),
+    ("[table_buttons]\nundo = { key = 'ctrl' }\n", "table_buttons.undo.key", "one character"),
+    ("[table_buttons]\nundo = 5\n", "table_buttons.undo", "must be a table"),
+    ("house_rules = 1\n", "house_rules", "must be a table"),
+    ("[table]\ndata_dir = 5\n", "table.data_dir", "text"),
+])
+def test_wrong_type_or_value(tmp_path, text, key, word):
+    expect_error(tmp_path, text, key, word)
+
+
+@pytest.mark.parametrize("pin", [0, 1, 28, 40, -3])
+def test_pin_out_of_range(tmp_path, pin):
+    expect_error(tmp_path, f"[table_buttons]\nundo = {{ pin = {pin} }}\n", "table_buttons.undo.pin",
+                 "2 to 27", str(pin))
+
+
+def test_duplicate_pin(tmp_path):
+    text = ("[table_buttons]\nundo = { pin = 5 }\nredo = { pin = 6 }\n"
+            "[[players]]\nname = 'ABS'\nbuttons = { on_the_air = { pin = 7 }, roll = { pin = 6 } }\n")
+    expect_error(tmp_path, text, "players[0].buttons.roll.pin", "GPIO 6", "table_buttons.redo")
+
+
+def test_duplicate_keyboard_key(tmp_path):
+    text = ("[table_buttons]\nundo = { key = 'u' }\n"
+            "[[players]]\nname = 'ABS'\nbuttons = { on_the_air = { key = 'q' } }\n"
+            "[[players]]\nname = 'CBA'\nbuttons = { sponsor = { key = 'Q' } }\n")
+    expect_error(tmp_path, text, "players[1].buttons.sponsor.key", "'q'", "players[0].buttons.on_the_air")
+
+
+def test_duplicate_player_name(tmp_path):
+    text = "[[players]]\nname = 'ABS'\n[[players]]\nname = 'CBA'\n[[players]]\nname = ' ABS '\n"
+    expect_error(tmp_path, text, "players[2].name", "'ABS'", "earlier seat")
+
+
+def test_bank_is_not_a_player_name(tmp_path):
+    expect_error(tmp_path, "[[players]]\nname = 'Bank'\n", "players[0].name", "reserved")
+
+
+def test_missing_name(tmp_path):
+    expect_error(tmp_path, "[[players]]\nname = 'ABS'\n[[players]]\ncolour = 'blue'\n", "players[1].name",
+                 "required")
+
+
+def test_too_many_seats(tmp_path):
+    text = "".join(f"[[players]]\nname = 'P{i}'\n" for i in range(9))
+    expect_error(tmp_path, text, "players", "at most 8")
+
+
+def test_data_dir_with_an_unknown_home_is_a_config_error():
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"table": {"data_dir": "~no_such_user_for_companion_tests/data"}}, "x.toml")
+    assert caught.value.key == "table.data_dir"
+
+
+def test_unreadable_file_missing(tmp_path):
+    path = tmp_path / "nowhere.toml"
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.file == str(path) and caught.value.key == ""
+    assert "cannot read" in caught.value.problem
+
+
+def test_unreadable_file_is_a_directory(tmp_path):
+    with pytest.raises(ConfigError) as caught:
+        load_config(tmp_path)
+    assert caught.value.file == str(tmp_path) and "cannot read" in caught.value.problem
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
+def test_unreadable_file_without_permission(tmp_path):   # pragma: no cover - CI runs as a user
+    path = write(tmp_path, GOOD)
+    path.chmod(0)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(path)
+
+
+def test_non_utf8_file(tmp_path):
+    path = write(tmp_path, "[table]\ngame = 'tv-wars'\n# caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.file == str(path) and "UTF-8" in caught.value.problem
+
+
+def test_config_error_is_a_value_error_with_a_readable_message(tmp_path):
+    error = expect_error(tmp_path, "[dice]\nseed = 'x'\n", "dice.seed")
+    assert isinstance(error, ValueError)
+    assert str(error) == f"{tmp_path / 'companion.toml'}: dice.seed: must be a whole number, not 'x'"
+
+
+# -- never anything but a Config or a ConfigError ----------------------------------------------------------
+
+KEYS = ["table", "dice", "hardware", "panels", "table_buttons", "players", "house_rules", "game", "data_dir",
+        "mode", "seed", "pin_factory", "bounce_time", "driver", "undo", "redo", "name", "colour", "buttons",
+        "on_the_air", "sponsor", "roll", "pin", "key", "roll_off", "x"]
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 40), st.integers(), st.floats(allow_nan=True),
+    st.text(max_size=12), st.sampled_from(["tv-wars", "manual", "reader", "mock", "ssd1306", "red", "#00ff00",
+                                           "q", "Q", "backspace", "ABS", "bank", "~", "~root/x", "~nobody_xyz/x",
+                                           "", " ", "é"]))
+values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.sampled_from(KEYS), inner, max_size=5)), max_leaves=25)
+configs = st.dictionaries(st.sampled_from(KEYS), values, max_size=6)
+
+
+@settings(max_examples=250, deadline=None)
+@given(data=configs)
+@example(data={"table": {"data_dir": "~nobody_xyz/x"}})
+@example(data={"players": [{"name": "A", "buttons": {"roll": {"pin": 4}}}], "table_buttons": {"undo": {"pin": 4}}})
+def test_parse_config_returns_a_config_or_raises_config_error(data):
+    try:
+        config = parse_config(data, "fuzz.toml")
+    except ConfigError as error:
+        assert error.file == "fuzz.toml" and error.problem
+        return
+    assert isinstance(config, Config)
+    assert config.game in game_names() and config.dice_mode in DICE_MODES
+    assert 0 <= config.bounce_time <= 1 and not math.isnan(config.bounce_time)
+    pins = [b.pin for s in config.seats for b in s.buttons if b.pin is not None]
+    pins += [b.pin for b in config.table_buttons if b.pin is not None]
+    assert len(pins) == len(set(pins))
+    names = [s.name for s in config.seats]
+    assert len(names) == len(set(names)) and all(n.strip() for n in names)
+
+
+toml_lines = st.one_of(
+    st.sampled_from(["[table]", "[dice]", "[hardware]", "[panels]", "[table_buttons]", "[[players]]",
+                     "[house_rules]", "[bogus]", "[table", "game = 'tv-wars'", "game = 'chess'", "mode = 'manual'",
+                     "seed = 12", "seed = 'x'", "bounce_time = 0.5", "bounce_time = inf", "driver = 'sh1106'",
+                     "undo = { pin = 5, key = 'u' }", "redo = { pin = 5 }", "name = 'ABS'", "name = 'CBA'",
+                     "colour = 'blue'", "buttons = { roll = { pin = 99 } }", "data_dir = '~nosuch_user_zz/d'",
+                     "data_dir = '/tmp/x'", "x = [1, 2", "= 3", "name = \"\\u00e9\"", "name = '''", ""]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(toml_lines, max_size=12))
+@example(lines=["[table]", "data_dir = '~nosuch_user_zz/d'"])
+def test_load_config_on_toml_ish_text_returns_a_config_or_raises_config_error(tmp_path, lines):
+    path = tmp_path / "fuzz.toml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        assert error.file == str(path)
+        return
+    assert isinstance(config, Config) and config.source == str(path)
