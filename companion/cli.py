@@ -120,7 +120,7 @@ def _open_read(args, config):
     path = _journal_path(args, config)
     if not path.exists():
         raise JournalError(f"no journal at {path}: no games have been played with this data directory")
-    return Journal(path)
+    return Journal(path, read_only=True)   # never competes with a running kiosk for the write lock
 
 
 def _list(args, config) -> int:

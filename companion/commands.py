@@ -115,3 +115,4 @@ class AnswerDice(Command):
 
     roller: str
     values: tuple[int, ...]
+    source: str = "manual"

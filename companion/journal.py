@@ -50,6 +50,10 @@ CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, seq);
 """
 
 
+class JournalTooNew(JournalError):
+    """The journal was written by a newer companion; it is left untouched (not treated as damage)."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One saved game: journal ``id``, registered ``game`` name, ``created`` (Unix seconds), ``status``
@@ -97,23 +101,48 @@ class Journal:
     ``close()`` is safe to call twice; the journal is a context manager.
     """
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike, *, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        self._db = None
         try:
-            self._db = _connect(self.path)
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > JOURNAL_FORMAT:
-                raise JournalError(f"{self.path} was written by a newer companion (format {version})")
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
+            if read_only:
+                if not self.path.exists():
+                    raise JournalError(f"no journal at {self.path}")
+                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                           timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+                self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                self._check_version()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = _connect(self.path)
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = FULL")
+                self._db.execute("PRAGMA foreign_keys = ON")
+                self._check_version()
+                self._db.executescript(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
         except sqlite3.DatabaseError as error:
+            self._close_quietly()
             raise JournalError(f"{self.path} cannot be used as a journal: {error}") from error
+        except JournalError:
+            self._close_quietly()
+            raise
         self._closed = False
         self._depth = 0   # nesting of _transaction()
+
+    def _check_version(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > JOURNAL_FORMAT:
+            raise JournalTooNew(f"{self.path} was written by a newer companion (journal format {version}, "
+                                f"this one reads up to {JOURNAL_FORMAT}); update the companion")
+
+    def _close_quietly(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
 
     # -- writing (owner thread only) -------------------------------------------------------------------
     def create_game(self, game: str, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
@@ -242,16 +271,7 @@ def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
     Raises :class:`JournalError` if even the fresh journal cannot be created.
     """
     path = Path(path)
-    problem = None
-    if path.exists():
-        try:
-            journal = Journal(path)
-            problem = journal.integrity_problem()
-            if problem is None:
-                return journal, None
-            journal.close()
-        except (JournalError, sqlite3.DatabaseError) as error:
-            problem = str(error.__cause__ or error)
+    problem = _problem_with(path) if path.exists() else None
     if problem is None:
         return Journal(path), None
     stamp = _time.strftime("%Y%m%d-%H%M%S")
@@ -267,6 +287,28 @@ def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
     journal = Journal(path)
     games, events = _salvage(moved_to, journal)
     return journal, Recovery(moved_to, problem, games, events)
+
+
+def _problem_with(path: Path) -> str | None:
+    """Check an existing journal file through a read-only connection (so a damaged file is moved aside
+    exactly as it was). Returns ``None`` if sound, else what is wrong; raises :class:`JournalTooNew`."""
+    try:
+        probe = Journal(path, read_only=True)
+    except JournalTooNew:
+        raise
+    except JournalError as error:
+        return str(error.__cause__ or error)
+    try:
+        problem = probe.integrity_problem()
+        if problem is None:
+            tables = {row[0] for row in probe._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and not {"games", "events"} <= tables:
+                problem = f"not a companion journal (tables: {', '.join(sorted(tables))})"
+        return problem
+    except sqlite3.DatabaseError as error:
+        return str(error)
+    finally:
+        probe.close()
 
 
 def _salvage(damaged: Path, journal: Journal) -> tuple[int, int]:

@@ -188,9 +188,12 @@ class GameSession:
         return f"{head}: " + "; ".join(parts)
 
     def history(self) -> list[HistoryEntry]:
-        """Every entry, oldest first, each marked whether its move is in force now."""
+        """Every entry, oldest first, each marked whether its move is in force now. The first entry is
+        the game's start (kind ``start``): jumping to it takes the game back to its set-up."""
         in_force = set(self.line)
-        result = []
+        names = ", ".join(seat.name for seat in self.players)
+        result = [HistoryEntry(self.started.seq, self.started.time, "start",
+                               f"Game started: {self.rules.title}, {names}")]
         for record in self.entries:
             if record.type == HISTORY_RESTORED:
                 result.append(HistoryEntry(record.seq, record.time, record.payload["action"],

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from companion.commands import (AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo)
-from companion.dice import SeededDice
-from companion.errors import CommandError, CompanionError, GameFinished, NoGameOpen, NotOwnerThread
+from companion.dice import DiceReaderPort, SeededDice
+from companion.errors import (CommandError, CompanionError, GameFinished, IllegalCommand, NoGameOpen,
+                              NotOwnerThread)
 from companion.events import EventRecord, NewEvent
 from companion.games import TableView, find_game
 from companion.journal import Journal
@@ -57,14 +58,16 @@ Listener = Callable[["Table", Outcome], None]
 class Table:
     """Owns the journal and the open game. See the module docstring.
 
-    ``dice`` is the built-in generator used for :class:`RollDice` (default: seeded from the OS).
+    ``dice`` is the built-in generator used for :class:`RollDice` (default: seeded from the OS);
+    ``dice_reader`` is where a dice reader thread delivers readings (they answer the pending request).
     ``clock`` returns Unix seconds for event times (tests may fix it).
     """
 
     def __init__(self, journal: Journal, *, dice: SeededDice | None = None,
-                 clock: Callable[[], float] = _time.time) -> None:
+                 dice_reader: DiceReaderPort | None = None, clock: Callable[[], float] = _time.time) -> None:
         self.journal = journal
         self.dice = dice or SeededDice()
+        self.dice_reader = dice_reader
         self._clock = clock
         self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._owner: int | None = None
@@ -92,6 +95,7 @@ class Table:
         Returns one :class:`Outcome` per command. Never raises for a bad command.
         """
         self._check_owner()
+        self._claim_reader_roll()
         outcomes = []
         while limit is None or len(outcomes) < limit:
             try:
@@ -100,6 +104,17 @@ class Table:
                 break
             outcomes.append(self.execute(command))
         return outcomes
+
+    def _claim_reader_roll(self) -> None:
+        """If a dice reader delivered a reading and the game is waiting for dice, answer with it.
+        A reading with nothing waiting stays in the port until a request comes."""
+        if self.dice_reader is None or self.session is None:
+            return
+        request = self.session.rules.pending_dice(self.session.state)
+        if request is not None:
+            values = self.dice_reader.take()
+            if values is not None:
+                self.post(AnswerDice(roller=request.roller, values=values, source=DiceReaderPort.source))
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(table, outcome)`` on the owner thread after every command (accepted or refused)."""
@@ -149,7 +164,7 @@ class Table:
             if request is None and session.rules.is_finished(session.state):
                 raise GameFinished("the game has ended; undo to reopen it")
             if request is None:
-                raise CommandError("no dice are asked for right now")
+                raise IllegalCommand("no dice are asked for right now")
             request.check(command.roller, (1,) * request.count)
             command = AnswerDice(roller=command.roller, values=self.dice.roll(request), source=SeededDice.source)
         events = session.rules.decide(session.state, command)
@@ -160,8 +175,18 @@ class Table:
         events = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e
                   for e in events]
         records = self.journal.append(session.game_id, events, self._clock(), status)
-        session.take(records)
+        self._take(records)
         return records, "; ".join(session.rules.describe(r.type, r.payload) for r in records)
+
+    def _take(self, records: Sequence[EventRecord]) -> None:
+        """Fold committed records into the session; if that fails, rebuild it from the journal so memory
+        never disagrees with what is on disk."""
+        try:
+            self.session.take(records)
+        except Exception:
+            log.exception("could not apply committed events %s; replaying game #%s from the journal",
+                          [r.seq for r in records], self.session.game_id)
+            self.session = GameSession(self.session.game_id, self.journal.events(self.session.game_id))
 
     def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
         session = self.session
@@ -171,7 +196,7 @@ class Table:
         if rules.is_finished(target_state) != rules.is_finished(session.state):
             status = "finished" if rules.is_finished(target_state) else "open"
         records = self.journal.append(session.game_id, [event], self._clock(), status)
-        session.take(records)
+        self._take(records)
         return records, session.describe_entry(records[0])
 
     def _state_after_restore(self, event: NewEvent) -> Any:

@@ -181,7 +181,7 @@ def test_undo_three_moves_says_what_each_undo_undid(table):
     assert table.state == start
     assert table.undo_preview(1) == []
     kinds = [(h.kind, h.in_force) for h in table.history()]
-    assert kinds == [("move", False)] * 3 + [("undo", True)] * 3
+    assert kinds == [("start", True)] + [("move", False)] * 3 + [("undo", True)] * 3
 
 
 def test_undo_several_steps_at_once_lists_them_all(table):
@@ -319,3 +319,25 @@ def test_redo_after_jumping_to_another_branch_never_brings_back_a_move_out_of_it
     outcome = table.execute(Redo())
     if outcome.accepted:    # whatever redo brings back must be a line that really existed
         assert any(table.session.line == table.session.line_after(h.seq) for h in table.history()[:-1])
+
+
+def test_jump_to_the_start_entry_returns_to_set_up_and_is_undoable(tmp_path):
+    """The history's first entry is the game's start; jumping there undoes every move (TV Wars 2.4 cash)."""
+    from companion.commands import JumpTo, PlayerSeat, NewGame, Redo
+    from companion.games.tv_wars import PassOnTheAir
+    from companion.journal import Journal
+    from companion.table import Table
+
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    table.claim()
+    table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False}))
+    for _ in range(3):
+        table.execute(PassOnTheAir(network="ABS"))
+    start = table.history()[0]
+    assert start.kind == "start" and "ABS, CBA" in start.text
+    outcome = table.execute(JumpTo(seq=start.seq))
+    assert outcome.accepted and table.state.balances == {"ABS": 31000, "CBA": 31000}
+    assert table.execute(Redo()).accepted and table.state.balances["ABS"] == 34000
+    before_jump = [h for h in table.history() if h.kind == "jump"][0].seq - 1
+    table.execute(JumpTo(seq=before_jump))      # undo the jump itself: back to all three moves
+    assert table.state.balances["ABS"] == 40000

@@ -209,10 +209,12 @@ class TableController(EventDispatcher):
     undo_hint = StringProperty("")
     redo_hint = StringProperty("")
     dice_roller = StringProperty("")
+    built_in_dice = BooleanProperty(True)
 
     def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
+        self.built_in_dice = config.dice_mode == "built-in"
         self.screens: ScreenManager | None = None
         self.popup = None
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)

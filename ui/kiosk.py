@@ -67,6 +67,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     KivyConfig.set("kivy", "window_icon", "")
 
     from companion.dice import SeededDice
+    from companion.errors import CommandError
     from companion.games import find_game
     from companion.table import Table
     from hardware.buttons import ButtonBoard
@@ -76,6 +77,8 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     table = Table(journal, dice=SeededDice(config.dice_seed))
 
     def command_for(action: str, player: str):
+        if action == "roll" and config.dice_mode != "built-in":
+            raise CommandError(f"dice mode is {config.dice_mode}: enter the dice on the touchscreen")
         rules = table.session.rules if table.session else find_game(config.game)
         return rules.button_command(action, player, "button")
 

@@ -23,8 +23,8 @@ from typing import Any, Mapping, Sequence
 from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
 from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
                                 TransferMoney)
-from companion.dice import DiceRequest
-from companion.errors import GameFinished, IllegalCommand, MalformedCommand
+from companion.dice import DICE_SOURCES, DiceRequest
+from companion.errors import DiceError, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import TRACK_CHANGED, Track, track_event
@@ -201,6 +201,8 @@ class TvWars:
         request = self.pending_dice(state)
         if request is None:
             raise IllegalCommand("no dice are asked for right now")
+        if command.source not in DICE_SOURCES:
+            raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {command.source!r}")
         values = request.check(command.roller, command.values)
         events = [NewEvent(DICE_ROLLED, {"roller": command.roller, "values": list(values), "source": command.source,
                                          "reason": request.reason, "rule": request.rule})]

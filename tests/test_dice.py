@@ -1,0 +1,93 @@
+"""Dice requests and sources: manual entry, the seeded generator, and the reader port (TV Wars 2.5 roll-off)."""
+
+import sqlite3
+import threading
+
+import pytest
+from hypothesis import given, strategies as st
+
+from companion.commands import NewGame, PlayerSeat, RollDice
+from companion.dice import DiceReaderPort, DiceRequest, SeededDice
+from companion.errors import DiceError
+from companion.journal import Journal, JournalTooNew, open_journal
+from companion.table import Table
+
+
+def test_seeded_dice_repeat_and_stay_in_range():
+    request = DiceRequest("ABS", 2, "Best Network News roll-off", "TV Wars 2.5")
+    first = [SeededDice(42).roll(request) for _ in range(1)]
+    assert first == [SeededDice(42).roll(request)]
+    rolls = [SeededDice(seed).roll(request) for seed in range(300)]
+    assert {face for roll in rolls for face in roll} == {1, 2, 3, 4, 5, 6}
+    assert all(len(roll) == 2 for roll in rolls)
+
+
+@given(st.lists(st.integers(min_value=-3, max_value=9), max_size=4))
+def test_request_check_accepts_exactly_count_faces_from_1_to_sides(values):
+    request = DiceRequest("ABS", 2, "roll-off")
+    if len(values) == 2 and all(1 <= v <= 6 for v in values):
+        assert request.check("ABS", values) == tuple(values)
+    else:
+        with pytest.raises(DiceError):
+            request.check("ABS", values)
+
+
+def _roll_off_table(tmp_path, reader):
+    table = Table(Journal(tmp_path / "journal.sqlite3"), dice_reader=reader)
+    table.claim()
+    table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
+    return table
+
+
+def test_a_reader_delivery_answers_the_pending_request_and_is_journaled_as_reader(tmp_path):
+    reader = DiceReaderPort()
+    table = _roll_off_table(tmp_path, reader)
+    thread = threading.Thread(target=reader.deliver, args=((5, 6),))
+    thread.start()
+    thread.join()
+    table.process_pending()
+    table.process_pending()
+    rolled = [e for e in table.journal.events(1) if e.type == "dice_rolled"]
+    assert [(e.payload["roller"], e.payload["values"], e.payload["source"]) for e in rolled] == [("ABS", [5, 6], "reader")]
+    assert table.view().pending_dice.roller == "CBA"
+
+
+def test_a_reading_with_nothing_asked_waits_in_the_port(tmp_path):
+    reader = DiceReaderPort()
+    table = _roll_off_table(tmp_path, reader)
+    table.execute(RollDice(roller="ABS"))
+    table.execute(RollDice(roller="CBA"))
+    while table.view().pending_dice is not None:       # settle any tie with the built-in dice
+        table.execute(RollDice(roller=table.view().pending_dice.roller))
+    reader.deliver((2, 2))
+    table.process_pending()
+    assert reader.take() == (2, 2)                      # not consumed: nothing was asked for
+
+
+def test_reader_port_keeps_at_most_capacity_readings():
+    reader = DiceReaderPort(capacity=3)
+    for value in range(1, 6):
+        reader.deliver((value,))
+    assert reader.dropped == 2
+    assert [reader.take(), reader.take(), reader.take(), reader.take()] == [(3,), (4,), (5,), None]
+
+
+def test_a_journal_from_a_newer_companion_is_refused_not_moved_aside(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    Journal(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(JournalTooNew, match="newer companion"):
+        open_journal(path)
+    assert sorted(p.name for p in tmp_path.iterdir() if "damaged" in p.name) == []
+
+
+def test_read_only_journal_never_writes(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    _roll_off_table(tmp_path, None).journal.close()
+    before = path.read_bytes()
+    with Journal(path, read_only=True) as journal:
+        assert len(journal.games()) == 1
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            journal._db.execute("DELETE FROM events")
+    assert path.read_bytes() == before
