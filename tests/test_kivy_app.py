@@ -66,11 +66,17 @@ def test_home_then_new_four_network_game_starts_at_31000_each(played):
     assert "Best Network News roll-off" in steps["new game"]["status"]
 
 
-def test_roll_off_by_touch_and_buttons_settles_best_network_news(played):
-    """TV Wars 2.5: the roll-off rolls come from a touch and three seats' roll buttons."""
-    _, _, steps = played
+def test_roll_off_by_hand_entry_and_buttons_settles_best_network_news(played):
+    """TV Wars 2.5: ABS's physical dice are entered on the touchscreen, three seats roll by button."""
+    data_dir, _, steps = played
     status = steps["rolled"]["status"]
     assert "holds Best Network News" in status or "re-roll" in status
+    with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
+        rolls = [(e.payload["roller"], e.payload["values"], e.payload["source"])
+                 for e in journal.events(1) if e.type == "dice_rolled"]
+    assert rolls[0] == ("ABS", [3, 4], "manual")
+    assert [(roller, source) for roller, _, source in rolls[1:4]] == [
+        ("CBA", "built-in"), ("PBC", "built-in"), ("NBS", "built-in")]
 
 
 def test_money_moves_by_buttons_and_touch_reach_balances_and_cards(played):
@@ -113,7 +119,7 @@ def test_ending_the_game_refuses_moves_until_undone(played):
 
 def test_screenshots_are_real_pictures(played):
     _, out_dir, _ = played
-    for name in ("home", "dashboard", "history", "transfer-dialog", "sponsor-dialog"):
+    for name in ("home", "dashboard", "history", "transfer-dialog", "sponsor-dialog", "dice-dialog"):
         image = Image.open(out_dir / f"{name}.png")
         assert image.size == (800, 620)
         assert len(image.convert("RGB").getcolors(100000)) > 20, f"{name}.png looks blank"

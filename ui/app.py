@@ -89,7 +89,7 @@ class ConfirmPopup(Popup):
 
     def confirm(self) -> None:
         """Run the confirmed action and close."""
-        self.dismiss()
+        self.dismiss(animation=False)
         if self.on_confirm:
             self.on_confirm()
 
@@ -136,7 +136,7 @@ class TransferPopup(Popup):
         """Post the transfer; the table checks it (a refusal shows in the message bar)."""
         self.controller.post(TransferMoney(payer=self.payer, payee=self.payee, amount=int(self.amount),
                                            reason=self.reason.strip()))
-        self.dismiss()
+        self.dismiss(animation=False)
 
 
 class SponsorPopup(Popup):
@@ -154,7 +154,7 @@ class SponsorPopup(Popup):
         """Post the Sponsor landing."""
         from companion.games.tv_wars import LandOnSponsor
         self.controller.post(LandOnSponsor(network=self.network, half_hours=int(self.half_hours)))
-        self.dismiss()
+        self.dismiss(animation=False)
 
 
 class DicePopup(Popup):
@@ -189,7 +189,7 @@ class DicePopup(Popup):
         """Post the values (the table refuses an incomplete roll with a clear message)."""
         self.controller.post(AnswerDice(roller=self.roller, values=tuple(v for v in self.values if v),
                                         source="manual"))
-        self.dismiss()
+        self.dismiss(animation=False)
 
 
 class SimulatorStrip(BoxLayout):
@@ -273,7 +273,7 @@ class TableController(EventDispatcher):
     def _open(self, popup: Popup) -> Popup:
         self.popup = popup
         popup.bind(on_dismiss=lambda *_: setattr(self, "popup", None))
-        popup.open()
+        popup.open(animation=False)   # instant: no fade for a tap to land in
         return popup
 
     def open_sponsor(self, name: str) -> None:
@@ -460,7 +460,7 @@ class CompanionApp(App):
         if self.notice:
             self.controller.message, self.controller.message_refused = self.notice, True
         Clock.schedule_interval(self.controller.drain, 1 / 30)
-        Clock.schedule_once(lambda dt: self.controller.refresh(), 0)
+        self.controller.refresh()      # the first frame already shows the resumed game
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
             Window.bind(on_flip=self._first_frame)
         return root

@@ -120,7 +120,11 @@ else:
         lambda: shot("home"),
         lambda: tap_text("4 networks"),
         lambda: snapshot("new game"),
-        lambda: tap_text("Roll ABS"),          # TV Wars 2.5 roll-off, built-in dice by touch
+        lambda: tap_text("Enter dice"),        # TV Wars 2.5 roll-off: ABS enters physical dice by hand
+        lambda: tap(find(popup().ids.dice_box.children[-1], button_text("3"))),
+        lambda: tap(find(popup().ids.dice_box.children[-2], button_text("4"))),
+        lambda: shot("dice-dialog"),
+        lambda: tap(popup().ids.record),
         lambda: key("d"),                      # CBA's roll button (keyboard → mock pin)
         lambda: key("c"),                      # PBC
         lambda: key("o"),                      # NBS
@@ -172,6 +176,10 @@ else:
 
 
 def run_step(dt, index=0):
+    from kivy.uix.modalview import ModalView
+    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
+        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
+        return
     if index >= len(steps):
         (out_dir / "result.json").write_text(json.dumps(result, indent=2))
         app.stop()
@@ -186,6 +194,6 @@ def run_step(dt, index=0):
     Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
 
 
-Clock.schedule_once(run_step, 0.5)
+app.bind(on_start=lambda *_: Clock.schedule_once(run_step, 0.5))
 app.run()
 journal.close()
