@@ -120,6 +120,7 @@ else:
         lambda: shot("home"),
         lambda: tap_text("4 networks"),
         lambda: snapshot("new game"),
+        lambda: shot("dashboard-roll-off"),
         lambda: tap_text("Enter dice"),        # TV Wars 2.5 roll-off: ABS enters physical dice by hand
         lambda: tap(find(popup().ids.dice_box.children[-1], button_text("3"))),
         lambda: tap(find(popup().ids.dice_box.children[-2], button_text("4"))),
