@@ -108,6 +108,15 @@ def test_three_undos_say_what_they_undid_and_redo_restores_one(played):
     assert steps["redo 1"]["redo_hint"].startswith("#") and "Sponsor" in steps["redo 1"]["redo_hint"]
 
 
+def test_export_from_the_history_screen_writes_json_and_csv(played):
+    data_dir, _, steps = played
+    assert steps["exported"]["message"].startswith("Exported game #1")
+    exported = sorted(p.suffix for p in (data_dir / "exports").iterdir())
+    assert exported == [".csv", ".json"]
+    csv_text = next((data_dir / "exports").glob("*.csv")).read_text()
+    assert "NBS,ABS,2000,Bulletin card" in csv_text and csv_text.startswith("seq,time,payer,payee")
+
+
 def test_ending_the_game_refuses_moves_until_undone(played):
     _, _, steps = played
     assert steps["ended"]["refused"] and "has ended" in steps["ended"]["message"]

@@ -319,6 +319,25 @@ class TableController(EventDispatcher):
         popup.on_confirm = lambda: self.post(EndGame())
         self._open(popup)
 
+    def export_game(self) -> None:
+        """Write the open game's history (JSON) and bank ledger (CSV) next to the journal, and say where."""
+        session = self.table.session
+        if session is None:
+            return
+        from companion.export import export_json, export_ledger_csv
+        folder = self.table.journal.path.parent / "exports"
+        stem = f"game-{session.game_id}-{time.strftime('%Y%m%d-%H%M%S')}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{stem}.json").write_text(export_json(self.table.journal, session.game_id), encoding="utf-8")
+            (folder / f"{stem}.csv").write_text(export_ledger_csv(self.table.journal, session.game_id), encoding="utf-8")
+        except OSError as error:
+            self.message, self.message_refused = f"Export failed: {error}", True
+            log.warning("export failed: %s", error)
+            return
+        self.message, self.message_refused = f"Exported game #{session.game_id} to {folder / stem}.json and .csv", False
+        log.info("exported game %s to %s", session.game_id, folder / stem)
+
     # navigation
     def go_home(self) -> None:
         self.screens.current = "home"
@@ -355,8 +374,8 @@ class TableController(EventDispatcher):
         self._refresh_cards(view)
         history = table.history()
         self.screens.get_screen("history").ids.entries.data = [
-            {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  {h.text}"
-                     + ("" if h.in_force else "   [undone]"),
+            {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
+                     + ("" if h.in_force else "[undone] ") + h.text,
              "seq": h.seq, "in_force": h.in_force} for h in reversed(history)]
 
     def _game_changed(self) -> bool:

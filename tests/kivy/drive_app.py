@@ -164,6 +164,8 @@ else:
         lambda: snapshot("redo 1"),
         lambda: tap_text("History"),
         lambda: shot("history"),
+        lambda: tap_text("Export"),
+        lambda: snapshot("exported"),
         lambda: tap_text("End game"),
         lambda: tap(popup().ids.confirm),
         lambda: key("q"),                      # a button press for a finished game is refused
