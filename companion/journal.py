@@ -14,16 +14,20 @@ deleted), what can be read from it is copied into a fresh journal, and a :class:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import sqlite3
 import time as _time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from companion.errors import JournalError, UnknownGame
+from companion.errors import CompanionError, JournalError, UnknownGame
 from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent
+
+log = logging.getLogger("companion.journal")
 
 JOURNAL_FORMAT = 1
 BUSY_TIMEOUT_MS = 5_000
@@ -81,9 +85,11 @@ class Recovery:
     events_recovered: int
 
     def message(self) -> str:
-        """A sentence for the screen and the log."""
-        return (f"The journal was damaged ({self.problem}). It was moved to {self.moved_to}; "
-                f"recovered {self.events_recovered} events of {self.games_recovered} games.")
+        """A sentence for the screen and the log: what was recovered first, then where and why."""
+        problem = " ".join(self.problem.split())
+        problem = problem if len(problem) <= 90 else problem[:89] + "…"
+        return (f"Journal damaged: recovered {self.events_recovered} events of {self.games_recovered} games. "
+                f"The damaged file was kept as {self.moved_to} ({problem}).")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -184,38 +190,42 @@ class Journal:
                                        json.loads(payload), SCHEMA_VERSION))
         return records
 
+    @contextlib.contextmanager
     def _transaction(self):
-        journal = self
+        """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``); nested uses join the outermost one
+        (``import_json`` writes a whole game atomically). Any SQLite failure becomes a
+        :class:`JournalError` naming the real cause (a failed rollback never hides it)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            except sqlite3.Error as error:
+                raise JournalError(f"cannot write {self.path}: {error}") from error
+            finally:
+                self._depth -= 1
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise JournalError(f"cannot write {self.path}: {error}") from error
+        self._depth = 1
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException as error:
+            self._rollback()
+            if isinstance(error, sqlite3.Error):
+                raise JournalError(f"cannot write {self.path}: {error}") from error
+            raise
+        finally:
+            self._depth = 0
 
-        class _Transaction:
-            # Nested transactions join the outermost one (import_json writes a whole game atomically).
-            def __enter__(self):
-                if journal._depth == 0:
-                    try:
-                        journal._db.execute("BEGIN IMMEDIATE")
-                    except sqlite3.Error as error:
-                        raise JournalError(f"cannot write {journal.path}: {error}") from error
-                journal._depth += 1
-
-            def __exit__(self, kind, error, traceback):
-                journal._depth -= 1
-                if journal._depth > 0:
-                    if isinstance(error, sqlite3.Error):
-                        raise JournalError(f"cannot write {journal.path}: {error}") from error
-                    return False
-                if kind is None:
-                    try:
-                        journal._db.execute("COMMIT")
-                        return False
-                    except sqlite3.Error as commit_error:
-                        journal._db.execute("ROLLBACK")
-                        raise JournalError(f"cannot write {journal.path}: {commit_error}") from commit_error
-                journal._db.execute("ROLLBACK")
-                if isinstance(error, sqlite3.Error):
-                    raise JournalError(f"cannot write {journal.path}: {error}") from error
-                return False
-
-        return _Transaction()
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                log.exception("rollback of %s failed", self.path)
 
     # -- reading -------------------------------------------------------------------------------------------
     def games(self) -> list[GameRecord]:
@@ -312,8 +322,13 @@ def _problem_with(path: Path) -> str | None:
 
 
 def _salvage(damaged: Path, journal: Journal) -> tuple[int, int]:
-    """Copy every readable game and event row from ``damaged`` into ``journal``; return the counts."""
-    games = events = 0
+    """Copy every game whose start can still be read from ``damaged`` into ``journal``, each with the
+    longest run of its events that still replays; return ``(games, events)`` copied.
+
+    Rows are read around damaged pages (see :func:`_readable_rows`). One transaction writes them all.
+    """
+    from companion.session import GameSession   # local: session imports nothing from the journal
+
     try:
         source = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
         # a truncated file (fewer pages than its header says) is otherwise refused as a whole
@@ -321,43 +336,78 @@ def _salvage(damaged: Path, journal: Journal) -> tuple[int, int]:
     except sqlite3.Error:
         return 0, 0
     try:
-        kept_games: set[int] = set()
-        for row in _readable_rows(source, "SELECT id, game, created, status, players, options FROM games ORDER BY id"):
-            try:
-                json.loads(row[4]), json.loads(row[5])
-                journal._db.execute("INSERT INTO games (id, game, created, status, players, options) "
-                                    "VALUES (?, ?, ?, ?, ?, ?)", row)
-                kept_games.add(row[0])
-                games += 1
-            except (sqlite3.Error, ValueError, TypeError):
-                continue
-        for row in _readable_rows(source, "SELECT seq, game_id, move, time, type, payload, schema_version "
-                                          "FROM events ORDER BY seq"):
-            if row[1] not in kept_games:
-                continue
-            try:
-                json.loads(row[5])
-                journal._db.execute("INSERT INTO events (seq, game_id, move, time, type, payload, schema_version) "
-                                    "VALUES (?, ?, ?, ?, ?, ?, ?)", row)
-                events += 1
-            except (sqlite3.Error, ValueError, TypeError):
-                continue
+        game_rows = _readable_rows(source, "games", "id", "id, game, created, status, players, options")
+        event_rows = _readable_rows(source, "events", "seq",
+                                    "seq, game_id, move, time, type, payload, schema_version")
     finally:
         source.close()
-    return games, events
-
-
-def _readable_rows(source: sqlite3.Connection, query: str) -> Iterable[tuple]:
-    """Yield rows of ``query`` until the damaged file stops answering."""
-    try:
-        cursor = source.execute(query)
-        while True:
+    by_game: dict[int, list[EventRecord]] = {}
+    for seq, game_id, move, time, kind, payload, version in event_rows:
+        try:
+            record = EventRecord(int(seq), int(game_id), int(move), float(time), str(kind), json.loads(payload),
+                                 int(version))
+        except (TypeError, ValueError):
+            continue
+        by_game.setdefault(record.game_id, []).append(record)
+    kept: list[tuple[tuple, list[EventRecord]]] = []
+    for row in game_rows:
+        records = by_game.get(row[0], [])
+        if not records or records[0].type != GAME_STARTED:
+            continue                       # without its start a game cannot be replayed
+        try:
+            json.loads(row[4]), json.loads(row[5])
+            session = GameSession(row[0], records[:1])
+        except (CompanionError, TypeError, ValueError, KeyError):
+            continue
+        good = 1
+        for record in records[1:]:
             try:
-                row = cursor.fetchone()
-            except sqlite3.Error:
-                return
-            if row is None:
-                return
-            yield row
-    except sqlite3.Error:
-        return
+                session.take([record])
+            except Exception:              # the rest of this game's history is not consistent
+                break
+            good += 1
+        kept.append((row, records[:good]))
+    with journal._transaction():
+        for row, records in kept:
+            journal._db.execute("INSERT INTO games (id, game, created, status, players, options) "
+                                "VALUES (?, ?, ?, ?, ?, ?)", row)
+            for r in records:
+                journal._db.execute(
+                    "INSERT INTO events (seq, game_id, move, time, type, payload, schema_version) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (r.seq, r.game_id, r.move, r.time, r.type, json.dumps(dict(r.payload), sort_keys=True),
+                     r.schema_version))
+    return len(kept), sum(len(records) for _, records in kept)
+
+
+def _readable_rows(source: sqlite3.Connection, table: str, key: str, columns: str) -> list[tuple]:
+    """Every row of ``table`` (ordered by its integer primary key ``key``) that can still be read.
+
+    Rows are read one seek at a time, so a damaged page costs only the rows on it: when a seek fails,
+    the reader jumps ahead by key (doubling the jump) to the next readable row and carries on.
+    """
+    rows: list[tuple] = []
+    last = 0
+
+    def first_after(after: int):
+        row = source.execute(f"SELECT {columns} FROM {table} WHERE {key} > ? ORDER BY {key} LIMIT 1",
+                             (after,)).fetchone()
+        if row is not None and (not isinstance(row[0], int) or row[0] <= after):
+            raise sqlite3.DatabaseError("keys out of order (damaged b-tree)")
+        return row
+
+    while True:
+        try:
+            row = first_after(last)
+        except sqlite3.Error:
+            row, step = None, 1
+            while step < 1 << 40:                   # jump over the damaged stretch
+                try:
+                    row = first_after(last + step)
+                    break
+                except sqlite3.Error:
+                    step *= 2
+        if row is None:
+            return rows
+        rows.append(row)
+        last = row[0]

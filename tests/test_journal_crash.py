@@ -279,3 +279,77 @@ def test_journal_from_a_newer_companion_is_refused(tmp_path):
     connection.close()
     with pytest.raises(JournalError, match="newer"):
         Journal(path)
+
+
+def _played_tables_journal(path: Path, games: int = 4, moves: int = 40) -> None:
+    """A journal written through the real Table: several TV Wars games with money moves and undos."""
+    from companion.commands import NewGame, PlayerSeat, Undo
+    from companion.games.tv_wars import PassOnTheAir
+    from companion.table import Table
+
+    table = Table(Journal(path))
+    table.claim()
+    for game in range(games):
+        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
+                              options={"roll_off": False}))
+        for move in range(moves):
+            table.execute(Undo() if move % 9 == 8 else PassOnTheAir(network="ABS" if move % 2 else "CBA"))
+    table.journal.close()
+
+
+def test_garbage_in_the_middle_of_a_played_journal_recovers_replayable_games(tmp_path):
+    """Random bytes over a stretch of pages: the readable rows on both sides of the damage are recovered,
+    and every recovered game opens on a fresh table (the longest replayable history is kept)."""
+    from companion.commands import OpenGame
+    from companion.table import Table
+
+    path = tmp_path / "journal.sqlite3"
+    _played_tables_journal(path)
+    total_events = _rows(path)
+    data = bytearray(path.read_bytes())
+    rng = random.Random(11)
+    data[20000:23000] = bytes(rng.randrange(256) for _ in range(3000))
+    path.write_bytes(bytes(data))
+    assert not _sound(path)
+
+    journal, recovery = open_journal(path)
+    assert recovery is not None and recovery.games_recovered >= 1
+    assert journal.integrity_problem() is None
+    for game in journal.games():       # each recovered game is an exact prefix of what was written
+        written = [seq for seq, row in sorted(total_events.items()) if row[0] == game.id]
+        recovered = [event.seq for event in journal.events(game.id)]
+        assert recovered == written[:len(recovered)] and recovered, game.id
+    untouched = [g for g in journal.games() if len(journal.events(g.id)) == 1 + 40]
+    assert untouched, "the games after the damaged pages should come back whole"
+    assert recovery.events_recovered == sum(len(journal.events(g.id)) for g in journal.games())
+    table = Table(journal)
+    table.claim()
+    for game in journal.games():
+        outcome = table.execute(OpenGame(game_id=game.id))
+        assert outcome.accepted, outcome.message
+        assert table.state.balances["ABS"] >= 31000
+    journal.close()
+
+
+def test_a_full_disk_refuses_the_move_with_the_real_cause_and_changes_nothing(tmp_path):
+    """SQLITE_FULL (a full SD card) is reported as such; the state and the journal stay as they were."""
+    from companion.commands import NewGame, PlayerSeat
+    from companion.games.tv_wars import PassOnTheAir
+    from companion.table import Table
+
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    table.claim()
+    table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False}))
+    db = table.journal._db
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
+    before = table.state
+    outcomes = [table.execute(PassOnTheAir(network="ABS")) for _ in range(200)]
+    refused = [o for o in outcomes if not o.accepted]
+    assert refused, "the journal never filled up; the test proves nothing"
+    assert "full" in refused[0].message and "rollback" not in refused[0].message.lower()
+    accepted = len(outcomes) - len(refused)
+    assert table.state.balances["ABS"] == before.balances["ABS"] + 3000 * accepted
+    db.execute("PRAGMA max_page_count = 1073741823")
+    assert table.execute(PassOnTheAir(network="ABS")).accepted
+    assert len(table.journal.events(1)) == 1 + accepted + 1
