@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sqlite3
 import sys
 from datetime import datetime
 from importlib import metadata
@@ -106,6 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     except CompanionError as error:
         print(f"companion: {error}", file=sys.stderr)
         return 1
+    except sqlite3.DatabaseError as error:
+        print(f"companion: the journal cannot be read ({error}); `companion run` moves a damaged journal "
+              f"aside and recovers what it can", file=sys.stderr)
+        return 1
+    except BrokenPipeError:               # `companion replay 1 | head`
+        sys.stderr.close()
+        return 0
+    except OSError as error:
+        print(f"companion: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 1
     return 2
 
 
@@ -123,7 +134,14 @@ def _open_read(args, config):
     return Journal(path, read_only=True)   # never competes with a running kiosk for the write lock
 
 
+def _no_journal_yet(args, config) -> bool:
+    return not _journal_path(args, config).exists()
+
+
 def _list(args, config) -> int:
+    if _no_journal_yet(args, config):
+        print(f"No saved games (no journal yet at {_journal_path(args, config)}).")
+        return 0
     with _open_read(args, config) as journal:
         games = journal.games()
         if not games:
@@ -190,6 +208,8 @@ def _run(args, config, *, resume: int | None) -> int:
         if recovery:
             log.warning("%s", recovery.message())
         try:
+            if resume is not None:
+                journal.game(resume)                      # an unknown id stops here, before any window
             frontend = _frontend("kiosk")
             return frontend(journal=journal, config=config, simulate=bool(getattr(args, "sim", False)),
                             resume=resume, start_new=bool(getattr(args, "new", False)),

@@ -115,10 +115,14 @@ class Journal:
             if read_only:
                 if not self.path.exists():
                     raise JournalError(f"no journal at {self.path}")
-                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
-                                           timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
-                self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                self._check_version()
+                self._db = self._connect_read_only("mode=ro")
+                try:
+                    self._check_version()
+                except sqlite3.OperationalError:
+                    # a folder we may not write to (no -shm can be made): nobody can be writing either
+                    self._db.close()
+                    self._db = self._connect_read_only("mode=ro&immutable=1")
+                    self._check_version()
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = _connect(self.path)
@@ -136,6 +140,12 @@ class Journal:
             raise
         self._closed = False
         self._depth = 0   # nesting of _transaction()
+
+    def _connect_read_only(self, query: str) -> sqlite3.Connection:
+        db = sqlite3.connect(f"file:{self.path}?{query}", uri=True, isolation_level=None,
+                             timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return db
 
     def _check_version(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -230,10 +240,12 @@ class Journal:
     # -- reading -------------------------------------------------------------------------------------------
     def games(self) -> list[GameRecord]:
         """Every saved game, oldest first, with its event count and last event time."""
-        rows = self._db.execute(
-            "SELECT g.id, g.game, g.created, g.status, g.players, g.options, COUNT(e.seq), MAX(e.time) "
-            "FROM games g LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
-        return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7]) for r in rows]
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.created, g.status, g.players, g.options, COUNT(e.seq), MAX(e.time) "
+                "FROM games g LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
+            return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7])
+                    for r in rows]
 
     def game(self, game_id: int) -> GameRecord:
         """The saved game ``game_id``; raises :class:`UnknownGame` if there is none."""
@@ -249,10 +261,20 @@ class Journal:
 
     def events(self, game_id: int) -> list[EventRecord]:
         """All events of ``game_id`` in sequence order."""
-        rows = self._db.execute(
-            "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
-            "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-        return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+                "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+
+    @contextlib.contextmanager
+    def _reading(self):
+        """Turn what a damaged file does to a read into one clear :class:`JournalError`."""
+        try:
+            yield
+        except (sqlite3.DatabaseError, TypeError, ValueError) as error:
+            raise JournalError(f"the journal {self.path} is damaged ({error}); `companion run` moves it aside "
+                               f"and recovers what it can") from error
 
     def integrity_problem(self) -> str | None:
         """``None`` if ``PRAGMA integrity_check`` passes, else its first complaint."""

@@ -11,7 +11,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from companion.errors import AlreadyRunning
+from companion.errors import AlreadyRunning, CompanionError
 
 
 class InstanceLock:
@@ -27,8 +27,12 @@ class InstanceLock:
 
     def acquire(self) -> "InstanceLock":
         """Take the lock or raise :class:`AlreadyRunning` at once (never waits)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise CompanionError(f"cannot use the data directory {self.path.parent}: "
+                                 f"{error.strerror or error}; choose another with --data-dir") from error
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

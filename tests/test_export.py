@@ -264,8 +264,36 @@ def test_cli_games_list_and_import(data_dir, tmp_path):
 
 def test_cli_without_a_journal_says_so(tmp_path):
     result = run_companion("games", "list", "--data-dir", str(tmp_path / "empty"))
+    assert result.returncode == 0 and "No saved games" in result.stdout
+    result = run_companion("replay", "1", "--data-dir", str(tmp_path / "empty"))
     assert result.returncode == 1 and "no journal" in result.stderr
     assert not (tmp_path / "empty" / "journal.sqlite3").exists(), "listing created a journal"
+
+
+def test_cli_errors_are_messages_not_tracebacks(tmp_path, data_dir):
+    """A missing output folder, a damaged journal, an unknown game to resume and a closed pipe."""
+    result = run_companion("export", "1", "--format", "csv", "-o", str(tmp_path / "no" / "x.csv"),
+                           "--data-dir", str(data_dir))
+    assert result.returncode == 1 and "No such file or directory" in result.stderr
+    assert "Traceback" not in result.stderr
+    result = run_companion("run", "--resume", "999", "--data-dir", str(data_dir))
+    assert result.returncode == 1 and "no saved game #999" in result.stderr
+    journal = data_dir / "journal.sqlite3"
+    data = bytearray(journal.read_bytes())
+    data[5000:9000] = bytes(4000)
+    journal.write_bytes(bytes(data))
+    for command in (("games", "list"), ("replay", "1")):
+        result = run_companion(*command, "--data-dir", str(data_dir))
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        assert "journal" in result.stderr
+
+
+def test_cli_replay_into_a_closed_pipe_is_quiet(data_dir):
+    import subprocess
+    import sys
+    pipeline = subprocess.run(f"{sys.executable} -m companion replay 1 --data-dir {data_dir} | head -1",
+                              shell=True, capture_output=True, text=True, timeout=60)
+    assert pipeline.stdout.startswith("Game #1") and "Traceback" not in pipeline.stderr
 
 
 def test_cli_bad_config_exits_2(tmp_path):

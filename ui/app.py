@@ -352,7 +352,15 @@ class TableController(EventDispatcher):
 
     # refreshing
     def refresh(self) -> None:
-        """Redraw every screen and hand the panels their views, from the table's public view."""
+        """Redraw every screen and hand the panels their views, from the table's public view.
+        A failure here is logged and shown; it never takes the kiosk down."""
+        try:
+            self._refresh_all()
+        except Exception as error:
+            log.exception("refreshing the screens failed")
+            self.message, self.message_refused = f"Display problem: {error}", True
+
+    def _refresh_all(self) -> None:
         table = self.table
         view = table.view()
         if self.buttons is not None:
