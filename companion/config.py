@@ -274,5 +274,14 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     house_rules = top.get("house_rules", {})
     if not isinstance(house_rules, dict):
         check.fail("house_rules", "must be a table")
+    from companion.errors import BadOption
+    from companion.games import find_game
+    rules = find_game(game)
+    try:
+        rules.check_options(house_rules)
+    except BadOption as error:
+        check.fail(f"house_rules.{error.option}", error.problem)
+    if len(seats) < rules.min_players:
+        check.fail("players", f"{rules.title} needs at least {rules.min_players} seats, not {len(seats)}")
     return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
                   float(bounce_time), panel_driver, dict(house_rules))

@@ -33,6 +33,14 @@ class MalformedCommand(CommandError):
     """The command is badly formed: a negative amount, an unknown player, a wrong type of value."""
 
 
+class BadOption(MalformedCommand):
+    """A game option (house rule) is unknown or has a wrong value; ``option`` names it."""
+
+    def __init__(self, option: str, problem: str) -> None:
+        self.option, self.problem = option, problem
+        super().__init__(f"{option}: {problem}")
+
+
 class IllegalCommand(CommandError):
     """The command is well formed but a rule forbids it.
 

@@ -289,3 +289,27 @@ def test_load_config_on_toml_ish_text_returns_a_config_or_raises_config_error(tm
         assert error.file == str(path)
         return
     assert isinstance(config, Config) and config.source == str(path)
+
+
+@pytest.mark.parametrize("house_rules, key", [
+    ({"starting_cash": -5}, "house_rules.starting_cash"),
+    ({"starting_cash": "lots"}, "house_rules.starting_cash"),
+    ({"roll_off": "yes"}, "house_rules.roll_off"),
+    ({"foo": 1}, "house_rules.foo"),
+])
+def test_house_rules_are_checked_against_the_game_before_anything_starts(house_rules, key):
+    """TV Wars 2.4 (starting cash) and 2.5 (roll-off) options are checked when the config is read."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"house_rules": house_rules}, "table.toml")
+    assert caught.value.key == key and caught.value.file == "table.toml"
+
+
+def test_fewer_seats_than_the_game_needs_is_a_config_error():
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"players": [{"name": "ABS"}]}, "table.toml")
+    assert caught.value.key == "players" and "at least 2" in caught.value.problem
+
+
+def test_good_house_rules_pass():
+    config = parse_config({"house_rules": {"starting_cash": 20000, "roll_off": False}})
+    assert config.house_rules == {"starting_cash": 20000, "roll_off": False}

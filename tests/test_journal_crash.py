@@ -131,7 +131,7 @@ def _make_journal(path: Path, games: int = 2, events: int = 300) -> dict[int, tu
     """A real journal with ``games`` games of ``events`` padded money events each; return its rows."""
     with Journal(path) as journal:
         for g in range(games):
-            game = journal.create_game("tv-wars", PLAYERS, {"game_no": g})
+            game = journal.create_game("tv-wars", PLAYERS, {"starting_cash": 31000 + g})
             for i in range(events):
                 journal.append(game.game_id, [NewEvent("money_moved", {
                     "payer": "bank", "payee": "ABS", "amount": 500, "reason": f"g{g} event {i}", "rule": "",

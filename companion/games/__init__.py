@@ -55,6 +55,9 @@ class GameRules(Protocol):
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> Any:
         """Return the initial state; raise :class:`companion.errors.CommandError` for a bad set-up."""
 
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options with defaults filled in; raise :class:`companion.errors.BadOption` if one is wrong."""
+
     def decide(self, state: Any, command: Command) -> list[NewEvent]:
         """Return the events ``command`` causes, or raise a ``CommandError`` that cites the rule."""
 

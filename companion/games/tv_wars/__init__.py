@@ -24,7 +24,7 @@ from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement
 from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
                                 TransferMoney)
 from companion.dice import DICE_SOURCES, DiceRequest
-from companion.errors import DiceError, GameFinished, IllegalCommand, MalformedCommand
+from companion.errors import BadOption, DiceError, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import TRACK_CHANGED, Track, track_event
@@ -136,20 +136,34 @@ class TvWars:
         Raises :class:`IllegalCommand` for fewer than 2 or more than 4 networks (Inventory: four
         Prime Time Line-Up cards) and :class:`MalformedCommand` for empty or repeated names or bad options.
         """
+        options = self.check_options(options)
         names = [seat.name for seat in players]
         if not self.min_players <= len(names) <= self.max_players:
             raise IllegalCommand(f"TV Wars is for 2 to 4 networks, not {len(names)}",
                                  "TV Wars Inventory: four Prime Time Line-Up cards")
         if any(not name.strip() or name == BANK for name in names) or len(set(names)) != len(names):
             raise MalformedCommand(f"network names must be distinct and not empty or 'bank': {names}")
-        starting_cash = options.get("starting_cash", STARTING_CASH)
-        if isinstance(starting_cash, bool) or not isinstance(starting_cash, int) or starting_cash < 0:
-            raise MalformedCommand(f"starting_cash must be whole dollars ≥ 0, not {starting_cash!r}")
-        networks = tuple(Network(seat.name, seat.colour, starting_cash, _half_hours_track(STARTING_HALF_HOURS))
-                         for seat in players)
-        if options.get("roll_off", True):
+        networks = tuple(Network(seat.name, seat.colour, options["starting_cash"],
+                                 _half_hours_track(STARTING_HALF_HOURS)) for seat in players)
+        if options["roll_off"]:
             return TvWarsState(networks, None, RollOff(tuple(names)))
         return TvWarsState(networks, names[0], None)
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the house-rule options with defaults filled in: ``roll_off`` (bool, default True) and
+        ``starting_cash`` (whole dollars ≥ 0, default 31,000, rule 2.4). Raises :class:`BadOption` for an
+        unknown option or a wrong value."""
+        known = {"roll_off": True, "starting_cash": STARTING_CASH}
+        for option in options:
+            if option not in known:
+                raise BadOption(option, f"TV Wars has no such house rule; known: {', '.join(known)}")
+        checked = {**known, **options}
+        if not isinstance(checked["roll_off"], bool):
+            raise BadOption("roll_off", f"must be true or false, not {checked['roll_off']!r}")
+        cash = checked["starting_cash"]
+        if isinstance(cash, bool) or not isinstance(cash, int) or cash < 0:
+            raise BadOption("starting_cash", f"must be whole dollars ≥ 0, not {cash!r}")
+        return checked
 
     # -- decide: command -> events --------------------------------------------------------------------
     def decide(self, state: TvWarsState, command: Command) -> list[NewEvent]:
