@@ -220,7 +220,10 @@ class Table:
     def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
         self.journal.game(game_id)   # raises UnknownGame
         self.session = GameSession(game_id, self.journal.events(game_id))
-        return [], f"Resumed game #{game_id} at move {len(self.session.line)}"
+        moves = len(self.session.line)
+        names = ", ".join(seat.name for seat in self.session.players)
+        return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} "
+                    f"({moves} move{'' if moves == 1 else 's'} in force)")
 
     def resume_latest(self) -> Outcome | None:
         """Open the most recently played unfinished game, if any (start-up). Owner thread only."""

@@ -64,7 +64,7 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
         draw.text((x, 2), badge, font=font, fill=0)
     draw.line((0, 18, PANEL_WIDTH, 18), fill=1)
     if view.balance is not None:
-        money = format_dollars(view.balance)
+        money = format_dollars(view.balance).replace("\u2212", "-")   # the bundled font has no U+2212
         font = _fit(draw, money, PANEL_WIDTH - 4, (26, 24, 22, 20, 18))
         draw.text(((PANEL_WIDTH - draw.textlength(money, font=font)) / 2, 20), money, font=font, fill=1)
     if view.tracks:
@@ -123,7 +123,7 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                     return
                 work = [(i, self._wanted[i]) for i in self._pending()]
             for index, view in work:
-                image = render_player_panel(view, message="" if view else "—")
+                image = render_player_panel(view, message="" if view else "free seat")
                 try:
                     self.devices[index].display(image)
                 except Exception as error:   # a failing panel must not stop the others

@@ -54,7 +54,9 @@ def played(tmp_path_factory):
     ARTIFACTS.mkdir(exist_ok=True)
     for png in out_dir.glob("*.png"):
         shutil.copy(png, ARTIFACTS / png.name)
-    return data_dir, out_dir, {step["label"]: step for step in result["steps"]}
+    steps = {step["label"]: step for step in result["steps"]}
+    steps["dialogs"] = {"pay_empty": result["pay_empty"], "one_die": result["one_die"]}
+    return data_dir, out_dir, steps
 
 
 def test_home_then_new_four_network_game_starts_at_31000_each(played):
@@ -85,6 +87,12 @@ def test_money_moves_by_buttons_and_touch_reach_balances_and_cards(played):
     played_step = steps["played"]
     assert played_step["balances"] == {"ABS": 42000, "CBA": 34000, "PBC": 42000, "NBS": 29000}
     assert played_step["card_balances"] == {"ABS": "$42,000", "CBA": "$34,000", "PBC": "$42,000", "NBS": "$29,000"}
+
+
+def test_dialogs_say_what_is_missing_instead_of_submitting_it(played):
+    _, _, steps = played
+    assert steps["dialogs"]["pay_empty"] == [True, "Enter an amount"]
+    assert steps["dialogs"]["one_die"] == [True, "Tap 1 more"]
 
 
 def test_overdraft_is_refused_on_screen_and_changes_nothing(played):
@@ -174,3 +182,20 @@ def test_kill_9_mid_game_loses_nothing(tmp_path):
     resumed = _drive(data_dir, tmp_path / "again", "--resume-check")["steps"][0]
     assert resumed["balances"] == {p.name: p.balance for p in expected.players}
     assert resumed["balances"]["ABS"] > 31000
+
+
+def test_home_with_many_saved_games_scrolls_and_keeps_the_new_game_buttons_whole(tmp_path):
+    from companion.commands import NewGame, PlayerSeat
+    from companion.table import Table
+    data_dir = tmp_path / "data"
+    table = Table(Journal(data_dir / "journal.sqlite3"))
+    table.claim()
+    for _ in range(12):
+        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
+    table.journal.close()
+    home = _drive(data_dir, tmp_path / "out", "--home")["home"]
+    shutil.copy(tmp_path / "out" / "home-many-games.png", ARTIFACTS / "home-many-games.png")
+    assert home["game_rows"] == 12
+    assert home["rows_height"] > home["scroll_height"]             # the list scrolls instead of growing
+    for bottom, height in home["new_game_buttons"]:
+        assert height >= 90 and bottom >= home["scroll_top"]       # never covered by the list

@@ -26,6 +26,7 @@ from kivy.uix.image import Image as KivyImage
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.event import EventDispatcher
+from kivy.metrics import dp
 from kivy.utils import get_color_from_hex
 
 from companion.bank import format_dollars
@@ -102,9 +103,32 @@ class TransferPopup(Popup):
     reason = StringProperty("")
     payer = StringProperty("")
     payee = StringProperty(BANK)
+    pay_text = StringProperty("Pay")
+    ready = BooleanProperty(False)
 
     def on_amount(self, *_):
         self.amount_text = format_dollars(int(self.amount))
+        self._check()
+
+    def on_reason(self, *_):
+        self._check()
+
+    def on_payer(self, *_):
+        self._check()
+
+    def on_payee(self, *_):
+        self._check()
+
+    def _check(self) -> None:
+        """Say on the Pay button what is still missing, so a refusal never throws the entry away."""
+        if self.payer == self.payee:
+            self.pay_text, self.ready = "From and To are the same", False
+        elif int(self.amount) <= 0:
+            self.pay_text, self.ready = "Enter an amount", False
+        elif not self.reason.strip():
+            self.pay_text, self.ready = "Give a reason", False
+        else:
+            self.pay_text, self.ready = f"Pay {format_dollars(int(self.amount))}", True
 
     def fill(self, controller: "TableController", players: list[str], payer: str) -> None:
         """Build the payer/payee choices (players and the bank) with ``payer`` preselected."""
@@ -162,6 +186,7 @@ class DicePopup(Popup):
 
     request_text = StringProperty("")
     total_text = StringProperty("")
+    ready = BooleanProperty(False)
 
     def fill(self, controller: "TableController", roller: str, count: int, sides: int) -> None:
         """One row of face buttons per die."""
@@ -183,7 +208,11 @@ class DicePopup(Popup):
 
     def _update(self) -> None:
         chosen = [v for v in self.values if v]
-        self.total_text = "+".join(map(str, chosen)) + (f" = {sum(chosen)}" if len(chosen) > 1 else "")
+        self.ready = len(chosen) == len(self.values)
+        if not self.ready:
+            self.total_text = f"Tap {len(self.values) - len(chosen)} more"
+            return
+        self.total_text = "Record " + "+".join(map(str, chosen)) + (f" = {sum(chosen)}" if len(chosen) > 1 else "")
 
     def submit(self) -> None:
         """Post the values (the table refuses an incomplete roll with a clear message)."""
@@ -423,18 +452,19 @@ class TableController(EventDispatcher):
         games = self.table.journal.games()
         box = home.ids.games_box
         box.clear_widgets()
-        for game in sorted(games, key=lambda g: g.last_time or g.created, reverse=True)[:5]:
+        for game in sorted(games, key=lambda g: (g.last_time or g.created, g.id), reverse=True):
             names = ", ".join(p["name"] for p in game.players)
             when = time.strftime("%d %b %H:%M", time.localtime(game.last_time or game.created))
-            label = f"#{game.id} · {find_game(game.game).title} · {names} · {game.events} events · {when}"
+            events = f"{game.events} event" + ("" if game.events == 1 else "s")
+            label = f"#{game.id} · {find_game(game.game).title} · {names} · {events} · {when}"
             if game.status == "finished":
                 label += " · finished"
-            button = Factory.BigButton(text=label, font_size="18sp", size_hint_y=None, height=48)
+            button = Factory.BigButton(text=label, font_size="18sp", size_hint_y=None, height=dp(48),
+                                       shorten=True, shorten_from="right")
             button.bind(on_release=lambda b, g=game.id: self.resume(g))
             box.add_widget(button)
         if not games:
-            box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=40))
-        box.add_widget(Factory.Widget())
+            box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=dp(40)))
 
 
 # -- the app ---------------------------------------------------------------------------------------------

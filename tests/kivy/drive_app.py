@@ -22,6 +22,7 @@ from ui.kiosk import build_app  # noqa: E402
 data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
 resume_check = "--resume-check" in sys.argv
 play_until_killed = "--play-until-killed" in sys.argv
+home_check = "--home" in sys.argv
 out_dir.mkdir(parents=True, exist_ok=True)
 journal, _ = open_journal(data_dir / "journal.sqlite3")
 app = build_app(journal=journal, config=dataclasses.replace(default_config(), dice_seed=7), simulate=True)
@@ -100,7 +101,22 @@ def save_panels(prefix):
         frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
 
 
-if play_until_killed:
+def record_home_geometry():
+    home = controller.screens.get_screen("home")
+    buttons = home.ids.new_game_box.children
+    games = home.ids.games_box
+    scroll = games.parent
+    result["home"] = {
+        "new_game_buttons": [[b.to_window(b.x, b.y)[1], b.height] for b in buttons],
+        "scroll_top": scroll.to_window(scroll.x, scroll.top)[1],
+        "game_rows": len(games.children),
+        "rows_height": games.height, "scroll_height": scroll.height,
+    }
+
+
+if home_check:
+    steps = [lambda: controller.go_home(), record_home_geometry, lambda: shot("home-many-games")]
+elif play_until_killed:
     # Keeps pressing ABS's On the Air button (mock pin) and an undo now and then until SIGKILLed.
     def keep_pressing(dt, count=[0]):
         count[0] += 1
@@ -123,6 +139,7 @@ else:
         lambda: shot("dashboard-roll-off"),
         lambda: tap_text("Enter dice"),        # TV Wars 2.5 roll-off: ABS enters physical dice by hand
         lambda: tap(find(popup().ids.dice_box.children[-1], button_text("3"))),
+        lambda: result.__setitem__("one_die", [popup().ids.record.disabled, popup().total_text]),
         lambda: tap(find(popup().ids.dice_box.children[-2], button_text("4"))),
         lambda: shot("dice-dialog"),
         lambda: tap(popup().ids.record),
@@ -138,6 +155,7 @@ else:
         lambda: shot("sponsor-dialog"),
         lambda: tap_text("Collect", popup()),
         lambda: tap(find(card("NBS"), button_text("Pay"))),
+        lambda: result.__setitem__("pay_empty", [popup().ids.pay.disabled, popup().pay_text]),
         lambda: tap(find(popup().ids.payee_box, button_text("ABS"))),
         lambda: tap_text("2", popup()),
         lambda: tap_text("000", popup()),
