@@ -120,12 +120,24 @@ class GameSession:
         """
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
             raise NothingToUndo(f"undo takes a number of moves ≥ 1, not {steps!r}")
+        jump = self._last_jump()
+        if steps == 1 and jump is not None:
+            # the last thing done was a jump back: undo puts back what the jump took away
+            before = self.entries[-2].seq if len(self.entries) > 1 else self.started.seq
+            event = self.plan_jump(before)
+            return NewEvent(HISTORY_RESTORED, {**event.payload, "action": "undo", "undid_jump": jump.seq})
         if steps > len(self.line):
             raise NothingToUndo("nothing to undo" if not self.line
                                 else f"only {len(self.line)} moves can be undone, not {steps}")
         undone = self.line[-steps:]
         return NewEvent(HISTORY_RESTORED, {"action": "undo", "keep": len(self.line) - steps, "append": [],
                                            "undone": undone, "redone": []})
+
+    def _last_jump(self) -> EventRecord | None:
+        last = self.entries[-1] if self.entries else None
+        if last is not None and last.type == HISTORY_RESTORED and last.payload["action"] == "jump":
+            return last
+        return None
 
     def plan_redo(self) -> NewEvent:
         """The ``history_restored`` event that redoes the most recently undone move; raises :class:`NothingToRedo`."""
@@ -185,7 +197,9 @@ class GameSession:
         if payload["redone"]:
             parts.append("redid " + " | ".join(f"#{m} {self.describe_move(m)}" for m in payload["redone"]))
         head = {"undo": "Undo", "redo": "Redo", "jump": f"Back to #{payload.get('to')}"}[payload["action"]]
-        return f"{head}: " + "; ".join(parts)
+        if payload.get("undid_jump"):
+            head = f"Undo of the jump #{payload['undid_jump']}"
+        return f"{head}: " + ("; ".join(parts) or "nothing changed")
 
     def history(self) -> list[HistoryEntry]:
         """Every entry, oldest first, each marked whether its move is in force now. The first entry is
@@ -205,7 +219,17 @@ class GameSession:
 
     def undo_preview(self, steps: int = 1) -> list[str]:
         """What undoing ``steps`` moves would undo, newest first (empty if there is nothing to undo)."""
+        jump = self._last_jump()
+        if steps == 1 and jump is not None:
+            return [f"#{jump.seq} the jump back to #{jump.payload.get('to')}"]
         return [f"#{m} {self.describe_move(m)}" for m in reversed(self.line[-steps:])] if steps > 0 else []
+
+    def undo_hint(self) -> str:
+        """A short text of what one Undo would undo, for the Undo button ("" if nothing)."""
+        jump = self._last_jump()
+        if jump is not None:
+            return f"#{jump.seq} the jump back to #{jump.payload.get('to')}"
+        return self.summarize_move(self.line[-1]) if self.line else ""
 
     def redo_preview(self) -> str | None:
         """What redo would redo, or ``None``."""

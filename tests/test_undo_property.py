@@ -341,3 +341,27 @@ def test_jump_to_the_start_entry_returns_to_set_up_and_is_undoable(tmp_path):
     before_jump = [h for h in table.history() if h.kind == "jump"][0].seq - 1
     table.execute(JumpTo(seq=before_jump))      # undo the jump itself: back to all three moves
     assert table.state.balances["ABS"] == 40000
+
+
+def test_undo_right_after_a_jump_undoes_the_jump_in_one_press(tmp_path):
+    """Jumping back three moves from the History screen, then one Undo, returns all three moves; redo
+    afterwards behaves as before the jump."""
+    from companion.commands import JumpTo, NewGame, PlayerSeat, Redo, Undo
+    from companion.games.tv_wars import PassOnTheAir
+    from companion.journal import Journal
+    from companion.table import Table
+
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    table.claim()
+    table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False}))
+    moves = [table.execute(PassOnTheAir(network="ABS")).records[0].move for _ in range(4)]
+    table.execute(Undo())                                   # redo stack: [moves[3]]
+    table.execute(JumpTo(seq=moves[0]))                     # back to after the first move
+    assert table.state.balances["ABS"] == 34000
+    assert table.undo_preview(1) == [f"#{table.history()[-1].seq} the jump back to #{moves[0]}"]
+    outcome = table.execute(Undo())
+    assert outcome.accepted and outcome.message.startswith("Undo of the jump")
+    assert table.state.balances["ABS"] == 40000 and table.session.line == moves[:3]
+    assert table.redo_preview().startswith(f"#{moves[3]} ")
+    assert table.execute(Redo()).accepted and table.state.balances["ABS"] == 43000
+    assert table.execute(Undo()).accepted and table.state.balances["ABS"] == 40000   # plain undo again

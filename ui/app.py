@@ -65,6 +65,7 @@ class HistoryRow(Button):
 
     seq = NumericProperty(0)
     in_force = BooleanProperty(True)
+    label = StringProperty("")
 
 
 class HomeScreen(Screen):
@@ -333,8 +334,8 @@ class TableController(EventDispatcher):
     def confirm_jump(self, seq: int, text: str) -> None:
         """Ask, then return the game to how it was right after history entry ``seq``."""
         popup = ConfirmPopup(title=f"Go back to right after #{seq}?", confirm_text="Go back",
-                             body=f"#{seq} {text}\n\nEverything after it is undone. This is itself recorded "
-                                  f"and can be undone or redone.")
+                             body=f"#{seq} {text}\n\nEverything after it is undone. The jump is recorded too: "
+                                  f"Undo right after it puts everything back.")
         popup.on_confirm = lambda: self.post(JumpTo(seq=seq))
         self._open(popup)
 
@@ -406,14 +407,14 @@ class TableController(EventDispatcher):
         self.title = f"{view.title} #{session.game_id}"
         self.status = view.status
         self.dice_roller = view.pending_dice.roller if view.pending_dice else ""
-        self.undo_hint = session.summarize_move(session.line[-1]) if session.line else ""
+        self.undo_hint = session.undo_hint()
         self.redo_hint = session.summarize_move(session.redo_stack[-1]) if session.redo_stack else ""
         self._refresh_cards(view)
         history = table.history()
         self.screens.get_screen("history").ids.entries.data = [
             {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
                      + ("" if h.in_force else "[undone] ") + h.text,
-             "seq": h.seq, "in_force": h.in_force} for h in reversed(history)]
+             "seq": h.seq, "in_force": h.in_force, "label": h.text} for h in reversed(history)]
 
     def _game_changed(self) -> bool:
         current = self.table.session.game_id if self.table.session else None
