@@ -33,12 +33,13 @@ ensure_venv() {   # ensure_venv EXTRAS   (e.g. "test" or "pi" or "")
         echo "set-up: creating .venv" >&2
         "$python" -m venv .venv || die "could not create .venv"
     fi
-    local stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)-${extras:-none}"
+    local hash; hash=$(sha256sum pyproject.toml | cut -c1-16)
+    local stamp=".venv/.installed-$hash-${extras:-none}"
     if [ ! -f "$stamp" ]; then
         echo "set-up: installing the companion into .venv (first run takes a minute)" >&2
         .venv/bin/python -m pip install -q --upgrade pip >&2 || die "pip could not upgrade itself"
         .venv/bin/python -m pip install -q -e ".${extras:+[$extras]}" >&2 || die "pip install failed"
-        rm -f .venv/.installed-*
+        find .venv -maxdepth 1 -name '.installed-*' ! -name ".installed-$hash-*" -delete   # stale: pyproject changed
         touch "$stamp"
     fi
 }

@@ -56,6 +56,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     (not yet running). Must be called before anything else imports ``kivy.core.window``."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")    # Kivy logs through our logging set-up, once
     from kivy.config import Config as KivyConfig
     from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
     width, height = TOUCHSCREEN_SIZE
