@@ -9,7 +9,8 @@ JSON layout (``format`` = ``"tabletop-companion-game"``, ``version`` = 1)::
                  "payload": {...}, "schema_version": 1}, ...]}
 
 The CSV ledger has one row per ``money_moved`` event: ``seq, time (ISO 8601 UTC), payer, payee,
-amount_dollars, reason, rule, in_force`` (``no`` for a movement that has been undone).
+amount_dollars, reason, rule, in_force, move`` (``in_force`` is ``no`` for a movement that has been
+undone; ``move`` is the history entry number shown on the screen, shared by a command's events).
 """
 
 from __future__ import annotations
@@ -51,13 +52,13 @@ def export_ledger_csv(journal: Journal, game_id: int) -> str:
     in_force = set(session.line)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["seq", "time", "payer", "payee", "amount_dollars", "reason", "rule", "in_force"])
+    writer.writerow(["seq", "time", "payer", "payee", "amount_dollars", "reason", "rule", "in_force", "move"])
     for event in events:
         if event.type == MONEY_MOVED:
             p = event.payload
             when = datetime.fromtimestamp(event.time, timezone.utc).isoformat(timespec="seconds")
             writer.writerow([event.seq, when, p["payer"], p["payee"], p["amount"], p["reason"], p.get("rule", ""),
-                             "yes" if event.move in in_force else "no"])
+                             "yes" if event.move in in_force else "no", event.move])
     return out.getvalue()
 
 
