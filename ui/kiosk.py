@@ -16,6 +16,9 @@ from companion.journal import Journal
 
 log = logging.getLogger("companion.kiosk")
 
+#: Taken on a Pi in addition to the data directory's lock, so two companions never share the GPIO pins.
+HARDWARE_LOCK = Path("/run/lock/tabletop-companion-hardware.lock")
+
 
 def on_raspberry_pi() -> bool:
     """True if ``/proc/device-tree/model`` names a Raspberry Pi."""
@@ -47,6 +50,8 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     finally:
         app.controller.panels.close()
         app.controller.buttons.close()
+        if hardware_lock is not None:
+            hardware_lock.release()
     return 0
 
 
