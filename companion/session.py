@@ -96,6 +96,18 @@ class GameSession:
             state = self.rules.evolve(state, event.type, event.payload)
         return state
 
+    def _fold_move(self, state: Any, move: int) -> Any:
+        for record in self.moves[move]:
+            state = self.rules.evolve(state, record.type, record.payload)
+        return state
+
+    def preview_restore(self, keep: int, append: Sequence[int]) -> Any:
+        """The state that a restore to ``line[:keep] + append`` would produce, without changing anything."""
+        state = self.states[keep]
+        for move in append:
+            state = self._fold_move(state, move)
+        return state
+
     def _restore(self, keep: int, append: Sequence[int]) -> None:
         removed = self.line[keep:]
         del self.line[keep:]
@@ -106,11 +118,8 @@ class GameSession:
                 self.redo_stack.pop()
             else:
                 self.redo_stack.clear()
-            state = self.states[-1]
-            for record in self.moves[move]:
-                state = self.rules.evolve(state, record.type, record.payload)
             self.line.append(move)
-            self.states.append(state)
+            self.states.append(self._fold_move(self.states[-1], move))
 
     # -- planning undo / redo / jump -------------------------------------------------------------------
     def plan_undo(self, steps: int) -> NewEvent:

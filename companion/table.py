@@ -168,15 +168,19 @@ class Table:
             request.check(command.roller, (1,) * request.count)
             command = AnswerDice(roller=command.roller, values=self.dice.roll(request), source=SeededDice.source)
         events = session.rules.decide(session.state, command)
-        after = session.preview(events)
-        status = None
-        if session.rules.is_finished(after) != session.rules.is_finished(session.state):
-            status = "finished" if session.rules.is_finished(after) else "open"
+        status = self._status_change(session.preview(events))
         events = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e
                   for e in events]
         records = self.journal.append(session.game_id, events, self._clock(), status)
         self._take(records)
-        return records, "; ".join(session.rules.describe(r.type, r.payload) for r in records)
+        return records, "; ".join(self.session.rules.describe(r.type, r.payload) for r in records)
+
+    def _status_change(self, after: Any) -> str | None:
+        """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""
+        rules, before = self.session.rules, self.session.state
+        if rules.is_finished(after) == rules.is_finished(before):
+            return None
+        return "finished" if rules.is_finished(after) else "open"
 
     def _take(self, records: Sequence[EventRecord]) -> None:
         """Fold committed records into the session; if that fails, rebuild it from the journal so memory
@@ -189,24 +193,10 @@ class Table:
             self.session = GameSession(self.session.game_id, self.journal.events(self.session.game_id))
 
     def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
-        session = self.session
-        target_state = self._state_after_restore(event)
-        rules = session.rules
-        status = None
-        if rules.is_finished(target_state) != rules.is_finished(session.state):
-            status = "finished" if rules.is_finished(target_state) else "open"
-        records = self.journal.append(session.game_id, [event], self._clock(), status)
+        status = self._status_change(self.session.preview_restore(event.payload["keep"], event.payload["append"]))
+        records = self.journal.append(self.session.game_id, [event], self._clock(), status)
         self._take(records)
-        return records, session.describe_entry(records[0])
-
-    def _state_after_restore(self, event: NewEvent) -> Any:
-        session = self.session
-        keep, append = event.payload["keep"], event.payload["append"]
-        state = session.states[keep]
-        for move in append:
-            for record in session.moves[move]:
-                state = session.rules.evolve(state, record.type, record.payload)
-        return state
+        return records, self.session.describe_entry(records[0])
 
     def _new_game(self, command: NewGame) -> tuple[list[EventRecord], str]:
         rules = find_game(command.game)
