@@ -20,7 +20,7 @@ Example file (every key optional)::
     bounce_time = 0.05           # seconds
 
     [panels]
-    driver = "emulated"          # emulated | ssd1306 | sh1106 | ssd1309
+    driver = "emulated"          # emulated (ssd1306 | sh1106 | ssd1309 are accepted; real panels are a later issue)
 
     [table_buttons]
     undo = { pin = 5, key = "backspace" }

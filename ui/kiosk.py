@@ -91,6 +91,9 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     buttons = ButtonBoard(config, table.post, command_for, simulate=simulate)
     log.info("buttons on %s pins (%s mode)", type(buttons.factory).__name__ if buttons.factory else "default",
              "simulator" if simulate else "Pi")
+    if config.panel_driver != "emulated":
+        log.warning("panels.driver = %s: real OLED panels come with a later version; showing emulated panels",
+                    config.panel_driver)
     panels = PanelBank(len(config.seats))
     controller = TableController(table, config, buttons=buttons, panels=panels)
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
