@@ -70,6 +70,8 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     KivyConfig.set("graphics", "resizable", "0")
     KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
     KivyConfig.set("kivy", "exit_on_escape", "0")
+    # a touchscreen without a keyboard: typing a reason brings up Kivy's on-screen keyboard
+    KivyConfig.set("kivy", "keyboard_mode", "" if simulate else "systemanddock")
     KivyConfig.set("kivy", "window_icon", "")
 
     from companion.dice import SeededDice
