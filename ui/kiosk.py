@@ -49,7 +49,8 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
         app.run()
     finally:
         app.controller.panels.close()
-        app.controller.buttons.close()
+        if app.controller.buttons is not None:
+            app.controller.buttons.close()
         if hardware_lock is not None:
             hardware_lock.release()
     return 0
@@ -90,9 +91,17 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
         rules = table.session.rules if table.session else find_game(config.game)
         return rules.button_command(action, player, "button")
 
-    buttons = ButtonBoard(config, table.post, command_for, simulate=simulate)
-    log.info("buttons on %s pins (%s mode)", type(buttons.factory).__name__ if buttons.factory else "default",
-             "simulator" if simulate else "Pi")
+    notices = [notice] if notice else []
+    try:
+        buttons = ButtonBoard(config, table.post, command_for, simulate=simulate)
+        log.info("buttons on %s pins (%s mode)", type(buttons.factory).__name__ if buttons.factory else "default",
+                 "simulator" if simulate else "Pi")
+    except Exception as error:     # no usable GPIO backend: say so once, keep the touchscreen usable
+        buttons = None
+        problem = f"Buttons are off: no usable GPIO backend ({error})"
+        log.error("%s", problem)
+        notices.append(problem)
+    notice = " · ".join(notices)
     if config.panel_driver != "emulated":
         log.warning("panels.driver = %s: real OLED panels come with a later version; showing emulated panels",
                     config.panel_driver)
