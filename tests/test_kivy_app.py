@@ -199,3 +199,10 @@ def test_home_with_many_saved_games_scrolls_and_keeps_the_new_game_buttons_whole
     assert home["rows_height"] > home["scroll_height"]             # the list scrolls instead of growing
     for bottom, height in home["new_game_buttons"]:
         assert height >= 90 and bottom >= home["scroll_top"]       # never covered by the list
+
+
+def test_without_a_gpio_backend_the_touchscreen_still_works(tmp_path):
+    """Not a Pi and not simulating: gpiozero finds no pin library. One clear message; touch still plays."""
+    steps = _drive(tmp_path / "data", tmp_path / "out", "--pi-mode")["steps"]
+    assert "Buttons are off: no usable GPIO backend" in steps[0]["message"]
+    assert steps[1]["balances"] == {"ABS": 31000, "CBA": 31000}

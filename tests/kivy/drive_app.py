@@ -25,7 +25,8 @@ play_until_killed = "--play-until-killed" in sys.argv
 home_check = "--home" in sys.argv
 out_dir.mkdir(parents=True, exist_ok=True)
 journal, _ = open_journal(data_dir / "journal.sqlite3")
-app = build_app(journal=journal, config=dataclasses.replace(default_config(), dice_seed=7), simulate=True)
+app = build_app(journal=journal, config=dataclasses.replace(default_config(), dice_seed=7),
+                simulate="--pi-mode" not in sys.argv)
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
@@ -114,7 +115,9 @@ def record_home_geometry():
     }
 
 
-if home_check:
+if "--pi-mode" in sys.argv:
+    steps = [lambda: snapshot("pi mode"), lambda: tap_text("2 networks"), lambda: snapshot("pi game")]
+elif home_check:
     steps = [lambda: controller.go_home(), record_home_geometry, lambda: shot("home-many-games")]
 elif play_until_killed:
     # Keeps pressing ABS's On the Air button (mock pin) and an undo now and then until SIGKILLed.
