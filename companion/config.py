@@ -17,7 +17,8 @@ Example file (every key optional)::
 
     [hardware]
     pin_factory = "auto"         # auto | mock | lgpio | rpigpio
-    bounce_time = 0.05           # seconds
+    bounce_time = 0.03           # seconds a switch must be steady to count (debounce)
+    hold_time = 0.8              # seconds held for a long press (buttons with a `long` action)
 
     [panels]
     driver = "emulated"          # emulated (ssd1306 | sh1106 | ssd1309 are accepted; real panels are a later issue)
@@ -63,11 +64,13 @@ _BCM_PINS = range(2, 28)
 @dataclass(frozen=True)
 class ButtonConfig:
     """One button: ``action`` (see :data:`PLAYER_ACTIONS` / :data:`TABLE_ACTIONS`), its BCM GPIO ``pin``
-    (2–27, or ``None`` for touch/keyboard only) and the simulator keyboard ``key``."""
+    (2–27, or ``None`` for touch/keyboard only), the simulator keyboard ``key``, and ``long``: the action
+    of a long press (held ``hardware.hold_time`` seconds), or ``None`` when the button has none."""
 
     action: str
     pin: int | None
     key: str | None
+    long: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,8 @@ class Config:
     dice_mode: str = "built-in"
     dice_seed: int | None = None
     pin_factory: str = "auto"
-    bounce_time: float = 0.05
+    bounce_time: float = 0.03
+    hold_time: float = 0.8
     panel_driver: str = "emulated"
     house_rules: Mapping[str, Any] = field(default_factory=dict)
 
@@ -181,15 +185,18 @@ def _colour(check: _Checker, value: Any, key: str) -> str:
     return colour
 
 
-def _button(check: _Checker, action: str, value: Any, key: str) -> ButtonConfig:
-    spec = check.table(value, key, ("pin", "key"))
+def _button(check: _Checker, action: str, value: Any, key: str, actions: tuple[str, ...]) -> ButtonConfig:
+    spec = check.table(value, key, ("pin", "key", "long"))
+    long = spec.get("long")
+    if long is not None and long not in actions:
+        check.fail(f"{key}.long", f"must be one of {', '.join(actions)}, not {long!r}")
     pin = None if spec.get("pin") is None else check.integer(spec["pin"], f"{key}.pin", _BCM_PINS)
     keyname = spec.get("key")
     if keyname is not None:
         keyname = check.text(keyname, f"{key}.key").lower()
         if len(keyname) != 1 and keyname not in NAMED_KEYS:
             check.fail(f"{key}.key", f"must be one character or one of {', '.join(NAMED_KEYS)}, not {keyname!r}")
-    return ButtonConfig(action, pin, keyname)
+    return ButtonConfig(action, pin, keyname, long)
 
 
 def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
@@ -213,9 +220,12 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     dice_mode = check.choice(dice.get("mode"), "dice.mode", DICE_MODES, "built-in")
     dice_seed = None if dice.get("seed") is None else check.integer(dice["seed"], "dice.seed")
 
-    hardware = check.table(top.get("hardware"), "hardware", ("pin_factory", "bounce_time"))
+    hardware = check.table(top.get("hardware"), "hardware", ("pin_factory", "bounce_time", "hold_time"))
+    hold_time = hardware.get("hold_time", 0.8)
+    if isinstance(hold_time, bool) or not isinstance(hold_time, (int, float)) or not 0.2 <= hold_time <= 5:
+        check.fail("hardware.hold_time", f"must be seconds from 0.2 to 5, not {hold_time!r}")
     pin_factory = check.choice(hardware.get("pin_factory"), "hardware.pin_factory", PIN_FACTORIES, "auto")
-    bounce_time = hardware.get("bounce_time", 0.05)
+    bounce_time = hardware.get("bounce_time", 0.03)
     if isinstance(bounce_time, bool) or not isinstance(bounce_time, (int, float)) or not 0 <= bounce_time <= 1:
         check.fail("hardware.bounce_time", f"must be seconds from 0 to 1, not {bounce_time!r}")
 
@@ -224,7 +234,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
 
     if "table_buttons" in top:
         spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
-        table_buttons = tuple(_button(check, action, spec[action], f"table_buttons.{action}")
+        table_buttons = tuple(_button(check, action, spec[action], f"table_buttons.{action}", TABLE_ACTIONS)
                               for action in TABLE_ACTIONS if action in spec)
     else:
         table_buttons = defaults.table_buttons
@@ -244,7 +254,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
             name = check.text(spec["name"], f"{key}.name")
             colour = _colour(check, spec.get("colour", "white"), f"{key}.colour")
             buttons_spec = check.table(spec.get("buttons"), f"{key}.buttons", PLAYER_ACTIONS)
-            buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}")
+            buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}", PLAYER_ACTIONS)
                             for action in PLAYER_ACTIONS if action in buttons_spec)
             seats.append(SeatConfig(name, colour, buttons))
         seats = tuple(seats)
@@ -284,4 +294,4 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if len(seats) < rules.min_players:
         check.fail("players", f"{rules.title} needs at least {rules.min_players} seats, not {len(seats)}")
     return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
-                  float(bounce_time), panel_driver, dict(house_rules))
+                  float(bounce_time), float(hold_time), panel_driver, dict(house_rules))

@@ -1,8 +1,8 @@
 """Player and table buttons (gpiozero): each press becomes one command posted to the table.
 
-Each configured button is a gpiozero :class:`~gpiozero.Button` (internal pull-up, switch to ground) with
-debounce. Its ``when_pressed`` callback runs on gpiozero's thread and only *posts* a command; the table's
-owner thread applies it. Which player a seat's buttons act for follows the open game: the owner thread
+Each configured button is a gpiozero :class:`~gpiozero.Button` (internal pull-up, switch to ground). Its raw
+edges go through a :class:`~hardware.debounce.PressDetector` (debounce, short versus long press); the
+resulting action only *posts* a command; the table's owner thread applies it. Which player a seat's buttons act for follows the open game: the owner thread
 calls :meth:`ButtonBoard.seat_players` after each change.
 
 On a desktop the pins are gpiozero's :class:`~gpiozero.pins.mock.MockFactory` pins, and the simulator
@@ -13,6 +13,7 @@ code path runs as on a Pi. Wiring: see ``wiring.md``.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Callable, Sequence
 
 from gpiozero import Button
@@ -20,32 +21,13 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.commands import Command, Redo, Undo
 from companion.config import ButtonConfig, Config
-from companion.errors import CommandError, ConfigError
+from companion.errors import CommandError
+from hardware.debounce import PressDetector, Schedule, thread_timer
+from hardware.pins import make_pin_factory
 
 log = logging.getLogger("companion.buttons")
 
 CommandFor = Callable[[str, str], Command]   # (action, player name) -> command
-
-
-def make_pin_factory(choice: str, simulate: bool):
-    """The gpiozero pin factory for ``choice`` (``auto``/``mock``/``lgpio``/``rpigpio``).
-
-    ``simulate`` or ``mock`` gives a :class:`MockFactory`; ``auto`` on a Pi returns ``None`` (gpiozero's
-    own default choice). Raises :class:`ConfigError` naming the backend if it cannot be loaded.
-    """
-    if simulate or choice == "mock":
-        return MockFactory()
-    if choice == "auto":
-        return None
-    try:
-        if choice == "lgpio":
-            from gpiozero.pins.lgpio import LGPIOFactory
-            return LGPIOFactory()
-        from gpiozero.pins.rpigpio import RPiGPIOFactory
-        return RPiGPIOFactory()
-    except Exception as error:
-        raise ConfigError("<config>", "hardware.pin_factory",
-                          f"the {choice} GPIO backend cannot be used here: {error}") from error
 
 
 class ButtonBoard:
@@ -57,26 +39,40 @@ class ButtonBoard:
     """
 
     def __init__(self, config: Config, post: Callable[[Command], None], command_for: CommandFor, *,
-                 simulate: bool = False, pin_factory=None) -> None:
+                 simulate: bool = False, pin_factory=None, schedule: Schedule = thread_timer) -> None:
         self._post = post
         self._command_for = command_for
-        self.factory = pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory, simulate)
+        self._config = config
+        self._schedule = schedule
+        self.factory = pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory,
+                                                                                    simulate=simulate)
         self._players: tuple[str | None, ...] = ()
         self._keys: dict[str, tuple[int | None, int | None, ButtonConfig]] = {}
+        self._key_down_at: dict[int, float] = {}
         self._buttons: list[Button] = []
-        bounce = config.bounce_time or None
-        for seat_index, seat in enumerate(config.seats):
-            for button in seat.buttons:
-                self._add(button, seat_index, bounce)
-        for button in config.table_buttons:
-            self._add(button, None, bounce)
+        self.detectors: dict[int, PressDetector] = {}     # by BCM pin
+        try:
+            for seat_index, seat in enumerate(config.seats):
+                for button in seat.buttons:
+                    self._add(button, seat_index)
+            for button in config.table_buttons:
+                self._add(button, None)
+        except Exception:
+            self.close()          # never leave half the pins claimed
+            raise
 
-    def _add(self, button: ButtonConfig, seat: int | None, bounce: float | None) -> None:
-        device = None
+    def _add(self, button: ButtonConfig, seat: int | None) -> None:
         if button.pin is not None:
-            device = Button(button.pin, pull_up=True, bounce_time=bounce, pin_factory=self.factory)
-            device.when_pressed = lambda _device=None, b=button, s=seat: self.press(b, s)
+            device = Button(button.pin, pull_up=True, bounce_time=None, pin_factory=self.factory)
             self._buttons.append(device)
+            detector = PressDetector(
+                lambda d=device: d.is_pressed, bounce_time=self._config.bounce_time,
+                hold_time=self._config.hold_time, schedule=self._schedule,
+                on_short=lambda b=button, s=seat: self.press(b, s),
+                on_long=(lambda b=button, s=seat: self.press(b, s, b.long)) if button.long else None)
+            device.when_pressed = lambda _device=None, d=detector: d.edge()
+            device.when_released = lambda _device=None, d=detector: d.edge()
+            self.detectors[button.pin] = detector
         if button.key is not None:
             self._keys[button.key] = (button.pin, seat, button)
 
@@ -84,19 +80,21 @@ class ButtonBoard:
         """Say which player sits at each seat now (owner thread; an atomic swap)."""
         self._players = tuple(players)
 
-    def press(self, button: ButtonConfig, seat: int | None) -> None:
-        """Handle one press of ``button`` at ``seat`` (``None`` = a table button): post its command."""
+    def press(self, button: ButtonConfig, seat: int | None, action: str | None = None) -> None:
+        """Handle one press of ``button`` at ``seat`` (``None`` = a table button): post the command for
+        ``action`` (default: the button's own action; a long press passes the button's ``long`` action)."""
+        action = action or button.action
         try:
             if seat is None:
-                self._post(Undo(source="button") if button.action == "undo" else Redo(source="button"))
+                self._post(Undo(source="button") if action == "undo" else Redo(source="button"))
                 return
             player = self._players[seat] if seat < len(self._players) else None
             if player is None:
-                log.info("seat %d pressed %s, but the seat is not in the game", seat + 1, button.action)
+                log.info("seat %d pressed %s, but the seat is not in the game", seat + 1, action)
                 return
-            self._post(self._command_for(button.action, player))
+            self._post(self._command_for(action, player))
         except CommandError as error:
-            log.warning("button %s at seat %s: %s", button.action, seat, error)
+            log.warning("button %s at seat %s: %s", action, seat, error)
 
     # -- simulator keyboard ---------------------------------------------------------------------------
     def key_down(self, key: str) -> bool:
@@ -118,7 +116,18 @@ class ButtonBoard:
         if not isinstance(self.factory, MockFactory):
             return True   # real pins are pressed by hand, not by the keyboard
         mock_pin = self.factory.pin(pin)
-        mock_pin.drive_low() if low else mock_pin.drive_high()
+        if low:
+            mock_pin.drive_low()
+            self._key_down_at[pin] = time.monotonic()
+            return True
+        # A key tap can be shorter than the debounce time; hold the pin like a finger would, so a tap is
+        # never filtered out as bounce.
+        shortest = self._config.bounce_time * 2
+        held = time.monotonic() - self._key_down_at.pop(pin, 0.0)
+        if held >= shortest:
+            mock_pin.drive_high()
+        else:
+            self._schedule(shortest - held, mock_pin.drive_high)
         return True
 
     def key_help(self, seat_names: Sequence[str]) -> list[str]:
@@ -135,7 +144,10 @@ class ButtonBoard:
         return parts
 
     def close(self) -> None:
-        """Release every pin (safe to call twice)."""
+        """Release every pin and timer (safe to call twice)."""
+        for detector in self.detectors.values():
+            detector.close()
+        self.detectors.clear()
         for device in self._buttons:
             device.close()
         self._buttons.clear()

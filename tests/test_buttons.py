@@ -1,13 +1,23 @@
-"""Buttons on gpiozero's MockFactory pins: presses become commands posted to the table, nothing else."""
+"""Buttons on gpiozero's MockFactory pins: debounced presses become commands posted to the table.
+
+Timing runs on a virtual clock (tests/fakeclock.py) so bounce and hold are exact, not sleeps.
+"""
+
+import random
+import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings, strategies as st
 
-from companion.commands import Redo, Undo
+from companion.commands import Redo, RollDice, Undo
 from companion.config import ButtonConfig, default_config, parse_config
 from companion.games.tv_wars import TV_WARS, LandOnSponsor, PassOnTheAir
-from companion.commands import RollDice
 from hardware.buttons import ButtonBoard
+from hardware.debounce import PressDetector
+from fakeclock import FakeClock
+
+BOUNCE = 0.03   # the default hardware.bounce_time
 
 
 @pytest.fixture
@@ -17,25 +27,28 @@ def factory():
     factory.reset()
 
 
-def board(factory, posted, config=None):
-    result = ButtonBoard(config or default_config(), posted.append, TV_WARS.button_command, pin_factory=factory)
+def board(factory, posted, config=None, clock=None):
+    clock = clock or FakeClock()
+    result = ButtonBoard(config or default_config(), posted.append, TV_WARS.button_command, pin_factory=factory,
+                         schedule=clock.schedule)
     result.seat_players(["ABS", "CBA"])
+    result.clock = clock
     return result
 
 
-def press(factory, pin):
-    factory.pin(pin).drive_low()
-    factory.pin(pin).drive_high()
+def press(board, pin, held=0.1):
+    pin_device = board.factory.pin(pin)
+    pin_device.drive_low()
+    board.clock.advance(held)
+    pin_device.drive_high()
+    board.clock.advance(BOUNCE * 2)
 
 
 def test_each_player_button_posts_its_command_for_the_seated_network(factory):
     posted = []
     buttons = board(factory, posted)
-    press(factory, 17)   # ABS on_the_air
-    press(factory, 24)   # CBA sponsor
-    press(factory, 25)   # CBA roll
-    press(factory, 5)    # table undo
-    press(factory, 6)    # table redo
+    for pin in (17, 24, 25, 5, 6):   # ABS on_the_air, CBA sponsor, CBA roll, table undo, table redo
+        press(buttons, pin)
     assert posted == [PassOnTheAir(network="ABS", source="button"), LandOnSponsor(network="CBA", source="button"),
                       RollDice(roller="CBA", source="button"), Undo(source="button"), Redo(source="button")]
     buttons.close()
@@ -44,16 +57,16 @@ def test_each_player_button_posts_its_command_for_the_seated_network(factory):
 def test_a_seat_not_in_the_game_posts_nothing(factory):
     posted = []
     buttons = board(factory, posted)
-    press(factory, 12)   # seat 3 (PBC) is not playing a two-network game
+    press(buttons, 12)   # seat 3 (PBC) is not playing a two-network game
     assert posted == []
     buttons.close()
 
 
 def test_mashing_a_button_ten_times_posts_ten_commands(factory):
     posted = []
-    buttons = board(factory, posted, parse_config({"hardware": {"bounce_time": 0}}))
+    buttons = board(factory, posted)
     for _ in range(10):
-        press(factory, 17)
+        press(buttons, 17, held=0.06)
     assert posted == [PassOnTheAir(network="ABS", source="button")] * 10
     buttons.close()
 
@@ -61,19 +74,82 @@ def test_mashing_a_button_ten_times_posts_ten_commands(factory):
 def test_holding_a_button_is_one_press(factory):
     posted = []
     buttons = board(factory, posted)
-    factory.pin(17).drive_low()
-    factory.pin(17).drive_low()      # still held: no new edge
-    factory.pin(17).drive_high()
+    press(buttons, 17, held=5.0)
     assert len(posted) == 1
     buttons.close()
 
 
-def test_keyboard_keys_drive_the_same_mock_pins():
+def bounce_then(pin, level, clock, rng):
+    """Contact chatter: a few alternating edges, each shorter than the bounce time, ending at ``level``."""
+    final_low = level == "low"
+    for index in range(rng.randrange(0, 5) * 2):      # an even number of toggles, starting with the new level
+        (pin.drive_low if (index % 2 == 0) == final_low else pin.drive_high)()
+        clock.advance(rng.uniform(0.0005, BOUNCE * 0.9))
+    pin.drive_low() if final_low else pin.drive_high()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), presses=st.integers(1, 12))
+def test_bouncing_switch_gives_exactly_one_press_and_one_release_each(seed, presses):
+    factory = MockFactory()
+    try:
+        posted = []
+        one_button = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17}}},
+                                               {"name": "CBA"}], "table_buttons": {}})
+        buttons = board(factory, posted, one_button)
+        rng = random.Random(seed)
+        pin = factory.pin(17)
+        for _ in range(presses):
+            bounce_then(pin, "low", buttons.clock, rng)
+            buttons.clock.advance(rng.uniform(BOUNCE * 1.1, 3.0))       # held: short or very long
+            bounce_then(pin, "high", buttons.clock, rng)
+            buttons.clock.advance(rng.uniform(BOUNCE * 1.1, 1.0))
+        detector = buttons.detectors[17]
+        assert detector.presses == detector.releases == presses
+        assert len(posted) == presses
+        buttons.close()
+    finally:
+        factory.reset()
+
+
+def test_short_and_long_press_are_exclusive_and_long_fires_once(factory):
+    """A button with a long action: released before hold_time → short; held → long, once, no repeats."""
+    config = parse_config({"hardware": {"hold_time": 0.8},
+                           "table_buttons": {"undo": {"pin": 5, "long": "redo"}}})
+    posted = []
+    buttons = board(factory, posted, config)
+    press(buttons, 5, held=0.3)
+    assert posted == [Undo(source="button")]
+    press(buttons, 5, held=4.0)
+    assert posted == [Undo(source="button"), Redo(source="button")]
+    buttons.close()
+
+
+def test_without_a_long_action_the_press_acts_at_once(factory):
+    posted = []
+    buttons = board(factory, posted)
+    factory.pin(17).drive_low()
+    buttons.clock.advance(BOUNCE * 1.5)
+    assert posted == [PassOnTheAir(network="ABS", source="button")]     # before release
+    factory.pin(17).drive_high()
+    buttons.clock.advance(BOUNCE * 2)
+    assert len(posted) == 1
+    buttons.close()
+
+
+def test_keyboard_keys_drive_the_same_mock_pins_with_real_timers():
     posted = []
     buttons = ButtonBoard(default_config(), posted.append, TV_WARS.button_command, simulate=True)
     buttons.seat_players(["ABS", "CBA"])
-    assert buttons.key_down("q") and buttons.key_up("q")
-    assert buttons.factory.pin(17).state == 1        # released again (pull-up)
+    assert buttons.key_down("q")
+    deadline = time.monotonic() + 5
+    while not posted and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert buttons.key_up("q")
+    deadline = time.monotonic() + 5
+    while buttons.factory.pin(17).state != 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert buttons.factory.pin(17).state == 1        # released again (pull-up), after a finger-long hold
     assert not buttons.key_down("m")                 # not a button key
     assert posted == [PassOnTheAir(network="ABS", source="button")]
     buttons.close()
@@ -86,8 +162,19 @@ def test_close_twice_and_set_up_again_in_one_process(factory):
         buttons.close()
         buttons.close()
     buttons = board(factory, posted)
-    press(factory, 17)
+    press(buttons, 17)
     assert len(posted) == 1
+    buttons.close()
+
+
+def test_a_failed_set_up_releases_the_pins_it_took(factory):
+    from gpiozero import Button
+    from gpiozero.exc import GPIOPinInUse
+    blocker = Button(5, pin_factory=factory)      # the table's undo pin is already in use
+    with pytest.raises(GPIOPinInUse):
+        ButtonBoard(default_config(), [].append, TV_WARS.button_command, pin_factory=factory)
+    blocker.close()
+    buttons = board(factory, [])                  # every pin free again: no "pin in use"
     buttons.close()
 
 
@@ -109,3 +196,12 @@ def test_an_unknown_action_is_logged_not_raised(factory, caplog):
     buttons.press(ButtonConfig("juggle", None, None), 0)
     assert posted == [] and "juggle" in caplog.text
     buttons.close()
+
+
+def test_press_detector_with_zero_bounce_is_immediate():
+    level = [False]
+    shorts = []
+    detector = PressDetector(lambda: level[0], bounce_time=0, hold_time=1, on_short=lambda: shorts.append(1))
+    level[0] = True
+    detector.edge()
+    assert shorts == [1]

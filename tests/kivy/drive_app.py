@@ -25,8 +25,10 @@ play_until_killed = "--play-until-killed" in sys.argv
 home_check = "--home" in sys.argv
 out_dir.mkdir(parents=True, exist_ok=True)
 journal, _ = open_journal(data_dir / "journal.sqlite3")
-app = build_app(journal=journal, config=dataclasses.replace(default_config(), dice_seed=7),
-                simulate="--pi-mode" not in sys.argv)
+config = dataclasses.replace(default_config(), dice_seed=7)
+if "--pi-mode" in sys.argv:      # as on a Pi 4 whose RPi.GPIO library is missing
+    config = dataclasses.replace(config, pin_factory="rpigpio")
+app = build_app(journal=journal, config=config, simulate="--pi-mode" not in sys.argv)
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
@@ -126,7 +128,7 @@ elif play_until_killed:
         key("backspace", 8) if count[0] % 7 == 0 else key("q")
         print("pressed", count[0], flush=True)
     steps = [lambda: tap_text("2 networks") if controller.table.session is None else None,
-             lambda: Clock.schedule_interval(keep_pressing, 0.02)] + [lambda: None] * 100000
+             lambda: Clock.schedule_interval(keep_pressing, 0.15)] + [lambda: None] * 100000
 elif resume_check:
     steps = [
         lambda: snapshot("resumed"),
@@ -150,7 +152,9 @@ else:
         lambda: key("c"),                      # PBC
         lambda: key("o"),                      # NBS
         lambda: snapshot("rolled"),
-        lambda: [key("q") for _ in range(3)],  # ABS passes On the Air three times by button
+        lambda: key("q"),                      # ABS passes On the Air three times by button
+        lambda: key("q"),
+        lambda: key("q"),
         lambda: tap(find(card("CBA"), button_text("On the Air"))),
         lambda: tap(find(card("PBC"), button_text("Sponsor"))),
         lambda: tap_text("+", popup()),
@@ -209,6 +213,7 @@ def run_step(dt, index=0):
         app.stop()
         return
     try:
+        controller.table.process_pending()   # what earlier steps' button timers posted since
         steps[index]()
         controller.table.process_pending()   # apply what the step posted before the next step looks
         controller.refresh()
