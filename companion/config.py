@@ -53,6 +53,10 @@ TABLE_ACTIONS = ("undo", "redo")
 DICE_MODES = ("built-in", "manual", "reader")
 PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio")
 PANEL_DRIVERS = ("emulated", "ssd1306", "sh1106", "ssd1309")
+PANEL_INTERFACES = ("i2c", "spi")
+#: none: panels straight on their buses; switch: a TCA9548A whose channel the companion selects before each
+#: write; overlay: the kernel's i2c-mux overlay gives each channel its own bus.
+MULTIPLEXERS = ("none", "switch", "overlay")
 NAMED_COLOURS = {"red": "#e53935", "blue": "#1e88e5", "green": "#43a047", "yellow": "#fdd835",
                  "white": "#ffffff", "orange": "#fb8c00", "purple": "#8e24aa", "cyan": "#00acc1"}
 #: Keys a simulator button may use: one letter/digit/punctuation, or a named key.
@@ -74,12 +78,30 @@ class ButtonConfig:
 
 
 @dataclass(frozen=True)
+class PanelConfig:
+    """Where one seat's 128×64 OLED panel is connected (see ``wiring.md``).
+
+    I²C: ``bus`` (the Linux I²C bus number; with the kernel's i2c-mux overlay, the channel's own bus),
+    ``address`` (0x3C or 0x3D) and ``channel`` (0–7 on a TCA9548A that the companion switches itself,
+    ``None`` otherwise). SPI: ``spi_device`` (0 = CE0, 1 = CE1) and the BCM pins ``dc`` and ``reset``.
+    """
+
+    bus: int = 1
+    address: int = 0x3C
+    channel: int | None = None
+    spi_device: int = 0
+    dc: int | None = None
+    reset: int | None = None
+
+
+@dataclass(frozen=True)
 class SeatConfig:
-    """One seat at the table: player ``name``, ``colour`` (``#rrggbb``) and ``buttons``."""
+    """One seat at the table: player ``name``, ``colour`` (``#rrggbb``), ``buttons`` and ``panel``."""
 
     name: str
     colour: str
     buttons: tuple[ButtonConfig, ...]
+    panel: PanelConfig = PanelConfig()
 
 
 @dataclass(frozen=True)
@@ -97,6 +119,11 @@ class Config:
     bounce_time: float = 0.03
     hold_time: float = 0.8
     panel_driver: str = "emulated"
+    panel_interface: str = "i2c"
+    multiplexer: str = "switch"
+    multiplexer_bus: int = 1
+    multiplexer_address: int = 0x70
+    panel_rotate: int = 0
     house_rules: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -112,8 +139,9 @@ def default_config() -> Config:
     """The simulator set-up used when no file is given (see the module docstring)."""
     seats = tuple(
         SeatConfig(name, colour, tuple(ButtonConfig(action, pin, key)
-                                       for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)))
-        for name, colour, *buttons in _DEFAULT_SEATS)
+                                       for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)),
+                   PanelConfig(channel=index))
+        for index, (name, colour, *buttons) in enumerate(_DEFAULT_SEATS))
     table_buttons = (ButtonConfig("undo", 5, "backspace"), ButtonConfig("redo", 6, "="))
     return Config("<defaults>", "tv-wars", None, seats, table_buttons)
 
@@ -199,6 +227,62 @@ def _button(check: _Checker, action: str, value: Any, key: str, actions: tuple[s
     return ButtonConfig(action, pin, keyname, long)
 
 
+def _panel(check: _Checker, value: Any, key: str, seat: int) -> PanelConfig:
+    spec = check.table(value, key, ("bus", "address", "channel", "spi_device", "dc", "reset"))
+    pin = lambda name: None if spec.get(name) is None else check.integer(spec[name], f"{key}.{name}", _BCM_PINS)
+    channel = spec.get("channel", seat)
+    return PanelConfig(
+        bus=check.integer(spec.get("bus", 1), f"{key}.bus", range(0, 64)),
+        address=check.integer(spec.get("address", 0x3C), f"{key}.address", range(0x3C, 0x3E)),
+        channel=None if channel is None else check.integer(channel, f"{key}.channel", range(0, 8)),
+        spi_device=check.integer(spec.get("spi_device", 0), f"{key}.spi_device", range(0, 2)),
+        dc=pin("dc"), reset=pin("reset"))
+
+
+def _check_panels(check: _Checker, seats, driver: str, interface: str, multiplexer: str, mux_bus: int,
+                  used_pins: dict[int, str]) -> None:
+    """Reject panel layouts that cannot work (two panels answering at once, pins used twice)."""
+    if driver == "emulated":
+        return
+    where: dict[tuple, str] = {}
+    for index, seat in enumerate(seats):
+        key, panel = f"players[{index}].panel", seat.panel
+        if interface == "spi":
+            spot = ("spi", panel.spi_device)
+            for name in ("dc", "reset"):
+                pin = getattr(panel, name)
+                if pin is None:
+                    if name == "dc":
+                        check.fail(f"{key}.dc", "an SPI panel needs its D/C pin")
+                    continue
+                if pin in used_pins and ".panel." not in used_pins[pin]:   # panels may share D/C and reset
+                    check.fail(f"{key}.{name}", f"GPIO {pin} is already used by {used_pins[pin]}")
+                used_pins.setdefault(pin, f"{key}.{name}")
+        elif multiplexer == "switch":
+            spot = ("mux", panel.channel)
+            if panel.channel is None:
+                if panel.bus == mux_bus:
+                    check.fail(key, f"a 0x{panel.address:02X} panel on the main bus beside the TCA9548A "
+                                    f"multiplexer answers on every channel; give it a channel")
+                spot = ("bus", panel.bus, panel.address)
+        else:
+            if multiplexer == "overlay" and panel.bus == mux_bus:
+                check.fail(f"{key}.bus", f"bus {mux_bus} is the multiplexer's own bus: a 0x{panel.address:02X} "
+                                         f"panel there answers beside every channel; use the channel's bus")
+            spot = ("bus", panel.bus, panel.address)
+        if spot in where:
+            check.fail(key, f"shares its place ({_place(spot)}) with {where[spot]}")
+        where[spot] = key
+
+
+def _place(spot: tuple) -> str:
+    if spot[0] == "spi":
+        return f"SPI CE{spot[1]}"
+    if spot[0] == "mux":
+        return f"multiplexer channel {spot[1]}"
+    return f"I²C bus {spot[1]} address 0x{spot[2]:02X}"
+
+
 def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     """Check an already-parsed TOML mapping and build a :class:`Config` (see :func:`load_config`)."""
     check = _Checker(file)
@@ -229,8 +313,18 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if isinstance(bounce_time, bool) or not isinstance(bounce_time, (int, float)) or not 0 <= bounce_time <= 1:
         check.fail("hardware.bounce_time", f"must be seconds from 0 to 1, not {bounce_time!r}")
 
-    panels = check.table(top.get("panels"), "panels", ("driver",))
+    panels = check.table(top.get("panels"), "panels", ("driver", "interface", "multiplexer", "multiplexer_bus",
+                                                        "multiplexer_address", "rotate"))
     panel_driver = check.choice(panels.get("driver"), "panels.driver", PANEL_DRIVERS, "emulated")
+    panel_interface = check.choice(panels.get("interface"), "panels.interface", PANEL_INTERFACES, "i2c")
+    multiplexer = check.choice(panels.get("multiplexer"), "panels.multiplexer", MULTIPLEXERS,
+                               "switch" if panel_interface == "i2c" else "none")
+    if panel_interface == "spi" and multiplexer != "none":
+        check.fail("panels.multiplexer", "an I²C multiplexer does not apply to SPI panels; use \"none\"")
+    multiplexer_bus = check.integer(panels.get("multiplexer_bus", 1), "panels.multiplexer_bus", range(0, 64))
+    multiplexer_address = check.integer(panels.get("multiplexer_address", 0x70), "panels.multiplexer_address",
+                                        range(0x70, 0x78))
+    panel_rotate = check.integer(panels.get("rotate", 0), "panels.rotate", range(0, 4))
 
     if "table_buttons" in top:
         spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
@@ -248,7 +342,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         seats = []
         for index, raw in enumerate(players):
             key = f"players[{index}]"
-            spec = check.table(raw, key, ("name", "colour", "buttons"))
+            spec = check.table(raw, key, ("name", "colour", "buttons", "panel"))
             if "name" not in spec:
                 check.fail(f"{key}.name", "is required")
             name = check.text(spec["name"], f"{key}.name")
@@ -256,7 +350,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
             buttons_spec = check.table(spec.get("buttons"), f"{key}.buttons", PLAYER_ACTIONS)
             buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}", PLAYER_ACTIONS)
                             for action in PLAYER_ACTIONS if action in buttons_spec)
-            seats.append(SeatConfig(name, colour, buttons))
+            seats.append(SeatConfig(name, colour, buttons, _panel(check, spec.get("panel"), f"{key}.panel", index)))
         seats = tuple(seats)
     else:
         seats = defaults.seats
@@ -281,6 +375,8 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
                 check.fail(f"{key}.key", f"key {button.key!r} is already used by {used_keys[button.key]}")
             used_keys[button.key] = key
 
+    _check_panels(check, seats, panel_driver, panel_interface, multiplexer, multiplexer_bus, used_pins)
+
     house_rules = top.get("house_rules", {})
     if not isinstance(house_rules, dict):
         check.fail("house_rules", "must be a table")
@@ -294,4 +390,5 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if len(seats) < rules.min_players:
         check.fail("players", f"{rules.title} needs at least {rules.min_players} seats, not {len(seats)}")
     return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
-                  float(bounce_time), float(hold_time), panel_driver, dict(house_rules))
+                  float(bounce_time), float(hold_time), panel_driver, panel_interface, multiplexer,
+                  multiplexer_bus, multiplexer_address, panel_rotate, dict(house_rules))

@@ -1,7 +1,7 @@
 """Player OLED panels (luma.oled): each player's name and figures, readable at arm's length.
 
-Three layers, as in luma: a *device* per panel (here luma.core's ``dummy`` device for the emulated panels;
-real SSD1306/SH1106 panels over I2C or SPI are configured by a later issue), a pure *layout* function
+Three layers, as in luma: a *device* per panel (luma.core's ``dummy`` device for the emulated panels, or
+real SSD1306/SH1106/SSD1309 panels opened by :mod:`hardware.panel_devices`), a pure *layout* function
 :func:`render_player_panel` that draws a :class:`companion.games.PlayerView` into a 128×64 1-bit PIL image,
 and :class:`PanelBank`, which redraws on its own thread only the panels whose content changed, so the
 UI thread and the table never wait for a slow I2C bus.
@@ -42,27 +42,61 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[int])
     return panel_font(sizes[-1])
 
 
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> list[str]:
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}".strip()
+            if draw.textlength(candidate, font=font) <= width or not line:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def _centred_lines(draw: ImageDraw.ImageDraw, text: str, top: int, bottom: int) -> None:
+    """``text`` wrapped and centred between ``top`` and ``bottom``, in the biggest size that fits."""
+    for size in (16, 14, 12, 10):
+        font = panel_font(size)
+        lines = _wrap(draw, text, font, PANEL_WIDTH - 4)
+        step = size + 2
+        if len(lines) * step <= bottom - top or size == 10:
+            break
+    lines = lines[:max(1, (bottom - top) // step)]
+    y = top + (bottom - top - step * len(lines)) // 2
+    for line in lines:
+        draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
+        y += step
+
+
 def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.Image:
-    """Draw one player's panel: name (and a BNN badge) on top, the balance as big as fits, the first track
-    underneath. ``view=None`` draws ``message`` alone (idle or exit screens). Returns a 128×64 mode-"1" image."""
+    """Draw one player's panel: a turn marker and the name (and a BNN badge) on top, the balance as big as
+    fits, the first track underneath. With ``message`` (e.g. ``"Refused: ABS has $2,000, cannot pay
+    $5,000"``) the body shows the message instead of the figures. ``view=None`` draws ``message`` alone
+    (idle and exit screens). Returns a 128×64 mode-"1" image."""
     image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     if view is None:
-        lines = message.split("\n") if message else [""]
-        y = (PANEL_HEIGHT - 18 * len(lines)) // 2
-        for line in lines:
-            font = _fit(draw, line, PANEL_WIDTH - 4, (16, 14, 12, 10))
-            draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
-            y += 18
+        _centred_lines(draw, message, 0, PANEL_HEIGHT)
         return image
     badge = "BNN" if "Best Network News" in view.badges else ""
-    draw.text((2, 0), view.name, font=_fit(draw, view.name, 90, (16, 14, 12)), fill=1)
+    name_x = 2
+    if view.turn:       # a solid triangle: "your turn"
+        draw.polygon([(1, 2), (1, 14), (8, 8)], fill=1)
+        name_x = 11
+    draw.text((name_x, 0), view.name, font=_fit(draw, view.name, 90 - name_x, (16, 14, 12)), fill=1)
     if badge:
         font = panel_font(12)
         x = PANEL_WIDTH - draw.textlength(badge, font=font) - 4
         draw.rectangle((x - 2, 1, PANEL_WIDTH - 1, 16), fill=1)
         draw.text((x, 2), badge, font=font, fill=0)
     draw.line((0, 18, PANEL_WIDTH, 18), fill=1)
+    if message:
+        _centred_lines(draw, message, 20, PANEL_HEIGHT)
+        return image
     if view.balance is not None:
         money = format_dollars(view.balance).replace("\u2212", "-")   # the bundled font has no U+2212
         font = _fit(draw, money, PANEL_WIDTH - 4, (26, 24, 22, 20, 18))
@@ -87,13 +121,19 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
     screen and stops the worker; safe to call twice.
     """
 
-    def __init__(self, seats: int) -> None:
-        self.devices = [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in range(seats)]
+    def __init__(self, seats: int | None = None, *, devices: Sequence | None = None) -> None:
+        if devices is None:
+            devices = [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in range(seats or 0)]
+        self.devices = list(devices)
+        for device in self.devices:
+            device.persist = True    # luma clears panels at exit; ours keep their exit screen
+        seats = len(self.devices)
         self._shown: list[object] = [object()] * seats
         self._wanted: list[PlayerView | None] = [None] * seats
         self._lock = threading.Condition()
         self._version = 0
         self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
+        self._messages: dict[int, tuple[str, float]] = {}
         self._failures = [0] * seats
         self._retry_at = [0.0] * seats
         self._stopping = False
@@ -106,24 +146,42 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
             self._wanted = list(views) + [None] * (len(self.devices) - len(views))
             self._lock.notify()
 
+    def flash(self, seat: int, message: str, seconds: float = 4.0) -> None:
+        """Show ``message`` on ``seat``'s panel (under the player's name) for ``seconds``, then the figures."""
+        with self._lock:
+            if 0 <= seat < len(self.devices):
+                self._messages[seat] = (message, time.monotonic() + seconds)
+                self._lock.notify()
+
+    def _wanted_picture(self, index: int):
+        """What seat ``index`` should show now: ``(view, message)``; expired messages are dropped."""
+        view = self._wanted[index]
+        message, until = self._messages.get(index, ("", 0.0))
+        if message and time.monotonic() >= until:
+            del self._messages[index]
+            message = ""
+        return (view, message) if view is not None else (None, message or "free seat")
+
     def _pending(self) -> list[int]:
         """Seats whose wanted view is not drawn yet and whose retry time (if failing) has come."""
         now = time.monotonic()
-        return [i for i, view in enumerate(self._wanted)
-                if view != self._shown[i] and self._retry_at[i] <= now]
+        return [i for i in range(len(self.devices))
+                if self._wanted_picture(i) != self._shown[i] and self._retry_at[i] <= now]
 
     def _work(self) -> None:
         while True:
             with self._lock:
                 while not self._stopping and not self._pending():
-                    waits = [t - time.monotonic() for i, t in enumerate(self._retry_at)
-                             if self._wanted[i] != self._shown[i]]
+                    now = time.monotonic()
+                    waits = [t - now for i, t in enumerate(self._retry_at) if t > now]
+                    waits += [until - now for _, until in self._messages.values()]
                     self._lock.wait(timeout=max(0.01, min(waits)) if waits else None)
                 if self._stopping:
                     return
-                work = [(i, self._wanted[i]) for i in self._pending()]
-            for index, view in work:
-                image = render_player_panel(view, message="" if view else "free seat")
+                work = [(i, self._wanted_picture(i)) for i in self._pending()]
+            for index, picture in work:
+                view, message = picture
+                image = render_player_panel(view, message=message)
                 try:
                     self.devices[index].display(image)
                 except Exception as error:   # a failing panel must not stop the others
@@ -139,8 +197,8 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                         log.info("panel %d works again after %d failures", index + 1, self._failures[index])
                     self._failures[index] = 0
                     self._retry_at[index] = 0.0
-                    self._shown[index] = view
-                    self._frames[index] = self.devices[index].image.copy()
+                    self._shown[index] = picture
+                    self._frames[index] = image
                     self._version += 1
 
     def degraded(self) -> list[int]:
@@ -158,7 +216,8 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
-                if self._wanted == self._shown:
+                if not self._pending() and all(self._wanted_picture(i) == self._shown[i]
+                                               for i in range(len(self.devices))):
                     return True
             time.sleep(0.01)
         return False
@@ -173,9 +232,10 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
         self._thread.join(timeout=2)
         for index, device in enumerate(self.devices):
             try:
-                device.display(render_player_panel(None, message=message))
+                image = render_player_panel(None, message=message)
+                device.display(image)
                 with self._lock:
-                    self._frames[index] = device.image.copy()
+                    self._frames[index] = image
                     self._version += 1
             except Exception:
                 log.exception("panel %d failed to draw its exit screen", index + 1)

@@ -100,3 +100,35 @@ def test_a_failing_panel_does_not_stop_the_others(caplog):
     assert bank.degraded() == []
     assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
     bank.close()
+
+
+@pytest.mark.parametrize("name, view, message", [
+    ("turn-marker", PlayerView("PBC", "#43a047", 52000, half_hours(22), turn=True), ""),
+    ("refusal", PlayerView("NBS", "#fdd835", 2000, half_hours(20)), "Refused: NBS has $2,000, cannot pay $5,000"),
+    ("exit", None, "Companion\nstopped"),
+])
+def test_generic_views_match_their_golden_pngs(name, view, message):
+    image = render_player_panel(view, message=message)
+    ARTIFACTS.mkdir(exist_ok=True)
+    image.resize((PANEL_WIDTH * 4, PANEL_HEIGHT * 4), Image.NEAREST).save(ARTIFACTS / f"panel-{name}.png")
+    reference = REFERENCE / f"panel-{name}.png"
+    if os.environ.get("UPDATE_REFERENCE_PANELS"):
+        image.save(reference)
+    assert same(image, Image.open(reference)), f"{name} differs from {reference}"
+
+
+def test_a_flashed_message_shows_then_the_figures_come_back():
+    bank = PanelBank(2)
+    bank.show([VIEWS["abs-start"], VIEWS["cba-rich"]])
+    assert bank.wait_idle()
+    bank.flash(1, "Refused: no dice are asked for right now", seconds=0.3)
+    assert bank.wait_idle()
+    assert same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"],
+                                                        message="Refused: no dice are asked for right now"))
+    import time
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and not same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"])):
+        time.sleep(0.02)
+    assert same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"]))
+    assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
+    bank.close()

@@ -263,7 +263,21 @@ class TableController(EventDispatcher):
         if outcome.message:
             self.message = outcome.message
             self.message_refused = not outcome.accepted
+        if not outcome.accepted and outcome.command.source == "button":
+            self._flash_on_panel(outcome)
         self._refresh()
+
+    def _flash_on_panel(self, outcome: Outcome) -> None:
+        """A refused button press is told on the presser's own panel too (they are looking at it)."""
+        view = self.table.view()
+        command = outcome.command
+        player = next((getattr(command, field) for field in ("network", "roller", "player", "payer")
+                       if isinstance(getattr(command, field, None), str)), None)
+        if self.panels is None or view is None or player is None:
+            return
+        names = [p.name for p in view.players]
+        if player in names:
+            self.panels.flash(names.index(player), str(outcome.refusal))
 
     # actions
     def new_game(self, count: int) -> None:

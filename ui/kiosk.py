@@ -80,6 +80,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     from companion.games import find_game
     from companion.table import Table
     from hardware.buttons import ButtonBoard
+    from hardware.panel_devices import open_panels
     from hardware.panels import PanelBank
     from ui.app import CompanionApp, TableController
 
@@ -102,9 +103,12 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
         log.error("%s", problem)
         notices.append(problem)
     notice = " · ".join(notices)
-    if config.panel_driver != "emulated":
-        log.warning("panels.driver = %s: real OLED panels come with a later version; showing emulated panels",
-                    config.panel_driver)
-    panels = PanelBank(len(config.seats))
+    try:
+        devices = open_panels(config, simulate=simulate)
+    except Exception as error:       # a missing panel bus must not keep the touchscreen from working
+        log.error("%s; the panels are off, the touchscreen works", error)
+        notice = " · ".join(filter(None, [notice, f"Panels are off: {error}"]))
+        devices = open_panels(config, simulate=True)
+    panels = PanelBank(devices=devices)
     controller = TableController(table, config, buttons=buttons, panels=panels)
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)

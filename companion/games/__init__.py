@@ -21,14 +21,15 @@ from companion.tracks import Track
 @dataclass(frozen=True)
 class PlayerView:
     """What the shared screen and a player's panel show about one player: ``name``, ``colour``,
-    ``balance`` in dollars (``None`` for games without money), public ``tracks`` and ``badges`` (short
-    words such as ``"Best Network News"``)."""
+    ``balance`` in dollars (``None`` for games without money), public ``tracks``, ``badges`` (short
+    words such as ``"Best Network News"``) and whether it is this player's ``turn``."""
 
     name: str
     colour: str
     balance: int | None
     tracks: tuple[Track, ...] = ()
     badges: tuple[str, ...] = ()
+    turn: bool = False
 
 
 @dataclass(frozen=True)
