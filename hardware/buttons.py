@@ -49,6 +49,8 @@ class ButtonBoard:
         self._players: tuple[str | None, ...] = ()
         self._keys: dict[str, tuple[int | None, int | None, ButtonConfig]] = {}
         self._key_down_at: dict[int, float] = {}
+        #: While set, presses go to ``capture(seat, button, action)`` instead of the table (self-test).
+        self.capture: Callable[[int | None, ButtonConfig, str], None] | None = None
         self._buttons: list[Button] = []
         self.detectors: dict[int, PressDetector] = {}     # by BCM pin
         try:
@@ -84,6 +86,10 @@ class ButtonBoard:
         """Handle one press of ``button`` at ``seat`` (``None`` = a table button): post the command for
         ``action`` (default: the button's own action; a long press passes the button's ``long`` action)."""
         action = action or button.action
+        capture = self.capture
+        if capture is not None:        # the touchscreen self-test is listening: nothing reaches the table
+            capture(seat, button, action)
+            return
         try:
             if seat is None:
                 self._post(Undo(source="button") if action == "undo" else Redo(source="button"))

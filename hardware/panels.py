@@ -134,6 +134,7 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
         self._version = 0
         self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
         self._messages: dict[int, tuple[str, float]] = {}
+        self._override: tuple[list[Image.Image], float] = ([], 0.0)
         self._failures = [0] * seats
         self._retry_at = [0.0] * seats
         self._stopping = False
@@ -153,8 +154,19 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                 self._messages[seat] = (message, time.monotonic() + seconds)
                 self._lock.notify()
 
+    def show_images(self, images: Sequence[Image.Image], seconds: float) -> None:
+        """Show ``images`` (one 128×64 picture per seat, e.g. self-test patterns) for ``seconds``."""
+        with self._lock:
+            self._override = (list(images), time.monotonic() + seconds)
+            self._lock.notify()
+
     def _wanted_picture(self, index: int):
-        """What seat ``index`` should show now: ``(view, message)``; expired messages are dropped."""
+        """What seat ``index`` should show now: ``(view, message)`` or ``("image", picture)``."""
+        images, until = self._override
+        if index < len(images):
+            if time.monotonic() < until:
+                return ("image", images[index])
+            self._override = ([], 0.0)
         view = self._wanted[index]
         message, until = self._messages.get(index, ("", 0.0))
         if message and time.monotonic() >= until:
@@ -175,13 +187,17 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                     now = time.monotonic()
                     waits = [t - now for i, t in enumerate(self._retry_at) if t > now]
                     waits += [until - now for _, until in self._messages.values()]
+                    if self._override[0]:
+                        waits.append(self._override[1] - now)
                     self._lock.wait(timeout=max(0.01, min(waits)) if waits else None)
                 if self._stopping:
                     return
                 work = [(i, self._wanted_picture(i)) for i in self._pending()]
             for index, picture in work:
-                view, message = picture
-                image = render_player_panel(view, message=message)
+                if picture[0] == "image":
+                    image = picture[1]
+                else:
+                    image = render_player_panel(picture[0], message=picture[1])
                 try:
                     self.devices[index].display(image)
                 except Exception as error:   # a failing panel must not stop the others

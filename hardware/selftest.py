@@ -165,13 +165,27 @@ def run(*, config: Config, simulate: bool, data_dir: Path, timeout: float = 10.0
     checks += check_buttons(config, simulate=simulate, timeout=timeout, stdin=stdin, stdout=stdout,
                             interactive=interactive)
     checks += check_readers(config)
-    report = "\n".join(check.line() for check in checks)
-    failed = sum(check.passed is False for check in checks)
-    summary = f"{sum(c.passed is True for c in checks)} passed, {failed} failed, " \
-              f"{sum(c.passed is None for c in checks)} skipped"
+    path, summary = save_report(checks, data_dir)
+    print("\n".join(check.line() for check in checks), file=stdout)
+    print(f"Self-test: {summary}. Report saved to {path}", file=stdout, flush=True)
+    return 1 if any(check.passed is False for check in checks) else 0
+
+
+def summarize(checks: list[Check]) -> str:
+    """``"18 passed, 0 failed, 1 skipped"``."""
+    return (f"{sum(c.passed is True for c in checks)} passed, {sum(c.passed is False for c in checks)} failed, "
+            f"{sum(c.passed is None for c in checks)} skipped")
+
+
+def save_report(checks: list[Check], data_dir: Path) -> tuple[Path, str]:
+    """Write the report as ``selftest-<time>.txt`` in ``data_dir``; return its path and the summary line."""
+    summary = summarize(checks)
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / f"selftest-{time.strftime('%Y%m%d-%H%M%S')}.txt"
-    path.write_text(f"{report}\n{summary}\n", encoding="utf-8")
-    print(report, file=stdout)
-    print(f"Self-test: {summary}. Report saved to {path}", file=stdout, flush=True)
-    return 1 if failed else 0
+    path.write_text("\n".join(check.line() for check in checks) + f"\n{summary}\n", encoding="utf-8")
+    return path, summary
+
+
+def buttons_in_order(config: Config) -> list[tuple[int | None, ButtonConfig, str]]:
+    """Every configured button as ``(seat index or None for a table button, button, label)``, in asking order."""
+    return _buttons_in_order(config)

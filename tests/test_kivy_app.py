@@ -143,12 +143,15 @@ def test_screenshots_are_real_pictures(played):
 
 
 def test_emulated_panels_show_each_networks_figures(played):
-    """Each panel's final frame equals the layout of that network's state replayed from the journal."""
-    data_dir, out_dir, _ = played
+    """Each panel's final frame equals the layout of that network's state replayed from the journal; ABS's
+    panel still flashes the refusal of its On the Air button pressed after the game had ended."""
+    data_dir, out_dir, steps = played
     view = _journal_view(data_dir)
-    for index, player in enumerate(view.players):
-        assert _same_image(out_dir / f"final-panel-{index + 1}.png", render_player_panel(player)), player.name
-    assert not _same_image(out_dir / "final-panel-1.png", render_player_panel(view.players[1]))
+    refusal = steps["ended"]["message"].removeprefix("Refused: ")
+    assert _same_image(out_dir / "final-panel-1.png", render_player_panel(view.players[0], message=refusal))
+    for index, player in enumerate(view.players[1:], start=2):
+        assert _same_image(out_dir / f"final-panel-{index}.png", render_player_panel(player)), player.name
+    assert not _same_image(out_dir / "final-panel-2.png", render_player_panel(view.players[2]))
 
 
 def test_restart_resumes_exactly_where_the_game_was(played, tmp_path):
@@ -206,3 +209,17 @@ def test_without_a_gpio_backend_the_touchscreen_still_works(tmp_path):
     steps = _drive(tmp_path / "data", tmp_path / "out", "--pi-mode")["steps"]
     assert "Buttons are off: no usable GPIO backend" in steps[0]["message"]
     assert steps[1]["balances"] == {"ABS": 31000, "CBA": 31000}
+
+
+def test_touchscreen_self_test_walks_every_button_and_saves_a_report(tmp_path):
+    """Home → Self-test: panels show their patterns, each button is asked for in turn (keys drive the mock
+    pins), one is skipped, the report is saved; presses during the test never reach a game."""
+    result = _drive(tmp_path / "data", tmp_path / "out", "--selftest")
+    prompt, report = result["selftest"]
+    assert prompt.startswith("Self-test: 17 passed, 0 failed, 2 skipped"), prompt   # 4 panels + 13 buttons
+    assert "PASS  button ABS on the air" in report and "SKIP  button table redo" in report
+    assert list((tmp_path / "data").glob("selftest-*.txt"))
+    shutil.copy(tmp_path / "out" / "selftest-report.png", ARTIFACTS / "selftest-report.png")
+    from hardware.selftest import panel_test_pattern
+    assert _same_image(tmp_path / "out" / "selftest-panel-1.png", panel_test_pattern("ABS", 1))   # shown
+    assert result["steps"][-1]["balances"] == {}           # no game was touched

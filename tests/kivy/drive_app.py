@@ -26,7 +26,16 @@ home_check = "--home" in sys.argv
 out_dir.mkdir(parents=True, exist_ok=True)
 journal, _ = open_journal(data_dir / "journal.sqlite3")
 config = dataclasses.replace(default_config(), dice_seed=7)
-if "--pi-mode" in sys.argv:      # as on a Pi 4 whose RPi.GPIO library is missing
+if "--selftest" in sys.argv:
+    steps = [lambda: tap_text("Self-test"), lambda: shot("selftest-start"), lambda: save_panels("selftest")]
+    for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o"):
+        steps.append(lambda k=key_name: key(k))
+        steps.append(lambda: None)              # let the debounce settle
+    steps += [lambda: key("backspace", 8), lambda: None, lambda: tap_text("Skip"),
+              lambda: result.__setitem__("selftest", [controller.popup.prompt, controller.popup.report]),
+              lambda: shot("selftest-report"),
+              lambda: tap_text("Close"), lambda: key("q"), lambda: snapshot("after selftest")]
+elif "--pi-mode" in sys.argv:      # as on a Pi 4 whose RPi.GPIO library is missing
     config = dataclasses.replace(config, pin_factory="rpigpio")
 app = build_app(journal=journal, config=config, simulate="--pi-mode" not in sys.argv)
 
@@ -117,7 +126,16 @@ def record_home_geometry():
     }
 
 
-if "--pi-mode" in sys.argv:
+if "--selftest" in sys.argv:
+    steps = [lambda: tap_text("Self-test"), lambda: shot("selftest-start"), lambda: save_panels("selftest")]
+    for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o"):
+        steps.append(lambda k=key_name: key(k))
+        steps.append(lambda: None)              # let the debounce settle
+    steps += [lambda: key("backspace", 8), lambda: None, lambda: tap_text("Skip"),
+              lambda: result.__setitem__("selftest", [controller.popup.prompt, controller.popup.report]),
+              lambda: shot("selftest-report"),
+              lambda: tap_text("Close"), lambda: key("q"), lambda: snapshot("after selftest")]
+elif "--pi-mode" in sys.argv:
     steps = [lambda: snapshot("pi mode"), lambda: tap_text("2 networks"), lambda: snapshot("pi game")]
 elif home_check:
     steps = [lambda: controller.go_home(), record_home_geometry, lambda: shot("home-many-games")]
