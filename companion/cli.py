@@ -7,6 +7,8 @@ Subcommands (``companion SUBCOMMAND --help`` for each):
 * ``games [list | resume ID | export ID --format json|csv | import FILE]`` — saved games.
 * ``export GAME --format json|csv [-o FILE]`` — one game's history (JSON) or bank ledger (CSV).
 * ``replay GAME`` — the history as readable lines.
+* ``ratings-war FILE [--json] [--roll [--seed N]] [--odds]`` — resolve a TV Wars Ratings War from a file
+  of line-ups (format: ``companion/games/tv_wars/lineup_file.py``).
 * ``selftest`` is a later issue.
 
 Exit codes: 0 success, 1 runtime failure (already running, journal unusable), 2 bad usage or config.
@@ -76,12 +78,27 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Print every history entry of a game, and the final balances.")
     _data_dir_option(replay)
     replay.add_argument("game_id", type=int, metavar="GAME")
+
+    war = sub.add_parser("ratings-war", help="resolve a TV Wars Ratings War from a file of line-ups",
+                         description="Resolve a TV Wars Ratings War from a TOML file of revealed line-ups and "
+                                     "print it in the rulebook's style. Missing dice are asked for on a "
+                                     "terminal, rolled with --roll, or listed (exit 2). File format: "
+                                     "companion/games/tv_wars/lineup_file.py; sample: "
+                                     "tests/data/ratings-war-example.toml.")
+    war.add_argument("file", type=Path, help="TOML file of line-ups")
+    war.add_argument("--json", action="store_true", help="print the resolution as JSON")
+    war.add_argument("--roll", action="store_true", help="roll missing dice with the built-in generator")
+    war.add_argument("--seed", type=int, metavar="N", help="with --roll: seed the generator (reproducible)")
+    war.add_argument("--odds", action="store_true",
+                     help="also print each program's exact chance of surviving, before any dice")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``companion`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.command == "ratings-war":      # a calculator: no config, no journal
+        return _ratings_war(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
     try:
@@ -194,6 +211,68 @@ def _replay(args, config) -> int:
     view = session.rules.view(session.state)
     print("Now: " + "; ".join(f"{p.name} {format_dollars(p.balance)}" for p in view.players if p.balance is not None))
     print(view.status)
+    return 0
+
+
+def _ratings_war(args) -> int:
+    """``companion ratings-war FILE``: resolve the war in FILE and print it (text or ``--json``), with the
+    aftermath and, with ``--odds``, the survival odds. A missing roll is rolled (``--roll``), asked for on
+    a terminal, or listed on standard error with exit code 2. Bad files and illegal line-ups exit 2."""
+    import json
+    import random
+    from companion.errors import CommandError, DiceError
+    from companion.games.tv_wars import ratings_war as rw
+    from companion.games.tv_wars.lineup_file import load_lineup_file
+
+    def ask(pending):
+        while True:
+            print(f"{pending.request.describe()}; enter the dice (e.g. 3 4): ", end="", file=sys.stderr, flush=True)
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            try:
+                return pending.request.check(pending.request.roller,
+                                             [int(v) for v in line.replace(",", " ").split()])
+            except (ValueError, DiceError) as error:
+                print(f"  {error}", file=sys.stderr)
+
+    if args.seed is not None and not args.roll:
+        print("companion: --seed goes with --roll", file=sys.stderr)
+        return 2
+    try:
+        war, given = load_lineup_file(args.file)
+        odds = rw.survival_odds(war) if args.odds else None
+        if args.roll:
+            generator = random.Random(args.seed)
+            roll = lambda p: [generator.randint(1, p.request.sides) for _ in range(p.request.count)]  # noqa: E731
+        else:
+            roll = ask if sys.stdin.isatty() else None
+        resolution, dice = rw.play_out(war, given, roll)
+    except CommandError as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
+    except (EOFError, KeyboardInterrupt):
+        print("\ncompanion: stopped: dice were not entered", file=sys.stderr)
+        return 2
+    if not resolution.complete:
+        missing = rw.missing_rolls(war, dice)
+        print(f"companion: dice are missing: add them under [dice] in {args.file}, or use --roll:", file=sys.stderr)
+        for pending in missing:
+            print(f'  "{pending.key}" = [?, ?]    # {pending.request.describe()}', file=sys.stderr)
+        print("  (further tie-break rolls may be needed once these are known)", file=sys.stderr)
+        return 2
+    for key in resolution.unused_dice:
+        print(f"companion: note: the war never needed the roll \"{key}\"", file=sys.stderr)
+    if args.json:
+        print(json.dumps(rw.resolution_to_dict(resolution, odds), indent=2))
+        return 0
+    lines = rw.render_odds(war, odds) + [""] if odds is not None else []
+    lines += rw.render_resolution(resolution) + rw.render_aftermath(rw.consequences(resolution))
+    rolled = [(key, values) for key, values in resolution.dice_used if key not in given]
+    if rolled:
+        lines += ["Dice rolled (add under [dice] to replay):"]
+        lines += [f'"{key}" = [{", ".join(map(str, values))}]' for key, values in rolled]
+    print("\n".join(lines))
     return 0
 
 
