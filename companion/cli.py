@@ -9,7 +9,7 @@ Subcommands (``companion SUBCOMMAND --help`` for each):
 * ``replay GAME`` — the history as readable lines.
 * ``ratings-war FILE [--json] [--roll [--seed N]] [--odds]`` — resolve a TV Wars Ratings War from a file
   of line-ups (format: ``companion/games/tv_wars/lineup_file.py``).
-* ``selftest`` is a later issue.
+* ``selftest [--config FILE] [--sim] [--timeout S]`` — every panel, button and reader checked in turn.
 
 Exit codes: 0 success, 1 runtime failure (already running, journal unusable), 2 bad usage or config.
 The touchscreen front-end is found through the ``tabletop_companion.frontends`` entry point, so this
@@ -79,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     _data_dir_option(replay)
     replay.add_argument("game_id", type=int, metavar="GAME")
 
+    selftest = sub.add_parser("selftest", help="check every panel, button and reader, one by one",
+                              description="Show a pattern on every panel, ask for every button in turn, ping "
+                                          "every reader; print and save a report. On a desktop (or with --sim) "
+                                          "it runs on mock pins and emulated panels.")
+    _data_dir_option(selftest)
+    selftest.add_argument("--sim", action="store_true", help="force simulator mode")
+    selftest.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                          help="seconds to wait for each button (default 10)")
+
     war = sub.add_parser("ratings-war", help="resolve a TV Wars Ratings War from a file of line-ups",
                          description="Resolve a TV Wars Ratings War from a TOML file of revealed line-ups and "
                                      "print it in the rulebook's style. Missing dice are asked for on a "
@@ -118,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             return _export(args, config)
         if args.command == "replay":
             return _replay(args, config)
+        if args.command == "selftest":
+            return _selftest(args, config)
     except ConfigError as error:
         print(f"companion: config error: {error}", file=sys.stderr)
         return 2
@@ -295,6 +306,17 @@ def _run(args, config, *, resume: int | None) -> int:
                             notice=recovery.message() if recovery else "")
         finally:
             journal.close()
+    finally:
+        lock.release()
+
+
+def _selftest(args, config) -> int:
+    from companion.lock import InstanceLock
+    from companion.paths import LOCK_NAME, data_dir
+    folder = data_dir(args.data_dir or config.data_dir)
+    lock = InstanceLock(folder / LOCK_NAME).acquire()      # the kiosk must not hold the same pins
+    try:
+        return _frontend("selftest")(config=config, simulate=args.sim, data_dir=folder, timeout=args.timeout)
     finally:
         lock.release()
 

@@ -49,3 +49,13 @@ def test_the_pattern_lights_every_edge_pixel():
     image = panel_test_pattern("ABS", 1)
     assert all(image.getpixel((x, 0)) and image.getpixel((x, 63)) for x in range(128))
     assert all(image.getpixel((0, y)) and image.getpixel((127, y)) for y in range(64))
+
+
+def test_companion_selftest_command_runs_on_the_simulator(tmp_path):
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "companion", "selftest", "--data-dir", str(tmp_path)],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Self-test: 18 passed, 0 failed, 1 skipped" in result.stdout
+    assert list(tmp_path.glob("selftest-*.txt")) and (tmp_path / "selftest-panel-1.png").exists()
