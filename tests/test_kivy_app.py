@@ -223,3 +223,15 @@ def test_touchscreen_self_test_walks_every_button_and_saves_a_report(tmp_path):
     from hardware.selftest import panel_test_pattern
     assert _same_image(tmp_path / "out" / "selftest-panel-1.png", panel_test_pattern("ABS", 1))   # shown
     assert result["steps"][-1]["balances"] == {}           # no game was touched
+
+
+def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
+    """The real command (`companion run --sim`), not just the app object: it draws a first frame and leaves
+    through its own shutdown path with exit code 0, leaving the exit screen on the panels."""
+    frame_file = tmp_path / "first-frame"
+    env = {**os.environ, "COMPANION_BENCH_FIRST_FRAME": str(frame_file)}
+    completed = subprocess.run([sys.executable, "-m", "companion", "run", "--sim", "--data-dir", str(tmp_path)],
+                               capture_output=True, text=True, timeout=120, env=env)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert float(frame_file.read_text()) > 0
+    assert "Traceback" not in completed.stderr

@@ -35,7 +35,12 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     Returns the process exit code (0). Raises :class:`companion.errors.ConfigError` for an unusable
     GPIO backend before any window opens.
     """
-    app = build_app(journal=journal, config=config, simulate=simulate or not on_raspberry_pi(), resume=resume,
+    simulate = simulate or not on_raspberry_pi()
+    hardware_lock = None
+    if not simulate:   # one companion per board, whatever data directory it uses: the pins are shared
+        from companion.lock import InstanceLock
+        hardware_lock = InstanceLock(HARDWARE_LOCK).acquire()
+    app = build_app(journal=journal, config=config, simulate=simulate, resume=resume,
                     start_new=start_new, notice=notice)
     import signal
 
