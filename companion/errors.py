@@ -90,3 +90,27 @@ class AlreadyRunning(CompanionError, RuntimeError):
 
 class NotOwnerThread(CompanionError, RuntimeError):
     """Table state was about to be changed from a thread that does not own the table."""
+
+
+class FrameError(CompanionError, ValueError):
+    """A serial reader frame cannot be built: a reserved character (``$``, ``*``, a control character),
+    a value outside the protocol's range, or a line over the maximum length (firmware_bridge/PROTOCOL.md)."""
+
+
+class ReaderError(CompanionError, OSError):
+    """A serial reader's port cannot be used. ``port`` names it (a path such as
+    ``/dev/serial/by-id/...``, or a description of the USB identity looked for); the message says why."""
+
+    def __init__(self, port: str, problem: str) -> None:
+        self.port, self.problem = str(port), problem
+        super().__init__(f"{self.port}: {problem}")
+
+
+class ReaderBusy(ReaderError):
+    """The port is already open exclusively (another companion, another reader connection, a terminal
+    program): two owners of one reader would each see half its frames."""
+
+
+class TileError(CompanionError, ValueError):
+    """A tile tag UID is not upper-case hex of 4, 7 or 10 bytes, or a tile's details cannot be stored
+    (not a JSON object, an empty kind)."""

@@ -1,0 +1,131 @@
+"""The device simulator: its boot noise, its own commands, and the interactive / scripted CLI."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from firmware_bridge.protocol import DiceResult, FrameParser, Hello, encode_ack, encode_ping
+from firmware_bridge.reader import ReaderConnection, ReaderSpec
+from firmware_bridge.simulator import DeviceSimulator, run_cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def wait_until(condition, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return bool(condition())
+
+
+def read_device(sim: DeviceSimulator, fd: int, seconds: float) -> bytes:
+    deadline, got = time.monotonic() + seconds, b""
+    while time.monotonic() < deadline:
+        try:
+            got += os.read(fd, 4096)
+        except BlockingIOError:
+            time.sleep(0.02)
+    return got
+
+
+def open_host_side(path: str) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    return fd
+
+
+def test_the_simulator_boots_noisily_then_says_hello_until_answered():
+    with DeviceSimulator("dice", uid="SIM-X", hello_delay=0.5, seed=3) as sim:
+        fd = open_host_side(sim.path)
+        try:
+            got = read_device(sim, fd, 1.6)
+            parser = FrameParser()
+            messages = parser.feed(got)
+            assert parser.stats.junk_bytes > 0 or parser.stats.rejected > 0        # boot noise came first
+            hellos = [m for m in messages if isinstance(m, Hello)]
+            assert len(hellos) >= 1 and hellos[0].uid == "SIM-X" and hellos[0].capability("dice") == "10"
+            assert sim.first_hello_at - sim.plugged_at >= 0.5
+            os.write(fd, encode_ping())
+            assert wait_until(lambda: sim.heard)
+            sim.roll(1, 6)
+            later = FrameParser().feed(read_device(sim, fd, 1.3))
+            assert later.count(DiceResult(1, (1, 6))) >= 2                       # re-sent until acknowledged
+            os.write(fd, encode_ack(1))
+            assert wait_until(lambda: sim.pending == 0)
+            assert sim.host_types() == ["PING", "ACK"]
+        finally:
+            os.close(fd)
+
+
+def test_tiles_placed_swapped_removed_and_reported_again_after_a_reset(tmp_path):
+    link = tmp_path / "tiles"
+    with DeviceSimulator("tiles", uid="T", hello_delay=0.1, slots=4, link=link) as sim:
+        events = []
+        conn = ReaderConnection(ReaderSpec(kind="tiles", path=str(link)), on_tile=events.append, settle_s=0.2,
+                                poll_s=0.1).start()
+        try:
+            assert wait_until(lambda: conn.status.connected)
+            sim.place(2, "04a1b2c3")
+            sim.place(2, "04A1B2C4")                     # another tile on the same slot
+            assert sim.remove(3) is None                  # nothing there
+            sim.remove(2)
+            sim.place(4, "04A1B2C5")
+            assert wait_until(lambda: len(events) == 5)
+            assert [(e.placed, e.slot, e.uid) for e in events] == [
+                (True, 2, "04A1B2C3"), (False, 2, "04A1B2C3"), (True, 2, "04A1B2C4"), (False, 2, "04A1B2C4"),
+                (True, 4, "04A1B2C5")]
+            assert wait_until(lambda: conn.placed() == {4: "04A1B2C5"})
+            sim.unplug()
+            sim.replug(reset=True)                        # the board restarts; the tile is still on it
+            assert wait_until(lambda: len(events) == 6)
+            assert (events[5].placed, events[5].slot, events[5].uid) == (True, 4, "04A1B2C5")
+            assert wait_until(lambda: conn.placed() == {4: "04A1B2C5"})
+        finally:
+            conn.stop()
+
+
+def test_cli_commands_through_run_cli():
+    out = io.StringIO()
+    commands = ["help", "# a comment", "status", "roll 3 5", "roll 9", "roll", "place 1 04A1B2C3", "noise 4",
+                "bogus", "unplug", "status", "replug keep", "wait 0.1", "replug", "wait 0.1", "quit", "roll 1"]
+    assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=commands, out=out) == 0
+    text = out.getvalue()
+    assert text.startswith("dice reader simulator ") and "/dev/pts/" in text.splitlines()[0]
+    assert "rolled 3 5 (seq 1)" in text
+    assert "? roll 9" in text and "? place 1 04A1B2C3" in text          # a dice reader has no slots
+    assert "unknown command 'bogus'" in text and "wrote 4 noise bytes" in text
+    assert "(unplugged)" in text and "plugged in again" in text and "still 1 unacknowledged" in text
+    assert text.rstrip().endswith("all results acknowledged")                # a fresh boot forgets them
+    assert "rolled 1" not in text                                        # after quit
+
+
+def test_scripted_simulator_as_a_process_with_a_reader(tmp_path):
+    link = tmp_path / "usb-sim-dice"
+    script = tmp_path / "script.txt"
+    script.write_text("# roll twice, then wait for the host\nroll 2 2\nroll 6 1 4\nwait 20\nquit\n")
+    process = subprocess.Popen([sys.executable, "-m", "firmware_bridge.simulator", "--script", str(script),
+                                "--link", str(link), "--hello-delay", "0.2"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=str(REPO))
+    readings = []
+    try:
+        first = process.stdout.readline()
+        assert first.startswith("dice reader simulator") and str(link) in first
+        conn = ReaderConnection(ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append, settle_s=0.2,
+                                poll_s=0.1).start()
+        try:
+            output, errors = process.communicate(timeout=60)
+        finally:
+            conn.stop()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, errors
+    assert "all results acknowledged" in output
+    assert [r.values for r in readings] == [(2, 2), (6, 1, 4)]
+    assert not link.exists()                          # the link goes with the simulator
