@@ -10,6 +10,7 @@ Subcommands (``companion SUBCOMMAND --help`` for each):
 * ``ratings-war FILE [--json] [--roll [--seed N]] [--odds]`` — resolve a TV Wars Ratings War from a file
   of line-ups (format: ``companion/games/tv_wars/lineup_file.py``).
 * ``selftest [--config FILE] [--sim] [--timeout S]`` — every panel, button and reader checked in turn.
+* ``bridge-sim [--kind dice|tiles] [--script FILE] [--link PATH]`` — a simulated reader on a pseudo-terminal.
 
 Exit codes: 0 success, 1 runtime failure (already running, journal unusable), 2 bad usage or config.
 The touchscreen front-end is found through the ``tabletop_companion.frontends`` entry point, so this
@@ -79,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     _data_dir_option(replay)
     replay.add_argument("game_id", type=int, metavar="GAME")
 
+    sub.add_parser("bridge-sim", add_help=False,
+                   help="a simulated dice or tile reader on a pseudo-terminal (bridge-sim --help)")
     selftest = sub.add_parser("selftest", help="check every panel, button and reader, one by one",
                               description="Show a pattern on every panel, ask for every button in turn, ping "
                                           "every reader; print and save a report. On a desktop (or with --sim) "
@@ -105,6 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``companion`` console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bridge-sim"]:          # the simulator parses its own options
+        try:
+            return _frontend("bridge-sim")(argv[1:])
+        except CompanionError as error:
+            print(f"companion: {error}", file=sys.stderr)
+            return 1
     args = build_parser().parse_args(argv)
     if args.command == "ratings-war":      # a calculator: no config, no journal
         return _ratings_war(args)

@@ -32,6 +32,10 @@ Example file (every key optional)::
     colour = "#e53935"
     buttons = { on_the_air = { pin = 17, key = "q" }, sponsor = { pin = 27, key = "w" }, roll = { pin = 22, key = "e" } }
 
+    [[readers]]                  # serial dice/tile readers (firmware_bridge/PROTOCOL.md), found by identity
+    kind = "dice"
+    path = "/dev/serial/by-id/usb-Tabletop_Companion_Dice_E6614103E7452D2F-if00"
+
     [house_rules]                # passed to the game as options
     roll_off = true
 """
@@ -125,6 +129,9 @@ class Config:
     multiplexer_address: int = 0x70
     panel_rotate: int = 0
     house_rules: Mapping[str, Any] = field(default_factory=dict)
+    #: ``[[readers]]`` tables as written (kind, path or vid/pid/serial_number, …); ``firmware_bridge``
+    #: checks them (``ReaderSpec.from_mapping``) before the kiosk opens its window.
+    readers: tuple[Mapping[str, Any], ...] = ()
 
 
 _DEFAULT_SEATS = (
@@ -288,7 +295,10 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     check = _Checker(file)
     defaults = default_config()
     top = check.table(dict(data), "", ("table", "dice", "hardware", "panels", "table_buttons", "players",
-                                       "house_rules"))
+                                       "house_rules", "readers"))
+    readers = top.get("readers", [])
+    if not isinstance(readers, list) or not all(isinstance(r, dict) for r in readers):
+        check.fail("readers", "must be an array of tables ([[readers]] sections)")
     table = check.table(top.get("table"), "table", ("game", "data_dir"))
     game = check.text(table.get("game", defaults.game), "table.game")
     from companion.games import game_names
@@ -391,4 +401,5 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         check.fail("players", f"{rules.title} needs at least {rules.min_players} seats, not {len(seats)}")
     return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
                   float(bounce_time), float(hold_time), panel_driver, panel_interface, multiplexer,
-                  multiplexer_bus, multiplexer_address, panel_rotate, dict(house_rules))
+                  multiplexer_bus, multiplexer_address, panel_rotate, dict(house_rules),
+                  tuple(dict(r) for r in readers))

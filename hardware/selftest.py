@@ -146,9 +146,21 @@ class _PlayerPress:
     action: str
 
 
-def check_readers(config: Config) -> list[Check]:
-    """Ping each configured serial reader (this version configures none)."""
-    return [Check("readers", None, "no serial readers are configured")]
+def check_readers(config: Config, timeout: float = 6.0) -> list[Check]:
+    """Open each configured serial reader, wait for its HELLO and its answer to a PING (``firmware_bridge``);
+    results it sends meanwhile are left unacknowledged, so the self-test never takes a roll from the game."""
+    if not config.readers:
+        return [Check("readers", None, "no serial readers are configured")]
+    from firmware_bridge.reader import ReaderSpec, probe_reader
+    checks = []
+    for index, raw in enumerate(config.readers):
+        try:
+            spec = ReaderSpec.from_mapping(raw, f"readers[{index}]", config.source)
+            status, _ = probe_reader(spec, timeout)
+            checks.append(Check(f"reader {spec.label}", status.connected, status.text))
+        except Exception as error:
+            checks.append(Check(f"reader {index + 1}", False, str(error)))
+    return checks
 
 
 def run(*, config: Config, simulate: bool, data_dir: Path, timeout: float = 10.0,

@@ -235,3 +235,19 @@ def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert float(frame_file.read_text()) > 0
     assert "Traceback" not in completed.stderr
+
+
+def test_a_simulated_dice_reader_answers_the_roll_off_and_holds_an_unasked_roll(tmp_path):
+    """Issue 8 wiring: the desktop simulator's dice reader (a real pseudo-terminal speaking the protocol)
+    answers TV Wars 2.5's roll-off requests with source "reader"; a roll nobody asked for is held on the
+    dashboard until discarded."""
+    data_dir = tmp_path / "data"
+    result = _drive(data_dir, tmp_path / "out", "--reader")
+    steps = {step["label"]: step for step in result["steps"]}
+    assert "connected" in result["reader_status"]
+    with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
+        rolls = [(e.payload["roller"], e.payload["source"]) for e in journal.events(1) if e.type == "dice_rolled"]
+    assert rolls[:2] == [("ABS", "reader"), ("CBA", "reader")]
+    assert result["held"].startswith("Unclaimed roll")
+    assert steps["discarded"]["held"] == ""
+    shutil.copy(tmp_path / "out" / "reader-unclaimed.png", ARTIFACTS / "reader-unclaimed.png")

@@ -59,3 +59,19 @@ def test_companion_selftest_command_runs_on_the_simulator(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Self-test: 18 passed, 0 failed, 1 skipped" in result.stdout
     assert list(tmp_path.glob("selftest-*.txt")) and (tmp_path / "selftest-panel-1.png").exists()
+
+
+def test_self_test_pings_a_configured_reader_on_a_pseudo_terminal(tmp_path):
+    """A [[readers]] entry pointing at the device simulator's pty answers the self-test's ping."""
+    from firmware_bridge.simulator import DeviceSimulator
+    from hardware.selftest import check_readers
+    simulator = DeviceSimulator("dice", uid="SELFTEST-1", hello_delay=0.1).start()
+    try:
+        config = parse_config({"readers": [{"kind": "dice", "path": simulator.path, "name": "dice tray"}]})
+        checks = check_readers(config, timeout=8)
+    finally:
+        simulator.close()
+    assert len(checks) == 1 and checks[0].passed, checks
+    assert checks[0].part == "reader dice tray"
+    missing = parse_config({"readers": [{"kind": "dice", "path": str(tmp_path / "no-such-port")}]})
+    assert check_readers(missing, timeout=1)[0].passed is False

@@ -33,6 +33,7 @@ from companion.bank import format_dollars
 from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, OpenGame, PlayerSeat, Redo, RollDice,
                                 TransferMoney, Undo)
 from companion.config import Config
+from companion.errors import DiceError
 from companion.games import find_game
 from companion.table import Outcome, Table
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
@@ -332,10 +333,18 @@ class TableController(EventDispatcher):
     redo_hint = StringProperty("")
     dice_roller = StringProperty("")
     built_in_dice = BooleanProperty(True)
+    reader_status = StringProperty("")
+    reader_trouble = BooleanProperty(False)
+    held_text = StringProperty("")
+    held_confirm = BooleanProperty(False)
 
-    def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, **kwargs) -> None:
+    def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, readers=None, tray=None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
+        self.readers, self.tray = readers, tray
+        if readers is not None:     # reader threads report status; hand it to the main thread
+            readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
         self.built_in_dice = config.dice_mode == "built-in"
         self.screens: ScreenManager | None = None
         self.popup = None
@@ -348,8 +357,57 @@ class TableController(EventDispatcher):
         self.table.post(command)
 
     def drain(self, *_):
-        """Apply queued commands (the owner thread is Kivy's main thread)."""
+        """Match dice-reader readings, then apply queued commands (the owner thread is Kivy's main thread)."""
+        if self.tray is not None:
+            session = self.table.session
+            matches = self.tray.poll(lambda: session.rules.pending_dice(session.state) if session else None,
+                                     self.table.post)
+            if matches:
+                self._show_held()
         self.table.process_pending()
+
+    def _reader_status_changed(self) -> None:
+        statuses = self.readers.statuses() if self.readers is not None else []
+        self.reader_status = self.readers.status_text() if self.readers is not None else ""
+        self.reader_trouble = any(not status.connected for status in statuses)
+
+    def _show_held(self) -> None:
+        held = self.tray.held if self.tray is not None else ()
+        self.held_text = held[0].match.reason if held else ""
+        self.held_confirm = bool(held) and held[0].needs_confirmation
+
+    def use_held(self) -> None:
+        """Use the oldest held reader roll for the dice being asked for."""
+        held = self.tray.held
+        view = self.table.view()
+        request = view.pending_dice if view else None
+        try:
+            if not held:
+                return
+            if request is None:
+                raise DiceError("no dice are asked for right now: keep the roll or discard it")
+            self.post(self.tray.assign(held[0].id, request))
+        except DiceError as error:
+            self.message, self.message_refused = f"Refused: {error}", True
+        self._show_held()
+
+    def discard_held(self) -> None:
+        """Forget the oldest held reader roll."""
+        held = self.tray.held
+        if held:
+            self.tray.discard(held[0].id)
+            self.message, self.message_refused = f"Discarded the reader's roll {held[0].values}", False
+        self._show_held()
+
+    def roll_into_reader(self) -> None:
+        """Simulator: roll dice into the simulated dice reader's tray (as many as are asked for, else 2)."""
+        if self.readers is None:
+            return
+        view = self.table.view()
+        request = view.pending_dice if view else None
+        faces = self.readers.simulate_roll(request.count if request else 2)
+        if faces is None:
+            self.message, self.message_refused = "The simulated dice reader is not ready", True
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
         if outcome.message:
@@ -616,7 +674,8 @@ class CompanionApp(App):
                 self.panel_images.append(image)
             if self.controller.buttons is not None:
                 self.strip.key_help = "  ·  ".join(
-                    self.controller.buttons.key_help([s.name for s in self.controller.config.seats]))
+                    self.controller.buttons.key_help([s.name for s in self.controller.config.seats])
+                    + [f"Dice tray {SIMULATED_TRAY_KEY}"])
             root.add_widget(self.strip)
             Clock.schedule_interval(self._update_panels, 1 / 20)
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
@@ -653,6 +712,9 @@ class CompanionApp(App):
             widget.texture = _oled_texture(frame, seat.colour)
 
     def _key_down(self, window, key, scancode, codepoint, modifiers):
+        if self.simulate and self.controller.popup is None and _key_name(key, codepoint) == SIMULATED_TRAY_KEY:
+            self.controller.roll_into_reader()
+            return True
         if self.controller.buttons is None:
             return False
         if self.controller.popup is not None and not isinstance(self.controller.popup, SelfTestPopup):
@@ -664,12 +726,22 @@ class CompanionApp(App):
             return False
         return self.controller.buttons.key_up(_key_name(key, None))
 
+    def on_start(self) -> None:
+        if self.controller.readers is not None:
+            self.controller.readers.start()
+            self.controller._reader_status_changed()
+
     def on_stop(self) -> None:
+        if self.controller.readers is not None:
+            self.controller.readers.stop()
         if self.controller.panels is not None:
             self.controller.panels.close()
         if self.controller.buttons is not None:
             self.controller.buttons.close()
 
+
+#: In the simulator, this key rolls dice into the simulated dice reader's tray.
+SIMULATED_TRAY_KEY = "t"
 
 _NAMED = {8: "backspace", 13: "enter", 32: "spacebar", 9: "tab", 27: "escape", 273: "up", 274: "down",
           275: "right", 276: "left"}

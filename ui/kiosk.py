@@ -53,6 +53,7 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     try:
         app.run()
     finally:
+        app.controller.readers.stop()
         app.controller.panels.close()
         if app.controller.buttons is not None:
             app.controller.buttons.close()
@@ -85,6 +86,10 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     from companion.games import find_game
     from companion.table import Table
     from hardware.buttons import ButtonBoard
+    from companion.dice import DiceReaderPort
+    from firmware_bridge.dice_match import RollTray
+    from firmware_bridge.reader import ReaderSpec
+    from firmware_bridge.service import ReaderService
     from hardware.panel_devices import open_panels
     from hardware.panels import PanelBank
     from ui.app import CompanionApp, TableController
@@ -115,5 +120,10 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
         notice = " · ".join(filter(None, [notice, f"Panels are off: {error}"]))
         devices = open_panels(config, simulate=True)
     panels = PanelBank(devices=devices)
-    controller = TableController(table, config, buttons=buttons, panels=panels)
+    dice_port = DiceReaderPort()
+    specs = [ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)   # ConfigError before any window
+             for index, spec in enumerate(config.readers)]
+    readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)   # desktop: a simulated reader
+    controller = TableController(table, config, buttons=buttons, panels=panels, readers=readers,
+                                 tray=RollTray(dice_port))
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
