@@ -126,9 +126,13 @@ class Journal:
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = _connect(self.path)
-                self._db.execute("PRAGMA journal_mode = WAL")
+                mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 self._db.execute("PRAGMA synchronous = FULL")
                 self._db.execute("PRAGMA foreign_keys = ON")
+                synchronous = self._db.execute("PRAGMA synchronous").fetchone()[0]
+                if mode.lower() != "wal" or synchronous != 2:   # checked, not assumed: power-cut safety
+                    raise JournalError(f"{self.path} could not be set to WAL with synchronous=FULL "
+                                       f"(got {mode}, synchronous={synchronous}); use a local file system")
                 self._check_version()
                 self._db.executescript(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")

@@ -251,3 +251,68 @@ def test_a_simulated_dice_reader_answers_the_roll_off_and_holds_an_unasked_roll(
     assert result["held"].startswith("Unclaimed roll")
     assert steps["discarded"]["held"] == ""
     shutil.copy(tmp_path / "out" / "reader-unclaimed.png", ARTIFACTS / "reader-unclaimed.png")
+
+
+def test_leaving_the_kiosk_takes_both_top_corners_held(tmp_path):
+    """One corner does nothing; both top corners held for 3 s offer to leave; leaving is deliberate."""
+    out = tmp_path / "out"
+    completed = subprocess.run([sys.executable, str(DRIVER), str(tmp_path / "data"), str(out), "--exit-gesture"],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    result = json.loads((out / "result.json").read_text())
+    assert result["errors"] == [], result["errors"]
+    assert result["one_corner_popup"] is False
+    assert result["exit_dialog"] == "Leave the kiosk?"
+    assert "left_kiosk True" in completed.stdout
+
+
+def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["SDL_VIDEODRIVER"] = "kmsdrm"
+    completed = subprocess.run([sys.executable, "-m", "companion", "run", "--sim", "--data-dir", str(tmp_path)],
+                               capture_output=True, text=True, timeout=60, env=env)
+    if Path("/dev/dri").exists() and any(Path("/dev/dri").glob("card*")):
+        pytest.skip("this machine has a DRM device, so it has a display")
+    assert completed.returncode == 1
+    last = completed.stderr.strip().splitlines()[-1]
+    assert last.startswith("companion: no display:") and "/dev/dri" in last
+
+
+def test_the_app_tells_systemd_ready_pings_the_watchdog_and_stops_on_sigterm(tmp_path):
+    """Type=notify: READY=1 once the journal is open and the first frame drawn, WATCHDOG=1 from the main
+    loop, STOPPING=1 and exit 0 on systemd's SIGTERM (through on_stop: the panels' exit screen)."""
+    import socket
+    path = str(tmp_path / "notify.sock")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    server.settimeout(60)
+    env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}
+    env.pop("WATCHDOG_PID", None)
+    process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--data-dir", str(tmp_path)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        messages = []
+        while not any(m.startswith("READY=1") for m in messages) or "WATCHDOG=1" not in messages:
+            messages.append(server.recv(256).decode())
+        ready = next(m for m in messages if m.startswith("READY=1"))
+        assert "STATUS=home screen" in ready                         # a fresh data directory: no game yet
+        process.send_signal(signal.SIGTERM)
+        while "STOPPING=1" not in messages:
+            messages.append(server.recv(256).decode())
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        server.close()
+
+
+def test_display_problem_names_what_is_missing(tmp_path):
+    from ui.kiosk import display_problem
+    dri = tmp_path / "dri"
+    dri.mkdir()
+    assert display_problem({"DISPLAY": ":0"}, dri) is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, dri) is None
+    assert "no display" in display_problem({}, dri)
+    (dri / "card0").touch()
+    assert display_problem({}, dri) is None                         # Raspberry Pi OS Lite: KMS/DRM
+    assert "no display" in display_problem({"SDL_VIDEODRIVER": "x11"}, dri)

@@ -35,6 +35,7 @@ from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, Open
 from companion.config import Config
 from companion.errors import DiceError
 from companion.games import find_game
+from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
@@ -569,10 +570,12 @@ class TableController(EventDispatcher):
             self.panels.show(list(view.players) if view else [])
         self._refresh_home()
         if view is None:
+            Window.allow_screensaver = True
             self.screens.current = "home"
             return
         if self.screens.current == "home" and self._game_changed():
             self.screens.current = "dashboard"
+        Window.allow_screensaver = view.finished      # no blanking while a game is open
         session = table.session
         self.title = f"{view.title} #{session.game_id}"
         self.status = view.status
@@ -652,6 +655,9 @@ class CompanionApp(App):
         self.notice = notice
         self.start_new, self.resume = start_new, resume
         self._panel_version = -1
+        self.left_kiosk = False
+        self._corners: dict[int, str] = {}        # touch uid -> "left" / "right" (the exit gesture)
+        self._corner_timer = None
 
     def build(self):
         for name in ("common", "home", "dashboard", "history", "dialogs", "simulator"):
@@ -692,7 +698,55 @@ class CompanionApp(App):
         self.controller.refresh()      # the first frame already shows the resumed game
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
             Window.bind(on_flip=self._first_frame)
+        Window.bind(on_flip=self._ready)
+        Window.bind(on_touch_down=self._corner_down, on_touch_up=self._corner_up)
+        interval = watchdog_interval()
+        if interval:      # pinged from the main loop: a hung UI stops pinging and systemd restarts it
+            Clock.schedule_interval(lambda dt: notify("WATCHDOG=1"), interval)
         return root
+
+    def _ready(self, window) -> None:
+        """The journal is open and the first frame is on the screen: tell systemd (Type=notify)."""
+        Window.unbind(on_flip=self._ready)
+        session = self.controller.table.session
+        notify("READY=1\nSTATUS=" + (f"game #{session.game_id} open" if session else "home screen"))
+
+    # -- the exit gesture: hold the two top corners together for EXIT_HOLD seconds --------------------------
+    def _corner_of(self, touch) -> str | None:
+        size = dp(70)
+        if touch.y < Window.height - size:
+            return None
+        return "left" if touch.x < size else "right" if touch.x > Window.width - size else None
+
+    def _corner_down(self, window, touch):
+        corner = self._corner_of(touch)
+        if corner is not None:
+            self._corners[touch.uid] = corner
+            if set(self._corners.values()) == {"left", "right"} and self._corner_timer is None:
+                self._corner_timer = Clock.schedule_once(self._corners_held, EXIT_HOLD)
+        return False
+
+    def _corner_up(self, window, touch):
+        if self._corners.pop(touch.uid, None) is not None and self._corner_timer is not None:
+            self._corner_timer.cancel()
+            self._corner_timer = None
+        return False
+
+    def _corners_held(self, dt) -> None:
+        self._corner_timer = None
+        if set(self._corners.values()) != {"left", "right"}:
+            return
+        popup = ConfirmPopup(title="Leave the kiosk?", confirm_text="Leave",
+                             body="The companion closes and stays closed until the Pi restarts or someone "
+                                  "starts it again. The game is saved.")
+        popup.on_confirm = self.leave_kiosk
+        self.controller._open(popup)
+
+    def leave_kiosk(self) -> None:
+        """Close deliberately (the service does not restart it: exit status 64)."""
+        self.left_kiosk = True
+        notify("STOPPING=1")
+        self.stop()
 
     def _first_frame(self, window) -> None:
         # benchmarks/run.py: note when the first frame reached the screen, then quit
@@ -732,6 +786,7 @@ class CompanionApp(App):
             self.controller._reader_status_changed()
 
     def on_stop(self) -> None:
+        notify("STOPPING=1")
         if self.controller.readers is not None:
             self.controller.readers.stop()
         if self.controller.panels is not None:
@@ -739,6 +794,9 @@ class CompanionApp(App):
         if self.controller.buttons is not None:
             self.controller.buttons.close()
 
+
+#: Seconds both top corners must be held to offer leaving the kiosk.
+EXIT_HOLD = 3.0
 
 #: In the simulator, this key rolls dice into the simulated dice reader's tray.
 SIMULATED_TRAY_KEY = "t"

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from companion.config import Config
+from companion.errors import CompanionError
 from companion.journal import Journal
 
 log = logging.getLogger("companion.kiosk")
@@ -28,6 +29,22 @@ def on_raspberry_pi() -> bool:
         return False
 
 
+def display_problem(environ=os.environ, dri: Path = Path("/dev/dri")) -> str | None:
+    """What is missing for a screen, or None: an X or Wayland display, or a DRM device for Kivy's direct
+    rendering on Raspberry Pi OS Lite. Checked before Kivy opens a window, so a kiosk started before its
+    display exits at once with one line and systemd tries again, instead of running blind."""
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return None
+    if environ.get("SDL_VIDEODRIVER", "kmsdrm") in ("kmsdrm", "KMSDRM") and any(dri.glob("card*")):
+        return None
+    return ("no display: $DISPLAY and $WAYLAND_DISPLAY are unset and there is no DRM device (/dev/dri/card*); "
+            "is the screen connected and the KMS driver (dtoverlay=vc4-kms-v3d) enabled?")
+
+
+#: The exit status after a deliberate exit gesture (the unit's RestartPreventExitStatus): do not restart.
+EXIT_LEFT_KIOSK = 64
+
+
 def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int | None = None,
         start_new: bool = False, notice: str = "") -> int:
     """Run the touchscreen (and, simulated, the panels and keyboard buttons) until the window closes.
@@ -35,6 +52,9 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     Returns the process exit code (0). Raises :class:`companion.errors.ConfigError` for an unusable
     GPIO backend before any window opens.
     """
+    problem = display_problem()
+    if problem:
+        raise CompanionError(problem)
     simulate = simulate or not on_raspberry_pi()
     hardware_lock = None
     if not simulate:   # one companion per board, whatever data directory it uses: the pins are shared
@@ -59,7 +79,7 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
             app.controller.buttons.close()
         if hardware_lock is not None:
             hardware_lock.release()
-    return 0
+    return EXIT_LEFT_KIOSK if app.left_kiosk else 0
 
 
 def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int | None = None,

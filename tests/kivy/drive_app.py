@@ -135,7 +135,31 @@ class Retry(Exception):
 
 
 
-if "--reader" in sys.argv:
+def hold_corners():
+    """Two fingers on the two top corners, kept down (the kiosk's exit gesture)."""
+    global held_touches
+    held_touches = [UnitTestTouch(5, Window.height - 5), UnitTestTouch(Window.width - 5, Window.height - 5)]
+    for touch in held_touches:
+        touch.touch_down()
+
+
+def wait_for_exit_dialog():
+    if controller.popup is None or "Leave the kiosk" not in controller.popup.title:
+        raise Retry()
+
+
+def write_result():
+    (out_dir / "result.json").write_text(json.dumps(result, indent=2))
+
+
+if "--exit-gesture" in sys.argv:
+    steps = [lambda: tap_text("2 networks"), lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
+             lambda: None, lambda: None,
+             lambda: result.__setitem__("one_corner_popup", controller.popup is not None),
+             hold_corners, wait_for_exit_dialog, lambda: shot("exit-dialog"),
+             lambda: result.__setitem__("exit_dialog", controller.popup.title), write_result,
+             lambda: tap(controller.popup.ids.confirm)]
+elif "--reader" in sys.argv:
     steps = [lambda: tap_text("2 networks"), wait_for_reader,
              lambda: result.__setitem__("reader_status", controller.reader_status),
              lambda: key("t"), lambda: None, lambda: None, lambda: None,
@@ -279,3 +303,4 @@ def begin(*_):
 app.bind(on_start=begin)
 app.run()
 journal.close()
+print("left_kiosk", app.left_kiosk, flush=True)
