@@ -30,6 +30,9 @@ from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent
 log = logging.getLogger("companion.journal")
 
 JOURNAL_FORMAT = 1
+#: Backups live in this folder beside the journal; this many are kept (newest first).
+BACKUP_DIR = "backups"
+BACKUPS_KEPT = 5
 BUSY_TIMEOUT_MS = 5_000
 
 _SCHEMA = """
@@ -83,13 +86,20 @@ class Recovery:
     problem: str
     games_recovered: int
     events_recovered: int
+    #: The backup the journal was restored from, when it held more than the damaged file's readable part.
+    backup: Path | None = None
+    #: Unix time of the newest event in force after the recovery (None if nothing was recovered).
+    restored_to: float | None = None
 
     def message(self) -> str:
         """A sentence for the screen and the log: what was recovered first, then where and why."""
         problem = " ".join(self.problem.split())
         problem = problem if len(problem) <= 90 else problem[:89] + "…"
-        return (f"Journal damaged: recovered {self.events_recovered} events of {self.games_recovered} games. "
-                f"The damaged file was kept as {self.moved_to} ({problem}).")
+        when = f", as it was at {_time.strftime('%H:%M', _time.localtime(self.restored_to))}" \
+            if self.restored_to else ""
+        source = f"from the backup {self.backup.name}" if self.backup else "from its readable part"
+        return (f"Journal damaged: restored {source}{when}: recovered {self.events_recovered} events of "
+                f"{self.games_recovered} games. The damaged file was kept as {self.moved_to} ({problem}).")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -280,6 +290,25 @@ class Journal:
             raise JournalError(f"the journal {self.path} is damaged ({error}); `companion run` moves it aside "
                                f"and recovers what it can") from error
 
+    def take_backup(self, keep: int = BACKUPS_KEPT) -> Path:
+        """Copy the journal with SQLite's online backup API to ``backups/journal-<time>-<seq>.sqlite3``
+        beside it, and keep only the newest ``keep`` copies. Returns the new file. A safe point (the end of
+        a Ratings War, of a round, of a game) calls this; it never blocks the writer for long."""
+        folder = self.path.parent / BACKUP_DIR
+        folder.mkdir(parents=True, exist_ok=True)
+        seq = self._db.execute("SELECT IFNULL(MAX(seq), 0) FROM events").fetchone()[0]
+        target = folder / f"journal-{_time.strftime('%Y%m%d-%H%M%S')}-{seq:08d}.sqlite3"
+        partial = target.with_suffix(".partial")
+        copy = sqlite3.connect(str(partial))
+        try:
+            self._db.backup(copy)
+        finally:
+            copy.close()
+        os.replace(partial, target)
+        for old in backups(self.path)[keep:]:
+            old.unlink(missing_ok=True)
+        return target
+
     def integrity_problem(self) -> str | None:
         """``None`` if ``PRAGMA integrity_check`` passes, else its first complaint."""
         result = self._db.execute("PRAGMA integrity_check").fetchone()[0]
@@ -322,7 +351,47 @@ def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
             os.replace(source, Path(str(moved_to) + suffix))
     journal = Journal(path)
     games, events = _salvage(moved_to, journal)
-    return journal, Recovery(moved_to, problem, games, events)
+    backup = _best_backup(path, events)
+    if backup is not None:              # the newest sound backup holds more than the readable part
+        journal.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)   # only the fresh copy made just above
+        restore = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+        target = sqlite3.connect(str(path))
+        try:
+            restore.backup(target)
+        finally:
+            restore.close()
+            target.close()
+        journal = Journal(path)
+        games, events = len(journal.games()), sum(g.events for g in journal.games())
+    last = journal._db.execute("SELECT MAX(time) FROM events").fetchone()[0]
+    return journal, Recovery(moved_to, problem, games, events, backup, last)
+
+
+
+def backups(journal_path: Path) -> list[Path]:
+    """The backups of the journal at ``journal_path``, newest first."""
+    folder = Path(journal_path).parent / BACKUP_DIR
+    return sorted(folder.glob("journal-*.sqlite3"), reverse=True) if folder.is_dir() else []
+
+
+def _best_backup(path: Path, events_salvaged: int) -> Path | None:
+    """The newest backup that passes ``integrity_check`` and holds more events than were salvaged."""
+    for candidate in backups(path):
+        try:
+            probe = Journal(candidate, read_only=True)
+        except JournalError:
+            continue
+        try:
+            if probe.integrity_problem() is None:
+                count = probe._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+                return candidate if count > events_salvaged else None
+        except sqlite3.DatabaseError:
+            continue
+        finally:
+            probe.close()
+    return None
 
 
 def _problem_with(path: Path) -> str | None:

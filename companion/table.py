@@ -34,6 +34,9 @@ from companion.session import GameSession, HistoryEntry
 
 log = logging.getLogger("companion.table")
 
+#: Moves between journal backups (besides the games' own safe points).
+BACKUP_EVERY = 50
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -64,8 +67,11 @@ class Table:
     """
 
     def __init__(self, journal: Journal, *, dice: SeededDice | None = None,
-                 dice_reader: DiceReaderPort | None = None, clock: Callable[[], float] = _time.time) -> None:
+                 dice_reader: DiceReaderPort | None = None, clock: Callable[[], float] = _time.time,
+                 backup_every: int | None = BACKUP_EVERY) -> None:
         self.journal = journal
+        self.backup_every = backup_every
+        self._moves_since_backup = 0
         self.dice = dice or SeededDice()
         self.dice_reader = dice_reader
         self._clock = clock
@@ -173,7 +179,24 @@ class Table:
                   for e in events]
         records = self.journal.append(session.game_id, events, self._clock(), status)
         self._take(records)
+        self._maybe_backup(records, status)
         return records, "; ".join(self.session.rules.describe(r.type, r.payload) for r in records)
+
+    def _maybe_backup(self, records: Sequence[EventRecord], status: str | None) -> None:
+        """Back the journal up at a safe point: a game's end, an event the game names as one (the end of a
+        Ratings War, of a round), or every ``backup_every`` moves. A failed backup is logged, never refused."""
+        if self.backup_every is None:
+            return
+        self._moves_since_backup += 1
+        safe = getattr(self.session.rules, "safe_point_events", ())
+        if status == "finished" or any(r.type in safe for r in records) or \
+                self._moves_since_backup >= self.backup_every:
+            try:
+                path = self.journal.take_backup()
+                self._moves_since_backup = 0
+                log.info("journal backed up to %s", path)
+            except Exception as error:
+                log.warning("journal backup failed (the game goes on): %s", error)
 
     def _status_change(self, after: Any) -> str | None:
         """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""

@@ -353,3 +353,35 @@ def test_a_full_disk_refuses_the_move_with_the_real_cause_and_changes_nothing(tm
     db.execute("PRAGMA max_page_count = 1073741823")
     assert table.execute(PassOnTheAir(network="ABS")).accepted
     assert len(table.journal.events(1)) == 1 + accepted + 1
+
+
+def test_backups_at_safe_points_rotate_and_restore_a_damaged_journal(tmp_path):
+    """Backups are taken with SQLite's backup API at safe points (TV Wars 2.5's roll-off result, every N moves),
+    only the newest few are kept, and a journal damaged beyond its readable part is restored from the newest
+    sound backup, saying so."""
+    from companion.commands import AnswerDice, NewGame, PlayerSeat
+    from companion.games.tv_wars import PassOnTheAir
+    from companion.journal import BACKUPS_KEPT, backups
+    from companion.table import Table
+
+    path = tmp_path / "journal.sqlite3"
+    table = Table(Journal(path), backup_every=10)
+    table.claim()
+    table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
+    table.execute(AnswerDice(roller="ABS", values=(6, 6)))
+    table.execute(AnswerDice(roller="CBA", values=(1, 1)))          # Best Network News awarded: a safe point
+    assert len(backups(path)) == 1
+    for _ in range(75):
+        table.execute(PassOnTheAir(network="ABS"))
+    kept = backups(path)
+    assert len(kept) == BACKUPS_KEPT and kept == sorted(kept, reverse=True)
+    newest_events = len(table.journal.events(1)) - 5                # the newest backup is up to 5 moves behind
+    table.journal.close()
+
+    path.write_bytes(path.read_bytes()[:4096] + bytes(8192))       # the journal's pages are gone
+    journal, recovery = open_journal(path)
+    assert recovery.backup == kept[0]
+    assert "restored from the backup" in recovery.message() and "as it was at" in recovery.message()
+    assert len(journal.events(1)) >= newest_events
+    assert journal.integrity_problem() is None
+    journal.close()

@@ -73,6 +73,10 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     try:
         app.run()
     finally:
+        try:
+            app.controller.table.journal.take_backup()       # a clean stop is a safe point too
+        except Exception as error:
+            log.warning("journal backup at shutdown failed: %s", error)
         app.controller.readers.stop()
         app.controller.panels.close()
         if app.controller.buttons is not None:

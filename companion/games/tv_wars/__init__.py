@@ -278,6 +278,9 @@ class TvWars:
             return f"Game ended: {payload['reason']}"
         return f"{event_type} {dict(payload)}"
 
+    #: Events after which the journal is backed up (the Ratings War's end joins when the war is played here).
+    safe_point_events = (BEST_NETWORK_NEWS_AWARDED, GAME_ENDED)
+
     #: What each player button does in TV Wars (config action name → command builder).
     button_actions = ("on_the_air", "sponsor", "roll")
 
