@@ -33,8 +33,8 @@ def same(a: Image.Image, b: Image.Image) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(VIEWS))
-def test_panel_layout_matches_reference(name):
-    image = render_player_panel(VIEWS[name])
+def assert_matches_golden(name: str, image: Image.Image) -> None:
+    """Save an enlarged copy to test-artifacts/ (to look at) and compare with tests/reference/panel-NAME.png."""
     assert image.size == (PANEL_WIDTH, PANEL_HEIGHT) and image.mode == "1"
     ARTIFACTS.mkdir(exist_ok=True)
     image.resize((PANEL_WIDTH * 4, PANEL_HEIGHT * 4), Image.NEAREST).save(ARTIFACTS / f"panel-{name}.png")
@@ -42,6 +42,10 @@ def test_panel_layout_matches_reference(name):
     if os.environ.get("UPDATE_REFERENCE_PANELS"):
         image.save(reference)
     assert same(image, Image.open(reference)), f"{name} differs from {reference}"
+
+
+def test_panel_layout_matches_reference(name):
+    assert_matches_golden(name, render_player_panel(VIEWS[name]))
 
 
 def test_different_figures_give_different_pictures():
@@ -108,13 +112,7 @@ def test_a_failing_panel_does_not_stop_the_others(caplog):
     ("exit", None, "Companion\nstopped"),
 ])
 def test_generic_views_match_their_golden_pngs(name, view, message):
-    image = render_player_panel(view, message=message)
-    ARTIFACTS.mkdir(exist_ok=True)
-    image.resize((PANEL_WIDTH * 4, PANEL_HEIGHT * 4), Image.NEAREST).save(ARTIFACTS / f"panel-{name}.png")
-    reference = REFERENCE / f"panel-{name}.png"
-    if os.environ.get("UPDATE_REFERENCE_PANELS"):
-        image.save(reference)
-    assert same(image, Image.open(reference)), f"{name} differs from {reference}"
+    assert_matches_golden(name, render_player_panel(view, message=message))
 
 
 def test_a_flashed_message_shows_then_the_figures_come_back():
