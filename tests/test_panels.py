@@ -32,7 +32,6 @@ def same(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and ImageChops.difference(a.convert("L"), b.convert("L")).getbbox() is None
 
 
-@pytest.mark.parametrize("name", sorted(VIEWS))
 def assert_matches_golden(name: str, image: Image.Image) -> None:
     """Save an enlarged copy to test-artifacts/ (to look at) and compare with tests/reference/panel-NAME.png."""
     assert image.size == (PANEL_WIDTH, PANEL_HEIGHT) and image.mode == "1"
@@ -44,6 +43,7 @@ def assert_matches_golden(name: str, image: Image.Image) -> None:
     assert same(image, Image.open(reference)), f"{name} differs from {reference}"
 
 
+@pytest.mark.parametrize("name", sorted(VIEWS))
 def test_panel_layout_matches_reference(name):
     assert_matches_golden(name, render_player_panel(VIEWS[name]))
 
