@@ -316,3 +316,19 @@ def test_display_problem_names_what_is_missing(tmp_path):
     (dri / "card0").touch()
     assert display_problem({}, dri) is None                         # Raspberry Pi OS Lite: KMS/DRM
     assert "no display" in display_problem({"SDL_VIDEODRIVER": "x11"}, dri)
+
+
+def test_an_unknown_tag_on_a_tile_reader_is_learned_once_then_named(tmp_path):
+    """Issue 8 learn mode: a tag placed on a tile reader (a real pty speaking the protocol, configured as a
+    [[readers]] entry) opens the learn dialog; the answer is checked by the TV Wars tile rules and stored in
+    the journal's database; the same tag placed again is named, not asked for."""
+    data_dir = tmp_path / "data"
+    result = _drive(data_dir, tmp_path / "out", "--tiles")
+    assert result["learn_ready_before"] is True                     # nothing chosen yet: cannot learn
+    assert result["learn_summary"] == "Program 60 min, blue Drama, 70 RP"
+    assert result["steps"][-1]["message"] == "CARD-ABS slot 2: Program 60 min, blue Drama, 70 RP"
+    from companion.tiles import TileRegistry
+    with TileRegistry(data_dir / "journal.sqlite3") as registry:
+        tile = registry.lookup("04a1b2c3")
+    assert (tile.kind, tile.details) == ("program", {"length": 2, "colour": "blue", "rating": 70})
+    shutil.copy(tmp_path / "out" / "tile-learn.png", ARTIFACTS / "tile-learn.png")

@@ -316,6 +316,107 @@ class SelfTestPopup(Popup):
             self.dismiss(animation=False)
 
 
+class TileLearnPopup(Popup):
+    """Learn mode: an unknown tag was placed on a tile reader; the player says once what tile it is.
+    The answer is checked by the TV Wars tile rules (3, 5) before it is stored in the tile registry."""
+
+    uid = StringProperty("")
+    where = StringProperty("")
+    summary = StringProperty("")
+    problem = BooleanProperty(True)
+    KINDS = (("program", "Program"), ("star", "Star"), ("emmy", "Emmy"), ("critics_choice", "Critics' Choice"),
+             ("viewers_views", "Viewers' Views"))
+
+    def fill(self, controller: "TableController") -> None:
+        """Build the choice rows: kind, length, colour and a value grid that follows the kind."""
+        from kivy.factory import Factory
+        self.controller = controller
+        self.choice = {"kind": "program", "length": None, "colour": None, "value": None}
+        for key, row, options in (("kind", self.ids.kind_row, self.KINDS),
+                                  ("length", self.ids.length_row, ((1, "30 min"), (2, "60 min"), (3, "90 min"),
+                                                                   (4, "120 min"))),
+                                  ("colour", self.ids.colour_row, ((c, c) for c in ("green", "red", "blue", "yellow")))):
+            for value, text in options:
+                button = Factory.ChoiceButton(text=text, group=f"{key}-{id(self)}", allow_no_selection=False)
+                button.state = "down" if self.choice[key] == value else "normal"
+                button.bind(on_release=lambda b, k=key, v=value: self._choose(k, v))
+                row.add_widget(button)
+        self._values()
+
+    def _values(self) -> None:
+        """The value grid for the chosen kind: ratings (or Special/Movie), Star values, or bonus values."""
+        from kivy.factory import Factory
+        grid = self.ids.value_grid
+        grid.clear_widgets()
+        kind = self.choice["kind"]
+        options = {"program": [(r, str(r)) for r in range(10, 100, 10)] + [("special", "Special"), ("movie", "Movie")],
+                   "star": [(v, str(v)) for v in (10, 20, 30)], "emmy": [(50, "50")],
+                   "critics_choice": [(v, f"{v:+d}") for v in range(-36, 37, 6)],
+                   "viewers_views": [(v, f"{v:+d}") for v in (-28, -21, -14, -7, 7, 14, 21, 29)]}[kind]
+        for value, text in options:
+            button = Factory.ChoiceButton(text=text, group=f"value-{id(self)}-{kind}", allow_no_selection=False)
+            button.bind(on_release=lambda b, v=value: self._choose("value", v))
+            grid.add_widget(button)
+        self.ids.length_row.disabled = self.ids.colour_row.disabled = kind != "program"
+        self._check()
+
+    def _choose(self, key: str, value) -> None:
+        self.choice[key] = value
+        if key == "kind":
+            self.choice["value"] = None
+            self._values()
+        self._check()
+
+    def details(self) -> tuple[str, dict]:
+        """``(kind, details)`` as the tile registry stores them."""
+        c = self.choice
+        if c["kind"] == "program":
+            details = {"length": c["length"], "colour": c["colour"]}
+            if c["value"] == "special":
+                details["special"] = True
+            elif c["value"] == "movie":
+                details = {"movie": True, "colour": c["colour"] or "yellow"}
+            else:
+                details["rating"] = c["value"]
+            return "program", details
+        return "bonus", {"bonus": c["kind"], "value": c["value"]}
+
+    def _check(self) -> None:
+        from companion.errors import CompanionError
+        from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
+        from companion.tiles import Tile
+        kind, details = self.details()
+        try:
+            tile = Tile(self.uid, kind, details)
+            thing = program_from_tile(tile) if kind == "program" else bonus_from_tile(tile)
+        except (CompanionError, TypeError) as error:
+            self.summary, self.problem = f"Not yet: {error}", True
+            return
+        self.summary = describe_tile_value(thing)
+        self.problem = False
+
+    def learn(self) -> None:
+        """Store the answer in the tile registry and say so."""
+        kind, details = self.details()
+        try:
+            self.controller.tiles.learn(self.uid, kind, details)
+        except Exception as error:
+            self.summary, self.problem = f"Could not store it: {error}", True
+            return
+        self.controller.message, self.controller.message_refused = f"Learned tag {self.uid}: {self.summary}", False
+        self.dismiss(animation=False)
+
+
+def describe_tile_value(thing) -> str:
+    """``"Program 60 min, blue Drama, 70 RP"`` or ``"Star 30"``."""
+    from companion.games.tv_wars.ratings_war import COLOURS, Program
+    if isinstance(thing, Program):
+        worth = "Special (rolled)" if thing.special else f"{thing.rating} RP"
+        movie = "Academy Award Movie, " if thing.academy_award_movie else ""
+        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}, {worth}"
+    return thing.describe()
+
+
 class SimulatorStrip(BoxLayout):
     """The emulated OLED panels (luma dummy devices) and the keyboard help, below the touchscreen."""
 
@@ -340,12 +441,14 @@ class TableController(EventDispatcher):
     held_confirm = BooleanProperty(False)
 
     def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, readers=None, tray=None,
-                 **kwargs) -> None:
+                 tiles=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
-        self.readers, self.tray = readers, tray
-        if readers is not None:     # reader threads report status; hand it to the main thread
+        self.readers, self.tray, self.tiles = readers, tray, tiles
+        self._unknown_tags: list = []
+        if readers is not None:     # reader threads report status and tiles; hand them to the main thread
             readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
+            readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
         self.built_in_dice = config.dice_mode == "built-in"
         self.screens: ScreenManager | None = None
         self.popup = None
@@ -376,6 +479,38 @@ class TableController(EventDispatcher):
         held = self.tray.held if self.tray is not None else ()
         self.held_text = held[0].match.reason if held else ""
         self.held_confirm = bool(held) and held[0].needs_confirmation
+
+    def tile_event(self, event) -> None:
+        """A tag was placed on or removed from a tile reader: name a known tile, or ask once for an unknown one."""
+        if not event.placed or self.tiles is None:
+            return
+        try:
+            tile = self.tiles.lookup(event.uid)
+        except Exception as error:
+            self.message, self.message_refused = f"Tile reader: {error}", True
+            return
+        where = f"{event.device} slot {event.slot}"
+        if tile is not None:
+            from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
+            try:
+                thing = program_from_tile(tile) if tile.kind == "program" else bonus_from_tile(tile)
+                self.message, self.message_refused = f"{where}: {describe_tile_value(thing)}", False
+            except Exception as error:
+                self.message, self.message_refused = f"{where}: tag {tile.uid} is learned wrongly: {error}", True
+            return
+        self._unknown_tags.append((event.uid, where))
+        self._ask_next_tag()
+
+    def _ask_next_tag(self) -> None:
+        if self.popup is not None or not self._unknown_tags:
+            return
+        uid, where = self._unknown_tags.pop(0)
+        if self.tiles.lookup(uid) is not None:
+            return self._ask_next_tag()
+        popup = TileLearnPopup(uid=uid, where=where)
+        popup.fill(self)
+        popup.bind(on_dismiss=lambda *_: Clock.schedule_once(lambda dt: self._ask_next_tag(), 0))
+        self._open(popup)
 
     def use_held(self) -> None:
         """Use the oldest held reader roll for the dice being asked for."""

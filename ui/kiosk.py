@@ -111,6 +111,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     from companion.table import Table
     from hardware.buttons import ButtonBoard
     from companion.dice import DiceReaderPort
+    from companion.tiles import TileRegistry
     from firmware_bridge.dice_match import RollTray
     from firmware_bridge.reader import ReaderSpec
     from firmware_bridge.service import ReaderService
@@ -149,5 +150,5 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
              for index, spec in enumerate(config.readers)]
     readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)   # desktop: a simulated reader
     controller = TableController(table, config, buttons=buttons, panels=panels, readers=readers,
-                                 tray=RollTray(dice_port))
+                                 tray=RollTray(dice_port), tiles=TileRegistry(journal.path))
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)

@@ -26,6 +26,12 @@ home_check = "--home" in sys.argv
 out_dir.mkdir(parents=True, exist_ok=True)
 journal, _ = open_journal(data_dir / "journal.sqlite3")
 config = dataclasses.replace(default_config(), dice_seed=7)
+tile_simulator = None
+if "--tiles" in sys.argv:          # a tile reader on a real pseudo-terminal, found through the config
+    from firmware_bridge.simulator import DeviceSimulator
+    tile_simulator = DeviceSimulator("tiles", uid="CARD-ABS", hello_delay=0.1).start()
+    config = dataclasses.replace(config, readers=({"kind": "tiles", "path": tile_simulator.path,
+                                                   "name": "ABS card"},))
 if "--pi-mode" in sys.argv:      # as on a Pi 4 whose RPi.GPIO library is missing
     config = dataclasses.replace(config, pin_factory="rpigpio")
 app = build_app(journal=journal, config=config, simulate="--pi-mode" not in sys.argv)
@@ -152,7 +158,35 @@ def write_result():
     (out_dir / "result.json").write_text(json.dumps(result, indent=2))
 
 
-if "--exit-gesture" in sys.argv:
+def wait_for_popup(title_part):
+    def step():
+        if controller.popup is None or title_part not in controller.popup.title:
+            raise Retry()
+    return step
+
+
+def wait_for_message(part):
+    def step():
+        if part not in controller.message:
+            raise Retry()
+    return step
+
+
+def choose(text):
+    return lambda: tap(find(controller.popup, lambda w: getattr(w, "text", None) == text
+                            and hasattr(w, "group") and w.get_root_window() is not None))
+
+
+if "--tiles" in sys.argv:
+    steps = [lambda: tap_text("2 networks"), wait_for_reader,
+             lambda: tile_simulator.place(1, "04A1B2C3"), wait_for_popup("04A1B2C3"),
+             lambda: result.__setitem__("learn_ready_before", controller.popup.problem),
+             choose("60 min"), choose("blue"), choose("70"), lambda: shot("tile-learn"),
+             lambda: result.__setitem__("learn_summary", controller.popup.summary),
+             lambda: tap(controller.popup.ids.learn),
+             lambda: tile_simulator.remove(1), lambda: tile_simulator.place(2, "04A1B2C3"),
+             wait_for_message("slot 2"), lambda: snapshot("known tile")]
+elif "--exit-gesture" in sys.argv:
     steps = [lambda: tap_text("2 networks"), lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
              lambda: None, lambda: None,
              lambda: result.__setitem__("one_corner_popup", controller.popup is not None),
@@ -303,4 +337,6 @@ def begin(*_):
 app.bind(on_start=begin)
 app.run()
 journal.close()
+if tile_simulator is not None:
+    tile_simulator.close()
 print("left_kiosk", app.left_kiosk, flush=True)
