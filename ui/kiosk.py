@@ -99,7 +99,8 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     KivyConfig.set("graphics", "width", str(width))
     KivyConfig.set("graphics", "height", str(height + (SIMULATOR_STRIP_HEIGHT if simulate else 0)))
     KivyConfig.set("graphics", "resizable", "0")
-    KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
+    if simulate:   # on the kiosk the installed Kivy config claims each touch device once (systemd/kivy)
+        KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
     KivyConfig.set("kivy", "exit_on_escape", "0")
     # a touchscreen without a keyboard: typing a reason brings up Kivy's on-screen keyboard
     KivyConfig.set("kivy", "keyboard_mode", "" if simulate else "systemanddock")
