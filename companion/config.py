@@ -86,8 +86,8 @@ class PanelConfig:
     """Where one seat's 128×64 OLED panel is connected (see ``wiring.md``).
 
     I²C: ``bus`` (the Linux I²C bus number; with the kernel's i2c-mux overlay, the channel's own bus),
-    ``address`` (0x3C or 0x3D) and ``channel`` (0–7 on a TCA9548A that the companion switches itself,
-    ``None`` otherwise). SPI: ``spi_device`` (0 = CE0, 1 = CE1) and the BCM pins ``dc`` and ``reset``.
+    ``address`` (0x3C or 0x3D) and ``channel`` (0–7 on a TCA9548A that the companion switches itself;
+    default the seat's number − 1; ``"none"`` in the file, ``None`` here, for a panel straight on its bus). SPI: ``spi_device`` (0 = CE0, 1 = CE1) and the BCM pins ``dc`` and ``reset``.
     """
 
     bus: int = 1
@@ -238,6 +238,8 @@ def _panel(check: _Checker, value: Any, key: str, seat: int) -> PanelConfig:
     spec = check.table(value, key, ("bus", "address", "channel", "spi_device", "dc", "reset"))
     pin = lambda name: None if spec.get(name) is None else check.integer(spec[name], f"{key}.{name}", _BCM_PINS)
     channel = spec.get("channel", seat)
+    if channel == "none":            # wired straight to its bus, not behind the multiplexer
+        channel = None
     return PanelConfig(
         bus=check.integer(spec.get("bus", 1), f"{key}.bus", range(0, 64)),
         address=check.integer(spec.get("address", 0x3C), f"{key}.address", range(0x3C, 0x3E)),

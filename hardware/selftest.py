@@ -11,8 +11,10 @@ mock pin, so the whole chain still runs.
 
 from __future__ import annotations
 
+import io
 import logging
 import queue
+import select
 import sys
 import time
 from dataclasses import dataclass
@@ -112,30 +114,47 @@ def check_buttons(config: Config, *, simulate: bool, timeout: float, stdin: Text
                 ("table", "Undo" if button.action == "undo" else "Redo")
             while not arrived.empty():
                 arrived.get_nowait()
+            typing = simulate and interactive and button.key is not None
             if simulate and not interactive:
                 board.key_down(button.key) if button.key else board.factory.pin(button.pin).drive_low()
                 time.sleep(config.bounce_time * 3 + 0.05)
                 board.key_up(button.key) if button.key else board.factory.pin(button.pin).drive_high()
             else:
-                hint = f" (type '{button.key}' and Enter)" if simulate and button.key else ""
+                hint = f" (type '{button.key}' and Enter)" if typing else ""
                 print(f"Press {label} [{where}]{hint} within {timeout:.0f} s …", file=stdout, flush=True)
-                if simulate and button.key:
+            # Wait for this button until the deadline; other presses are noted, not counted against it.
+            deadline, wrong, passed = time.monotonic() + timeout, [], False
+            while not passed and (remaining := deadline - time.monotonic()) > 0:
+                if typing and _line_ready(stdin, min(remaining, 0.2)):
                     typed = stdin.readline().strip()
                     if typed:
                         board.key_down(typed)
                         time.sleep(config.bounce_time * 3 + 0.05)
                         board.key_up(typed)
-            try:
-                got = arrived.get(timeout=timeout)
-            except queue.Empty:
-                checks.append(Check(f"button {label}", False, f"no press on {where} within {timeout:.0f} s"))
-                continue
-            passed = got == expected
-            checks.append(Check(f"button {label}", passed,
-                                f"{where}" if passed else f"{where}: got {got[1]} from {got[0]} instead"))
+                try:
+                    got = arrived.get(timeout=min(max(remaining, 0.01), 0.2))
+                except queue.Empty:
+                    continue
+                if got == expected:
+                    passed = True
+                else:
+                    wrong.append(f"{got[0]} {got[1].replace('_', ' ').lower()}")
+                    print(f"  that was {wrong[-1]}; still waiting for {label}", file=stdout, flush=True)
+            noted = f" (also pressed: {', '.join(wrong)})" if wrong else ""
+            checks.append(Check(f"button {label}", passed, where + noted if passed else
+                                f"no press on {where} within {timeout:.0f} s{noted}"))
     finally:
         board.close()
     return checks
+
+
+def _line_ready(stdin: TextIO, seconds: float) -> bool:
+    """Whether a line can be read from ``stdin`` within ``seconds`` (a terminal is polled, never blocked on)."""
+    try:
+        return bool(select.select([stdin], [], [], seconds)[0])
+    except (ValueError, OSError, TypeError, io.UnsupportedOperation):
+        time.sleep(seconds)                # not a real file (tests): read what is there
+        return True
 
 
 @dataclass(frozen=True)

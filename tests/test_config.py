@@ -313,3 +313,14 @@ def test_fewer_seats_than_the_game_needs_is_a_config_error():
 def test_good_house_rules_pass():
     config = parse_config({"house_rules": {"starting_cash": 20000, "roll_off": False}})
     assert config.house_rules == {"starting_cash": 20000, "roll_off": False}
+
+
+def test_a_panel_on_the_main_bus_beside_a_switched_multiplexer_is_refused():
+    """wiring.md: a 0x3C panel on the main bus would answer on every channel."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"panels": {"driver": "sh1106"},
+                      "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 1}}]})
+    assert caught.value.key == "players[1].panel" and "every channel" in caught.value.problem
+    config = parse_config({"panels": {"driver": "sh1106"},
+                           "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 3}}]})
+    assert config.seats[1].panel.channel is None and config.seats[1].panel.bus == 3

@@ -216,7 +216,7 @@ def test_touchscreen_self_test_walks_every_button_and_saves_a_report(tmp_path):
     pins), one is skipped, the report is saved; presses during the test never reach a game."""
     result = _drive(tmp_path / "data", tmp_path / "out", "--selftest")
     prompt, report = result["selftest"]
-    assert prompt.startswith("Self-test: 17 passed, 0 failed, 2 skipped"), prompt   # 4 panels + 13 buttons
+    assert prompt.startswith("Self-test: 18 passed, 0 failed, 1 skipped"), prompt   # 4 panels, 13 buttons, reader
     assert "PASS  button ABS on the air" in report and "SKIP  button table redo" in report
     assert list((tmp_path / "data").glob("selftest-*.txt"))
     shutil.copy(tmp_path / "out" / "selftest-report.png", ARTIFACTS / "selftest-report.png")

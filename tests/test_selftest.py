@@ -75,3 +75,20 @@ def test_self_test_pings_a_configured_reader_on_a_pseudo_terminal(tmp_path):
     assert checks[0].part == "reader dice tray"
     missing = parse_config({"readers": [{"kind": "dice", "path": str(tmp_path / "no-such-port")}]})
     assert check_readers(missing, timeout=1)[0].passed is False
+
+
+def test_a_wrong_press_is_noted_and_the_self_test_keeps_waiting(tmp_path):
+    """Typing the wrong key first does not fail the button asked for, nor the next one."""
+    config = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17, "key": "q"},
+                                                                   "sponsor": {"pin": 27, "key": "w"}}},
+                                       {"name": "CBA"}], "table_buttons": {}})
+
+    class Typed(io.StringIO):
+        def isatty(self):
+            return True
+    out = io.StringIO()
+    assert run(config=config, simulate=True, data_dir=tmp_path, timeout=3, stdin=Typed("w\nq\nw\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert "that was ABS sponsor; still waiting for ABS on the air" in text
+    assert "PASS  button ABS on the air: GPIO 17 (also pressed: ABS sponsor)" in text
+    assert "PASS  button ABS sponsor: GPIO 27" in text

@@ -261,6 +261,7 @@ class SelfTestPopup(Popup):
             self.finish()
             return
         self.current = self.pending.pop(0)
+        self.wrong = []
         seat, button, label = self.current
         where = f"GPIO {button.pin}" if button.pin is not None else f"key {button.key}"
         key = f", key {button.key}" if self.controller.buttons is not None and button.key and button.pin else ""
@@ -282,9 +283,13 @@ class SelfTestPopup(Popup):
         if self.done:
             return
         expected_seat, expected, label = self.current
-        passed = (seat, button) == (expected_seat, expected)
-        detail = "" if passed else f"got {button.action} from {'the table' if seat is None else self.controller.config.seats[seat].name}"
-        self.checks.append(self._Check(f"button {label}", passed, detail))
+        if (seat, button) != (expected_seat, expected):      # noted; the test keeps waiting for this one
+            who = "table" if seat is None else self.controller.config.seats[seat].name
+            self.wrong.append(f"{who} {button.action.replace('_', ' ')}")
+            self.countdown = f"That was {self.wrong[-1]}; still waiting for {label}"
+            return
+        noted = f"also pressed: {', '.join(self.wrong)}" if self.wrong else ""
+        self.checks.append(self._Check(f"button {label}", True, noted))
         self._next()
 
     def skip(self) -> None:
@@ -305,7 +310,11 @@ class SelfTestPopup(Popup):
                 self.controller.buttons.capture = None
             if self.controller.panels is not None:
                 self.controller.panels.show_images([], 0)
-            self.checks += check_readers(self.controller.config)
+            readers = self.controller.readers
+            if readers is not None and readers.statuses():
+                self.checks += [self._Check("reader", status.connected, status.text) for status in readers.statuses()]
+            else:
+                self.checks += check_readers(self.controller.config)
             self._show_report()
             try:
                 path, summary = save_report(self.checks, self.controller.table.journal.path.parent)
@@ -439,6 +448,7 @@ class TableController(EventDispatcher):
     reader_trouble = BooleanProperty(False)
     held_text = StringProperty("")
     held_confirm = BooleanProperty(False)
+    held_usable = BooleanProperty(False)
 
     def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, readers=None, tray=None,
                  tiles=None, **kwargs) -> None:
@@ -476,9 +486,18 @@ class TableController(EventDispatcher):
         self.reader_trouble = any(not status.connected for status in statuses)
 
     def _show_held(self) -> None:
+        """The purple bar: the oldest held reader roll, described against what is asked for now."""
         held = self.tray.held if self.tray is not None else ()
-        self.held_text = held[0].match.reason if held else ""
-        self.held_confirm = bool(held) and held[0].needs_confirmation
+        if not held:
+            self.held_text, self.held_confirm = "", False
+            return
+        view = self.table.view()
+        request = view.pending_dice if view else None
+        match = self.tray.matcher.match(request, held[0].values)
+        more = f" (+{len(held) - 1} more held)" if len(held) > 1 else ""
+        self.held_text = match.reason + more
+        self.held_confirm = match.decision.value == "confirm"
+        self.held_usable = match.decision.value == "answer"
 
     def tile_event(self, event) -> None:
         """A tag was placed on or removed from a tile reader: name a known tile, or ask once for an unknown one."""
@@ -541,14 +560,19 @@ class TableController(EventDispatcher):
             return
         view = self.table.view()
         request = view.pending_dice if view else None
+        if self.readers.simulator is None:
+            self.message, self.message_refused = "There is no simulated dice reader: a real one is configured", True
+            return
         faces = self.readers.simulate_roll(request.count if request else 2)
         if faces is None:
-            self.message, self.message_refused = "The simulated dice reader is not ready", True
+            self.message, self.message_refused = "The simulated dice reader is not ready yet", True
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
         if outcome.message:
             self.message = outcome.message
             self.message_refused = not outcome.accepted
+        if outcome.accepted and isinstance(outcome.command, (NewGame, OpenGame)) and self.screens is not None:
+            self.screens.current = "dashboard"          # a game was started or resumed: show it
         if not outcome.accepted and outcome.command.source == "button":
             self._flash_on_panel(outcome)
         self._refresh()
@@ -572,7 +596,10 @@ class TableController(EventDispatcher):
         self.post(NewGame(game=self.config.game, players=seats, options=dict(self.config.house_rules)))
 
     def resume(self, game_id: int) -> None:
-        """Resume a saved game."""
+        """Resume a saved game (the one already open just goes back to its dashboard)."""
+        if self.table.session is not None and self.table.session.game_id == game_id:
+            self.show_dashboard()
+            return
         self.post(OpenGame(game_id=game_id))
 
     def on_the_air(self, name: str) -> None:
@@ -708,13 +735,12 @@ class TableController(EventDispatcher):
             Window.allow_screensaver = True
             self.screens.current = "home"
             return
-        if self.screens.current == "home" and self._game_changed():
-            self.screens.current = "dashboard"
         Window.allow_screensaver = view.finished      # no blanking while a game is open
         session = table.session
         self.title = f"{view.title} #{session.game_id}"
         self.status = view.status
         self.dice_roller = view.pending_dice.roller if view.pending_dice else ""
+        self._show_held()
         self.undo_hint = session.undo_hint()
         self.redo_hint = session.summarize_move(session.redo_stack[-1]) if session.redo_stack else ""
         self._refresh_cards(view)
@@ -724,11 +750,6 @@ class TableController(EventDispatcher):
                      + ("" if h.in_force else "[undone] ") + h.text,
              "seq": h.seq, "in_force": h.in_force, "label": h.text} for h in reversed(history)]
 
-    def _game_changed(self) -> bool:
-        current = self.table.session.game_id if self.table.session else None
-        changed = current != getattr(self, "_shown_game", None)
-        self._shown_game = current
-        return changed
 
     def _refresh_cards(self, view) -> None:
         cards = self.screens.get_screen("dashboard").ids.cards

@@ -207,7 +207,8 @@ elif "--reader" in sys.argv:
               lambda: result.__setitem__("held", controller.held_text),
               lambda: tap_text("Discard"), lambda: snapshot("discarded")]
 elif "--selftest" in sys.argv:
-    steps = [lambda: tap_text("Self-test"), lambda: shot("selftest-start"), lambda: save_panels("selftest")]
+    steps = [wait_for_reader, lambda: tap_text("Self-test"), lambda: shot("selftest-start"),
+             lambda: save_panels("selftest")]
     for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o"):
         steps.append(lambda k=key_name: key(k))
         steps.append(lambda: None)              # let the debounce settle
