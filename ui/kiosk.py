@@ -120,6 +120,11 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     from hardware.panels import PanelBank
     from ui.app import CompanionApp, TableController
 
+    specs = [ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)   # ConfigError before GPIO
+             for index, spec in enumerate(config.readers)]
+    if simulate and config.panel_driver != "emulated":
+        log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels",
+                 config.panel_driver)
     table = Table(journal, dice=SeededDice(config.dice_seed))
 
     def command_for(action: str, player: str):
@@ -147,8 +152,6 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
         devices = open_panels(config, simulate=True)
     panels = PanelBank(devices=devices)
     dice_port = DiceReaderPort()
-    specs = [ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)   # ConfigError before any window
-             for index, spec in enumerate(config.readers)]
     readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)   # desktop: a simulated reader
     controller = TableController(table, config, buttons=buttons, panels=panels, readers=readers,
                                  tray=RollTray(dice_port), tiles=TileRegistry(journal.path))
