@@ -101,6 +101,15 @@ def _is_hex2(text):
     return True
 
 
+def pump(poller, stream, core, now):
+    """Feed every byte the host has sent (``poller`` says one is waiting on ``stream``) into ``core``."""
+    while poller.poll(0):
+        data = stream.read(1)
+        if not data:
+            return
+        core.feed(data, now)
+
+
 class LineReader:
     """Splits a byte stream into checked frames.
 

@@ -95,11 +95,7 @@ def main():
     entry = bridgecore.PipEntry()
     while True:
         now = time.ticks_ms()
-        while poller.poll(0):
-            data = inp.read(1)
-            if not data:
-                break
-            core.feed(data, now)
+        bridgecore.pump(poller, inp, core, now)
         key = keypad.pressed()
         if key is not None:
             if core.beep:

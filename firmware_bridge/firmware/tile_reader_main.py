@@ -84,11 +84,7 @@ def main():
     next_poll = time.ticks_ms()
     while True:
         now = time.ticks_ms()
-        while poller.poll(0):
-            data = inp.read(1)
-            if not data:
-                break
-            core.feed(data, now)
+        bridgecore.pump(poller, inp, core, now)
         if core.new_session:                    # the host (re)connected: report what is on the card
             core.new_session = False
             for slot, uid in tracker.present():
