@@ -277,6 +277,13 @@ def _ratings_war(args) -> int:
         return 2
     if not resolution.complete:
         missing = rw.missing_rolls(war, dice)
+        if args.json:        # still data on standard output: what is known, and what is missing
+            print(json.dumps({"complete": False, "missing": [{"key": p.key, "request": p.request.describe()}
+                                                             for p in missing],
+                              "survival_odds": rw.resolution_to_dict(resolution, odds).get("survival_odds")},
+                             indent=2))
+        elif odds is not None:   # the odds are worked out before any dice, so they can be shown now
+            print("\n".join(rw.render_odds(war, odds)))
         print(f"companion: dice are missing: add them under [dice] in {args.file}, or use --roll:", file=sys.stderr)
         for pending in missing:
             print(f'  "{pending.key}" = [?, ?]    # {pending.request.describe()}', file=sys.stderr)

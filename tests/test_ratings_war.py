@@ -795,3 +795,20 @@ def test_cli_asks_for_missing_dice_on_a_terminal(no_dice_file):
     assert process.returncode == 0, err
     assert "PBC rolls 2d6: tie for lowest" in err and "a d6 shows 1 to 6, not 9" in err
     assert "- NBS: SPECIAL: 120 (70 [dice roll of 7 x 10] + 50 [Emmy]). Wins Time Slot." in out
+
+
+def test_cli_odds_and_json_still_say_what_is_known_while_dice_are_missing(tmp_path):
+    """The survival odds need no dice, so --odds prints them even when rolls are missing (exit 2 lists the
+    rolls); --json prints the missing rolls and the odds as data."""
+    import json
+    text = EXAMPLE.read_text()
+    no_dice = tmp_path / "no-dice.toml"
+    no_dice.write_text(text[:text.index("[dice]")])
+    result = companion("ratings-war", str(no_dice), "--odds")
+    assert result.returncode == 2
+    assert result.stdout.startswith("Chance of surviving the war") and "RAMBOZO" in result.stdout
+    assert '"NBS special 9:30" = [?, ?]' in result.stderr
+    result = companion("ratings-war", str(no_dice), "--odds", "--json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 2 and data["complete"] is False
+    assert {m["key"] for m in data["missing"]} >= {"NBS special 9:30"} and len(data["survival_odds"]) == 11   # every program played
