@@ -495,6 +495,8 @@ class TableController(EventDispatcher):
         request = view.pending_dice if view else None
         match = self.tray.matcher.match(request, held[0].values)
         more = f" (+{len(held) - 1} more held)" if len(held) > 1 else ""
+        if self.tray.dropped:
+            more += f" ({self.tray.dropped} older rolls dropped: at most {self.tray.capacity} are held)"
         self.held_text = match.reason + more
         self.held_confirm = match.decision.value == "confirm"
         self.held_usable = match.decision.value == "answer"
