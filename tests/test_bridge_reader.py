@@ -122,7 +122,8 @@ def test_hello_gating_after_a_two_second_deaf_period(cleanup):
     assert [r.values for r in readings] == [(6, 5)]
 
 
-def test_resent_dice_are_delivered_once_and_acknowledged_each_time(cleanup):
+def connected_dice_reader(cleanup):
+    """A dice reader on a raw pty, past its settle time and connected by a HELLO: (pty, conn, readings)."""
     pty = RawPty()
     cleanup(pty)
     readings = []
@@ -132,6 +133,11 @@ def test_resent_dice_are_delivered_once_and_acknowledged_each_time(cleanup):
     time.sleep(0.4)
     pty.write(HELLO)
     assert wait_until(lambda: conn.status.connected)
+    return pty, conn, readings
+
+
+def test_resent_dice_are_delivered_once_and_acknowledged_each_time(cleanup):
+    pty, conn, readings = connected_dice_reader(cleanup)
     frame = encode(DiceResult(5, (4, 2)))
     pty.write(frame)
     pty.read_until(lambda m: sum(type(x).__name__ == "Ack" for x in m) >= 1)
@@ -142,15 +148,7 @@ def test_resent_dice_are_delivered_once_and_acknowledged_each_time(cleanup):
 
 
 def test_a_flood_of_junk_never_kills_the_reader_thread(cleanup):
-    pty = RawPty()
-    cleanup(pty)
-    readings = []
-    conn = ReaderConnection(ReaderSpec(kind="dice", path=pty.path), on_dice=readings.append, **FAST)
-    cleanup(conn.start())
-    assert wait_until(lambda: conn.opened_at is not None)
-    time.sleep(0.4)
-    pty.write(HELLO)
-    assert wait_until(lambda: conn.status.connected)
+    pty, conn, readings = connected_dice_reader(cleanup)
     rng = __import__("random").Random(8)
     for i in range(40):
         pty.write(bytes(rng.randrange(256) for _ in range(1000)) + b"$DICE,1" + b"1" * 300)
