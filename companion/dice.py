@@ -8,8 +8,9 @@ Sources:
 
 * manual entry: the UI builds :class:`companion.commands.AnswerDice` with ``source="manual"``;
 * the built-in generator :class:`SeededDice` (seedable for reproducible sessions and tests);
-* a dice reader (``firmware_bridge``, a later issue) posts ``AnswerDice`` with ``source="reader"``
-  through :class:`DiceReaderPort`.
+* a dice reader (``firmware_bridge``): its thread delivers readings to a :class:`DiceReaderPort`, and
+  ``firmware_bridge.dice_match.RollTray`` matches them against the pending request on the owner thread,
+  posting ``AnswerDice`` with ``source="reader"`` (or holding a roll that does not fit).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class SeededDice:
 
 
 class DiceReaderPort:
-    """Where a dice reader's thread drops confirmed readings for the table to claim.
+    """Where a dice reader's thread drops confirmed readings, for the owner thread's roll tray to match.
 
     ``deliver(values)`` may be called from any thread; ``take()`` (owner thread) returns the oldest
     unclaimed reading or ``None``. At most ``capacity`` readings are held; older ones are dropped first

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from companion.commands import (AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo)
-from companion.dice import DiceReaderPort, SeededDice
+from companion.dice import SeededDice
 from companion.errors import (CommandError, CompanionError, GameFinished, IllegalCommand, NoGameOpen,
                               NotOwnerThread)
 from companion.events import EventRecord, NewEvent
@@ -61,19 +61,19 @@ Listener = Callable[["Table", Outcome], None]
 class Table:
     """Owns the journal and the open game. See the module docstring.
 
-    ``dice`` is the built-in generator used for :class:`RollDice` (default: seeded from the OS);
-    ``dice_reader`` is where a dice reader thread delivers readings (they answer the pending request).
+    ``dice`` is the built-in generator used for :class:`RollDice` (default: seeded from the OS). Dice
+    readers do not come in here: ``firmware_bridge.dice_match.RollTray`` matches their readings against
+    the pending request and posts an :class:`AnswerDice` (source ``"reader"``).
     ``clock`` returns Unix seconds for event times (tests may fix it).
     """
 
     def __init__(self, journal: Journal, *, dice: SeededDice | None = None,
-                 dice_reader: DiceReaderPort | None = None, clock: Callable[[], float] = _time.time,
+                 clock: Callable[[], float] = _time.time,
                  backup_every: int | None = BACKUP_EVERY) -> None:
         self.journal = journal
         self.backup_every = backup_every
         self._moves_since_backup = 0
         self.dice = dice or SeededDice()
-        self.dice_reader = dice_reader
         self._clock = clock
         self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._owner: int | None = None
@@ -101,7 +101,6 @@ class Table:
         Returns one :class:`Outcome` per command. Never raises for a bad command.
         """
         self._check_owner()
-        self._claim_reader_roll()
         outcomes = []
         while limit is None or len(outcomes) < limit:
             try:
@@ -110,17 +109,6 @@ class Table:
                 break
             outcomes.append(self.execute(command))
         return outcomes
-
-    def _claim_reader_roll(self) -> None:
-        """If a dice reader delivered a reading and the game is waiting for dice, answer with it.
-        A reading with nothing waiting stays in the port until a request comes."""
-        if self.dice_reader is None or self.session is None:
-            return
-        request = self.session.rules.pending_dice(self.session.state)
-        if request is not None:
-            values = self.dice_reader.take()
-            if values is not None:
-                self.post(AnswerDice(roller=request.roller, values=values, source=DiceReaderPort.source))
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(table, outcome)`` on the owner thread after every command (accepted or refused)."""

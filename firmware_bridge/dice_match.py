@@ -11,8 +11,8 @@ A dice reader only knows which faces it saw. The table knows who is asked to rol
   discards it. A reading is never silently cut down, padded or reused.
 
 :class:`RollTray` keeps the held rolls on the table's owner thread and drains the thread-safe
-:class:`companion.dice.DiceReaderPort` the reader threads deliver to. Wire the port to the tray, not
-to ``Table(dice_reader=...)``: the table's own claim would answer with a misfit reading and lose it.
+:class:`companion.dice.DiceReaderPort` the reader threads deliver to; it is the only path from a reader
+to the table.
 
 Example (owner thread, each clock tick)::
 

@@ -11,6 +11,7 @@ from companion.dice import DiceReaderPort, DiceRequest, SeededDice
 from companion.errors import DiceError
 from companion.journal import Journal, JournalTooNew, open_journal
 from companion.table import Table
+from firmware_bridge.dice_match import RollTray
 
 
 def test_seeded_dice_repeat_and_stay_in_range():
@@ -32,8 +33,8 @@ def test_request_check_accepts_exactly_count_faces_from_1_to_sides(values):
             request.check("ABS", values)
 
 
-def _roll_off_table(tmp_path, reader):
-    table = Table(Journal(tmp_path / "journal.sqlite3"), dice_reader=reader)
+def _roll_off_table(tmp_path):
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
     table.claim()
     table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
     return table
@@ -41,27 +42,32 @@ def _roll_off_table(tmp_path, reader):
 
 def test_a_reader_delivery_answers_the_pending_request_and_is_journaled_as_reader(tmp_path):
     reader = DiceReaderPort()
-    table = _roll_off_table(tmp_path, reader)
+    tray = RollTray(reader)                    # what the kiosk's owner thread polls every tick
+    table = _roll_off_table(tmp_path)
     thread = threading.Thread(target=reader.deliver, args=((5, 6),))
     thread.start()
     thread.join()
-    table.process_pending()
+    tray.poll(lambda: table.view().pending_dice, table.post)
     table.process_pending()
     rolled = [e for e in table.journal.events(1) if e.type == "dice_rolled"]
     assert [(e.payload["roller"], e.payload["values"], e.payload["source"]) for e in rolled] == [("ABS", [5, 6], "reader")]
     assert table.view().pending_dice.roller == "CBA"
 
 
-def test_a_reading_with_nothing_asked_waits_in_the_port(tmp_path):
+def test_a_reading_with_nothing_asked_is_held_not_used(tmp_path):
     reader = DiceReaderPort()
-    table = _roll_off_table(tmp_path, reader)
+    tray = RollTray(reader)
+    table = _roll_off_table(tmp_path)
     table.execute(RollDice(roller="ABS"))
     table.execute(RollDice(roller="CBA"))
     while table.view().pending_dice is not None:       # settle any tie with the built-in dice
         table.execute(RollDice(roller=table.view().pending_dice.roller))
+    events_before = len(table.journal.events(1))
     reader.deliver((2, 2))
+    tray.poll(lambda: table.view().pending_dice, table.post)
     table.process_pending()
-    assert reader.take() == (2, 2)                      # not consumed: nothing was asked for
+    assert [roll.values for roll in tray.held] == [(2, 2)]     # held for a player: nothing was asked for
+    assert len(table.journal.events(1)) == events_before
 
 
 def test_reader_port_keeps_at_most_capacity_readings():
@@ -84,7 +90,7 @@ def test_a_journal_from_a_newer_companion_is_refused_not_moved_aside(tmp_path):
 
 def test_read_only_journal_never_writes(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    _roll_off_table(tmp_path, None).journal.close()
+    _roll_off_table(tmp_path).journal.close()
     before = path.read_bytes()
     with Journal(path, read_only=True) as journal:
         assert len(journal.games()) == 1
