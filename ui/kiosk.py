@@ -21,14 +21,6 @@ log = logging.getLogger("companion.kiosk")
 HARDWARE_LOCK = Path("/run/lock/tabletop-companion-hardware.lock")
 
 
-def on_raspberry_pi() -> bool:
-    """True if ``/proc/device-tree/model`` names a Raspberry Pi."""
-    try:
-        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
-    except OSError:
-        return False
-
-
 def display_problem(environ=os.environ, dri: Path = Path("/dev/dri")) -> str | None:
     """What is missing for a screen, or None: an X or Wayland display, or a DRM device for Kivy's direct
     rendering on Raspberry Pi OS Lite. Checked before Kivy opens a window, so a kiosk started before its
@@ -55,7 +47,8 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     problem = display_problem()
     if problem:
         raise CompanionError(problem)
-    simulate = simulate or not on_raspberry_pi()
+    from hardware.pins import board_model
+    simulate = simulate or not board_model()
     hardware_lock = None
     if not simulate:   # one companion per board, whatever data directory it uses: the pins are shared
         from companion.lock import InstanceLock
