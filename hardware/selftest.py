@@ -82,7 +82,8 @@ def check_panels(config: Config, *, simulate: bool, out_dir: Path, open_panels: 
     return checks
 
 
-def _buttons_in_order(config: Config) -> list[tuple[int | None, ButtonConfig, str]]:
+def buttons_in_order(config: Config) -> list[tuple[int | None, ButtonConfig, str]]:
+    """Every configured button as ``(seat index or None for a table button, button, label)``, in asking order."""
     named = [(index, button, f"{seat.name} {button.action.replace('_', ' ')}")
              for index, seat in enumerate(config.seats) for button in seat.buttons]
     return named + [(None, button, f"table {button.action}") for button in config.table_buttons]
@@ -105,7 +106,7 @@ def check_buttons(config: Config, *, simulate: bool, timeout: float, stdin: Text
     board.seat_players([seat.name for seat in config.seats])
     checks = []
     try:
-        for seat, button, label in _buttons_in_order(config):
+        for seat, button, label in buttons_in_order(config):
             where = f"GPIO {button.pin}" if button.pin is not None else "no pin"
             if button.pin is None and button.key is None:
                 checks.append(Check(f"button {label}", None, "neither pin nor key configured"))
@@ -216,7 +217,3 @@ def save_report(checks: list[Check], data_dir: Path) -> tuple[Path, str]:
     path.write_text("\n".join(check.line() for check in checks) + f"\n{summary}\n", encoding="utf-8")
     return path, summary
 
-
-def buttons_in_order(config: Config) -> list[tuple[int | None, ButtonConfig, str]]:
-    """Every configured button as ``(seat index or None for a table button, button, label)``, in asking order."""
-    return _buttons_in_order(config)
