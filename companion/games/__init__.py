@@ -85,8 +85,9 @@ class GameRules(Protocol):
 
 def _registry() -> dict[str, GameRules]:
     from companion.games.tv_wars import TV_WARS
+    from companion.games.death_show_tv import DEATH_SHOW_TV
 
-    return {rules.name: rules for rules in (TV_WARS,)}
+    return {rules.name: rules for rules in (TV_WARS, DEATH_SHOW_TV)}
 
 
 def game_names() -> list[str]:
