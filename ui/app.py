@@ -106,6 +106,26 @@ class ConfirmPopup(Popup):
             self.on_confirm()
 
 
+class PinPopup(Popup):
+    """The exit PIN pad (config ``[kiosk] exit_pin``): digits show as dots; the right PIN leaves the kiosk.
+    ``on_result(correct)`` is called with whether the typed PIN matched when OK is tapped."""
+
+    typed = StringProperty("")
+    problem = StringProperty("")
+    on_result = ObjectProperty(None)
+
+    def press_key(self, key: str) -> None:
+        """A key of the pad: a digit, ``C`` (clear) or ``OK``."""
+        if key == "C":
+            self.typed, self.problem = "", ""
+        elif key == "OK":
+            if self.on_result:
+                self.on_result(self.typed)
+        elif key.isdigit() and len(self.typed) < 8:
+            self.typed += key
+            self.problem = ""
+
+
 class TransferPopup(Popup):
     """A free-form transfer: from, to, amount (keypad, whole dollars) and a reason."""
 
@@ -643,7 +663,7 @@ class TableController(EventDispatcher):
 
     def keypad(self, key: str) -> None:
         """A keypad key in the open transfer dialog."""
-        if isinstance(self.popup, TransferPopup):
+        if isinstance(self.popup, (TransferPopup, PinPopup)):
             self.popup.press_key(key)
 
     def _rules(self):
@@ -889,6 +909,8 @@ class CompanionApp(App):
         self.left_kiosk = False
         self._corners: dict[int, str] = {}        # touch uid -> "left" / "right" (the exit gesture)
         self._corner_timer = None
+        self._pin_failures = 0
+        self._pin_locked_until = 0.0
 
     def build(self):
         for name in ("common", "home", "dashboard", "history", "dialogs", "simulator"):
@@ -952,15 +974,52 @@ class CompanionApp(App):
         corner = self._corner_of(touch)
         if corner is not None:
             self._corners[touch.uid] = corner
-            if set(self._corners.values()) == {"left", "right"} and self._corner_timer is None:
+            held = set(self._corners.values())
+            if held == {"left", "right"}:
+                self._cancel_corner_timer()
                 self._corner_timer = Clock.schedule_once(self._corners_held, EXIT_HOLD)
+            elif held == {"left"} and self.controller.config.exit_pin and self._corner_timer is None:
+                self._corner_timer = Clock.schedule_once(self._pin_corner_held, EXIT_HOLD)
         return False
 
     def _corner_up(self, window, touch):
-        if self._corners.pop(touch.uid, None) is not None and self._corner_timer is not None:
+        if self._corners.pop(touch.uid, None) is not None:
+            self._cancel_corner_timer()
+        return False
+
+    def _cancel_corner_timer(self) -> None:
+        if self._corner_timer is not None:
             self._corner_timer.cancel()
             self._corner_timer = None
-        return False
+
+    # -- the PIN exit (desktop edition: one pointer, so two corners cannot be held together) ---------------
+    def _pin_corner_held(self, dt) -> None:
+        self._corner_timer = None
+        if set(self._corners.values()) != {"left"}:
+            return
+        if time.monotonic() < self._pin_locked_until:
+            left = int(self._pin_locked_until - time.monotonic()) + 1
+            self.controller.say(f"Kiosk exit locked for {left} s after {PIN_TRIES} wrong PINs", refused=True)
+            return
+        popup = PinPopup(title="Type the exit PIN to leave the kiosk (the game is saved)")
+        popup.on_result = lambda typed, p=popup: self._pin_typed(p, typed)
+        self.controller.open_popup(popup)
+
+    def _pin_typed(self, popup: PinPopup, typed: str) -> None:
+        if typed == self.controller.config.exit_pin:
+            popup.dismiss(animation=False)
+            log.info("leaving the kiosk: exit PIN typed")
+            self.leave_kiosk()
+            return
+        self._pin_failures += 1
+        log.warning("wrong kiosk exit PIN (%d of %d)", self._pin_failures, PIN_TRIES)
+        if self._pin_failures >= PIN_TRIES:
+            self._pin_failures = 0
+            self._pin_locked_until = time.monotonic() + PIN_LOCKOUT
+            popup.dismiss(animation=False)
+            self.controller.say(f"{PIN_TRIES} wrong PINs: kiosk exit locked for {int(PIN_LOCKOUT)} s", refused=True)
+            return
+        popup.typed, popup.problem = "", f"Wrong PIN ({PIN_TRIES - self._pin_failures} tries left)"
 
     def _corners_held(self, dt) -> None:
         self._corner_timer = None
@@ -1027,6 +1086,9 @@ class CompanionApp(App):
 
 #: Seconds both top corners must be held to offer leaving the kiosk.
 EXIT_HOLD = 3.0
+#: Wrong exit PINs allowed before the PIN exit locks, and for how many seconds it then stays locked.
+PIN_TRIES = 3
+PIN_LOCKOUT = 60.0
 
 #: In the simulator, this key rolls dice into the simulated dice reader's tray.
 SIMULATED_TRAY_KEY = "t"
