@@ -726,3 +726,17 @@ def test_end_game_at_the_table(table):
     start(table, 2)
     ok(table, EndGame(reason="the owner has the final word"))
     assert table.state.finished and table.view().finished
+
+
+def test_panels_show_vitality_location_cards_turn_and_odds_in_plain_ascii(table):
+    from hardware.panels import render_player_panel
+
+    _fight_setup(table)
+    declare_all(table, Jhon={"weapon": "Katana", "weapon_bonus": 3})
+    kelpie, jhon, elena = table.view().players
+    assert (jhon.headline, jhon.panel_lines, jhon.turn) == ("Vitality 4", ("The Caves - 2 cards", "win 75% lose 17%"),
+                                                            True)
+    assert (elena.headline, elena.panel_lines, elena.turn) == ("Vitality 4",
+                                                               ("off the island - 3 cards",), False)
+    assert all(text.isascii() for p in (kelpie, jhon, elena) for text in (p.headline, *p.panel_lines))
+    assert render_player_panel(jhon).getbbox() is not None

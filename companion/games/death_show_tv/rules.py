@@ -774,8 +774,8 @@ class DeathShowTv:
             headline = f"Vitality {c.vitality}" if c.alive else "DEAD"
             if state.finished and state.winner == c.name:
                 headline = "WINNER"
-            players.append(_player_view(c.name, c.colour, tracks, badges, state.turn == c.name and not state.finished,
-                                        headline, tuple(lines)))
+            players.append(PlayerView(c.name, c.colour, None, tracks, badges,
+                                      state.turn == c.name and not state.finished, headline, tuple(lines)))
         notes = [f"Weapons usable: level {state.weapon_level}" + (" only" if state.weapon_level == 1 else " and below")]
         notes += [chance.describe(name) for name, chance in chances.items()]
         if state.last_combat is not None:
@@ -849,14 +849,6 @@ class DeathShowTv:
         if event_type == GAME_ENDED:
             return f"Game ended: {p['reason']}"
         return f"{event_type} {dict(p)}"
-
-
-def _player_view(name: str, colour: str, tracks: tuple[Track, ...], badges: tuple[str, ...], turn: bool,
-                 headline: str, lines: tuple[str, ...]) -> PlayerView:
-    """A :class:`PlayerView`; ``headline`` and ``panel_lines`` are passed when this version of it has them."""
-    fields = getattr(PlayerView, "__dataclass_fields__", {})
-    extra = {"headline": headline, "panel_lines": lines} if "headline" in fields else {}
-    return PlayerView(name, colour, None, tracks, badges, turn, **extra)
 
 
 # -- evolve handlers ------------------------------------------------------------------------------------------
