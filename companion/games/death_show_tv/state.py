@@ -177,19 +177,30 @@ class Death:
 
 @dataclass(frozen=True)
 class CombatReport:
-    """The last resolved Combat, for the result screen: ``lines`` (each total's breakdown), ``winners``,
-    ``losers`` and a one-line ``summary``."""
+    """The last resolved Combat, for the result screen: ``lines`` (each total's breakdown, e.g. ``"Kelpie 7 =
+    2 (die) + 3 Katana + 2 Ambush"``), the fighters' ``names``, ``totals`` and ``fumbles`` in the same
+    order, the ``winners`` and ``losers``, and a one-line ``summary``."""
 
     lines: tuple[str, ...]
     winners: tuple[str, ...]
     losers: tuple[str, ...]
     summary: str
+    names: tuple[str, ...] = ()
+    totals: tuple[int, ...] = ()
+    fumbles: tuple[bool, ...] = ()
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> "CombatReport":
         """Build from a ``combat_resolved`` payload."""
-        return cls(tuple(f["line"] for f in payload["fighters"]), tuple(payload["winners"]),
-                   tuple(payload["losers"]), payload["summary"])
+        fighters = payload["fighters"]
+        return cls(tuple(f["line"] for f in fighters), tuple(payload["winners"]), tuple(payload["losers"]),
+                   payload["summary"], tuple(f["name"] for f in fighters), tuple(f["total"] for f in fighters),
+                   tuple(f["fumble"] for f in fighters))
+
+    def terms(self, index: int) -> str:
+        """The right-hand side of fighter ``index``'s breakdown, e.g. ``"2 (die) + 3 Katana + 2 Ambush"``."""
+        line = self.lines[index][len(f"{self.names[index]} {self.totals[index]} = "):]
+        return line.split(": FUMBLE")[0]
 
 
 @dataclass(frozen=True)

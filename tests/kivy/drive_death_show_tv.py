@@ -1,0 +1,261 @@
+"""Plays a Death Show TV game in the real Kivy app (the kiosk's simulator build) through synthetic touches.
+
+Run by tests/test_kivy_death_show_tv.py in a subprocess with a display (Xvfb). Usage:
+``python drive_death_show_tv.py DATA_DIR OUT_DIR``. Writes screenshots (``dst-*.png``) and the emulated
+panels into OUT_DIR and a ``result.json`` with what the board showed at each step.
+
+The story: four Contestants (Vitality 2); the roll-off; three Moves by tapping the island; Rex Hunts
+Kelpie (tap, confirm), declares a Weapon +2 and a +1 card with the steppers, Kelpie fights Unarmed, the
+odds show, dice are entered, the result shows; Rex plays Killer Squirrels on Kelpie, who dies; Rex taps
+Turtle Beach to remove it; a tap on the removed Location is refused; then an eight-Contestant game to see
+the crowded layout.
+"""
+
+import dataclasses
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+from companion.config import default_config  # noqa: E402
+from companion.journal import open_journal  # noqa: E402
+from ui.kiosk import build_app  # noqa: E402
+
+data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
+out_dir.mkdir(parents=True, exist_ok=True)
+journal, _ = open_journal(data_dir / "journal.sqlite3")
+config = dataclasses.replace(default_config(), dice_seed=7)
+app = build_app(journal=journal, config=config, simulate=True)
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+from companion.commands import AnswerDice, NewGame, PlayerSeat  # noqa: E402
+
+result = {"steps": [], "errors": []}
+controller = app.controller
+COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1", "#d81b60")
+
+
+def find(root, predicate):
+    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if predicate(widget):
+            return widget
+        stack.extend(reversed(widget.children))
+    raise LookupError("no such widget")
+
+
+def visible(widget):
+    return widget.get_root_window() is not None and not getattr(widget, "disabled", False)
+
+
+def tap(widget):
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def tap_text(text, root=None):
+    """Tap the first enabled button whose text starts with ``text``."""
+    tap(find(root or Window, lambda w: hasattr(w, "on_release") and isinstance(getattr(w, "text", None), str)
+             and w.text.startswith(text) and visible(w)))
+
+
+def board():
+    area = controller.screens.get_screen("dashboard").ids.board_area
+    return area.children[0]
+
+
+def tap_location(name):
+    tap(find(board(), lambda w: type(w).__name__ == "DstIslandCell" and w.location == name))
+
+
+def stepper(popup, ident, presses):
+    """Press the + (or − for a negative count) of stepper ``ident`` in ``popup``."""
+    widget = popup.ids[ident]
+    sign = "+" if presses > 0 else "\u2212"
+    button = find(widget, lambda w: getattr(w, "text", None) == sign and hasattr(w, "on_release"))
+    for _ in range(abs(presses)):
+        tap(button)
+
+
+def answer(roller, *values):
+    controller.post(AnswerDice(roller=roller, values=tuple(values), source="manual"))
+
+
+def shot(name):
+    saved = Path(Window.screenshot(str(out_dir / f"dst-{name}.png")))   # Kivy adds a counter to the name
+    saved.replace(out_dir / f"dst-{name}.png")
+
+
+def texts(root):
+    """Every label text under ``root`` (what a player can read)."""
+    found, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        text = getattr(widget, "text", None)
+        if isinstance(text, str) and text and widget.get_root_window() is not None:
+            found.append(text)
+        stack.extend(widget.children)
+    return found
+
+
+def overlaps(root):
+    """Pairs of sibling labels/buttons on the board whose boxes overlap (should be none)."""
+    problems, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        kids = [k for k in widget.children if k.width > 1 and k.height > 1 and k.opacity > 0]
+        for i, a in enumerate(kids):
+            for b in kids[i + 1:]:
+                if a.x < b.right - 1 and b.x < a.right - 1 and a.y < b.top - 1 and b.y < a.top - 1:
+                    problems.append(f"{type(a).__name__}:{getattr(a, 'text', '')[:20]} / "
+                                    f"{type(b).__name__}:{getattr(b, 'text', '')[:20]}")
+        stack.extend(widget.children)
+    return problems
+
+
+def clipped_labels(root):
+    """Labels whose text is wider or taller than their box (text cut off), on the board."""
+    from kivy.uix.label import Label
+    problems, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, Label) and widget.text and widget.get_root_window() is not None and widget.height > 1:
+            widget.texture_update()
+            tw, th = widget.texture_size
+            if th > widget.height + 2 or (tw > widget.width + 2 and not widget.shorten):
+                problems.append(f"{widget.text[:30]!r} {tw}x{th} in {int(widget.width)}x{int(widget.height)}")
+        stack.extend(widget.children)
+    return problems
+
+
+def snapshot(label):
+    state = controller.table.state
+    b = board()
+    result["steps"].append({
+        "label": label, "message": controller.message, "refused": controller.message_refused,
+        "status": controller.status, "mode": b.mode, "texts": texts(b),
+        "vitality": {c.name: c.vitality for c in state.contestants},
+        "cards": {c.name: c.cards for c in state.contestants},
+        "removed": [l.name for l in state.locations if l.removed],
+        "overlaps": overlaps(b), "clipped": clipped_labels(b),
+        "board_size": [b.width, b.height],
+    })
+
+
+def popup():
+    return controller.popup
+
+
+def save_panels(prefix):
+    controller.panels.wait_idle()
+    version, frames = controller.panels.frames()
+    for index, frame in enumerate(frames):
+        frame.save(out_dir / f"dst-{prefix}-panel-{index + 1}.png")
+
+
+def new_game(n, **options):
+    seats = tuple(PlayerSeat(name, colour) for name, colour in
+                  zip(("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")[:n], COLOURS))
+    controller.post(NewGame(game="death-show-tv", players=seats, options=options))
+
+
+def whole_move(player, location):
+    return [lambda: tap_text("Draw card"), lambda: tap_location(location), lambda: tap_text("End turn")]
+
+
+steps = [
+    lambda: new_game(4, vitality=2, starting_cards=3, location_rules={"The Bunker": "Our note: no Events here"}),
+    lambda: snapshot("roll-off"), lambda: shot("01-roll-off"),
+    lambda: answer("Kelpie", 6), lambda: answer("Jhon", 2), lambda: answer("Elena", 3), lambda: answer("Rex", 1),
+    lambda: snapshot("first turn"),
+    lambda: tap_text("Draw card"), lambda: tap_location("The Caves"),
+    lambda: snapshot("kelpie moved"), lambda: shot("02-island-moved"),
+    lambda: tap_text("End turn"),
+    *whole_move("Jhon", "The Bunker"), *whole_move("Elena", "Dense Forest"),
+    lambda: tap_text("Draw card"),
+    lambda: tap_location("The Caves"),                   # occupied: Hunt, after a confirmation
+    lambda: shot("03-hunt-confirm"),
+    lambda: tap(popup().ids.confirm),
+    lambda: snapshot("combat declare"), lambda: shot("04-combat-declare"),
+    lambda: tap_text("Rex: show cards"),
+    lambda: stepper(popup(), "weapon", 2), lambda: stepper(popup(), "extra", 1),
+    lambda: stepper(popup(), "extra_cards", 1),
+    lambda: shot("05-declare-popup"),
+    lambda: tap_text("Confirm", popup()),
+    lambda: tap_text("Unarmed, no cards"),
+    lambda: snapshot("combat odds"), lambda: shot("06-combat-odds"),
+    lambda: answer("Rex", 5), lambda: snapshot("rex rolled"),
+    lambda: answer("Kelpie", 2),
+    lambda: snapshot("combat result"), lambda: shot("07-combat-result"),
+    lambda: tap_text("Back to the island"),
+    lambda: snapshot("island after"), lambda: shot("08-island-after"),
+    lambda: tap_text("Event"),
+    lambda: tap_text("Kelpie", popup().ids.target_box),
+    lambda: shot("09-event-popup"),
+    lambda: tap_text("Play the Event", popup()),
+    lambda: tap_text("Unarmed, no cards"),
+    lambda: answer("Rex", 6), lambda: answer("Kelpie", 3),
+    lambda: snapshot("death result"), lambda: shot("10-death-result"),
+    lambda: tap_text("Back to the island"),
+    lambda: snapshot("remove prompt"), lambda: shot("11-remove-location"),
+    lambda: tap_location("The Caves"),                   # occupied by Rex: refused
+    lambda: snapshot("remove occupied refused"),
+    lambda: tap_location("Turtle Beach"),
+    lambda: snapshot("removed"), lambda: shot("12-removed"),
+    lambda: save_panels("after-death"),
+    lambda: tap_text("End turn"),
+    lambda: tap_text("Draw card"),
+    lambda: tap_location("Turtle Beach"),                # removed: refused
+    lambda: snapshot("move to removed refused"), lambda: shot("13-refused"),
+    lambda: tap_text("Cards"),
+    lambda: shot("14-card-effects-popup"),
+    lambda: tap_text("Jhon: card +1", popup()),
+    lambda: tap_text("Close", popup()),
+    lambda: snapshot("card effect"),
+    lambda: new_game(8, roll_off=False, starting_cards=7),
+    *whole_move("Kelpie", "The Caves"),                 # Kelpie now holds 8: the Discard Phase
+    lambda: snapshot("eight discard"), lambda: shot("15-eight-discard"),
+    lambda: tap_text("Kelpie −1"),
+    lambda: tap_text("Draw card"), lambda: tap_location("The Bunker"),
+    lambda: snapshot("eight players"), lambda: shot("16-eight-players"),
+    lambda: save_panels("eight"),
+]
+
+
+def run_step(dt, index=0):
+    from kivy.uix.modalview import ModalView
+    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
+        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
+        return
+    if index >= len(steps):
+        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
+        app.stop()
+        return
+    try:
+        controller.drain()
+        steps[index]()
+        controller.drain()
+        controller.refresh()
+    except Exception as error:  # recorded; the test fails on any error
+        import traceback
+        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
+    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
+
+
+def begin(*_):
+    Clock.schedule_once(run_step, 0.5)
+
+
+app.bind(on_start=begin)
+app.run()
+journal.close()

@@ -1,0 +1,105 @@
+"""The Death Show TV board in the real Kivy app (Xvfb): a game played through synthetic touches on the island,
+the combat screen and the dialogs (tests/kivy/drive_death_show_tv.py); screenshots go to test-artifacts/.
+Asserts what the board showed, that nothing on it overlapped or was cut off, and what the journal holds."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.journal import Journal
+from companion.session import GameSession
+
+DRIVER = Path(__file__).parent / "kivy" / "drive_death_show_tv.py"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+
+pytestmark = pytest.mark.kivy
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    if not os.environ.get("DISPLAY"):
+        pytest.fail("no DISPLAY: run the suite under Xvfb (xvfb-run or ./run-tests)")
+    data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
+    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir)],
+                               capture_output=True, text=True, timeout=240)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    result = json.loads((out_dir / "result.json").read_text())
+    assert result["errors"] == [], "\n".join(result["errors"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    for png in out_dir.glob("dst-*.png"):
+        shutil.copy(png, ARTIFACTS / png.name)
+    return data_dir, out_dir, {step["label"]: step for step in result["steps"]}
+
+
+def test_every_screen_was_captured_with_nothing_overlapping_or_cut_off(played):
+    _, out_dir, steps = played
+    for name in ("01-roll-off", "02-island-moved", "03-hunt-confirm", "04-combat-declare", "05-declare-popup",
+                 "06-combat-odds", "07-combat-result", "08-island-after", "09-event-popup", "10-death-result",
+                 "11-remove-location", "12-removed", "13-refused", "14-card-effects-popup", "15-eight-discard",
+                 "16-eight-players"):
+        assert (out_dir / f"dst-{name}.png").stat().st_size > 5000, name
+    for label, step in steps.items():
+        assert step["overlaps"] == [], (label, step["overlaps"])
+        assert step["clipped"] == [], (label, step["clipped"])
+        assert step["board_size"][0] >= 780 and step["board_size"][1] >= 250, (label, step["board_size"])
+
+
+def test_island_taps_move_and_hunt(played):
+    _, _, steps = played
+    assert steps["first turn"]["status"].startswith("Kelpie's turn 1, Draw Phase")
+    moved = steps["kelpie moved"]
+    assert "Kelpie moves from off the island to The Caves" in moved["message"]
+    assert moved["mode"] == "island" and "Kelpie" in " ".join(moved["texts"])
+    declare = steps["combat declare"]
+    assert declare["mode"] == "combat" and declare["cards"]["Rex"] == 3      # drew one, played a Trail
+    assert "Rex: show cards…" in declare["texts"]
+
+
+def test_combat_screen_shows_odds_then_the_breakdown(played):
+    _, _, steps = played
+    odds = steps["combat odds"]["texts"]
+    assert "win 75%\nlose 17%" in odds and "win 17%\nlose 75%" in odds        # Rex d6+3 against Kelpie d6
+    result = steps["combat result"]
+    assert "Rex wins; Kelpie loses" in result["texts"]
+    assert "5 (die)\n+ 2 Weapon\n+ 1 Card 1" in result["texts"] and "8" in result["texts"]
+    assert result["vitality"]["Kelpie"] == 1
+    assert steps["island after"]["mode"] == "island"
+
+
+def test_event_death_and_removal_of_a_location(played):
+    _, _, steps = played
+    death = steps["death result"]
+    assert "Killer Squirrels" in death["texts"] and death["vitality"]["Kelpie"] == 0
+    assert any("Kelpie died: Rex removes a Location" in t for t in death["texts"])
+    assert steps["remove prompt"]["status"] == "Rex removes an unoccupied Location (Kelpie died; The Island Shrinks)"
+    refused = steps["remove occupied refused"]
+    assert refused["refused"] and "occupied by Rex" in refused["message"]
+    assert steps["removed"]["removed"] == ["Turtle Beach"]
+    moved = steps["move to removed refused"]
+    assert moved["refused"] and "Turtle Beach has been removed" in moved["message"]
+    assert steps["card effect"]["cards"]["Jhon"] == 6
+
+
+def test_eight_contestants_and_the_discard_phase(played):
+    _, _, steps = played
+    discard = steps["eight discard"]
+    assert "Discard Phase" in discard["status"] and "Kelpie \u22121" in discard["texts"]
+    assert steps["eight players"]["cards"]["Kelpie"] == 7
+    assert len([t for t in steps["eight players"]["texts"] if t.startswith("\u2665")]) == 8
+
+
+def test_the_journal_holds_the_game_as_played(played):
+    data_dir, _, _ = played
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        first = journal.games()[-1] if journal.games()[-1].id == 1 else journal.game(1)
+        session = GameSession(first.id, journal.events(first.id))
+        types = [r.type for records in session.moves.values() for r in records]
+    state = session.state
+    assert not state.contestant("Kelpie").alive and state.location("Turtle Beach").removed
+    assert types.count("combat_resolved") == 2 and "location_removed" in types
+    assert state.location("The Bunker").rule == "Our note: no Events here"

@@ -1,0 +1,479 @@
+"""The Death Show TV board: the island (3×3 Location cards), every Contestant's Vitality, the turn's
+actions, and the combat screen (fighters, bonus entry with + and −, odds before the dice, the result).
+
+Like every adapter it never changes game state: taps become commands posted to the table
+(``controller.post``); :meth:`DeathShowBoard.update` redraws from the state and the public view after every
+accepted or refused command. Layout and colours are in ``ui/kv/games/death_show_tv.kv``.
+
+Taps on the island mean what the Action Phase allows (Phases of a Turn 2): an empty Location → Move, an
+occupied one → Hunt (after a confirmation: it plays a Trail), your own → Fight. While a death is being
+settled, a tap on an empty Location removes it (The Island Shrinks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.popup import Popup
+from kivy.utils import get_color_from_hex
+
+from companion.games.death_show_tv import (HAND_LIMIT, AdjustHand, DeclareFighter, Discard, DrawCard, EndTurn,
+                                           Fight, Heal, Hunt, Move, NewWeaponLevel, PlayEvent, RemoveLocation,
+                                           Wound)
+from ui.games import GameBoard
+
+HEART, EMPTY_HEART = "\u2665", "\u2661"
+
+
+def colour_of(name: str) -> list[float]:
+    """A seat colour (``#rrggbb`` or a name Kivy knows) as RGBA; white when unknown."""
+    if name.startswith("#"):
+        return get_color_from_hex(name)
+    try:
+        from kivy.utils import colormap
+        return list(colormap[name.lower()])
+    except (KeyError, ImportError):
+        return [1, 1, 1, 1]
+
+
+def hearts(vitality: int, top: int, compact: bool = False) -> str:
+    """``"♥♥♥♡"`` for 3 of 4; long tracks (over 6) or ``compact`` rows as ``"♥ 3"``."""
+    if top > 6 or compact:
+        return f"{HEART} {vitality}"
+    return HEART * vitality + EMPTY_HEART * (top - vitality)
+
+
+class DstIslandCell(ButtonBehavior, BoxLayout):
+    """One Location card on the map: its ``location`` name, who stands there (``occupants`` as markup),
+    whether it is ``removed``, has an optional ``rule`` note, or is ``marked`` (where a tap does something)."""
+
+    location = StringProperty("")
+    occupants = StringProperty("")
+    removed = BooleanProperty(False)
+    rule = StringProperty("")
+    marked = BooleanProperty(False)
+
+
+class DstContestantRow(BoxLayout):
+    """One Contestant's line: name in their colour, Vitality as hearts, cards in hand, Location; ``turn``
+    draws the turn marker; ``dead`` greys the line."""
+
+    name = StringProperty("")
+    colour = ListProperty([1, 1, 1, 1])
+    hearts = StringProperty("")
+    vitality = NumericProperty(0)
+    cards = NumericProperty(0)
+    where = StringProperty("")
+    turn = BooleanProperty(False)
+    dead = BooleanProperty(False)
+    over_limit = BooleanProperty(False)
+    compact = BooleanProperty(False)
+
+
+class DstFighterColumn(BoxLayout):
+    """One fighter on the combat screen: ``name``, what they show (``weapon``, ``bonus`` text), ``dice``,
+    the ``odds`` before the roll, the ``rolled`` dice and ``total`` after, and whether they are ``active``
+    (declaring or rolling now)."""
+
+    name = StringProperty("")
+    colour = ListProperty([1, 1, 1, 1])
+    weapon = StringProperty("")
+    bonus = StringProperty("")
+    odds = StringProperty("")
+    rolled = StringProperty("")
+    active = BooleanProperty(False)
+    outcome = StringProperty("")
+
+
+class DstStepper(BoxLayout):
+    """A labelled number with − and + buttons (``value`` between ``low`` and ``high``)."""
+
+    label = StringProperty("")
+    value = NumericProperty(0)
+    low = NumericProperty(0)
+    high = NumericProperty(10)
+    signed = BooleanProperty(False)
+
+    def step(self, delta: int) -> None:
+        """Move the value by ``delta`` within its bounds."""
+        self.value = max(self.low, min(self.high, self.value + delta))
+
+
+class DstDeclarePopup(Popup):
+    """A fighter shows their cards (How Combat Is Resolved 1-2): Weapon bonus and level (0 = Unarmed),
+    Equipment / Unexpected Twist bonus and how many such cards, one or two dice."""
+
+    fighter = StringProperty("")
+    max_level = NumericProperty(1)
+    two_dice = BooleanProperty(False)
+    summary = StringProperty("")
+    board = ObjectProperty(None, allownone=True)
+
+    def on_open(self) -> None:
+        for stepper in (self.ids.weapon, self.ids.level, self.ids.extra, self.ids.extra_cards):
+            stepper.bind(value=lambda *_: self.describe())
+        self.describe()
+
+    def describe(self) -> None:
+        """The line at the bottom: what will be declared."""
+        weapon, level = int(self.ids.weapon.value), int(self.ids.level.value)
+        extra, cards = int(self.ids.extra.value), int(self.ids.extra_cards.value)
+        armed = f"Weapon +{weapon} (level {level})" if weapon or level > 1 else "Unarmed"
+        self.summary = f"{armed}, cards {extra:+d} from {cards} card{'s' * (cards != 1)}" + \
+                       (", two dice" if self.two_dice else "")
+
+    def command(self) -> DeclareFighter:
+        """The :class:`DeclareFighter` this dialog describes."""
+        weapon, level = int(self.ids.weapon.value), int(self.ids.level.value)
+        extra, cards = int(self.ids.extra.value), int(self.ids.extra_cards.value)
+        bonuses: list[tuple[str, int]] = []
+        if cards:
+            share, rest = divmod(extra, cards)
+            bonuses = [(f"Card {i + 1}", share + (1 if i < rest else 0)) for i in range(cards)]
+        elif extra:
+            bonuses = [("Card", extra)]
+        armed = weapon > 0 or level > 1
+        return DeclareFighter(fighter=self.fighter, weapon="Weapon" if armed else "Unarmed",
+                              weapon_bonus=weapon if armed else 0, weapon_level=level if armed else 1,
+                              bonuses=tuple(bonuses), dice=2 if self.two_dice else 1)
+
+    def submit(self) -> None:
+        """Post the declaration and close."""
+        self.board.post(self.command())
+        self.dismiss(animation=False)
+
+
+class DstEventPopup(Popup):
+    """Play the turn's one Event (Phases of a Turn 3): which card, whether it causes Combat and its fixed
+    value (Fighting an Event), and whom it attacks (toggle buttons, all on one Location for several)."""
+
+    player = StringProperty("")
+    card = StringProperty("Killer Squirrels")
+    combat = BooleanProperty(True)
+    board = ObjectProperty(None, allownone=True)
+    targets = ListProperty([])
+
+    def fill(self, names: list[str]) -> None:
+        """Offer ``names`` as targets."""
+        box = self.ids.target_box
+        box.clear_widgets()
+        for name in names:
+            button = Factory.DstToggle(text=name)
+            button.bind(state=lambda b, s: self._toggle(b.text, s == "down"))
+            box.add_widget(button)
+
+    def _toggle(self, name: str, on: bool) -> None:
+        self.targets = [t for t in self.targets if t != name] + ([name] if on else [])
+
+    def submit(self) -> None:
+        """Post the :class:`PlayEvent`."""
+        value = int(self.ids.value.value) if self.combat else None
+        self.board.post(PlayEvent(player=self.player, card=self.card, combat_value=value,
+                                  targets=tuple(self.targets) if self.combat else ()))
+        self.dismiss(animation=False)
+
+
+class DstTablePopup(Popup):
+    """Corrections from cards the companion does not follow: a Contestant's cards ± (AdjustHand), Vitality
+    lost (Wound, caused by the player whose turn it is) or regained (Heal), and New Weapon Level."""
+
+    board = ObjectProperty(None, allownone=True)
+    chosen = StringProperty("")
+    turn = StringProperty("")
+
+    def fill(self, names: list[str], chosen: str, turn: str) -> None:
+        """Offer the living ``names``; ``chosen`` is preselected."""
+        self.chosen, self.turn = chosen, turn
+        box = self.ids.who
+        box.clear_widgets()
+        for name in names:
+            button = Factory.DstToggle(text=name, group="dst_who", state="down" if name == chosen else "normal",
+                                             allow_no_selection=False)
+            button.bind(on_release=lambda b: setattr(self, "chosen", b.text))
+            box.add_widget(button)
+
+    def do(self, what: str) -> None:
+        """Post one correction for :attr:`chosen`."""
+        name, board = self.chosen, self.board
+        if what == "card+":
+            board.post(AdjustHand(player=name, delta=1, reason="drew a card (card effect)"))
+        elif what == "card-":
+            board.post(AdjustHand(player=name, delta=-1, reason="played a card"))
+        elif what == "wound":
+            board.post(Wound(player=name, by=self.turn or name, reason="a card's effect"))
+        elif what == "heal":
+            board.post(Heal(player=name, reason="a card's effect"))
+        elif what == "level":
+            board.post(NewWeaponLevel(player=self.turn or name))
+
+
+class DeathShowBoard(GameBoard):
+    """The board (about 800×290 px): the island on the left, the Contestants and the turn's buttons on the
+    right; during a Combat (and after it, until "Back to the island") the combat screen instead."""
+
+    status = StringProperty("")
+    weapon_level = NumericProperty(1)
+    mode = StringProperty("island")     # "island" or "combat"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._report_open = False     # the last Combat's result stays up until "Back to the island"
+        self._state = None
+        self.island = Factory.DstIsland()
+        self.combat_view = Factory.DstCombat()
+        self.island.board = self
+        self.combat_view.board = self
+        self.add_widget(self.island)
+
+    # -- posting -------------------------------------------------------------------------------------------
+    def post(self, command) -> None:
+        """Queue ``command`` for the table."""
+        self.controller.post(command)
+
+    # -- updating ------------------------------------------------------------------------------------------
+    def update(self, state, view) -> None:
+        """Redraw from ``state`` (a :class:`DeathShowState`) and ``view`` (its TableView)."""
+        self._state = state
+        self.weapon_level = state.weapon_level
+        if state.combat is not None:
+            self._report_open = True
+        elif state.last_combat is None:
+            self._report_open = False
+        self._set_mode("combat" if self._report_open else "island")
+        self._update_island(state, view)
+        if self.mode == "combat":
+            self._update_combat(state, view)
+
+    def _set_mode(self, mode: str) -> None:
+        if mode == self.mode and self.children:
+            return
+        self.mode = mode
+        self.clear_widgets()
+        self.add_widget(self.combat_view if mode == "combat" else self.island)
+
+    def back_to_island(self) -> None:
+        """Close the combat result and show the island again."""
+        self._report_open = False
+        self._set_mode("island")
+
+    def show_last_fight(self) -> None:
+        """Open the combat screen on the last Combat's result."""
+        self._report_open = True
+        self._set_mode("combat")
+        self._update_combat(self._state, None)
+
+    def _removing(self, state) -> str | None:
+        death = state.deaths[0] if state.deaths else None
+        return death.remover if death is not None and death.remover is not None else None
+
+    def _update_island(self, state, view) -> None:
+        island = self.island
+        remover = self._removing(state)
+        me = state.contestant(state.turn) if state.turn else None
+        acting = (state.phase == "action" and state.combat is None and not state.deaths and not state.finished)
+        cells = island.ids.map.children[::-1]
+        if len(cells) != len(state.locations):
+            island.ids.map.clear_widgets()
+            for location in state.locations:
+                cell = DstIslandCell(location=location.name)
+                cell.bind(on_release=lambda c: self.tap_location(c.location))
+                island.ids.map.add_widget(cell)
+            cells = island.ids.map.children[::-1]
+        for cell, location in zip(cells, state.locations):
+            here = [c for c in state.contestants if c.alive and c.location == location.name]
+            cell.occupants = "\n".join(
+                f"[color={''.join(f'{int(v * 255):02x}' for v in colour_of(c.colour)[:3])}]{c.name}[/color]"
+                for c in here)
+            cell.removed = location.removed
+            cell.rule = location.rule
+            if remover:
+                cell.marked = not location.removed and not here
+            elif acting and me is not None:
+                cell.marked = not location.removed and (location.name != me.location or len(here) > 1)
+            else:
+                cell.marked = False
+        rows = island.ids.rows
+        if len(rows.children) != len(state.contestants):
+            rows.clear_widgets()
+            for contestant in state.contestants:
+                rows.add_widget(DstContestantRow(name=contestant.name))
+        compact = len(state.contestants) > 4
+        rows.cols = 2 if compact else 1
+        top = state.settings.vitality
+        for row, c in zip(rows.children[::-1], state.contestants):
+            row.colour = colour_of(c.colour)
+            row.vitality, row.cards, row.dead = c.vitality, c.cards, not c.alive
+            row.hearts = hearts(c.vitality, top, compact) if c.alive else "dead"
+            row.compact = compact
+            row.where = c.location or ("" if not c.alive else "off the island")
+            row.turn = state.turn == c.name and not state.finished
+            row.over_limit = c.alive and c.cards > HAND_LIMIT
+        self._update_actions(state, view, remover)
+
+    def _update_actions(self, state, view, remover: str | None) -> None:
+        box = self.island.ids.actions
+        box.clear_widgets()
+        turn = state.turn
+        add = lambda text, callback, **kw: box.add_widget(  # noqa: E731
+            Factory.BigButton(text=text, on_release=lambda *_: callback(), **kw))
+        if state.finished:
+            winner = state.winner
+            self.island.hint = f"{winner} survives the show!" if winner else "Nobody survived: no winner"
+        elif state.phase == "setup":
+            self.island.hint = "Everyone rolls for the first player"
+        elif remover:
+            self.island.hint = f"{remover}: tap an empty Location to remove it"
+        elif state.combat is not None:
+            self.island.hint = "Combat under way"
+            add("Combat", self.show_last_fight)
+        elif state.phase == "draw":
+            self.island.hint = f"{turn}: draw a Show card"
+            add("Draw card", lambda: self.post(DrawCard(player=turn)))
+        elif state.phase == "action":
+            self.island.hint = f"{turn}: tap the map to Move, Hunt or Fight"
+            add("Fight here", lambda: self.post(Fight(player=turn)))
+        elif state.phase == "event":
+            self.island.hint = f"{turn}: 1 Event, then end the turn"
+            add("Event…", self.open_event, disabled=state.events_played >= 1)
+            add("End turn", lambda: self.post(EndTurn(player=turn)))
+        elif state.phase == "discard":
+            over = [c.name for c in state.alive if c.cards > HAND_LIMIT]
+            self.island.hint = f"Discard down to {HAND_LIMIT}"
+            for name in over[:2]:
+                add(f"{name} −1", lambda n=name: self.post(Discard(player=n)))
+        if not state.finished and state.phase != "setup":
+            add("Cards / ♥…", self.open_table_popup, font_name="DejaVuSans", size_hint_x=0.8)
+        if state.last_combat is not None and state.combat is None and not state.finished:
+            add("Last fight", self.show_last_fight, size_hint_x=0.8)
+
+    def _update_combat(self, state, view) -> None:
+        panel = self.combat_view
+        columns = panel.ids.fighters
+        combat = state.combat
+        columns.clear_widgets()
+        buttons = panel.ids.buttons
+        buttons.clear_widgets()
+        if combat is not None:
+            odds = dict(self.controller.table.session.rules.combat_odds(state) or ())
+            declaring = combat.next_to_declare
+            rolling = combat.next_to_roll
+            where = f" on {combat.location}" if combat.location else ""
+            panel.title = (f"{combat.card} attacks{where}" if combat.card else f"Combat{where}") + \
+                f"   ·   Weapons up to level {state.weapon_level}"
+            for fighter in combat.fighters:
+                column = DstFighterColumn(name=fighter.name)
+                column.colour = ([1, 0.6, 0.2, 1] if fighter.is_event
+                                 else colour_of(state.contestant(fighter.name).colour))
+                if fighter.is_event:
+                    column.weapon = f"Event, rolled by {fighter.roller}"
+                    column.bonus = f"Combat {fighter.bonus:+d}"
+                elif fighter.declared:
+                    column.weapon = "Unarmed" if fighter.unarmed else f"{fighter.weapon} +{fighter.weapon_bonus}"
+                    extras = sum(p.value for p in fighter.bonuses)
+                    column.bonus = f"total {fighter.bonus:+d}" + (f" (cards {extras:+d})" if fighter.bonuses else "") \
+                        + (" · 2 dice" if fighter.dice == 2 else "")
+                else:
+                    column.weapon = "choosing…" if fighter is declaring else "waits"
+                    column.bonus = f"bonus {fighter.draft:+d}" if fighter.draft else ""
+                if fighter.name in odds:
+                    chance = odds[fighter.name]
+                    column.odds = f"win {float(chance.win):.0%}\nlose {float(chance.lose):.0%}"
+                if fighter.values:
+                    column.rolled = "+".join(map(str, fighter.values))
+                column.active = fighter is declaring or fighter is rolling
+                columns.add_widget(column)
+            if declaring is not None:
+                panel.prompt = f"{declaring.name} shows a Weapon and bonus cards"
+                add = Factory.BigButton(text=f"{declaring.name}: show cards…")
+                add.bind(on_release=lambda *_: self.open_declare(declaring.name))
+                buttons.add_widget(add)
+                quick = Factory.BigButton(text="Unarmed, no cards")
+                quick.bind(on_release=lambda *_: self.post(DeclareFighter(fighter=declaring.name)))
+                buttons.add_widget(quick)
+            else:
+                whose = "" if rolling.roller == rolling.name else f" for the {rolling.name}"
+                panel.prompt = f"{rolling.roller} rolls{whose}: Roll or Enter dice above"
+            return
+        report = state.last_combat
+        if report is None:
+            self._set_mode("island")
+            return
+        panel.title = "Combat result"
+        for index, name in enumerate(report.names):
+            column = DstFighterColumn(name=name)
+            contestant = name in state.names
+            column.colour = colour_of(state.contestant(name).colour) if contestant else [1, 0.6, 0.2, 1]
+            column.rolled = str(report.totals[index])
+            column.weapon = report.terms(index).replace(" + ", "\n+ ").replace(" - ", "\n- ")
+            outcome = "WINS" if name in report.winners else "LOSES" if name in report.losers else "neither"
+            if report.fumbles[index]:
+                outcome = "FUMBLE: LOSES" if name in report.losers else "FUMBLE"
+            if contestant and name in report.losers:
+                now = state.contestant(name).vitality
+                outcome += f"  {HEART} {now}" if now else "  DEAD"
+            column.outcome = outcome
+            columns.add_widget(column)
+        panel.prompt = report.summary + (self._after_note(state))
+        back = Factory.BigButton(text="Back to the island")
+        back.bind(on_release=lambda *_: self.back_to_island())
+        buttons.add_widget(back)
+
+    def _after_note(self, state) -> str:
+        remover = self._removing(state)
+        if state.finished:
+            return f" · {state.end_reason}"
+        if state.deaths and remover is None:
+            return f" · killers roll off for {state.deaths[0].dead}'s cards"
+        if remover:
+            return f" · {state.deaths[0].dead} died: {remover} removes a Location"
+        return ""
+
+    # -- taps ------------------------------------------------------------------------------------------------
+    def tap_location(self, location: str) -> None:
+        """A tap on the island: remove it (after a death), or Move / Hunt / Fight in the Action Phase."""
+        state = self._state
+        if state is None:
+            return
+        remover = self._removing(state)
+        if remover:
+            self.post(RemoveLocation(player=remover, location=location))
+            return
+        turn = state.turn
+        if state.phase != "action" or state.combat is not None or turn is None:
+            self.controller.say(f"{location}: the map acts in the Action Phase ({state.phase} now)", refused=True)
+            return
+        me = state.contestant(turn)
+        here = state.occupants(location)
+        if location == me.location:
+            self.post(Fight(player=turn))
+        elif here:
+            popup = Factory.ConfirmPopup(title="Hunt", confirm_text="Play a Trail and Hunt",
+                                         body=f"{turn} plays a Trail card, moves to {location} and attacks "
+                                              f"{', '.join(here)}.")
+            popup.on_confirm = lambda: self.post(Hunt(player=turn, location=location))
+            self.controller.open_popup(popup)
+        else:
+            self.post(Move(player=turn, location=location))
+
+    def open_declare(self, fighter: str) -> None:
+        """The bonus-entry dialog for ``fighter``."""
+        popup = DstDeclarePopup(fighter=fighter, max_level=self._state.weapon_level, board=self)
+        draft = self._state.combat.fighter(fighter).draft if self._state.combat else 0
+        popup.ids.extra.value = draft
+        self.controller.open_popup(popup)
+
+    def open_event(self) -> None:
+        """The Event dialog for the player whose turn it is."""
+        popup = DstEventPopup(player=self._state.turn, board=self)
+        popup.fill([c.name for c in self._state.alive])
+        self.controller.open_popup(popup)
+
+    def open_table_popup(self) -> None:
+        """The corrections dialog (cards, Vitality, weapon level)."""
+        popup = DstTablePopup(board=self)
+        popup.fill([c.name for c in self._state.alive], self._state.turn or "", self._state.turn or "")
+        self.controller.open_popup(popup)
