@@ -85,8 +85,9 @@ class GameRules(Protocol):
 
 def _registry() -> dict[str, GameRules]:
     from companion.games.tv_wars import TV_WARS
+    from companion.games.telly_time import TELLY_TIME
 
-    return {rules.name: rules for rules in (TV_WARS,)}
+    return {rules.name: rules for rules in (TV_WARS, TELLY_TIME)}
 
 
 def game_names() -> list[str]:
