@@ -386,6 +386,7 @@ def test_negative_cash_allowed_by_option(table):
     accepted(table, AdjustCash(player="Arkady", amount_m=-4, reason="upkeep"))
     assert net(table, "Arkady").cash_m == -1
     assert table.view().players[0].tracks[0].value == -1
+    assert table.view().players[0].headline == "-$1M"
 
 
 # -- timeslots and genres ------------------------------------------------------------------------------------
@@ -622,9 +623,9 @@ def test_view_and_panels_show_cash_viewers_empty_squares_and_pass_pay(table):
     arkady = view.players[0]
     assert arkady.balance is None and arkady.turn and not view.players[1].turn
     assert {t.name: t.value for t in arkady.tracks} == {"cash_m": 3, "viewers": 0, "empty_squares": 8}
-    if hasattr(arkady, "headline"):
-        assert arkady.headline == "$3M"
-        assert arkady.panel_lines == ("0 viewers · 8 empty", "Pass now: +$8M")
+    assert arkady.headline == "$3M"
+    assert arkady.panel_lines == ("0 viewers - 8 empty", "Pass now: +$8M")
+    assert all(ord(c) < 128 for c in arkady.headline + "".join(arkady.panel_lines))   # the panel font
     assert view.status == "Season 1 of 5: Arkady's turn"
     assert view.pending_dice is None
 

@@ -28,7 +28,6 @@ House-rule and set-up options (``check_options``): ``moguls`` (bool, False), ``s
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
@@ -940,15 +939,11 @@ class TellyTime:
             badges.append(f"{len(grid.completed)} line{'s' if len(grid.completed) != 1 else ''}")
         if network.name in state.winners:
             badges.append("Winner")
-        fields = {f.name for f in dataclasses.fields(PlayerView)}
-        extra = {}
-        if "headline" in fields:
-            extra["headline"] = money(network.cash_m)
-        if "panel_lines" in fields:
-            extra["panel_lines"] = (f"{network.viewers} viewers · {empty} empty",
-                                    f"Pass now: +{money(CASH_PER_EMPTY_SQUARE_M * empty)}")
+        cash = f"-${-network.cash_m}M" if network.cash_m < 0 else f"${network.cash_m}M"   # panels: ASCII only
         return PlayerView(network.name, network.colour, None, tracks, tuple(badges),
-                          state.current == network.name and state.phase == SEASON, **extra)
+                          state.current == network.name and state.phase == SEASON, headline=cash,
+                          panel_lines=(f"{network.viewers} viewers - {empty} empty",
+                                       f"Pass now: +${CASH_PER_EMPTY_SQUARE_M * empty}M"))
 
     def view(self, state: TellyTimeState) -> TableView:
         """The public picture (everything in The Networks is public): one PlayerView per player, the
