@@ -144,11 +144,10 @@ def show_breakdown(show: Show, score: ShowScore, others_stars: Sequence[int]) ->
     """
     parts: list[list[Any]] = [["show", score.viewers]]
     if score.stars:
-        count = len(score.stars)
-        parts.append([f"{'star' if count == 1 else f'{count} stars'} on it", sum(score.stars)])
+        parts.append([f"stars on it ({'+'.join(map(str, score.stars))})" if len(score.stars) > 1
+                      else "star on it", sum(score.stars)])
     if show.printed_genre == CHAT and others_stars:
-        count = len(others_stars)
-        parts.append([f"Chat: {count} star{'s' if count != 1 else ''} on other shows", sum(others_stars)])
+        parts.append([f"Chat: stars on other shows ({'+'.join(map(str, others_stars))})", sum(others_stars)])
     if score.quiz_bought:
         parts.append([f"Quiz: bought at {money(QUIZ_PRICE_M)} each", score.quiz_bought])
     if score.penalty:
@@ -640,7 +639,7 @@ class TellyTime:
             parts.append([show.name, total])
         grid = self._require_grid(network)
         if grid.filled_count:
-            parts.append([f"genre grid ({grid.filled_count} filled squares)", VIEWERS_PER_FILLED_SQUARE * grid.filled_count])
+            parts.append([f"genre grid ({grid.filled_count} filled square{'s' if grid.filled_count != 1 else ''})", VIEWERS_PER_FILLED_SQUARE * grid.filled_count])
         if network.passed is not None and network.passed.reward == "viewers" and network.passed.amount:
             label = "pass track" + (f" {network.passed.amount} × 2 Preempted Timeslot" if network.passed.preempted else "")
             parts.append([label, network.passed.value])
