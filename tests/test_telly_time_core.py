@@ -463,8 +463,8 @@ def test_example_chat_show_scores_stars_on_other_shows(table):
     scored = outcome.records[-1].payload
     chat = next(s for s in scored["shows"] if s["name"] == "Lay All Your Chat On Me")
     assert chat["total"] == 9
-    assert chat["parts"] == [["show", 3], ["Chat: 2 stars on other shows", 6]]
-    assert "Lay All Your Chat On Me 9 = 3 show + 6 Chat: 2 stars on other shows" in outcome.message
+    assert chat["parts"] == [["show", 3], ["Chat: stars on other shows (4+2)", 6]]
+    assert "Lay All Your Chat On Me 9 = 3 show + 6 Chat: stars on other shows (4+2)" in outcome.message
     # the lineup: 6 + 9 + 3 + 0 shows, + 2 filled squares (Comedy centre, Chat)
     assert scored["total"] == 6 + 9 + 3 + 0 + 2
 
