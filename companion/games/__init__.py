@@ -96,9 +96,10 @@ class GameRules(Protocol):
 
 def _registry() -> dict[str, GameRules]:
     from companion.games.tv_wars import TV_WARS
+    from companion.games.telly_time import TELLY_TIME
     from companion.games.death_show_tv import DEATH_SHOW_TV
 
-    return {rules.name: rules for rules in (TV_WARS, DEATH_SHOW_TV)}
+    return {rules.name: rules for rules in (TV_WARS, TELLY_TIME, DEATH_SHOW_TV)}
 
 
 def game_names() -> list[str]:
