@@ -85,8 +85,9 @@ class GameRules(Protocol):
 
 def _registry() -> dict[str, GameRules]:
     from companion.games.tv_wars import TV_WARS
+    from companion.games.channel_won import CHANNEL_WON  # issue 5
 
-    return {rules.name: rules for rules in (TV_WARS,)}
+    return {rules.name: rules for rules in (TV_WARS, CHANNEL_WON)}
 
 
 def game_names() -> list[str]:
