@@ -766,10 +766,10 @@ def test_view_shows_scores_tiles_tokens_and_risk(table):
     assert "Passed" in ben.badges and "Ability ready" in ava.badges
     assert view.pending_dice is None and not view.finished
     assert any(note.startswith("Sports: open, 0 = nothing played; Ava") for note in view.notes)
-    if hasattr(ava, "panel_lines"):
-        assert ava.headline == "0 pts"
-        assert ava.panel_lines == ("Tiles 2 · Pass play", "Risk: Sports")
-        assert ben.panel_lines[0] == "Tiles 3 · Pass paused"
+    assert ava.headline == "0 pts"
+    assert ava.panel_lines == ("Tiles 2 | Pass play", "Risk: Sports")
+    assert ben.panel_lines == ("Tiles 3 | Pass paused", "Hand 7/7")
+    assert all(line.isascii() for p in view.players for line in p.panel_lines + (p.headline,))
 
 
 def test_undo_and_replay_give_the_same_state(table):

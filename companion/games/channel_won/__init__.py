@@ -367,6 +367,7 @@ class ChannelWon:
     min_players = 2
     max_players = 6
     default_names = ("Ava", "Ben", "Cleo", "Dev", "Eli", "Fay")
+    player_word = "reporters"
 
     #: Events after which the journal is backed up: the start of a round and the end of the game.
     safe_point_events = (ROUND_STARTED, GAME_OVER, GAME_ENDED)
@@ -962,12 +963,13 @@ class ChannelWon:
             badges.append("Ability used" if reporter.ability_used else "Ability ready")
             if reporter.name in state.winners:
                 badges.append("Winner" if state.result == "won" else "Co-anchor")
-            token = "paused" if reporter.passed else "play"
-            lines = (f"Tiles {state.tiles_left(reporter.name)} · Pass {token}"
-                     + (" · done" if reporter.done else ""),
-                     ("Risk: " + ", ".join(at_risk)) if at_risk and state.phase == 2 else f"Hand {reporter.hand}/{HAND_LIMIT}")
-            players.append(_player_view(reporter, tuple(tracks), tuple(badges), reporter.name == state.turn,
-                                        f"{reporter.score} pts", lines))
+            # panel text is plain ASCII (the panels' font has no symbols)
+            token = "done" if reporter.done else ("paused" if reporter.passed else "play")
+            lines = (f"Tiles {state.tiles_left(reporter.name)} | Pass {token}",
+                     ("Risk: " + " ".join(at_risk)) if at_risk and state.phase == 2
+                     else f"Hand {reporter.hand}/{HAND_LIMIT}")
+            players.append(PlayerView(reporter.name, reporter.colour, None, tracks, tuple(badges),
+                                      reporter.name == state.turn, f"{reporter.score} pts", lines))
         notes = [f"Network Rating {stars_text(state.stars)} ({state.stars} of {STARS})"]
         for lead in state.lineup:
             state_word = "closed" if lead.closed else "open"
@@ -977,17 +979,6 @@ class ChannelWon:
         if warning:
             notes.insert(0, warning)
         return TableView(self.title, tuple(players), None, self.status(state), state.finished, tuple(notes))
-
-
-def _player_view(reporter: Reporter, tracks, badges, turn: bool, headline: str, lines: tuple[str, str]) -> PlayerView:
-    """A :class:`PlayerView`, with ``headline`` and ``panel_lines`` where this version of PlayerView has them."""
-    fields = getattr(PlayerView, "__dataclass_fields__", {})
-    extra = {}
-    if "headline" in fields:
-        extra["headline"] = headline
-    if "panel_lines" in fields:
-        extra["panel_lines"] = lines
-    return PlayerView(reporter.name, reporter.colour, None, tracks, badges, turn, **extra)
 
 
 CHANNEL_WON = ChannelWon()
