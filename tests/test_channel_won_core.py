@@ -196,13 +196,13 @@ def test_locations_place_a_tile_one_per_lead(table):
     assert table.state.tiles_left("Ava") == 2 and table.state.reporter("Ava").hand == 6
     assert table.state.turn == "Ben" and "places a Reporter Tile" in outcome.message
     error = refused(table, PlayLocation(player="Ben", lead="Sports"), IllegalCommand, "Locations")
-    assert "only one Location" in str(error)
+    assert "one per Lead" in str(error)
 
 
 def test_source_before_location_refused(table):
     play_to_phase2(table)
     error = refused(table, PlaySource(player="Ava", lead="Sports", value=2, source_type="Coach"),
-                    IllegalCommand, "Channel WON Phase 2: Locations")
+                    IllegalCommand, "Channel WON Locations")
     assert "no Location yet" in str(error)
 
 
@@ -334,7 +334,7 @@ def test_discredit_on_open_lead_refused_and_both_on_closed(table):
     play_to_phase2(table)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
     error = refused(table, PlayScoop(player="Ben", scoop="discredit", lead="Sports"), IllegalCommand,
-                    "Inside Scoop Cards: Discredit")
+                    "Channel WON Discredit")
     assert "closed Leads" in str(error)
     refused(table, PlayScoop(player="Ben", scoop="final_touch", lead="Sports"), IllegalCommand, "Final Touch")
     accepted(table, PlaySource(player="Ben", lead="Sports", value=3))
@@ -383,7 +383,7 @@ def test_library_archives_plays_a_face_up_source_at_once(table):
 def test_early_bird_gives_another_action_right_after_your_own(table):
     play_to_phase2(table)
     error = refused(table, PlayScoop(player="Ava", scoop="early_bird"), IllegalCommand, "Early Bird")
-    assert "immediately after" in str(error)
+    assert "right after your own action" in str(error)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
     assert table.state.turn == "Ben"
     refused(table, PlayScoop(player="Ben", scoop="early_bird"), IllegalCommand, "Early Bird")
@@ -557,7 +557,7 @@ def test_channel_none_ends_the_game_at_once_everyone_loses(table):
     last = outcomes[-1]
     assert [r.type for r in last.records].count("rating_dropped") == 6
     assert last.records[-1].type == "game_over" and last.records[-1].payload["result"] == "channel_none"
-    assert table.state.finished and table.state.stars == -1 and table.state.winners == ()
+    assert table.state.finished and table.state.stars == 0 and table.state.winners == ()
     assert "Channel None" in table.view().status and table.view().finished
     assert table.journal.game(game_id).status == "finished"
     refused(table, CollectCard(player="Ava"), GameFinished)
@@ -569,17 +569,17 @@ def test_channel_none_ends_the_game_at_once_everyone_loses(table):
 def test_channel_none_warning_while_reporting(table):
     play_to_phase2(table, n=5)
     view = table.view()
-    assert "CHANNEL NONE WARNING" in view.status and view.notes[0].startswith("CHANNEL NONE WARNING")
+    assert "CHANNEL NONE RISK" in view.status and view.notes[0].startswith("CHANNEL NONE RISK")
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
     accepted(table, PlaySource(player="Ben", lead="Sports", value=2))
     accepted(table, CloseLead(player="Cleo", lead="Sports"))
-    assert "CHANNEL NONE WARNING: 5 Leads unreported now and 5 stars" in table.view().status
+    assert "CHANNEL NONE RISK: 5 Leads at risk" in table.view().status
     accepted(table, PlayLocation(player="Dev", lead="Crime"))
     accepted(table, PlaySource(player="Eli", lead="Crime", value=1))
     accepted(table, CloseLead(player="Ava", lead="Crime"))
     view = table.view()
     assert "CHANNEL NONE" not in view.status
-    assert "Warning: 4 Leads unreported now would leave the network on one star" in view.status
+    assert "Warning: 4 Leads at risk" in view.status
 
 
 def test_next_round_fewest_points_first_ties_by_previous_order(table):

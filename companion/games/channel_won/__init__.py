@@ -58,14 +58,14 @@ SCOOPS = {"early_bird": "Early Bird", "discredit": "Discredit", "final_touch": "
 NEXT_ROUND_ORDERS = ("clockwise", "fewest_points")
 
 R_SETUP = "Channel WON Setup"
-R_PHASE1 = "Channel WON Phase 1: Collecting Sources"
-R_PHASE2 = "Channel WON Phase 2: Reporting on Stories"
-R_LOCATIONS = "Channel WON Phase 2: Locations"
-R_SOURCES = "Channel WON Phase 2: Sources"
-R_CLOSING = "Channel WON Phase 2: Closing a Lead"
-R_BONUS = "Channel WON Phase 2: Bonus Sources"
-R_PASSING = "Channel WON Phase 2: Passing"
-R_SCOOPS = "Channel WON Inside Scoop Cards"
+R_PHASE1 = "Channel WON Phase 1"
+R_PHASE2 = "Channel WON Phase 2"
+R_LOCATIONS = "Channel WON Locations"
+R_SOURCES = "Channel WON Sources"
+R_CLOSING = "Channel WON Closing a Lead"
+R_BONUS = "Channel WON Bonus Sources"
+R_PASSING = "Channel WON Passing"
+R_SCOOPS = "Channel WON Inside Scoop Cards"  # a card's own rule: "Channel WON Discredit"
 R_ROUND_END = "Channel WON End of Round"
 R_RATINGS = "Channel WON Network Ratings"
 R_GAME_END = "Channel WON Ending the Game"
@@ -527,11 +527,10 @@ class ChannelWon:
         reporter = state.reporter(command.player)
         card = character(reporter.character)
         if reporter.ability_used:
-            raise IllegalCommand(f"{reporter.name} has already used their Character's ability (once per game)",
+            raise IllegalCommand(f"{reporter.name} has used their Character's power: once per game",
                                  R_CHARACTERS)
         if card.phase is not None and card.phase != state.phase:
-            raise IllegalCommand(f"{card.name}'s Reporter Power is played during Phase {card.phase}, "
-                                 f"and this is Phase {state.phase}", R_CHARACTERS)
+            raise IllegalCommand(f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}", R_CHARACTERS)
         self._check_turn(state, reporter.name, R_CHARACTERS)
         return [NewEvent(ABILITY_USED, {"player": reporter.name, "character": reporter.character,
                                         "power": card.power, "phase": state.phase, "round": state.round})]
@@ -558,7 +557,7 @@ class ChannelWon:
     def _phase2(self, state: ChannelWonState, command: Command) -> list[NewEvent]:
         reporter = state.reporter(command.player)
         if state.phase != 2:
-            raise IllegalCommand("Phase 1 is still on: every player first collects up to seven cards", R_PHASE1)
+            raise IllegalCommand("Phase 1 first: every hand fills up to seven cards", R_PHASE1)
         if reporter.done:
             raise IllegalCommand(f"{reporter.name} is done for this round", R_ROUND_END)
         if isinstance(command, PlayScoop) and command.scoop == "early_bird":
@@ -569,7 +568,7 @@ class ChannelWon:
             return self._done(state, reporter)
         if isinstance(command, Pass):
             if reporter.passed:
-                raise IllegalCommand(f"{reporter.name} has already passed this round: one pass per round", R_PASSING)
+                raise IllegalCommand(f"{reporter.name} has passed already: one pass per round", R_PASSING)
             return [NewEvent(PASSED, {"player": reporter.name, "next": following})]
         if isinstance(command, CloseLead):
             lead = state.lead(command.lead)
@@ -589,8 +588,8 @@ class ChannelWon:
             raise IllegalCommand(f"{reporter.name} has no cards left in hand", R_PHASE2)
         if state.last_actor != reporter.name:
             last = f"the last action was {state.last_actor}'s" if state.last_actor else "no action was just taken"
-            raise IllegalCommand(f"Early Bird is played immediately after your own action, and {last}",
-                                 f"{R_SCOOPS}: Early Bird")
+            raise IllegalCommand(f"Early Bird comes right after your own action; {last}",
+                                 "Channel WON Early Bird")
         return [NewEvent(SCOOP_PLAYED, {"player": reporter.name, "scoop": "early_bird", "lead": "",
                                         "points": 0, "next": reporter.name})]
 
@@ -608,17 +607,15 @@ class ChannelWon:
             return False
         if state.tiles_left(reporter.name) < 1:
             on = ", ".join(l.category for l in state.leads_of(reporter.name))
-            raise IllegalCommand(f"{reporter.name} already reports on three Leads ({on}): "
-                                 f"no Reporter Tile left for the {lead.category} Lead", rule)
+            raise IllegalCommand(f"{reporter.name} already reports on three Leads ({on}): no Reporter Tile left", rule)
         return True
 
     def _location(self, state, reporter, lead: Lead, location: Any, following, scoop: bool = False) -> NewEvent:
-        rule = f"{R_SCOOPS}: Security Footage" if scoop else R_LOCATIONS
+        rule = "Channel WON Security Footage" if scoop else R_LOCATIONS
         if not isinstance(location, str):
             raise MalformedCommand(f"a Location is named in text, not {location!r}")
         if lead.location is not None:
-            raise IllegalCommand(f"the {lead.category} Lead already has its Location ({lead.location}): "
-                                 f"only one Location per Lead", R_LOCATIONS)
+            raise IllegalCommand(f"the {lead.category} Lead has its Location already: one per Lead", R_LOCATIONS)
         if lead.closed:
             raise IllegalCommand(f"the {lead.category} Lead is closed: no more contributors", R_CLOSING)
         needed = lead.card.location
@@ -647,11 +644,10 @@ class ChannelWon:
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
             raise MalformedCommand(f"a {'Bonus Source' if bonus else 'Source'} is worth a whole number from "
                                    f"{allowed.start} to {allowed.stop - 1} points, not {value!r}")
-        via = f"{R_SCOOPS}: Library Archives; " if command.from_archives else ""
+        via = "Channel WON Library Archives; " if command.from_archives else ""
         if bonus:
             if not lead.closed:
-                raise IllegalCommand(f"a {category} Source is a Bonus Source on the {lead.category} Lead and may "
-                                     f"only be played once the Lead is closed", via + R_BONUS)
+                raise IllegalCommand(f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed", via + R_BONUS)
             listed = [c for c, _ in lead.card.bonus]
             if listed and category not in listed:
                 raise IllegalCommand(f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only",
@@ -659,11 +655,9 @@ class ChannelWon:
             new = False
         else:
             if lead.closed:
-                raise IllegalCommand(f"the {lead.category} Lead is closed: no more contributors or "
-                                     f"{lead.category} Sources", via + R_CLOSING)
+                raise IllegalCommand(f"the {lead.category} Lead is closed: no more contributors or {lead.category} Sources", via + R_CLOSING)
             if lead.location is None:
-                raise IllegalCommand(f"the {lead.category} Lead has no Location yet: "
-                                     f"no Source can be played before it", via + R_LOCATIONS)
+                raise IllegalCommand(f"the {lead.category} Lead has no Location yet: no Source before it", via + R_LOCATIONS)
             new = self._new_contributor(state, reporter, lead, via + R_SOURCES)
         return NewEvent(SOURCE_PLAYED, {"player": reporter.name, "lead": lead.category, "category": category,
                                         "source_type": source_type, "points": value, "bonus": bonus,
@@ -676,22 +670,22 @@ class ChannelWon:
                                    f"and Library Archives (a Source played from the face-up row)")
         lead = state.lead(command.lead)
         title = SCOOPS[command.scoop]
-        rule = f"{R_SCOOPS}: {title}"
+        rule = f"Channel WON {title}"
         if command.scoop == "security_footage":
             return self._location(state, reporter, lead, SECURITY_FOOTAGE, following, scoop=True)
         if command.scoop in ("discredit", "final_touch"):
             if not lead.closed:
-                raise IllegalCommand(f"{title} may only be played on closed Leads; the {lead.category} Lead is open",
+                raise IllegalCommand(f"{title} is for closed Leads only; the {lead.category} Lead is open",
                                      rule)
             points = DISCREDIT_POINTS if command.scoop == "discredit" else FINAL_TOUCH_POINTS
             return NewEvent(SCOOP_PLAYED, {"player": reporter.name, "scoop": command.scoop, "lead": lead.category,
                                            "points": points, "new_contributor": False, "next": following})
         # star_witness: a 2-point Source of the Lead's category, on an open Lead that has its Location
         if lead.closed:
-            raise IllegalCommand(f"Star Witness may only be played on open Leads; the {lead.category} Lead is closed",
+            raise IllegalCommand(f"Star Witness is for open Leads only; the {lead.category} Lead is closed",
                                  rule)
         if lead.location is None:
-            raise IllegalCommand(f"Star Witness is a Source, and the {lead.category} Lead has no Location yet",
+            raise IllegalCommand(f"Star Witness is a Source: the {lead.category} Lead has no Location yet",
                                  f"{rule}; {R_LOCATIONS}")
         new = self._new_contributor(state, reporter, lead, f"{rule}; {R_SOURCES}")
         return NewEvent(SCOOP_PLAYED, {"player": reporter.name, "scoop": "star_witness", "lead": lead.category,
@@ -727,7 +721,7 @@ class ChannelWon:
                 "contributors": list(lead.contributors), "rule": R_ROUND_END}))
         stars = state.stars
         for lead, why in unreported:
-            stars -= 1
+            stars = max(0, stars - 1)     # the five Ratings Tracker Tokens run out at 0
             events.append(NewEvent(RATING_DROPPED, {"lead": lead.category, "why": why, "stars": stars,
                                                     "rule": R_RATINGS}))
         last_round = [[name, reported[name]] for name in state.names]
@@ -891,7 +885,8 @@ class ChannelWon:
                 moves = f"{', '.join(p['contributors'])} score nothing ({p['unscored']})"
             return f"{head}: {state}" + (f"; {moves}" if moves else "")
         if event_type == RATING_DROPPED:
-            return f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): {stars_text(p['stars'])} {p['stars']}"
+            return (f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): "
+                    f"{p['stars']}/{STARS} stars")
         if event_type == ROUND_STARTED:
             return f"Round {p['round']} begins; order: {', '.join(p['order'])}"
         if event_type == GAME_OVER:
@@ -925,25 +920,25 @@ class ChannelWon:
 
     # -- views ------------------------------------------------------------------------------------------------
     def warning(self, state: ChannelWonState) -> str:
-        """The early Channel None warning, or ``""``: given when the Leads at risk now would take the rating
-        below one star (or to exactly one) if the round ended now (Network Ratings)."""
+        """The early Channel None warning, or ``""``: ``"CHANNEL NONE RISK: 5 Leads at risk"`` when the Leads
+        unreported now would take the rating below one star if the round ended now, ``"Warning: 4 Leads at
+        risk"`` when they would leave exactly one (Network Ratings)."""
         if state.finished or state.phase != 2:
             return ""
         at_risk = len(state.at_risk)
         left = state.stars - at_risk
         if left < 1:
-            return (f"CHANNEL NONE WARNING: {at_risk} Leads unreported now and {state.stars} star"
-                    f"{'' if state.stars == 1 else 's'} left — everyone loses if the round ends like this")
+            return f"CHANNEL NONE RISK: {at_risk} Leads at risk"
         if left == 1:
-            return f"Warning: {at_risk} Leads unreported now would leave the network on one star"
+            return f"Warning: {at_risk} Leads at risk"
         return ""
 
     def status(self, state: ChannelWonState) -> str:
         """The status line: the result, or the round, phase and whose turn it is, plus any warning."""
         if state.finished:
             return f"Game over: {state.end_reason}"
-        phase = "Phase 1: collect cards" if state.phase == 1 else "Phase 2: report"
-        text = f"Round {state.round}/{ROUNDS} · {phase} · {state.turn}'s turn · {stars_text(state.stars)}"
+        phase = "Phase 1: collect" if state.phase == 1 else "Phase 2: report"
+        text = f"Round {state.round}/{ROUNDS} · {phase} · {state.turn}'s turn · {state.stars}/{STARS} stars"
         warning = self.warning(state)
         return f"{text} · {warning}" if warning else text
 
@@ -970,7 +965,7 @@ class ChannelWon:
                      else f"Hand {reporter.hand}/{HAND_LIMIT}")
             players.append(PlayerView(reporter.name, reporter.colour, None, tracks, tuple(badges),
                                       reporter.name == state.turn, f"{reporter.score} pts", lines))
-        notes = [f"Network Rating {stars_text(state.stars)} ({state.stars} of {STARS})"]
+        notes = [f"Network Rating {state.stars} of {STARS} stars"]
         for lead in state.lineup:
             state_word = "closed" if lead.closed else "open"
             who = ", ".join(lead.contributors) or "no reporters"
