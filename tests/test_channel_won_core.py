@@ -14,7 +14,8 @@ from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedC
 from companion.games import find_game, game_names
 from companion.games.channel_won import (CHANNEL_WON, CloseLead, CollectCard, DeclareDone, Pass, PassOrDone,
                                          PlayLocation, PlayScoop, PlaySource, UseAbility, format_breakdown)
-from companion.games.channel_won.cards import (CatalogueError, LeadCard, leads_option, parse_catalogue)
+from companion.games.channel_won.cards import (CatalogueError, LeadCard, leads_option, load_catalogue,
+                                               parse_catalogue)
 from companion.table import replay
 
 NAMES = CHANNEL_WON.default_names
@@ -321,6 +322,18 @@ def test_catalogue_errors_name_the_key(text, key):
     with pytest.raises(CatalogueError) as caught:
         parse_catalogue(text, "cards.toml")
     assert caught.value.key == key and str(caught.value).startswith("cards.toml")
+
+
+def test_catalogue_file_is_read_once_into_the_options(tmp_path):
+    path = tmp_path / "cards.toml"
+    path.write_text(CATALOGUE, encoding="utf-8")
+    option = leads_option(load_catalogue(path), ["Sports"])
+    assert option["Sports"][0] == {"category": "Sports", "headline": "Upset at the Park", "location": "Park",
+                                   "sources": {"Athlete": 3, "Coach": 2}, "bonus": {"Business": -1, "Fluff": 1}}
+    assert [card["headline"] for card in option["Sports"]] == ["Upset at the Park", "Second story", "Third story"]
+    with pytest.raises(CatalogueError) as caught:
+        load_catalogue(tmp_path / "missing.toml")
+    assert "missing.toml" in str(caught.value) and "cannot read" in str(caught.value)
 
 
 def test_catalogue_needs_three_leads_per_category():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from companion.errors import BadOption, MalformedCommand
@@ -197,6 +198,18 @@ def parse_catalogue(text: str, source: str = "<catalogue>") -> tuple[LeadCard, .
     if not isinstance(leads, list) or not leads:
         raise CatalogueError(source, "lead", "give each Lead card as a [[lead]] table")
     return tuple(lead_from_option(lead, f"lead[{i + 1}]", source) for i, lead in enumerate(leads))
+
+
+def load_catalogue(path: str | Path) -> tuple[LeadCard, ...]:
+    """Read the catalogue file ``path`` (UTF-8 TOML, see the module docstring) and return its Lead cards.
+
+    Raises :class:`CatalogueError` naming the file if it cannot be read or is malformed. The cards go into a
+    game through :func:`leads_option`, so a saved game never reads the file again."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CatalogueError(str(path), "", f"cannot read it: {error.strerror or error}") from None
+    return parse_catalogue(text, str(path))
 
 
 def leads_option(cards: Sequence[LeadCard], categories: Sequence[str], per_category: int = 3) -> dict[str, list]:
