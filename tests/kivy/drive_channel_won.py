@@ -267,6 +267,10 @@ steps = [
     lambda: save_panels("round2"),
     lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
     lambda: snapshot("undone"),
+    lambda: tap_text("History"),
+    lambda: shot("cw-history"),
+    lambda: result.__setitem__("history_screen", controller.screens.current),
+    lambda: tap_text("Back"),
     # six reporters: six columns and six chips; nobody reports, so the network becomes Channel None
     lambda: controller.post(NewGame(game="channel-won", players=SIX)),
     collect_round,
