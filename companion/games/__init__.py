@@ -96,9 +96,10 @@ class GameRules(Protocol):
 
 def _registry() -> dict[str, GameRules]:
     from companion.games.tv_wars import TV_WARS
+    from companion.games.telly_time import TELLY_TIME
     from companion.games.channel_won import CHANNEL_WON  # issue 5
 
-    return {rules.name: rules for rules in (TV_WARS, CHANNEL_WON)}
+    return {rules.name: rules for rules in (TV_WARS, TELLY_TIME, CHANNEL_WON)}
 
 
 def game_names() -> list[str]:

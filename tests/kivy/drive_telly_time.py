@@ -1,0 +1,199 @@
+"""Plays the start of a Telly Time game in the real Kivy app by tapping the Telly Time board.
+
+Run by tests/test_kivy_telly_time.py in a subprocess with a display (Xvfb). Usage:
+``python drive_telly_time.py DATA_DIR OUT_DIR``. Writes screenshots (``tt-*.png``), the emulated panels
+and ``result.json`` (what the board and the bars showed after each step, and any errors).
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+import dataclasses  # noqa: E402
+
+from companion.commands import NewGame, PlayerSeat  # noqa: E402
+from companion.config import default_config  # noqa: E402
+from companion.journal import open_journal  # noqa: E402
+from ui.kiosk import build_app  # noqa: E402
+
+data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
+out_dir.mkdir(parents=True, exist_ok=True)
+journal, _ = open_journal(data_dir / "journal.sqlite3")
+config = dataclasses.replace(default_config(), dice_seed=7)
+app = build_app(journal=journal, config=config, simulate=True)
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+result = {"steps": [], "errors": []}
+controller = app.controller
+
+# Arkady's tile is entered with Drama and Kids the wrong way round (fixed by tapping a square);
+# Virginia's comes complete from the set-up.
+TILES = {
+    "Comedy": {"squares": ["Drama", "Kids", "Quiz", "Crime", "Comedy", "Reality", "Sports", "Chat", "Sci-Fi"],
+               "bonuses": {"row1": {"label": "Cash bonus", "cash_m": 3}}},
+    "Reality": {"squares": ["Drama", "Sports", "Comedy", "Kids", "Reality", "Quiz", "Chat", "Crime", "Sci-Fi"],
+                "bonuses": {"col1": {"label": "Network bonus"}, "diag2": {"label": "Wild bonus"}}},
+}
+
+
+def find(root, predicate):
+    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if predicate(widget):
+            return widget
+        stack.extend(reversed(widget.children))
+    raise LookupError("no such widget")
+
+
+def tap(widget):
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def board():
+    area = controller.screens.get_screen("dashboard").ids.board_area
+    return area.children[0]
+
+
+def action(text):
+    """Tap the board's action button ``text``."""
+    return lambda: tap(find(board().ids.actions, lambda w: getattr(w, "text", None) == text))
+
+
+def tab(name):
+    return lambda: tap(find(board().ids.tabs, lambda w: getattr(w, "player", None) == name))
+
+
+def square(index):
+    return lambda: tap(board().cells[index])
+
+
+def choose(field, option):
+    """Tap the option whose value is ``option`` in the open form's choice ``field``."""
+    return lambda: tap(controller.popup.fields[field].buttons[option])
+
+
+def step_field(field, sign, times=1):
+    """Tap the − or + of the open form's stepper ``field`` ``times`` times."""
+    def run():
+        button = find(controller.popup.fields[field], lambda w: getattr(w, "text", None) == sign)
+        for _ in range(times):
+            tap(button)
+    return run
+
+
+def ok():
+    tap(find(controller.popup, lambda w: getattr(w, "text", None) == controller.popup.ok_text
+             and hasattr(w, "on_release")))
+
+
+def shot(name):
+    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))   # Kivy adds a counter to the name
+    saved.replace(out_dir / f"{name}.png")
+
+
+def snapshot(label):
+    state = controller.table.state
+    b = board()
+    result["steps"].append({
+        "label": label, "message": controller.message, "refused": controller.message_refused,
+        "status": controller.status, "shown": b.shown, "cash_text": b.cash_text, "viewers_text": b.viewers_text,
+        "grid_text": b.grid_text, "lines_text": b.lines_text,
+        "actions": [w.text for w in b.ids.actions.children[::-1]],
+        "tabs": [w.text for w in b.ids.tabs.children[::-1]],
+        "cells": [[c.genre, c.filled, c.in_line] for c in b.cells],
+        "cash": {n.name: n.cash_m for n in state.networks},
+        "viewers": {n.name: n.viewers for n in state.networks},
+        "season": state.season, "phase": state.phase, "current": state.current,
+        "popup": controller.popup.title if controller.popup is not None else None,
+    })
+
+
+def save_panels(prefix):
+    controller.panels.wait_idle()
+    version, frames = controller.panels.frames()
+    for index, frame in enumerate(frames):
+        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
+
+
+def new_game():
+    controller.post(NewGame(game="telly-time", players=(PlayerSeat("Arkady", "#e53935"),
+                                                       PlayerSeat("Virginia", "#1e88e5")),
+                            options={"tiles": TILES}, source="touch"))
+
+
+steps = [
+    new_game, lambda: snapshot("started"), lambda: shot("tt-1-pilot"),
+    square(0), lambda: snapshot("square before pilot"),                 # refused: no tile yet
+    action("Pilot show"), choose("genre", "Comedy"), choose("slot", "8pm"), lambda: shot("tt-2-pilot-popup"), ok,
+    lambda: snapshot("pilot Arkady"),
+    square(0), choose("genre", "Kids"), lambda: shot("tt-3-square-popup"), ok, lambda: snapshot("square swapped"),
+    action("Keep 2 cards"), step_field("cash1", "+", 4), choose("kind2", "star"), step_field("cost2", "+", 1),
+    lambda: shot("tt-4-cards-popup"), ok, lambda: snapshot("cards Arkady"),
+    action("Line bonus"), choose("line", "col2"), choose("label", "Star bonus"), step_field("viewers", "+", 2),
+    lambda: shot("tt-5-bonus-popup"), ok, lambda: snapshot("bonus Arkady"),
+    action("Start season 1"), lambda: snapshot("start refused"),
+    tab("Virginia"), action("Pilot show"), choose("genre", "Reality"), choose("slot", "late_night"), ok,
+    action("Keep 2 cards"), step_field("cash1", "+", 3), step_field("cash2", "+", 2), ok,
+    lambda: snapshot("pilot Virginia"),
+    action("Start season 1"), lambda: snapshot("season 1"), lambda: shot("tt-6-season1"),
+    action("Produce show"), choose("genre", "Chat"), choose("slot", "primetime"), choose("prefers", "primetime"),
+    step_field("cost", "+", 1), lambda: shot("tt-7-produce-popup"), ok, lambda: snapshot("Arkady produced Chat"),
+    action("Produce show"), choose("genre", "Kids"), choose("slot", "late_night"), ok,
+    lambda: snapshot("Kids refused"), lambda: shot("tt-8-kids-refused"),
+    action("Other action"), choose("action", "Land an ad"), step_field("cash", "+", 2), ok,
+    lambda: snapshot("Virginia ad"),
+    action("Produce show"), choose("genre", "Drama"), choose("slot", "weekend"), choose("prefers", "any"), ok,
+    lambda: snapshot("Arkady completes column"), lambda: shot("tt-9-column"),
+    action("Pass"), choose("reward", "cash"), step_field("amount", "+", 5), lambda: shot("tt-10-pass-popup"), ok,
+    lambda: snapshot("Virginia passed"),
+    action("Pass"), choose("reward", "viewers"), step_field("amount", "+", 6), ok, lambda: snapshot("Arkady passed"),
+    tab("Arkady"), action("Score lineup"), step_field("8pm", "+", 2), step_field("primetime", "+", 3),
+    step_field("late_night_stars", "+", 4), step_field("weekend", "+", 1), step_field("weekend_stars", "+", 2),
+    step_field("income", "+", 2), lambda: shot("tt-11-score-popup"), ok, lambda: snapshot("Arkady scored"),
+    tab("Virginia"), action("Score lineup"), step_field("late_night", "+", 3), ok,
+    lambda: snapshot("season 2"), lambda: shot("tt-12-season2"), tab("Arkady"), lambda: snapshot("Arkady grid"), lambda: shot("tt-13-arkady-grid"),
+    lambda: save_panels("tt"),
+]
+
+retries = {}
+
+
+def run_step(dt, index=0):
+    from kivy.uix.modalview import ModalView
+    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
+        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
+        return
+    if index >= len(steps):
+        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
+        app.stop()
+        return
+    try:
+        controller.drain()
+        steps[index]()
+        controller.drain()   # apply what the step posted before the next step looks
+        controller.refresh()
+    except Exception as error:  # recorded; the test fails on any error
+        import traceback
+        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
+    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
+
+
+def begin(*_):
+    Clock.schedule_once(run_step, 0.5)      # returns None: the app's own on_start still runs
+
+
+app.bind(on_start=begin)
+app.run()
+journal.close()

@@ -1,0 +1,96 @@
+"""The Telly Time board in the real Kivy app (Xvfb): tests/kivy/drive_telly_time.py taps through the Pilot
+Season, season 1 and its scoring; here we check what the board showed, what was refused, and the journal.
+Screenshots are copied to test-artifacts/ for looking at."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.journal import Journal
+from companion.session import GameSession
+
+DRIVER = Path(__file__).parent / "kivy" / "drive_telly_time.py"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+
+pytestmark = pytest.mark.kivy
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    if not os.environ.get("DISPLAY"):
+        pytest.fail("no DISPLAY: run the suite with ./run-tests (or xvfb-run), which provides a display")
+    data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
+    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir)],
+                               capture_output=True, text=True, timeout=240)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    result = json.loads((out_dir / "result.json").read_text())
+    assert result["errors"] == [], "\n".join(result["errors"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    for png in out_dir.glob("tt-*.png"):
+        shutil.copy(png, ARTIFACTS / png.name)
+    return data_dir, out_dir, {step["label"]: step for step in result["steps"]}
+
+
+def test_pilot_season_through_the_board(played):
+    _, _, steps = played
+    assert steps["square before pilot"]["refused"]
+    assert "choose the Pilot Season show first" in steps["square before pilot"]["message"]
+    pilot = steps["pilot Arkady"]
+    assert pilot["cells"][4] == ["Comedy", True, False]              # the centre, with a marker
+    assert sum(filled for _, filled, _ in pilot["cells"]) == 1
+    assert [c[0] for c in steps["square swapped"]["cells"][:2]] == ["Kids", "Drama"]
+    assert steps["cards Arkady"]["cash"]["Arkady"] == 4 - 1          # ad +$4M, star costs $1M
+    assert "middle column bonus is Star bonus (+2 viewers)" in steps["bonus Arkady"]["message"]
+    assert steps["start refused"]["refused"] and "Virginia" in steps["start refused"]["message"]
+    assert steps["season 1"]["status"] == "Season 1 of 5: Arkady's turn"
+    assert steps["season 1"]["actions"] == ["Produce show", "Other action", "Pass", "Card: marker", "Cash ±",
+                                            "Viewers ±"]
+
+
+def test_season_turns_kids_refusal_line_and_pass(played):
+    _, _, steps = played
+    assert steps["Arkady produced Chat"]["shown"] == "Virginia"       # the board follows the turn
+    kids = steps["Kids refused"]
+    assert kids["refused"] and "can't go in late night" in kids["message"]
+    assert kids["cash"] == steps["Arkady produced Chat"]["cash"]      # nothing changed
+    column = steps["Arkady completes column"]
+    assert "completes the middle column (line 1): Star bonus (+2 viewers)" in column["message"]
+    assert column["viewers"]["Arkady"] == 2
+    passed = steps["Virginia passed"]
+    assert passed["cash"]["Virginia"] == 7 + 8 + 5                   # 8 empty squares + $5M on the track
+    assert steps["Arkady passed"]["phase"] == "scoring"
+
+
+def test_scoring_and_the_grid_display(played):
+    _, _, steps = played
+    scored = steps["Arkady scored"]
+    # 2 + (3 + Chat 4+2) + 4 + (1 + 2) shows, + 3 filled squares, + 6 pass track; +2 earlier line bonus
+    assert scored["viewers"]["Arkady"] == 2 + (2 + 9 + 4 + 3 + 3 + 6)
+    assert "Chat show 9 = 3 show + 6 Chat: stars on other shows (4+2)" in scored["message"]
+    assert steps["season 2"]["status"] == "Season 2 of 5: Virginia's turn"
+    grid = steps["Arkady grid"]
+    assert [in_line for *_, in_line in grid["cells"]] == [False, True, False, False, True, False, False, True, False]
+    assert grid["lines_text"] == "Lines: middle column"
+    assert grid["grid_text"].startswith("6 empty: pass +$6M")
+    assert grid["tabs"] == ["Arkady  $10M\n29 viewers", "Virginia  $20M\n4 viewers"]
+
+
+def test_journal_matches_the_board(played):
+    data_dir, out_dir, steps = played
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        game = journal.latest_open_game()
+        records = journal.events(game.id)
+        session = GameSession(game.id, records)
+    types = [r.type for r in records]
+    assert types.count("line_completed") == 1 and types.count("season_started") == 2
+    assert {n.name: n.viewers for n in session.state.networks} == steps["Arkady grid"]["viewers"]
+    view = session.rules.view(session.state)
+    assert view.players[0].headline == "$10M"
+    assert view.players[0].panel_lines == ("29 viewers - 6 empty", "Pass now: +$6M")
+    for index in (1, 2):
+        assert (out_dir / f"tt-panel-{index}.png").stat().st_size > 0

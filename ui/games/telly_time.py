@@ -1,0 +1,462 @@
+"""The Telly Time board: one player's 3×3 genre grid at a time (switchable), their cash, viewers and empty
+squares, and the buttons for what the game asks for now (Pilot Season set-up, turns, scoring).
+
+Like every board it only reads the state and posts commands (``companion.games.telly_time``); dialogs
+are :class:`TellyFormPopup` forms of choice buttons and +/− steppers, so nothing needs typing.
+Layout: ``ui/kv/games/telly_time.kv``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from kivy.metrics import dp
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
+from kivy.uix.togglebutton import ToggleButton
+from kivy.utils import get_color_from_hex
+
+from companion.games.telly_time import (AdjustCash, AdjustViewers, ChooseMogulLine, ChoosePilotShow,
+                                        KeepPilotCards, Pass, PilotCard, PlaceGridMarker, ProduceShow,
+                                        ScoreEndGame, ScoreLineup, SetGridSquare, SetLineBonus, ShowScore,
+                                        StartSeason, TakeAction)
+from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES
+from companion.games.telly_time.model import (ANY, NO_KIDS_SLOTS, QUIZ, QUIZ_MAX_VIEWERS, SEASONS,
+                                              TIMESLOT_NAMES, TIMESLOTS, KIDS)
+from ui.games import GameBoard
+
+#: Labels offered for a line's printed bonus (the tiles' bonuses are entered, not in the rulebook).
+BONUS_LABELS = ("printed bonus", "Star bonus", "Ad bonus", "Network bonus", "Wild bonus", "Show bonus",
+                "Cash bonus", "Viewer bonus")
+
+
+def _colour(value: str) -> list[float]:
+    try:
+        return list(get_color_from_hex(value)) if value.startswith("#") else [0.9, 0.9, 0.9, 1]
+    except (ValueError, IndexError):
+        return [0.9, 0.9, 0.9, 1]
+
+
+def _money(amount_m: int) -> str:
+    return f"−${-amount_m}M" if amount_m < 0 else f"${amount_m}M"
+
+
+# -- form widgets ------------------------------------------------------------------------------------------
+class TellyFormRow(BoxLayout):
+    """One labelled row of a form (``label`` on the left, the field's widgets on the right)."""
+
+    label = StringProperty("")
+
+
+class TellyChoiceButton(ToggleButton):
+    """One option of a :class:`TellyChoice`; ``option`` is its value."""
+
+    option = ObjectProperty(None, allownone=True)
+
+
+class TellyActionButton(Button):
+    """An action button of the board (what the shown player can do now)."""
+
+
+class TellyChoice(GridLayout):
+    """A row of toggle buttons, one of which is chosen: ``options`` are ``(value, text)`` pairs."""
+
+    value = ObjectProperty(None, allownone=True)
+
+    def __init__(self, options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(cols=columns or len(options), spacing=dp(4), **kwargs)
+        self.group = f"choice-{id(self)}"
+        self.buttons = {}
+        for option, text in options:
+            button = TellyChoiceButton(text=text, group=self.group, allow_no_selection=False,
+                                       state="down" if option == value else "normal", option=option)
+            button.bind(on_release=lambda b, o=option: self._chosen(o))
+            self.buttons[option] = button
+            self.add_widget(button)
+        self.value = value
+
+    def _chosen(self, option: Any) -> None:
+        self.value = option
+
+
+class TellyStepper(BoxLayout):
+    """A whole number between ``minimum`` and ``maximum`` with − and + buttons; ``unit`` formats it."""
+
+    value = NumericProperty(0)
+    minimum = NumericProperty(0)
+    maximum = NumericProperty(99)
+    text = StringProperty("0")
+    unit = StringProperty("")
+
+    def __init__(self, value: int = 0, minimum: int = 0, maximum: int = 99, unit: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.minimum, self.maximum, self.unit = minimum, maximum, unit
+        self.value = value
+        self._show()
+
+    def step(self, delta: int) -> None:
+        """Move the value by ``delta`` within the bounds."""
+        self.value = max(self.minimum, min(self.maximum, int(self.value) + delta))
+        self._show()
+
+    def _show(self) -> None:
+        value = int(self.value)
+        self.text = (_money(value) if self.unit == "$M" else f"{value}{self.unit}")
+
+
+class TellyFormPopup(Popup):
+    """A dialog of labelled fields and an OK button that calls ``on_ok(values)`` (field name → value)."""
+
+    ok_text = StringProperty("OK")
+    note = StringProperty("")
+
+    def __init__(self, title: str, fields: Sequence[tuple[str, str, Any]], on_ok: Callable[[dict], None],
+                 ok_text: str = "OK", note: str = "", **kwargs: Any) -> None:
+        """``fields``: ``(name, label, widget)`` for a row of one field, or ``(None, label, [(name, widget),
+        ...])`` for a row of several side by side."""
+        super().__init__(title=title, **kwargs)
+        self.ok_text, self.note, self._on_ok = ok_text, note, on_ok
+        self.fields = {}
+        rows = self.ids.rows
+        for name, label, widget in fields:
+            row = TellyFormRow(label=label)
+            for field_name, field in ([(name, widget)] if name is not None else widget):
+                row.add_widget(field)
+                if field_name:
+                    self.fields[field_name] = field
+                if isinstance(field, TellyChoice) and field.rows_needed > 1:
+                    row.height = dp(52) * field.rows_needed
+            rows.add_widget(row)
+
+    def values(self) -> dict[str, Any]:
+        """The fields' current values."""
+        return {name: (int(w.value) if isinstance(w, TellyStepper) else w.value) for name, w in self.fields.items()}
+
+    def ok(self) -> None:
+        """Close and hand the values on."""
+        self.dismiss(animation=False)
+        self._on_ok(self.values())
+
+
+def choice(options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None) -> TellyChoice:
+    """A :class:`TellyChoice`, noting how many rows of buttons it needs."""
+    field = TellyChoice(options, value if value is not None else options[0][0], columns)
+    field.rows_needed = -(-len(options) // (columns or len(options)))
+    return field
+
+
+# -- the board ---------------------------------------------------------------------------------------------
+class TellyGridCell(Button):
+    """One genre square: ``genre``, whether it has a marker (``filled``, drawn as a cube of the player's
+    ``colour``), whether it lies on a completed line (``in_line``, highlighted) and whether it is the centre."""
+
+    genre = StringProperty("")
+    filled = BooleanProperty(False)
+    in_line = BooleanProperty(False)
+    centre = BooleanProperty(False)
+    colour = ListProperty([1, 1, 1, 1])
+    square = NumericProperty(0)
+
+
+class TellyPlayerTab(ToggleButton):
+    """A player's tab on the left: name, cash and viewers; outlined in yellow when it is their ``turn``."""
+
+    player = StringProperty("")
+    colour = ListProperty([1, 1, 1, 1])
+    turn = BooleanProperty(False)
+
+
+class TellyTimeBoard(GameBoard):
+    """The Telly Time board (see the module docstring). ``shown`` is the player whose grid is shown."""
+
+    shown = StringProperty("")
+    cash_text = StringProperty("")
+    viewers_text = StringProperty("")
+    grid_text = StringProperty("")
+    lines_text = StringProperty("")
+    phase = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cells = []
+        for square in range(9):
+            cell = TellyGridCell(square=square)
+            cell.bind(on_release=lambda c: self.tap_square(c.square))
+            self.cells.append(cell)
+            self.ids.grid.add_widget(cell)
+        self._state = None
+        self._last_turn = None
+
+    # -- drawing --------------------------------------------------------------------------------------
+    def update(self, state: Any, view: Any) -> None:
+        """Redraw from the game state: tabs, the shown player's grid and figures, the action buttons."""
+        self._state = state
+        names = list(state.names)
+        if state.pending is not None:
+            self.shown = state.pending.player
+        elif state.current and state.current != self._last_turn:
+            self.shown = state.current            # follow the turn
+        elif self.shown not in names:
+            self.shown = names[0]
+        self._last_turn = state.current
+        tabs = self.ids.tabs
+        if [t.player for t in tabs.children[::-1]] != names:
+            tabs.clear_widgets()
+            for network in state.networks:
+                tab = TellyPlayerTab(player=network.name, colour=_colour(network.colour), group=f"tabs-{id(self)}",
+                                allow_no_selection=False)
+                tab.bind(on_release=lambda t: self.show_player(t.player))
+                tabs.add_widget(tab)
+        for tab in tabs.children:
+            network = state.network(tab.player)
+            tab.turn = state.current == tab.player
+            done = " · passed" if network.passed is not None and state.phase == "season" else ""
+            tab.text = f"{tab.player}  {_money(network.cash_m)}\n{network.viewers} viewers{done}"
+            tab.state = "down" if tab.player == self.shown else "normal"
+        self._draw_player(state.network(self.shown))
+        self.phase = state.phase
+        self._draw_actions(state)
+
+    def _draw_player(self, network: Any) -> None:
+        grid = network.grid
+        colour = _colour(network.colour)
+        on_lines = {s for line in (grid.completed if grid else ()) for s in LINES[line]}
+        for cell in self.cells:
+            genre = grid.squares[cell.square] if grid else None
+            cell.genre = genre or ("?" if grid else "")
+            cell.filled = bool(grid and grid.filled[cell.square])
+            cell.in_line = cell.square in on_lines
+            cell.centre = cell.square == CENTRE
+            cell.colour = colour
+        self.cash_text = _money(network.cash_m)
+        self.viewers_text = f"{network.viewers} viewers"
+        empty = grid.empty_count if grid else 9
+        self.grid_text = f"{empty} empty: pass +${empty}M\n{9 - empty} filled: +{9 - empty} viewers"
+        if grid is None:
+            self.lines_text = "Choose the Pilot Season show"
+        elif grid.completed:
+            self.lines_text = "Lines: " + ", ".join(LINE_NAMES[l].replace("diagonal ", "diag. ") for l in grid.completed)
+        else:
+            self.lines_text = "No line completed yet"
+
+    def _draw_actions(self, state: Any) -> None:
+        actions = self.ids.actions
+        actions.clear_widgets()
+        for text, handler in self.actions_for(state):
+            button = TellyActionButton(text=text)
+            button.bind(on_release=lambda b, h=handler: h())
+            button.action_text = text
+            actions.add_widget(button)
+
+    def actions_for(self, state: Any) -> list[tuple[str, Callable[[], None]]]:
+        """The buttons offered now for the shown player, as ``(text, handler)`` pairs."""
+        if state.finished:
+            return []
+        if state.pending is not None:
+            return [("Mogul line?", self.open_mogul_choice), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+        if state.phase == "pilot":
+            return [("Pilot show", self.open_pilot), ("Keep 2 cards", self.open_cards),
+                    ("Line bonus", self.open_line_bonus), ("Start season 1", self.start_season),
+                    ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+        if state.phase == "season":
+            return [("Produce show", self.open_produce), ("Other action", self.open_action),
+                    ("Pass", self.open_pass), ("Card: marker", self.open_marker),
+                    ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+        if state.phase == "scoring":
+            return [("Score lineup", self.open_score), ("Card: marker", self.open_marker),
+                    ("Line bonus", self.open_line_bonus), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+        return [("End bonuses", self.open_end_bonuses), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+
+    # -- taps -----------------------------------------------------------------------------------------
+    def show_player(self, player: str) -> None:
+        """Show ``player``'s grid and act for them."""
+        self.shown = player
+        if self._state is not None:
+            self.update(self._state, None)
+
+    def _network(self):
+        return self._state.network(self.shown)
+
+    def _post(self, command) -> None:
+        self.controller.post(command)
+
+    def _open(self, popup: Popup) -> Popup:
+        return self.controller.open_popup(popup)
+
+    def _genres(self, only: Sequence[str] | None = None) -> list[tuple[str, str]]:
+        return [(g, g) for g in (only if only is not None else self._state.genres)]
+
+    def tap_square(self, square: int) -> None:
+        """A tap on a square: enter its genre (while it has no marker), else say what it is."""
+        network = self._network()
+        grid = network.grid
+        if grid is None:
+            self.controller.say(f"{network.name}: choose the Pilot Season show first (Pilot show)", refused=True)
+            return
+        if square == CENTRE or grid.filled[square]:
+            self.controller.say(f"{network.name}'s {grid.squares[square]} square has a marker cube")
+            return
+        self._open(TellyFormPopup(f"{network.name}: genre printed on this square", [
+            ("genre", "Genre", choice(self._genres(), grid.squares[square], columns=5))],
+            lambda v: self._post(SetGridSquare(player=network.name, square=square, genre=v["genre"]))))
+
+    def open_pilot(self) -> None:
+        """Pilot Season show: its genre (the tile's centre) and its preferred timeslot."""
+        name = self.shown
+        self._open(TellyFormPopup(f"{name}: Pilot Season show", [
+            ("genre", "Genre", choice(self._genres(), columns=5)),
+            ("slot", "Timeslot", choice([(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS]))],
+            lambda v: self._post(ChoosePilotShow(player=name, genre=v["genre"], timeslot=v["slot"])),
+            note="Takes the tile with this genre in the centre; marker on the centre."))
+
+    def open_cards(self) -> None:
+        """The two kept Pilot Season stars/ads with their cash bonuses and costs."""
+        name = self.shown
+        kinds = [("ad", "Ad"), ("star", "Star")]
+        fields = []
+        for n in (1, 2):
+            fields += [(f"kind{n}", f"Card {n}", choice(kinds)),
+                       (f"cash{n}", "  cash bonus", TellyStepper(0, 0, 20, "$M")),
+                       (f"cost{n}", "  cost", TellyStepper(0, 0, 20, "$M"))]
+        self._open(TellyFormPopup(f"{name}: keep 2 stars/ads", fields, lambda v: self._post(KeepPilotCards(
+            player=name, cards=tuple(PilotCard(v[f"kind{n}"], "", v[f"cash{n}"], v[f"cost{n}"]) for n in (1, 2))))))
+
+    def open_line_bonus(self) -> None:
+        """Enter the bonus printed at the end of a line of the shown player's tile."""
+        network = self._network()
+        if network.grid is None:
+            self.controller.say(f"{network.name}: choose the Pilot Season show first", refused=True)
+            return
+        short = {"row1": "Top row", "row2": "Mid row", "row3": "Bottom row", "col1": "Left col",
+                 "col2": "Mid col", "col3": "Right col", "diag1": "Diag \\", "diag2": "Diag /"}
+        self._open(TellyFormPopup(f"{network.name}: bonus printed at the end of a line", [
+            ("line", "Line", choice([(l, short[l]) for l in LINE_IDS], columns=4)),
+            ("label", "Bonus", choice([(b, b.capitalize()) for b in BONUS_LABELS], columns=4)),
+            ("cash", "Adds cash", TellyStepper(0, 0, 20, "$M")),
+            ("viewers", "Adds viewers", TellyStepper(0, 0, 20))],
+            lambda v: self._post(SetLineBonus(player=network.name, line=v["line"], label=v["label"],
+                                              cash_m=v["cash"], viewers=v["viewers"]))))
+
+    def start_season(self) -> None:
+        """Begin season 1."""
+        self._post(StartSeason())
+
+    def open_produce(self) -> None:
+        """Produce a show: genre, timeslot, preferred timeslot(s) and cost."""
+        name = self.shown
+        slots = [(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS]
+
+        def ok(v: dict) -> None:
+            preferred = (ANY,) if v["prefers"] == ANY else tuple(dict.fromkeys(
+                s for s in (v["prefers"], v["also"]) if s))
+            self._post(ProduceShow(player=name, name=f"{v['genre']} show", genre=v["genre"], timeslot=v["slot"],
+                                   preferred=preferred, cost_m=v["cost"]))
+        self._open(TellyFormPopup(f"{name}: produce a show", [
+            ("genre", "Genre", choice(self._genres(), columns=5)),
+            ("slot", "Into", choice(slots)),
+            ("prefers", "Prefers", choice(slots + [(ANY, "ANY")])),
+            ("also", "Or also", choice([("", "—")] + slots)),
+            ("cost", "Cost", TellyStepper(0, 0, 20, "$M"))], ok,
+            note="Kids: not in primetime or late night."))
+
+    def open_action(self) -> None:
+        """Another action this turn (sign a star, land an ad, network card) and its cash."""
+        name = self.shown
+        self._open(TellyFormPopup(f"{name}: other action", [
+            ("action", "Action", choice([(a, a) for a in ("Sign a star", "Land an ad", "Network card", "Other")])),
+            ("cash", "Cash", TellyStepper(0, -20, 20, "$M"))],
+            lambda v: self._post(TakeAction(player=name, action=v["action"], cash_m=v["cash"]))))
+
+    def open_pass(self) -> None:
+        """Pass: the pass track reward as printed, and Preempted Timeslot."""
+        network = self._network()
+        empty = network.grid.empty_count if network.grid else 9
+        self._open(TellyFormPopup(f"{network.name}: pass", [
+            ("reward", "Pass track", choice([("cash", "Cash $M"), ("viewers", "Viewers")])),
+            ("amount", "Amount", TellyStepper(0, 0, 20)),
+            ("preempted", "Preempted", choice([(False, "No"), (True, "Yes: double track")]))],
+            lambda v: self._post(Pass(player=network.name, reward=v["reward"], amount=v["amount"],
+                                      preempted=v["preempted"])),
+            ok_text="Pass", note=f"Grid pays +${empty}M now ({empty} empty squares)."))
+
+    def open_marker(self) -> None:
+        """A card places a marker on an empty genre square (Catalog Buyout, Market Research)."""
+        network = self._network()
+        if network.grid is None:
+            return
+        empty = [g for g, f in zip(network.grid.squares, network.grid.filled) if g and not f]
+        if not empty:
+            self.controller.say(f"{network.name}'s grid is full", refused=True)
+            return
+        self._open(TellyFormPopup(f"{network.name}: marker from a card", [
+            ("genre", "Genre", choice(self._genres(empty), columns=4)),
+            ("reason", "Card", choice([(r, r) for r in ("Catalog Buyout", "Market Research", "Other card")]))],
+            lambda v: self._post(PlaceGridMarker(player=network.name, genre=v["genre"], reason=v["reason"]))))
+
+    def open_cash(self) -> None:
+        """Free entry of income or costs ($M)."""
+        name = self.shown
+        self._open(TellyFormPopup(f"{name}: cash", [
+            ("amount", "Amount", TellyStepper(1, -30, 30, "$M")),
+            ("reason", "For", choice([(r, r) for r in ("Ad income", "Cost", "Network card", "Correction")]))],
+            lambda v: self._post(AdjustCash(player=name, amount_m=v["amount"], reason=v["reason"]))))
+
+    def open_viewers(self) -> None:
+        """Free entry of viewers scored or lost."""
+        name = self.shown
+        self._open(TellyFormPopup(f"{name}: viewers", [
+            ("viewers", "Viewers", TellyStepper(1, -30, 30)),
+            ("reason", "For", choice([(r, r) for r in ("Network card", "Show effect", "Correction")]))],
+            lambda v: self._post(AdjustViewers(player=name, viewers=v["viewers"], reason=v["reason"]))))
+
+    def open_score(self) -> None:
+        """Score the lineup: each show's viewers, its stars' viewers, a penalty, Quiz purchases; income
+        and costs."""
+        network = self._network()
+        fields: list = [(None, "", [("", Label(text=t, font_size="16sp")) for t in
+                                    ("Show's viewers", "Its stars' viewers", "Penalty / Quiz buys")])]
+        for slot in TIMESLOTS:
+            show = network.show_in(slot)
+            if show is None:
+                continue
+            cells = [(slot, TellyStepper(0, 0, 30)), (f"{slot}_stars", TellyStepper(0, 0, 30))]
+            if show.printed_genre == QUIZ:
+                cells.append((f"{slot}_quiz", TellyStepper(0, 0, QUIZ_MAX_VIEWERS, " Quiz")))
+            elif not show.in_preferred(slot):
+                cells.append((f"{slot}_penalty", TellyStepper(0, 0, 10, " pen.")))
+            else:
+                cells.append(("", Label(text="no penalty", font_size="16sp")))
+            fields.append((None, f"{TIMESLOT_NAMES[slot]}\n{show.name}", cells))
+        fields.append((None, "Cash", [("income", TellyStepper(0, 0, 40, "$M")), ("", Label(text="income, costs:",
+                                                                                         font_size="16sp")),
+                                      ("costs", TellyStepper(0, 0, 40, "$M"))]))
+
+        def ok(v: dict) -> None:
+            shows = tuple(ShowScore(slot, v[slot], (v[f"{slot}_stars"],) if v[f"{slot}_stars"] else (),
+                                    v.get(f"{slot}_penalty", 0), v.get(f"{slot}_quiz", 0))
+                          for slot in TIMESLOTS if slot in v)
+            self._post(ScoreLineup(player=network.name, shows=shows, income_m=v["income"], costs_m=v["costs"]))
+        popup = TellyFormPopup(f"{network.name}: score the lineup (season {self._state.season})", fields, ok,
+                          note="Grid +1 viewer per filled square and the pass track are added.")
+        self._open(popup)
+
+    def open_end_bonuses(self) -> None:
+        """End-game viewer bonuses (every row except Genres)."""
+        name = self.shown
+        self._open(TellyFormPopup(f"{name}: end-game viewer bonuses", [
+            ("bonus", "All rows", TellyStepper(0, 0, 60))],
+            lambda v: self._post(ScoreEndGame(player=name, bonuses=(("End-game bonuses", v["bonus"]),))),
+            note="Ignore the Genres row (Telly Time: End-Game Scoring)."))
+
+    def open_mogul_choice(self) -> None:
+        """Which of the lines just completed gives the mogul bonus."""
+        pending = self._state.pending
+        self._open(TellyFormPopup(f"{pending.player}: which line gives the mogul bonus?", [
+            ("line", "Line", choice([(l, LINE_NAMES[l]) for l in pending.lines], columns=1))],
+            lambda v: self._post(ChooseMogulLine(player=pending.player, line=v["line"])),
+            note="The other line gains its printed bonus."))
