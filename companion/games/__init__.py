@@ -95,11 +95,12 @@ class GameRules(Protocol):
 
 
 def _registry() -> dict[str, GameRules]:
-    from companion.games.tv_wars import TV_WARS
-    from companion.games.telly_time import TELLY_TIME
+    from companion.games.channel_won import CHANNEL_WON
     from companion.games.death_show_tv import DEATH_SHOW_TV
+    from companion.games.telly_time import TELLY_TIME
+    from companion.games.tv_wars import TV_WARS
 
-    return {rules.name: rules for rules in (TV_WARS, TELLY_TIME, DEATH_SHOW_TV)}
+    return {rules.name: rules for rules in (TV_WARS, DEATH_SHOW_TV, CHANNEL_WON, TELLY_TIME)}
 
 
 def game_names() -> list[str]:

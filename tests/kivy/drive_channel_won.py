@@ -1,0 +1,314 @@
+"""Plays a Channel WON round in the real Kivy app through synthetic touches and key presses.
+
+Run by tests/test_kivy_channel_won.py in a subprocess with a display (Xvfb). Usage:
+``python drive_channel_won.py DATA_DIR OUT_DIR``. Writes screenshots and panel PNGs into OUT_DIR and a
+``result.json`` with what the board showed after each step.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+import dataclasses  # noqa: E402
+
+from companion.commands import NewGame, PlayerSeat  # noqa: E402
+from companion.config import default_config  # noqa: E402
+from companion.games.channel_won.cards import leads_option, parse_catalogue  # noqa: E402
+from companion.journal import open_journal  # noqa: E402
+from ui.kiosk import build_app  # noqa: E402
+
+data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
+out_dir.mkdir(parents=True, exist_ok=True)
+journal, _ = open_journal(data_dir / "journal.sqlite3")
+config = dataclasses.replace(default_config(), dice_seed=7)
+app = build_app(journal=journal, config=config, simulate=True)
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+result = {"steps": [], "errors": []}
+controller = app.controller
+
+#: The rulebook's Sports example as catalogue entries (the Business bonus value makes the Scoring Example).
+CATALOGUE = """
+[[lead]]
+category = "Sports"
+headline = "Park upset"
+location = "Park"
+sources = { Athlete = 3, Coach = 2 }
+bonus = { Business = -1, Crime = -2, Politics = 1 }
+[[lead]]
+category = "Sports"
+headline = "Derby day"
+[[lead]]
+category = "Sports"
+headline = "Final whistle"
+"""
+SEATS = (PlayerSeat("Ava", "#e53935"), PlayerSeat("Ben", "#1e88e5"), PlayerSeat("Cleo", "#43a047"))
+SIX = SEATS + (PlayerSeat("Dev", "#fdd835"), PlayerSeat("Eli", "#8e24aa"), PlayerSeat("Fay", "#fb8c00"))
+
+
+def find(root, predicate):
+    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if predicate(widget):
+            return widget
+        stack.extend(reversed(widget.children))
+    raise LookupError("no such widget")
+
+
+def text_is(text):
+    return lambda w: getattr(w, "text", None) == text and hasattr(w, "on_release") \
+        and w.get_root_window() is not None and not getattr(w, "disabled", False)
+
+
+def tap(widget):
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def tap_text(text, root=None):
+    tap(find(root or Window, text_is(text)))
+
+
+def key(char):
+    Window.dispatch("on_key_down", ord(char), 0, char, [])
+    Window.dispatch("on_key_up", ord(char), 0)
+
+
+def board():
+    area = controller.screens.get_screen("dashboard").ids.board_area
+    return area.children[0]
+
+
+def column(category):
+    return next(c for c in board().ids.lineup.children if c.category == category)
+
+
+def popup():
+    return controller.popup
+
+
+def shot(name):
+    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))   # Kivy adds a counter to the name
+    saved.replace(out_dir / f"{name}.png")
+
+
+def save_panels(prefix):
+    controller.panels.wait_idle()
+    _, frames = controller.panels.frames()
+    for index, frame in enumerate(frames):
+        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
+
+
+def overlaps(root):
+    """Pairs of visible sibling widgets under ``root`` whose boxes overlap (a layout fault)."""
+    found = []
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        kids = [k for k in widget.children if k.opacity > 0 and k.width > 1 and k.height > 1]
+        for i, a in enumerate(kids):
+            for b in kids[i + 1:]:
+                if a.x < b.right - 1 and b.x < a.right - 1 and a.y < b.top - 1 and b.y < a.top - 1:
+                    found.append(f"{type(a).__name__}/{type(b).__name__} in {type(widget).__name__}")
+        stack.extend(widget.children)
+    return found
+
+
+def clipped_labels(root):
+    """Labels whose text is wider or taller than the label (cut off on screen), as their texts."""
+    from kivy.uix.label import Label
+    found = []
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, Label) and widget.text and widget.opacity > 0 and widget.width > 1 \
+                and not widget.shorten and widget.get_root_window() is not None:
+            widget.texture_update()
+            w, h = widget.texture_size
+            if w > widget.width + 2 or h > widget.height + 2:
+                found.append(f"{widget.text!r} {w:.0f}x{h:.0f} in {widget.width:.0f}x{widget.height:.0f}")
+        stack.extend(widget.children)
+    return found
+
+
+def snapshot(label):
+    state = controller.table.state
+    b = board()
+    result["steps"].append({
+        "label": label, "screen": controller.screens.current, "message": controller.message,
+        "refused": controller.message_refused, "status": controller.status,
+        "turn": state.turn, "phase": state.phase, "round": state.round, "stars": state.stars,
+        "scores": state.scores, "hands": {r.name: r.hand for r in state.reporters},
+        "lineup": {c.category: {"value": c.value_text, "state": c.state_text, "who": c.who_text,
+                                "location": c.location_text} for c in b.ids.lineup.children},
+        "chips": {c.name: [c.score_text, c.tiles_text, c.token_text, c.turn] for c in b.ids.chips.children},
+        "stars_text": b.stars_text, "board_size": list(b.size),
+        "overlaps": overlaps(b), "clipped": clipped_labels(b),
+    })
+
+
+def collect_round():
+    """Phase 1 by touch: the turn's player taps Take Location / Source / Scoop in rotation."""
+    kinds = ["Take\nLocation", "Take\nSource", "Take\nScoop"]
+    count = 0
+    while controller.table.state.phase == 1:
+        tap_text(kinds[count % 3], board())
+        controller.drain()
+        controller.refresh()
+        count += 1
+        if count > 60:
+            raise RuntimeError("Phase 1 did not end")
+
+
+def lead_action(category, action_text):
+    """Tap a Lead's column, then a button of its dialog."""
+    def step():
+        tap(column(category))
+        tap_text(action_text, popup())
+    return step
+
+
+def popup_step(*actions):
+    def step():
+        for action in actions:
+            action()
+    return step
+
+
+def everyone_done():
+    while controller.table.state.phase == 2 and controller.table.state.round == 1 \
+            and not controller.table.state.finished:
+        tap_text("Done", board())
+        controller.drain()
+        controller.refresh()
+
+
+def open_lead(category):
+    return lambda: tap(column(category))
+
+
+def in_dialog(text):
+    return lambda: tap_text(text, popup())
+
+
+steps = [
+    lambda: controller.post(NewGame(game="channel-won", players=SEATS,
+                                    options={"leads": leads_option(parse_catalogue(CATALOGUE), ["Sports"]),
+                                             "characters": {"Ava": "Trey DeMark"}})),
+    lambda: snapshot("new game"),
+    lambda: shot("cw-phase1"),
+    lambda: save_panels("phase1"),
+    lambda: key("q"),                                  # Ava's seat button 1: take a card
+    lambda: key("q"),                                  # mashed: not her turn now, refused
+    lambda: snapshot("button mashed"),
+    collect_round,
+    lambda: snapshot("phase 2"),
+    lambda: shot("cw-phase2-start"),
+    lambda: tap_text("Ability\nTrey DeMark", board()),   # Trey DeMark's power is for Phase 1: refused
+    lambda: snapshot("ability in phase 2"),
+    # 1. Ava plays the Park Location on Sports
+    open_lead("Sports"),
+    lambda: shot("cw-lead-dialog"),
+    lambda: result.__setitem__("dialog", {"title": popup().title, "points": popup().points,
+                                          "types": sorted(b.text for b in popup().ids.source_types.children),
+                                          "clipped": clipped_labels(popup()), "overlaps": overlaps(popup().content)}),
+    in_dialog("Location\nPark"),
+    lambda: snapshot("location"),
+    # 2. Ben: a Source on Crime before its Location (refused), then the Coach on Sports
+    open_lead("Crime"), in_dialog("Play Source  2"),
+    lambda: snapshot("source before location"),
+    open_lead("Sports"), in_dialog("Coach 2"), in_dialog("Play Coach  2"),
+    lambda: snapshot("coach"),
+    # 3. Cleo closes Sports
+    open_lead("Sports"), in_dialog("Close Lead"),
+    lambda: snapshot("closed"),
+    # 4. Ava: a Business Bonus Source on Sports, its printed -1 pre-filled (the Scoring Example)
+    open_lead("Sports"),
+    lambda: tap(find(popup().ids.categories, lambda w: getattr(w, "category", None) == "Business")),
+    lambda: shot("cw-bonus-dialog"),
+    lambda: result.__setitem__("bonus_points", popup().points),
+    in_dialog("Play Business Bonus  -1"),
+    lambda: snapshot("bonus"),
+    # 5. Ben passes; 6. Cleo plays a Location on Crime
+    lambda: tap_text("Pass", board()),
+    lambda: snapshot("ben passed"),
+    open_lead("Crime"), in_dialog("Location"),
+    lambda: snapshot("crime location"),
+    # 7. Ava: a Discredit on the open Crime Lead (refused), then passes
+    open_lead("Crime"), in_dialog("Discredit\n−2"),
+    lambda: snapshot("discredit open"),
+    lambda: shot("cw-refused"),
+    lambda: tap_text("Pass", board()),
+    # 8. Ben: a second pass (his Pass button is disabled; the handler a tap would call): refused
+    lambda: result.__setitem__("ben_pass_disabled", find(board(), lambda w: getattr(w, "text", None) == "Pass").disabled),
+    lambda: board().pass_turn(),
+    lambda: snapshot("second pass"),
+    open_lead("Crime"), in_dialog("Star Witness\n+2 Source"),
+    lambda: snapshot("star witness"),
+    # 9. Cleo closes Crime
+    open_lead("Crime"), in_dialog("Close Lead"),
+    lambda: snapshot("crime closed"),
+    lambda: shot("cw-phase2-played"),
+    lambda: save_panels("played"),
+    everyone_done,
+    lambda: snapshot("round 2"),
+    lambda: shot("cw-round2"),
+    lambda: save_panels("round2"),
+    lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
+    lambda: snapshot("undone"),
+    lambda: tap_text("History"),
+    lambda: shot("cw-history"),
+    lambda: result.__setitem__("history_screen", controller.screens.current),
+    lambda: tap_text("Back"),
+    # six reporters: six columns and six chips; nobody reports, so the network becomes Channel None
+    lambda: controller.post(NewGame(game="channel-won", players=SIX)),
+    collect_round,
+    lambda: tap(column("Fluff")),
+    in_dialog("Location"),
+    lambda: snapshot("six"),
+    lambda: shot("cw-six"),
+    everyone_done,
+    lambda: snapshot("channel none"),
+    lambda: shot("cw-channel-none"),
+    lambda: save_panels("channel-none"),
+]
+
+
+def run_step(dt, index=0):
+    from kivy.uix.modalview import ModalView
+    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
+        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
+        return
+    if index >= len(steps):
+        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
+        app.stop()
+        return
+    try:
+        controller.drain()
+        steps[index]()
+        controller.drain()
+        controller.refresh()
+    except Exception as error:  # recorded; the test fails on any error
+        import traceback
+        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
+    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
+
+
+def begin(*_):
+    Clock.schedule_once(run_step, 0.5)
+
+
+app.bind(on_start=begin)
+app.run()
+journal.close()
