@@ -281,6 +281,19 @@ def test_with_an_exit_pin_one_corner_held_asks_for_it_and_only_the_right_pin_lea
     shutil.copy(out / "exit-pin.png", ARTIFACTS / "exit-pin.png")
 
 
+def test_home_screen_starts_any_registered_game_with_its_own_names_and_buttons(tmp_path):
+    """The picker on the home screen: choosing Death Show TV offers 2-4 Contestants (the seats there are),
+    starts that game with its own default names (the seats are the built-in TV Wars ones), without TV Wars'
+    house rules, and the simulator's key help names that game's buttons."""
+    result = _drive(tmp_path / "data", tmp_path / "out", "--pick-game")
+    assert result["new_buttons"] == ["2 Contestants", "3 Contestants", "4 Contestants"]
+    assert result["game"] == "death-show-tv"
+    assert result["players"] == ["Kelpie", "Jhon", "Elena"]
+    assert "roll_off" not in result["options"]
+    assert "Bonus +1 / Confirm / Roll" in result["key_help"]
+    shutil.copy(tmp_path / "out" / "home-death-show.png", ARTIFACTS / "home-death-show.png")
+
+
 def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "kmsdrm"

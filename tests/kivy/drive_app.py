@@ -195,6 +195,15 @@ elif "--exit-gesture" in sys.argv:
              hold_corners, wait_for_exit_dialog, lambda: shot("exit-dialog"),
              lambda: result.__setitem__("exit_dialog", controller.popup.title), write_result,
              lambda: tap(controller.popup.ids.confirm)]
+elif "--pick-game" in sys.argv:    # the home screen's game picker starts a game of another registered game
+    steps = [lambda: tap_text("Death Show TV"), lambda: None, lambda: shot("home-death-show"),
+             lambda: result.__setitem__("new_buttons", sorted(
+                 w.text.split("\n")[0] for w in controller.screens.get_screen("home").ids.new_game_box.children)),
+             lambda: tap_text("3 Contestants"), lambda: None, lambda: None,
+             lambda: result.__setitem__("game", controller.table.session.rules.name),
+             lambda: result.__setitem__("players", [p.name for p in controller.table.session.players]),
+             lambda: result.__setitem__("options", controller.table.session.options),
+             lambda: result.__setitem__("key_help", controller.key_help)]
 elif "--exit-pin" in sys.argv:
     def type_pin(digits):
         return [lambda d=d: tap_text(d, controller.popup) for d in digits] + [lambda: tap_text("OK", controller.popup)]
