@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from companion.errors import ConfigError
+from companion.errors import CompanionError, ConfigError
 
 #: What each player button does (the adapters map these to commands).
 PLAYER_ACTIONS = ("on_the_air", "sponsor", "roll")
@@ -409,6 +409,16 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     from companion.errors import BadOption
     from companion.games import find_game
     rules = find_game(game)
+    house_rules = dict(house_rules)
+    for option, read in getattr(rules, "option_files", {}).items():    # e.g. Channel WON's card catalogue
+        if isinstance(house_rules.get(option), str):
+            path = Path(house_rules[option]).expanduser()
+            if not path.is_absolute() and file != "<defaults>":
+                path = Path(file).parent / path       # relative to the config file
+            try:
+                house_rules[option] = read(path)
+            except CompanionError as error:
+                check.fail(f"house_rules.{option}", str(error))
     try:
         rules.check_options(house_rules)
     except BadOption as error:

@@ -805,3 +805,47 @@ def test_end_game_and_every_event_described(table):
     assert table.state.finished and "dinner" in outcome.message
     for entry in table.history():
         assert entry.text and "{" not in entry.text
+
+
+def test_config_names_a_catalogue_file_and_the_game_deals_from_it(tmp_path):
+    """`[house_rules] catalogue = "cards.toml"` (relative to the config file) is read once at start-up; a new
+    game deals the catalogue's Sports Leads, and the cards travel in the journaled options (no file on replay)."""
+    from companion.commands import NewGame, PlayerSeat
+    from companion.config import load_config
+    from companion.journal import Journal
+    from companion.session import GameSession
+    from companion.table import Table
+
+    (tmp_path / "cards.toml").write_text(CATALOGUE, encoding="utf-8")
+    config_file = tmp_path / "companion.toml"
+    config_file.write_text('[table]\ngame = "channel-won"\n[house_rules]\ncatalogue = "cards.toml"\n'
+                           'categories = ["Politics", "Crime", "Business", "Entertainment", "Sports"]\n')
+    config = load_config(config_file)
+    assert config.house_rules["catalogue"][0]["headline"] == "Upset at the Park"
+    (tmp_path / "cards.toml").unlink()               # never read again
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        table = Table(journal)
+        table.claim()
+        outcome = table.execute(NewGame(game="channel-won", players=(PlayerSeat("Ava"), PlayerSeat("Ben"),
+                                                                   PlayerSeat("Cleo")),
+                                        options=config.house_rules))
+        assert outcome.accepted, outcome.message
+        assert table.state.lead("Sports").card.location == "Park"
+        replayed = GameSession(table.session.game_id, journal.events(table.session.game_id))
+        assert replayed.state.lead("Sports").card.headline == "Upset at the Park"
+        assert table.state.lead("Crime").card == LeadCard("Crime")     # not in the catalogue: values entered as played
+
+
+def test_a_broken_catalogue_file_is_a_config_error_naming_the_key(tmp_path):
+    from companion.config import load_config
+    from companion.errors import ConfigError
+
+    (tmp_path / "cards.toml").write_text("[[lead]]\ncategory = 'Weather'\n", encoding="utf-8")
+    config_file = tmp_path / "companion.toml"
+    config_file.write_text('[table]\ngame = "channel-won"\n[house_rules]\ncatalogue = "cards.toml"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(config_file)
+    assert caught.value.key == "house_rules.catalogue" and "lead[1].category" in str(caught.value)
+    config_file.write_text('[table]\ngame = "channel-won"\n[house_rules]\ncatalogue = "nowhere.toml"\n')
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(config_file)

@@ -36,7 +36,8 @@ from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedC
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.games.channel_won.cards import (BONUS_VALUES, CATEGORIES, KNOWN_CHARACTERS, SOURCE_VALUES,
-                                               Character, LeadCard, category_named, character, lead_from_option)
+                                               Character, LeadCard, category_named, character, lead_from_option,
+                                               load_catalogue)
 from companion.tracks import Track
 
 HAND_LIMIT = 7          # Phase 1: "the hand limit of SEVEN cards"
@@ -372,6 +373,11 @@ class ChannelWon:
     #: Events after which the journal is backed up: the start of a round and the end of the game.
     safe_point_events = (ROUND_STARTED, GAME_OVER, GAME_ENDED)
 
+    #: Options given in the config as a file path, and how to read that file into the option's value: the
+    #: card catalogue (``[house_rules] catalogue = "leads.toml"``, format in :mod:`.cards`). The cards are
+    #: journaled with the game, so a saved game never reads the file again.
+    option_files = {"catalogue": lambda path: [card.to_option() for card in load_catalogue(path)]}
+
     #: The three seat buttons (positions 1, 2, 3).
     button_actions = ("on_the_air", "sponsor", "roll")
     #: Short labels for the seat buttons.
@@ -387,7 +393,7 @@ class ChannelWon:
         ``next_round_order``: one of :data:`NEXT_ROUND_ORDERS`. Raises :class:`BadOption`.
         """
         known = {"categories": None, "leads": {}, "characters": {}, "first_player": "",
-                 "score_open_leads": False, "next_round_order": "clockwise"}
+                 "score_open_leads": False, "next_round_order": "clockwise", "catalogue": []}
         for option in options:
             if option not in known:
                 raise BadOption(option, f"Channel WON has no such house rule; known: {', '.join(known)}")
@@ -422,6 +428,15 @@ class ChannelWon:
                 raise BadOption("leads", f"every card under {category} must be a {category} Lead")
             parsed[category] = [card.to_option() for card in cards]
         checked["leads"] = parsed
+        catalogue = checked["catalogue"]
+        if isinstance(catalogue, (str, Mapping)) or not isinstance(catalogue, Sequence):
+            raise BadOption("catalogue", f"must be a list of Lead cards (a catalogue file's [[lead]] tables), "
+                                         f"not {catalogue!r}")
+        try:
+            checked["catalogue"] = [lead_from_option(card, f"catalogue[{i + 1}]").to_option()
+                                    for i, card in enumerate(catalogue)]
+        except MalformedCommand as error:
+            raise BadOption("catalogue", str(error)) from None
         characters = checked["characters"]
         if not isinstance(characters, Mapping) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in characters.items()):
@@ -456,6 +471,16 @@ class ChannelWon:
         if len(categories) != wanted:
             raise IllegalCommand(f"a {len(names)}-player game uses {wanted} news categories, not {len(categories)}",
                                  R_SETUP)
+        if options["catalogue"]:      # deal each category in play not given in `leads` from the catalogue (Setup)
+            cards = [lead_from_option(card, "catalogue") for card in options["catalogue"]]
+            dealt = {}
+            for category in categories:
+                if category not in options["leads"]:
+                    stack = [c.to_option() for c in cards if c.category == category][:LEADS_PER_CATEGORY]
+                    if stack:   # a short catalogue is topped up with blank Leads (values entered as played)
+                        blank = LeadCard(category).to_option()
+                        dealt[category] = stack + [blank] * (LEADS_PER_CATEGORY - len(stack))
+            options = {**options, "leads": {**options["leads"], **dealt}}
         for name in options["leads"]:
             if name not in categories:
                 raise BadOption("leads", f"{name} is not one of this game's categories ({', '.join(categories)})")
