@@ -63,6 +63,9 @@ class GameRules(Protocol):
     player_word: str
     #: Seat names used when the config's seats are the built-in ones.
     default_names: tuple[str, ...]
+    #: Optional: options the config may give as a file path, with the function that reads such a file into
+    #: the option's value (``{"catalogue": read}``); :func:`companion.config.load_config` calls it.
+    option_files: Mapping[str, Any]
 
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> Any:
         """Return the initial state; raise :class:`companion.errors.CommandError` for a bad set-up."""
