@@ -28,6 +28,8 @@ from companion.errors import BadOption, DiceError, GameFinished, IllegalCommand,
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import TRACK_CHANGED, Track, track_event
+from companion.games.tv_wars.holdings import (HOLDINGS_EVENTS, NETWORK_OUT, Holdings, PrivateView, Supply,
+                                              apply_holdings_event, describe_holdings_event, private_view_of)
 
 STARTING_CASH = 31_000          # dollars, rule 2.4
 STARTING_HALF_HOURS = 20        # ten hours of programming, rule 2.3
@@ -69,6 +71,8 @@ class Network:
     colour: str
     cash: int
     half_hours: Track
+    holdings: Holdings = Holdings()
+    out: bool = False
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,7 @@ class TvWarsState:
     roll_off: RollOff | None
     finished: bool = False
     end_reason: str = ""
+    supply: Supply = Supply()
 
     def network(self, name: str) -> Network:
         """The network called ``name``; raises :class:`MalformedCommand` naming the networks."""
@@ -118,6 +123,12 @@ class TvWarsState:
 
 def _half_hours_track(value: int) -> Track:
     return Track("half_hours", "Programming", value, 0, MAX_HALF_HOURS, rule="TV Wars 2.3, Inventory")
+
+
+def _with_holdings(network: Network, holdings: Holdings, out: bool) -> Network:
+    """``network`` with new ``holdings``; once tiles are tracked the half-hours track follows them (9.4)."""
+    track = _half_hours_track(holdings.half_hours) if holdings.tracked else network.half_hours
+    return replace(network, holdings=holdings, half_hours=track, out=out)
 
 
 class TvWars:
@@ -251,6 +262,12 @@ class TvWars:
             return replace(state, roll_off=None, best_network_news=payload["network"])
         if event_type == GAME_ENDED:
             return replace(state, finished=True, end_reason=payload["reason"])
+        if event_type in HOLDINGS_EVENTS:
+            holdings, supply = apply_holdings_event({n.name: n.holdings for n in state.networks}, state.supply,
+                                                    event_type, payload)
+            out = {payload["network"]} if event_type == NETWORK_OUT else set()
+            return replace(state, supply=supply, networks=tuple(
+                _with_holdings(n, holdings[n.name], n.out or n.name in out) for n in state.networks))
         raise ValueError(f"TV Wars cannot apply an event of type {event_type!r}")
 
     # -- views ------------------------------------------------------------------------------------------
@@ -276,6 +293,8 @@ class TvWars:
                     f"and starts (TV Wars 2.5)")
         if event_type == GAME_ENDED:
             return f"Game ended: {payload['reason']}"
+        if event_type in HOLDINGS_EVENTS:
+            return describe_holdings_event(event_type, payload)
         return f"{event_type} {dict(payload)}"
 
     #: Events after which the journal is backed up (the Ratings War's end joins when the war is played here).
@@ -303,6 +322,11 @@ class TvWars:
         roller = state.roll_off.next_roller
         reason = "Best Network News roll-off" + (f", re-roll {state.roll_off.round - 1}" if state.roll_off.round > 1 else "")
         return DiceRequest(roller, 2, reason, "TV Wars 2.5")
+
+    def private_view(self, state: TvWarsState, network: str) -> PrivateView:
+        """``network``'s secret figures (ratings, Specials, names, bonus values) for its own panel only
+        (TV Wars 9.1). Raises :class:`MalformedCommand` for an unknown network."""
+        return private_view_of(network, state.network(network).holdings)
 
     def is_finished(self, state: TvWarsState) -> bool:
         """Whether the game has been ended."""
