@@ -638,3 +638,21 @@ def test_property_replaying_the_events_gives_the_same_war(case, seed):
         if event.type in WAR_EVENTS:
             again = evolve_war(again, event.type, event.payload)
     assert again == table.war
+
+
+def test_odds_are_left_out_with_more_specials_than_the_limit():
+    """Beyond the rulebook: the exact odds enumerate 11 sums per Special; the screen's view skips them
+    above ``odds_limit`` Specials and says why, and the war can still compute them."""
+    holdings = example_holdings()
+    killjoy = ProgramTile("P7", 1, "blue", None, "DR. KILLJOY", "special")
+    holdings["PBC"] = replace(holdings["PBC"], programs=holdings["PBC"].programs[:3] + (killjoy,))
+    table = Table(holdings, best_network_news="ABS")
+    enter_all(table)
+    table.do(RevealLineUps())
+    assert table.war.specials == 2
+    limited = war_view(table.war, odds_limit=1)
+    assert limited.odds == () and limited.odds_note.startswith("Survival odds not shown: 2 Specials")
+    full = war_view(table.war)
+    assert full.odds_note == "" and len(full.odds) == 11          # every revealed program
+    odds = {(n, title): fraction for n, title, _, fraction, _ in full.odds}
+    assert odds[("CBA", "DIE-NASTY")] == "1" and odds[("NBS", "SILVER GIRLS")] == "0"
