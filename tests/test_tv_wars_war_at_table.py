@@ -656,3 +656,96 @@ def test_odds_are_left_out_with_more_specials_than_the_limit():
     assert full.odds_note == "" and len(full.odds) == 11          # every revealed program
     odds = {(n, title): fraction for n, title, _, fraction, _ in full.odds}
     assert odds[("CBA", "DIE-NASTY")] == "1" and odds[("NBS", "SILVER GIRLS")] == "0"
+
+
+# -- through the real Table, with TV Wars' hook (companion/games/tv_wars/__init__.py) --------------------------
+
+from companion.commands import RollDice, Undo                                        # noqa: E402
+from companion.games.tv_wars import TV_WARS, LandOn, TvWarsState                     # noqa: E402
+
+HOOKED = "war" in TvWarsState.__dataclass_fields__
+needs_hook = pytest.mark.skipif(not HOOKED, reason="TvWars has no Ratings War hook yet (see the final report)")
+
+
+def _tile_id(state, network: str, length: int, colour: str, rating) -> str:
+    return next(t.id for t in state.network(network).holdings.programs
+                if (t.length, t.colour, t.rating) == (length, colour, rating))
+
+
+def _table_lineups(state) -> dict:
+    return {
+        "ABS": ((_tile_id(state, "ABS", 4, "green", 90), None), (_tile_id(state, "ABS", 2, "blue", 70), None)),
+        "CBA": ((_tile_id(state, "CBA", 2, "yellow", 80), None), (_tile_id(state, "CBA", 4, "green", 90), None)),
+        "PBC": ((_tile_id(state, "PBC", 3, "blue", 70), None), (_tile_id(state, "PBC", 1, "red", 60), None),
+                (_tile_id(state, "PBC", 1, "red", 50), None), (_tile_id(state, "PBC", 1, "green", 40), None)),
+        "NBS": ((_tile_id(state, "NBS", 2, "yellow", None), None), (_tile_id(state, "NBS", 2, "red", 10), None),
+                (_tile_id(state, "NBS", 1, "green", 30), None), (_tile_id(state, "NBS", 1, "blue", 20), None)),
+    }
+
+
+@needs_hook
+def test_a_ratings_war_at_the_real_table_with_buttons_and_undo(table):
+    """6 end to end through the Table: landing on Ratings War starts it, line-ups are entered and locked
+    with the seat's Sponsor button, revealed, rolled with the Roll button one request at a time, and the
+    consequences reach the holdings; the landing then finishes and the turn passes (2.5)."""
+    from test_tv_wars_play import playing
+    from test_tv_wars_core import accepted, refused
+    playing(table, 4)
+    accepted(table, LandOn(network="ABS", space="ratings_war"))
+    state = table.state
+    assert state.war.phase == "line-ups" and state.busy == "the Ratings War"
+    assert table.view().status == "Ratings War: ABS, CBA, PBC, NBS entering line-ups (TV Wars 6)"
+    refused(table, LandOn(network="ABS", space="sponsor"), IllegalCommand)          # nobody moves meanwhile
+    lineups = _table_lineups(state)
+    for network, placements in lineups.items():
+        accepted(table, EnterLineUp(network=network, placements=placements, promotion=network == "PBC"))
+        accepted(table, TV_WARS.button_command("sponsor", network))                 # locks in (6)
+        if network == "ABS":
+            assert table.view().status == "Ratings War: ABS locked in; CBA, PBC, NBS entering line-ups (TV Wars 6)"
+    secret_free = [entry.text for entry in table.history()]
+    assert not any(word in line for line in secret_free[-8:] for word in ("90", "70", "80", "Special", "SATURDAY"))
+    assert table.state.balances["PBC"] == 26_000
+    accepted(table, RevealLineUps())
+    before_dice = table.state
+    rolls = 0
+    while war_active(table.state.war):
+        request = TV_WARS.pending_dice(table.state)
+        assert request is not None and table.view().pending_dice == request
+        accepted(table, TV_WARS.button_command("roll", request.roller))
+        rolls += 1
+        if rolls == 1:                                                               # undo a roll, roll again
+            accepted(table, Undo())
+            assert table.state == before_dice
+            accepted(table, TV_WARS.button_command("roll", request.roller))
+    after = table.state
+    view = TV_WARS.war_view(after)
+    assert view.phase == "over" and len(view.rows) == 6
+    cancelled = [c for c in view.cancellations]
+    assert 1 <= len(cancelled) <= 6
+    lost = sum(len(before_dice.network(n).holdings.programs) - len(after.network(n).holdings.programs)
+               for n in after.names)
+    movies = 0                                                                       # none played here
+    assert lost == len(cancelled) + movies
+    assert after.landing is None and after.turn == "CBA" and after.busy is None
+    texts = [entry.text for entry in table.history()]
+    assert any("; 8:00-8:30: ABS: SITUATION COMEDY: 95 (90 + 5 [Network News]). Wins Time Slot." in text
+               for text in texts)
+    assert any("Ratings War over: " in text and "ABS: Ratings War over" in text for text in texts)
+
+
+@needs_hook
+def test_war_commands_without_a_war_are_refused_at_the_table(table):
+    from test_tv_wars_play import playing
+    from test_tv_wars_core import refused
+    playing(table, 2)
+    refused(table, RevealLineUps(), IllegalCommand)
+    refused(table, EnterLineUp(network="ABS", placements=()), IllegalCommand)
+
+
+@needs_hook
+def test_6_5_the_four_colour_house_rule_is_a_game_option(table):
+    from conftest import start_tv_wars
+    start_tv_wars(table, 4, roll_off=False, counter_programming_four=-20)
+    assert table.state.house_rules.counter_programming_four == -20
+    with pytest.raises(CommandError):
+        TV_WARS.check_options({"counter_programming_four": -40})
