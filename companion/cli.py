@@ -270,7 +270,8 @@ def _ratings_war(args) -> int:
             roll = ask if sys.stdin.isatty() else None
         resolution, dice = rw.play_out(war, given, roll)
     except CommandError as error:
-        print(f"companion: {error}", file=sys.stderr)
+        where = "" if str(args.file) in str(error) else f"{args.file}: "   # every error names the file
+        print(f"companion: {where}{error}", file=sys.stderr)
         return 2
     except (EOFError, KeyboardInterrupt):
         print("\ncompanion: stopped: dice were not entered", file=sys.stderr)

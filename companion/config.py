@@ -38,6 +38,9 @@ Example file (every key optional)::
 
     [house_rules]                # passed to the game as options
     roll_off = true
+
+    [kiosk]
+    exit_pin = "2580"            # optional: hold the top-left corner 3 s, then type this PIN to leave
 """
 
 from __future__ import annotations
@@ -132,6 +135,10 @@ class Config:
     #: ``[[readers]]`` tables as written (kind, path or vid/pid/serial_number, …); ``firmware_bridge``
     #: checks them (``ReaderSpec.from_mapping``) before the kiosk opens its window.
     readers: tuple[Mapping[str, Any], ...] = ()
+    #: ``[kiosk] exit_pin``: 4–8 digits that leave the kiosk after a 3-second hold on the top-left corner,
+    #: for screens that report only one touch at a time (the desktop edition's mouse-style touch);
+    #: ``None`` leaves only the two-corner gesture.
+    exit_pin: str | None = None
 
 
 _DEFAULT_SEATS = (
@@ -297,7 +304,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     check = _Checker(file)
     defaults = default_config()
     top = check.table(dict(data), "", ("table", "dice", "hardware", "panels", "table_buttons", "players",
-                                       "house_rules", "readers"))
+                                       "house_rules", "readers", "kiosk"))
     readers = top.get("readers", [])
     if not isinstance(readers, list) or not all(isinstance(r, dict) for r in readers):
         check.fail("readers", "must be an array of tables ([[readers]] sections)")
@@ -337,6 +344,13 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     multiplexer_address = check.integer(panels.get("multiplexer_address", 0x70), "panels.multiplexer_address",
                                         range(0x70, 0x78))
     panel_rotate = check.integer(panels.get("rotate", 0), "panels.rotate", range(0, 4))
+
+    kiosk = check.table(top.get("kiosk"), "kiosk", ("exit_pin",))
+    exit_pin = None
+    if "exit_pin" in kiosk:
+        exit_pin = kiosk["exit_pin"]
+        if not isinstance(exit_pin, str) or not re.fullmatch(r"[0-9]{4,8}", exit_pin):
+            check.fail("kiosk.exit_pin", f"must be 4 to 8 digits in quotes (e.g. \"2580\"), not {exit_pin!r}")
 
     if "table_buttons" in top:
         spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
@@ -404,4 +418,4 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
                   float(bounce_time), float(hold_time), panel_driver, panel_interface, multiplexer,
                   multiplexer_bus, multiplexer_address, panel_rotate, dict(house_rules),
-                  tuple(dict(r) for r in readers))
+                  tuple(dict(r) for r in readers), exit_pin)

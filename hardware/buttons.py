@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, Sequence
+from typing import Mapping, Callable, Sequence
 
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
@@ -136,10 +136,12 @@ class ButtonBoard:
             self._schedule(shortest - held, mock_pin.drive_high)
         return True
 
-    def key_help(self, seat_names: Sequence[str]) -> list[str]:
+    def key_help(self, seat_names: Sequence[str], labels: Mapping[str, str] | None = None) -> list[str]:
         """Short keyboard help: the player actions' order, one part per seat with its keys in that order
-        (``"ABS q w e"``), then the table keys (``"Undo backspace"``)."""
-        labels = {"on_the_air": "On the Air", "sponsor": "Sponsor", "roll": "Roll", "undo": "Undo", "redo": "Redo"}
+        (``"ABS q w e"``), then the table keys (``"Undo backspace"``). ``labels`` names the actions in the
+        open game (a game's ``button_labels``, e.g. ``{"sponsor": "Bonus +1"}``); TV Wars' names otherwise."""
+        labels = {"on_the_air": "On the Air", "sponsor": "Sponsor", "roll": "Roll", "undo": "Undo", "redo": "Redo",
+                  **(labels or {})}
         seats: dict[int | None, list[tuple[str, str]]] = {}
         for key, (_, seat, button) in self._keys.items():
             seats.setdefault(seat, []).append((button.action, key))

@@ -73,8 +73,9 @@ def _centred_lines(draw: ImageDraw.ImageDraw, text: str, top: int, bottom: int) 
 
 
 def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.Image:
-    """Draw one player's panel: a turn marker and the name (and a BNN badge) on top, the balance as big as
-    fits, the first track underneath. With ``message`` (e.g. ``"Refused: ABS has $2,000, cannot pay
+    """Draw one player's panel: a turn marker and the name (and a BNN badge) on top, the balance (or, in
+    games without money, ``view.headline``) as big as fits, and underneath ``view.panel_lines`` or else the
+    first track. With ``message`` (e.g. ``"Refused: ABS has $2,000, cannot pay
     $5,000"``) the body shows the message instead of the figures. ``view=None`` draws ``message`` alone
     (idle and exit screens). Returns a 128×64 mode-"1" image."""
     image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
@@ -97,11 +98,22 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
     if message:
         _centred_lines(draw, message, 20, PANEL_HEIGHT)
         return image
-    if view.balance is not None:
-        money = format_dollars(view.balance).replace("\u2212", "-")   # the bundled font has no U+2212
-        font = _fit(draw, money, PANEL_WIDTH - 4, (26, 24, 22, 20, 18))
-        draw.text(((PANEL_WIDTH - draw.textlength(money, font=font)) / 2, 20), money, font=font, fill=1)
-    if view.tracks:
+    big = format_dollars(view.balance) if view.balance is not None else view.headline
+    lines = view.panel_lines[:2] if big else view.panel_lines[:3]
+    if big:
+        big = big.replace("\u2212", "-")   # the bundled font has no U+2212
+        room = PANEL_HEIGHT - 20 - 14 * len(lines)     # pixels left for the big figure above the lines
+        sizes = tuple(size for size in (26, 24, 22, 20, 18, 16, 14) if size <= room) or (14,)
+        font = _fit(draw, big, PANEL_WIDTH - 4, sizes)
+        draw.text(((PANEL_WIDTH - draw.textlength(big, font=font)) / 2, 20), big, font=font, fill=1)
+    if lines:
+        y = PANEL_HEIGHT - 1 - 14 * len(lines)
+        for line in lines:
+            line = line.replace("\u2212", "-")
+            font = _fit(draw, line, PANEL_WIDTH - 4, (13, 12, 10))
+            draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
+            y += 14
+    elif view.tracks:
         track = view.tracks[0]
         text = f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}"
         font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))

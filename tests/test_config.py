@@ -147,6 +147,10 @@ def test_unknown_game(tmp_path):
     ("[table_buttons]\nundo = 5\n", "table_buttons.undo", "must be a table"),
     ("house_rules = 1\n", "house_rules", "must be a table"),
     ("[table]\ndata_dir = 5\n", "table.data_dir", "text"),
+    ("[kiosk]\nexit_pin = 2580\n", "kiosk.exit_pin", "in quotes"),
+    ("[kiosk]\nexit_pin = '12'\n", "kiosk.exit_pin", "4 to 8 digits"),
+    ("[kiosk]\nexit_pin = '12a4'\n", "kiosk.exit_pin", "4 to 8 digits"),
+    ("[kiosk]\nexit_code = '1234'\n", "kiosk.exit_code", "exit_pin"),
 ])
 def test_wrong_type_or_value(tmp_path, text, key, word):
     expect_error(tmp_path, text, key, word)
@@ -324,3 +328,8 @@ def test_a_panel_on_the_main_bus_beside_a_switched_multiplexer_is_refused():
     config = parse_config({"panels": {"driver": "sh1106"},
                            "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 3}}]})
     assert config.seats[1].panel.channel is None and config.seats[1].panel.bus == 3
+
+
+def test_exit_pin_is_read_and_absent_by_default(tmp_path):
+    assert default_config().exit_pin is None
+    assert load_config(write(tmp_path, "[kiosk]\nexit_pin = '0258'\n")).exit_pin == "0258"

@@ -266,6 +266,21 @@ def test_leaving_the_kiosk_takes_both_top_corners_held(tmp_path):
     assert "left_kiosk True" in completed.stdout
 
 
+def test_with_an_exit_pin_one_corner_held_asks_for_it_and_only_the_right_pin_leaves(tmp_path):
+    """Desktop edition (one pointer): the top-left corner held 3 s opens the PIN pad; a wrong PIN is
+    refused and leaves the kiosk running; the configured PIN leaves it (exit status 64 for systemd)."""
+    out = tmp_path / "out"
+    completed = subprocess.run([sys.executable, str(DRIVER), str(tmp_path / "data"), str(out), "--exit-pin"],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    result = json.loads((out / "result.json").read_text())
+    assert result["errors"] == [], result["errors"]
+    assert result["after_wrong"] == "Wrong PIN (2 tries left)"
+    assert result["still_open"] is True
+    assert "left_kiosk True" in completed.stdout
+    shutil.copy(out / "exit-pin.png", ARTIFACTS / "exit-pin.png")
+
+
 def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "kmsdrm"

@@ -25,6 +25,10 @@ VIEWS = {
     "abs-start": PlayerView("ABS", "#e53935", 31000, half_hours(20), ("Best Network News",)),
     "cba-rich": PlayerView("CBA", "#1e88e5", 1_234_500, half_hours(48)),
     "nbs-broke": PlayerView("NBS", "#fdd835", 0, half_hours(0)),
+    # games without money: a headline and up to two lines (Death Show TV's Contestant, Channel WON's reporter)
+    "contestant": PlayerView("Alice", "#e53935", None, headline="Vitality 3",
+                             panel_lines=("Beach - 5 cards", "Weapons level 2"), turn=True),
+    "reporter": PlayerView("Ben", "#1e88e5", None, headline="12 pts", panel_lines=("3 tiles left",)),
 }
 
 
@@ -130,3 +134,13 @@ def test_a_flashed_message_shows_then_the_figures_come_back():
     assert same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"]))
     assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
     bank.close()
+
+
+@pytest.mark.parametrize("name", ["contestant", "reporter"])
+def test_headline_never_overlaps_the_lines_under_it(name):
+    """The big figure shrinks to leave room for the panel lines: a blank row separates them."""
+    image = render_player_panel(VIEWS[name])
+    lit_rows = [y for y in range(20, PANEL_HEIGHT) if any(image.getpixel((x, y)) for x in range(PANEL_WIDTH))]
+    gaps = [y for y in range(lit_rows[0], lit_rows[-1]) if y not in lit_rows]
+    assert gaps, "headline and lines run together"
+    assert max(lit_rows) < PANEL_HEIGHT     # nothing drawn past the bottom edge

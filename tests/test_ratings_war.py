@@ -767,6 +767,7 @@ def test_cli_refuses_an_illegal_line_up_with_the_rule(tmp_path):
     path.write_text(EXAMPLE.read_text().replace('bonus = { star = 10, name = "Carol Burnut" }', 'bonus = { emmy = 50 }'))
     result = companion("ratings-war", str(path))
     assert result.returncode == 2 and "TV Wars 3.23" in result.stderr
+    assert result.stderr.startswith(f"companion: {path}:")      # the error names the file it is about
     assert companion("ratings-war", str(tmp_path / "missing.toml")).returncode == 2
     assert companion("ratings-war", str(path), "--seed", "1").returncode == 2
 

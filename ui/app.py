@@ -22,6 +22,7 @@ from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, Obj
                              StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.image import Image as KivyImage
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
@@ -34,9 +35,10 @@ from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, Open
                                 TransferMoney, Undo)
 from companion.config import Config
 from companion.errors import DiceError
-from companion.games import find_game
+from companion.games import find_game, game_names
 from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
+from ui.games import board_class
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
 log = logging.getLogger("companion.ui")
@@ -60,6 +62,12 @@ class PlayerCard(BoxLayout):
     balance_text = StringProperty("")
     detail_text = StringProperty("")
     sponsor_text = StringProperty("")
+
+
+class GameChoice(ToggleButton):
+    """One registered game on the home screen; the chosen one is what the New game buttons start."""
+
+    game = StringProperty("")
 
 
 class HistoryRow(Button):
@@ -96,6 +104,26 @@ class ConfirmPopup(Popup):
         self.dismiss(animation=False)
         if self.on_confirm:
             self.on_confirm()
+
+
+class PinPopup(Popup):
+    """The exit PIN pad (config ``[kiosk] exit_pin``): digits show as dots; the right PIN leaves the kiosk.
+    ``on_result(correct)`` is called with whether the typed PIN matched when OK is tapped."""
+
+    typed = StringProperty("")
+    problem = StringProperty("")
+    on_result = ObjectProperty(None)
+
+    def press_key(self, key: str) -> None:
+        """A key of the pad: a digit, ``C`` (clear) or ``OK``."""
+        if key == "C":
+            self.typed, self.problem = "", ""
+        elif key == "OK":
+            if self.on_result:
+                self.on_result(self.typed)
+        elif key.isdigit() and len(self.typed) < 8:
+            self.typed += key
+            self.problem = ""
 
 
 class TransferPopup(Popup):
@@ -449,6 +477,8 @@ class TableController(EventDispatcher):
     held_text = StringProperty("")
     held_confirm = BooleanProperty(False)
     held_usable = BooleanProperty(False)
+    chosen_game = StringProperty("")
+    key_help = StringProperty("")
 
     def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, readers=None, tray=None,
                  tiles=None, **kwargs) -> None:
@@ -593,9 +623,19 @@ class TableController(EventDispatcher):
 
     # actions
     def new_game(self, count: int) -> None:
-        """Start a new game with the first ``count`` seats."""
-        seats = tuple(PlayerSeat(s.name, s.colour) for s in self.config.seats[:count])
-        self.post(NewGame(game=self.config.game, players=seats, options=dict(self.config.house_rules)))
+        """Start a new game of the chosen game (``chosen_game``) with the first ``count`` seats. The config's
+        house rules apply to the configured game only; another game starts with its own defaults."""
+        game = self.chosen_game or self.config.game
+        names = seat_names(self.config, find_game(game), count)
+        seats = tuple(PlayerSeat(name, s.colour) for name, s in zip(names, self.config.seats))
+        options = dict(self.config.house_rules) if game == self.config.game else {}
+        self.post(NewGame(game=game, players=seats, options=options))
+
+    def choose_game(self, game: str) -> None:
+        """Pick which game the home screen's New game buttons start."""
+        self.chosen_game = game
+        self.screens.get_screen("home").ids.new_game_box.clear_widgets()
+        self._refresh_home()
 
     def resume(self, game_id: int) -> None:
         """Resume a saved game (the one already open just goes back to its dashboard)."""
@@ -623,7 +663,7 @@ class TableController(EventDispatcher):
 
     def keypad(self, key: str) -> None:
         """A keypad key in the open transfer dialog."""
-        if isinstance(self.popup, TransferPopup):
+        if isinstance(self.popup, (TransferPopup, PinPopup)):
             self.popup.press_key(key)
 
     def _rules(self):
@@ -730,6 +770,11 @@ class TableController(EventDispatcher):
         view = table.view()
         if self.buttons is not None:
             self.buttons.seat_players([p.name for p in view.players] if view else [])
+            rules = table.session.rules if table.session else find_game(self.config.game)
+            self.key_help = "  ·  ".join(
+                self.buttons.key_help([p.name for p in view.players] if view else
+                                      [s.name for s in self.config.seats], getattr(rules, "button_labels", None))
+                + [f"Dice tray {SIMULATED_TRAY_KEY}"])
         if self.panels is not None:
             self.panels.show(list(view.players) if view else [])
         self._refresh_home()
@@ -745,13 +790,38 @@ class TableController(EventDispatcher):
         self._show_held()
         self.undo_hint = session.undo_hint()
         self.redo_hint = session.summarize_move(session.redo_stack[-1]) if session.redo_stack else ""
-        self._refresh_cards(view)
+        self._refresh_board(session, view)
         history = table.history()
         self.screens.get_screen("history").ids.entries.data = [
             {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
                      + ("" if h.in_force else "[undone] ") + h.text,
              "seq": h.seq, "in_force": h.in_force, "label": h.text} for h in reversed(history)]
 
+
+    def _refresh_board(self, session, view) -> None:
+        """The game's own board (``ui.games``) if it has one, else the generic player cards."""
+        area = self.screens.get_screen("dashboard").ids.board_area
+        name = session.rules.name
+        board = area.children[0] if area.children else None
+        if board is None or getattr(board, "game_name", None) != name:
+            area.clear_widgets()
+            board_type = board_class(name)
+            board = board_type(controller=self) if board_type is not None else None
+            if board is not None:
+                board.game_name = name
+                area.add_widget(board)
+        if board is not None:
+            board.update(session.state, view)
+        else:
+            self._refresh_cards(view)
+
+    def open_popup(self, popup: Popup) -> Popup:
+        """Open ``popup`` as the one dialog on screen (boards use this for their own dialogs)."""
+        return self._open(popup)
+
+    def say(self, text: str, refused: bool = False) -> None:
+        """Show ``text`` in the message bar (``refused`` colours it as a refusal)."""
+        self.message, self.message_refused = text, refused
 
     def _refresh_cards(self, view) -> None:
         cards = self.screens.get_screen("dashboard").ids.cards
@@ -772,13 +842,24 @@ class TableController(EventDispatcher):
     def _refresh_home(self) -> None:
         from kivy.factory import Factory
         home = self.screens.get_screen("home")
-        rules = find_game(self.config.game)
+        rules = find_game(self.chosen_game or self.config.game)
         home.game_title = rules.title
+        picker = home.ids.game_picker
+        if not picker.children:
+            for name in game_names():
+                button = GameChoice(text=find_game(name).title, game=name)
+                button.bind(on_release=lambda b: self.choose_game(b.game))
+                picker.add_widget(button)
+        for button in picker.children:
+            button.state = "down" if button.game == rules.name else "normal"
         box = home.ids.new_game_box
         if not box.children:
-            for count in range(rules.min_players, min(rules.max_players, len(self.config.seats)) + 1):
-                names = " · ".join(s.name for s in self.config.seats[:count])
-                button = Factory.BigButton(text=f"{count} networks\n[size=15sp]{names}[/size]", markup=True)
+            word = getattr(rules, "player_word", "players")
+            counts = range(rules.min_players, min(rules.max_players, len(self.config.seats)) + 1)
+            for count in counts:
+                names = " · ".join(seat_names(self.config, rules, count))
+                small = "15sp" if len(counts) <= 4 else "12sp"
+                button = Factory.BigButton(text=f"{count} {word}\n[size={small}]{names}[/size]", markup=True)
                 button.bind(on_release=lambda b, n=count: self.new_game(n))
                 box.add_widget(button)
         games = self.table.journal.games()
@@ -799,6 +880,17 @@ class TableController(EventDispatcher):
             box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=dp(40)))
 
 
+def seat_names(config: Config, rules, count: int) -> list[str]:
+    """The names of the first ``count`` seats for a game of ``rules``: the config's own names, except that
+    the built-in seats (named after TV Wars' networks) take the game's ``default_names`` in other games."""
+    names = [seat.name for seat in config.seats[:count]]
+    defaults = tuple(getattr(rules, "default_names", ()))
+    networks = tuple(find_game("tv-wars").default_names)
+    if rules.name != "tv-wars" and tuple(names) == networks[:count] and len(defaults) >= count:
+        return list(defaults[:count])
+    return names
+
+
 # -- the app ---------------------------------------------------------------------------------------------
 class CompanionApp(App):
     """The touchscreen app. ``simulate`` adds the emulated panels and keyboard buttons below it."""
@@ -809,6 +901,7 @@ class CompanionApp(App):
                  start_new: bool = False, resume: int | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.controller = controller
+        controller.chosen_game = controller.config.game
         self.simulate = simulate
         self.notice = notice
         self.start_new, self.resume = start_new, resume
@@ -816,10 +909,14 @@ class CompanionApp(App):
         self.left_kiosk = False
         self._corners: dict[int, str] = {}        # touch uid -> "left" / "right" (the exit gesture)
         self._corner_timer = None
+        self._pin_failures = 0
+        self._pin_locked_until = 0.0
 
     def build(self):
         for name in ("common", "home", "dashboard", "history", "dialogs", "simulator"):
             Builder.load_file(str(KV_DIR / f"{name}.kv"))
+        for board_kv in sorted((KV_DIR / "games").glob("*.kv")):     # the games' boards (ui.games)
+            Builder.load_file(str(board_kv))
         screens = ScreenManager(transition=NoTransition())
         for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
             screens.add_widget(screen)
@@ -836,10 +933,7 @@ class CompanionApp(App):
                 image = KivyImage(fit_mode="contain")
                 self.strip.ids.panels.add_widget(image)
                 self.panel_images.append(image)
-            if self.controller.buttons is not None:
-                self.strip.key_help = "  ·  ".join(
-                    self.controller.buttons.key_help([s.name for s in self.controller.config.seats])
-                    + [f"Dice tray {SIMULATED_TRAY_KEY}"])
+            self.controller.bind(key_help=self.strip.setter("key_help"))
             root.add_widget(self.strip)
             Clock.schedule_interval(self._update_panels, 1 / 20)
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
@@ -880,15 +974,52 @@ class CompanionApp(App):
         corner = self._corner_of(touch)
         if corner is not None:
             self._corners[touch.uid] = corner
-            if set(self._corners.values()) == {"left", "right"} and self._corner_timer is None:
+            held = set(self._corners.values())
+            if held == {"left", "right"}:
+                self._cancel_corner_timer()
                 self._corner_timer = Clock.schedule_once(self._corners_held, EXIT_HOLD)
+            elif held == {"left"} and self.controller.config.exit_pin and self._corner_timer is None:
+                self._corner_timer = Clock.schedule_once(self._pin_corner_held, EXIT_HOLD)
         return False
 
     def _corner_up(self, window, touch):
-        if self._corners.pop(touch.uid, None) is not None and self._corner_timer is not None:
+        if self._corners.pop(touch.uid, None) is not None:
+            self._cancel_corner_timer()
+        return False
+
+    def _cancel_corner_timer(self) -> None:
+        if self._corner_timer is not None:
             self._corner_timer.cancel()
             self._corner_timer = None
-        return False
+
+    # -- the PIN exit (desktop edition: one pointer, so two corners cannot be held together) ---------------
+    def _pin_corner_held(self, dt) -> None:
+        self._corner_timer = None
+        if set(self._corners.values()) != {"left"}:
+            return
+        if time.monotonic() < self._pin_locked_until:
+            left = int(self._pin_locked_until - time.monotonic()) + 1
+            self.controller.say(f"Kiosk exit locked for {left} s after {PIN_TRIES} wrong PINs", refused=True)
+            return
+        popup = PinPopup(title="Type the exit PIN to leave the kiosk (the game is saved)")
+        popup.on_result = lambda typed, p=popup: self._pin_typed(p, typed)
+        self.controller.open_popup(popup)
+
+    def _pin_typed(self, popup: PinPopup, typed: str) -> None:
+        if typed == self.controller.config.exit_pin:
+            popup.dismiss(animation=False)
+            log.info("leaving the kiosk: exit PIN typed")
+            self.leave_kiosk()
+            return
+        self._pin_failures += 1
+        log.warning("wrong kiosk exit PIN (%d of %d)", self._pin_failures, PIN_TRIES)
+        if self._pin_failures >= PIN_TRIES:
+            self._pin_failures = 0
+            self._pin_locked_until = time.monotonic() + PIN_LOCKOUT
+            popup.dismiss(animation=False)
+            self.controller.say(f"{PIN_TRIES} wrong PINs: kiosk exit locked for {int(PIN_LOCKOUT)} s", refused=True)
+            return
+        popup.typed, popup.problem = "", f"Wrong PIN ({PIN_TRIES - self._pin_failures} tries left)"
 
     def _corners_held(self, dt) -> None:
         self._corner_timer = None
@@ -955,6 +1086,9 @@ class CompanionApp(App):
 
 #: Seconds both top corners must be held to offer leaving the kiosk.
 EXIT_HOLD = 3.0
+#: Wrong exit PINs allowed before the PIN exit locks, and for how many seconds it then stays locked.
+PIN_TRIES = 3
+PIN_LOCKOUT = 60.0
 
 #: In the simulator, this key rolls dice into the simulated dice reader's tray.
 SIMULATED_TRAY_KEY = "t"

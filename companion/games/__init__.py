@@ -22,7 +22,12 @@ from companion.tracks import Track
 class PlayerView:
     """What the shared screen and a player's panel show about one player: ``name``, ``colour``,
     ``balance`` in dollars (``None`` for games without money), public ``tracks``, ``badges`` (short
-    words such as ``"Best Network News"``) and whether it is this player's ``turn``."""
+    words such as ``"Best Network News"``) and whether it is this player's ``turn``.
+
+    For games without a dollar balance, ``headline`` is the panel's big figure (for example ``"Vitality 3"``
+    or ``"12 pts"``) and ``panel_lines`` are up to two short lines under it (for example ``"Beach - 5
+    cards"``); when ``panel_lines`` is empty the panel shows the first track instead. Panel text is plain
+    ASCII: the panels' font has no symbols such as hearts, stars or arrows."""
 
     name: str
     colour: str
@@ -30,6 +35,8 @@ class PlayerView:
     tracks: tuple[Track, ...] = ()
     badges: tuple[str, ...] = ()
     turn: bool = False
+    headline: str = ""
+    panel_lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,10 @@ class GameRules(Protocol):
     title: str
     min_players: int
     max_players: int
+    #: What the game calls its players on the home screen ("networks", "Contestants", "reporters").
+    player_word: str
+    #: Seat names used when the config's seats are the built-in ones.
+    default_names: tuple[str, ...]
 
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> Any:
         """Return the initial state; raise :class:`companion.errors.CommandError` for a bad set-up."""

@@ -32,6 +32,8 @@ if "--tiles" in sys.argv:          # a tile reader on a real pseudo-terminal, fo
     tile_simulator = DeviceSimulator("tiles", uid="CARD-ABS", hello_delay=0.1).start()
     config = dataclasses.replace(config, readers=({"kind": "tiles", "path": tile_simulator.path,
                                                    "name": "ABS card"},))
+if "--exit-pin" in sys.argv:     # the desktop edition's PIN exit
+    config = dataclasses.replace(config, exit_pin="2580")
 if "--pi-mode" in sys.argv:      # as on a Pi 4 whose RPi.GPIO library is missing
     config = dataclasses.replace(config, pin_factory="rpigpio")
 app = build_app(journal=journal, config=config, simulate="--pi-mode" not in sys.argv)
@@ -193,6 +195,16 @@ elif "--exit-gesture" in sys.argv:
              hold_corners, wait_for_exit_dialog, lambda: shot("exit-dialog"),
              lambda: result.__setitem__("exit_dialog", controller.popup.title), write_result,
              lambda: tap(controller.popup.ids.confirm)]
+elif "--exit-pin" in sys.argv:
+    def type_pin(digits):
+        return [lambda d=d: tap_text(d, controller.popup) for d in digits] + [lambda: tap_text("OK", controller.popup)]
+
+    steps = [lambda: tap_text("2 networks"), lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
+             wait_for_popup("exit PIN"), lambda: shot("exit-pin"),
+             *type_pin("1111"),
+             lambda: result.__setitem__("after_wrong", controller.popup.problem),
+             lambda: result.__setitem__("still_open", controller.popup is not None), write_result,
+             *type_pin("2580")]
 elif "--reader" in sys.argv:
     steps = [lambda: tap_text("2 networks"), wait_for_reader,
              lambda: result.__setitem__("reader_status", controller.reader_status),

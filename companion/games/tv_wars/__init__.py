@@ -181,6 +181,7 @@ class TvWars:
     min_players = 2
     max_players = 4
     default_names = ("ABS", "CBA", "PBC", "NBS")
+    player_word = "networks"
 
     # -- set-up -------------------------------------------------------------------------------------
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> TvWarsState:

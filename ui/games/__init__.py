@@ -1,0 +1,57 @@
+"""Per-game boards: the part of the dashboard that belongs to one game (an island map, a genre grid, a Lineup).
+
+The app's own bars (Home/Undo/Redo/History, the status and dice bar, the message bar) stay the same for every
+game; below them the dashboard shows the open game's board, found here by game name. A game without a board
+gets the generic player cards.
+
+A board is a :class:`GameBoard`. Like every adapter it never changes game state: it reads the state and the
+public :class:`~companion.games.TableView` in :meth:`GameBoard.update`, and turns taps into commands with
+``self.controller.post(command)``. Its layout lives in ``ui/kv/games/<module>.kv``, loaded at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+from kivy.properties import ObjectProperty
+from kivy.uix.boxlayout import BoxLayout
+
+log = logging.getLogger("companion.ui")
+
+#: Game name -> ``"module:Class"`` of its board (``None``: the generic player cards).
+BOARDS: dict[str, str | None] = {
+    "tv-wars": None,
+    "death-show-tv": "ui.games.death_show_tv:DeathShowBoard",
+    "channel-won": "ui.games.channel_won:ChannelWonBoard",
+    "telly-time": "ui.games.telly_time:TellyTimeBoard",
+}
+
+
+class GameBoard(BoxLayout):
+    """Base of every game's board. ``controller`` is the :class:`ui.app.TableController`: ``post(command)``
+    queues a command, ``table.state`` is the game state, ``open_popup(popup)`` opens a dialog, ``say(text,
+    refused=False)`` writes to the message bar."""
+
+    controller = ObjectProperty(None, allownone=True)
+
+    def update(self, state: Any, view: Any) -> None:
+        """Redraw from ``state`` (the game's state) and ``view`` (its public TableView). Called on the main
+        thread after every accepted or refused command."""
+        raise NotImplementedError
+
+
+def board_class(game: str) -> type[GameBoard] | None:
+    """The board class for the registered game ``game``, or ``None`` for the generic player cards.
+
+    A board that cannot be imported is logged and replaced by the player cards, so the kiosk still runs."""
+    target = BOARDS.get(game)
+    if target is None:
+        return None
+    module_name, _, class_name = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        log.error("no board for %s (%s): showing the player cards", game, error)
+        return None
