@@ -190,6 +190,23 @@ def test_rulebook_example_played_at_the_table_from_holdings_to_consequences():
     assert table.events[-1].type == RATINGS_WAR_ENDED
 
 
+def test_3_5_11_a_network_out_after_the_war_returns_its_unplayed_stars_and_emmys():
+    """ABS loses both programs in the example war and is out (3); the Star and Emmy it held back go to
+    their piles (5.11; Emmys: docs/rulings.md); Best Network News is not a tile here (6.2 keeps it)."""
+    holdings = example_holdings()
+    holdings["ABS"] = holdings["ABS"].with_bonus(BonusTile("S7", "star", 20)).with_bonus(BonusTile("E7", "emmy", 50))
+    table = Table(holdings, best_network_news="ABS")
+    enter_all(table)
+    table.do(RevealLineUps())
+    for values in ((5, 4), (3, 2), (3, 4)):
+        table.roll(values)
+    abs_returned = [(p["tile_id"], p["destination"], p["rule"]) for p in table.of(BONUS_RETURNED) if p["network"] == "ABS"]
+    assert abs_returned == [("CC1", "out of play", "TV Wars 5.31"), ("S7", "Star pile", "TV Wars 5.11"),
+                            ("E7", "Emmy Awards pile", "TV Wars 5.21, 5.22")]
+    assert table.holdings["ABS"] == Holdings((), (), tracked=True)
+    assert [e.type for e in table.events[-2:]] == [NETWORK_OUT, RATINGS_WAR_ENDED]
+
+
 def test_rulebook_example_9_91_preemption_at_the_table():
     """9.91's example: after the reveal ABS places the Preemption tile on 9:30-10:30; MONDAY NIGHT RUGBY
     survives, SUE GRANT is cancelled at 10:30, RAMBOZO leaves as a played movie (3.21) and CBA keeps
@@ -604,6 +621,9 @@ def test_property_never_more_cancellations_than_contested_slots_and_unopposed_su
         table.roll((generator.randint(1, 6), generator.randint(1, 6)))
     slots = [p["slot"] for p in table.of(SLOT_RESOLVED)]
     assert len(slots) == 6
+    for slot in slots:                                   # alone in a half-hour: never that slot's cancellation
+        if len(slot["scores"]) == 1:
+            assert slot["cancelled"] is None
     contested = sum(1 for s in slots if len(s["scores"]) >= 2)
     cancelled = [s["cancelled"] for s in slots if s["cancelled"]]
     assert len(cancelled) <= contested
