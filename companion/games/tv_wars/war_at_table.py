@@ -753,7 +753,7 @@ class WarView:
     """The public picture of a war (9.1) for the shared screen.
 
     ``phase``; ``status`` (line); ``networks`` in seat order; ``lineup_status``: ``(network, "entering" |
-    "entered" | "locked in")`` ("entered" is public only as "entering"; see below); ``promotion``: the
+    "locked in")`` (whether a network has entered anything yet is not shown); ``promotion``: the
     networks that paid for Promotion (public: the money is placed on the board, 6.6); after the reveal
     ``rows`` (six :class:`GridRow`), ``preemption`` (``"ABS preempts 9:30-10:30"``), ``odds``
     (``(network, program, span, fraction text, percent)`` before any dice), ``dice`` (one line per roll),
