@@ -428,7 +428,7 @@ class TvWarsBoard(GameBoard):
             card = self.cards[player.name]
             card.player_colour = get_color_from_hex(player.colour) if player.colour.startswith("#") else [1, 1, 1, 1]
             card.balance_text = format_dollars(player.balance)
-            card.turn = player.turn
+            card.turn = player.name == auction.next_bidder if auction is not None else player.turn
             card.bnn = state.best_network_news == player.name
             holdings = network.holdings
             half_hours = network.half_hours.value
@@ -703,8 +703,9 @@ class TvWarsBoard(GameBoard):
 
         def build(popup):
             popup.rows = []
-            popup.body.add_widget(_label("Types are announced; ratings stay secret. Tap a type, set the rating "
-                                         "with - and +, or mark a Special.", 17))
+            popup.body.add_widget(_label("Types are announced, ratings stay secret. Type: S Situation Comedy "
+                                         "(green), A Action/Adventure (red), D Drama (blue), O Other (yellow); "
+                                         "rating with - and +, or Special (3.3).", 17, height=dp(56)))
             for length, count in STARTING_LENGTHS.items():
                 for index in range(count):
                     row = {"length": length, "colour": defaults[length][index], "special": False}
@@ -932,7 +933,7 @@ class TvWarsBoard(GameBoard):
         from companion.games.tv_wars import war_at_table as wat
         war = _war(self.controller.table.state)
         view = wat.war_view(war)
-        popup = TvPopup(f"Ratings War: {view.status}", full=True)
+        popup = TvPopup(view.status, full=True)
         fill_grid(popup.body, view)
         return self._open(popup)
 
@@ -990,12 +991,14 @@ def fill_grid(body: BoxLayout, view) -> None:
     promotion = set(view.promotion)
     for row in view.rows:
         grid.add_widget(Label(text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None,
-                              height=dp(120), size_hint_x=0.45))
+                              height=dp(60), size_hint_x=0.45))
         for cell in row.cells:
             label = GridCellLabel(text=cell_text(cell), markup=True, font_size=sp(15), size_hint_y=None,
                                   height=dp(120), halign="center", valign="middle",
                                   background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]))
-            label.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(6), s[1])))
+            # the text wraps to the cell's width and the row grows to the tallest cell (nothing clipped)
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)),
+                       texture_size=lambda w, size: setattr(w, "height", max(dp(120), size[1] + dp(10))))
             grid.add_widget(label)
     body.add_widget(grid)
     notes = []
