@@ -992,13 +992,19 @@ def fill_grid(body: BoxLayout, view) -> None:
     for row in view.rows:
         grid.add_widget(Label(text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None,
                               height=dp(60), size_hint_x=0.45))
+        labels = []
+
+        def fit_row(*_, labels=labels):
+            # the text wraps to the cell's width; the whole row takes the tallest cell's height (nothing clipped)
+            height = max([dp(120)] + [label.texture_size[1] + dp(10) for label in labels])
+            for label in labels:
+                label.height = height
         for cell in row.cells:
             label = GridCellLabel(text=cell_text(cell), markup=True, font_size=sp(15), size_hint_y=None,
                                   height=dp(120), halign="center", valign="middle",
                                   background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]))
-            # the text wraps to the cell's width and the row grows to the tallest cell (nothing clipped)
-            label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)),
-                       texture_size=lambda w, size: setattr(w, "height", max(dp(120), size[1] + dp(10))))
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)), texture_size=fit_row)
+            labels.append(label)
             grid.add_widget(label)
     body.add_widget(grid)
     notes = []
