@@ -182,3 +182,61 @@ def test_panels_show_cash_and_programming_at_a_glance(played):
         assert ImageChops.difference(image, expected.convert("L")).getbbox() is None, player.name
     assert panel_player(view.players[0], early.state.network("ABS").holdings).panel_lines[0] == "20hh S6 A4 D6 O4"
     assert state.finished
+
+
+# -- the board's pure helpers against the real engine (no window needed) --------------------------------------
+
+def test_action_strip_follows_what_the_table_waits_for(table):
+    """plan_actions: turn → "landed on"; 3.1 nominate/decline; 4 auction raises/pass at the minimum, a raise
+    above cash disabled (no loans, 4/7); 9.2 steal victims; 9.1 tile entry; 3.2 movie at the rolled price."""
+    from test_tv_wars_play import playing
+    from test_tv_wars_core import accepted
+    from companion.commands import AnswerDice
+    from companion.games.tv_wars import TV_WARS, Bid, LandOn, Nominate, PassBid
+    from ui.games.tv_wars import plan_actions
+    playing(table, 3)
+    prompt, actions = plan_actions(table.state, table.view())
+    assert [a.label for a in actions] == ["ABS landed on..."] and "(2.5)" in prompt
+    accepted(table, LandOn(network="ABS", space="television_production_company"))
+    prompt, actions = plan_actions(table.state, table.view())
+    assert [a.label for a in actions] == ["Nominate a program", "ABS declines"] and "(TV Wars 3.1)" in prompt
+    accepted(table, Nominate(network="ABS", length=1, colour="red", opening=30_000))
+    prompt, actions = plan_actions(table.state, table.view())
+    assert [a.label for a in actions] == ["CBA bids $30,500", "CBA bids $31,000", "Other bid", "CBA passes"]
+    assert [a.enabled for a in actions] == [True, True, True, True]
+    accepted(table, actions[0].command)
+    prompt, actions = plan_actions(table.state, table.view())
+    assert actions[0].label == "PBC bids $31,000" and [a.enabled for a in actions] == [True, False, True, True]
+    accepted(table, PassBid(network="PBC"))
+    accepted(table, PassBid(network="ABS"))
+    prompt, actions = plan_actions(table.state, table.view())
+    assert [a.dialog for a in actions] == ["tile_value"] and "privately (9.1)" in prompt
+    state = table.state
+    assert not any(str(t.rating) in prompt for t in state.network("CBA").holdings.programs if t.rating)
+
+
+def test_steal_victims_are_only_networks_with_something_to_lose(table):
+    from test_tv_wars_play import playing
+    from test_tv_wars_core import accepted
+    from companion.games.tv_wars import LandOn
+    from ui.games.tv_wars import plan_actions
+    playing(table, 3)
+    accepted(table, LandOn(network="ABS", space="steal_a_program"))
+    _, actions = plan_actions(table.state, table.view())
+    assert [a.label for a in actions] == ["Steal from CBA", "Steal from PBC", "ABS declines"]
+    accepted(table, actions[1].command)
+    _, actions = plan_actions(table.state, table.view())
+    assert [(a.label, a.dialog, a.args) for a in actions] == [("PBC chooses", "give", ("PBC",))]
+
+
+def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table):
+    from test_tv_wars_play import playing
+    from ui.games.tv_wars import panel_player, peek_lines
+    playing(table, 2)
+    holdings = table.state.network("ABS").holdings
+    lines = peek_lines(holdings)
+    assert lines == ["30: S30 S40 A50 A60 D20", "60: D70 O80 OSp A10", "90: D70", "120: S90"]
+    player = panel_player(table.view().players[0], holdings)
+    assert player.panel_lines == ("20hh S6 A4 D6 O4",)
+    for text in (*lines, *player.panel_lines):
+        assert text.isascii()
