@@ -43,6 +43,10 @@ from companion.games.tv_wars.setup import (STARTING_PROGRAMMING, ProgramSpec, Se
                                            decide_selection, describe_selection)
 from companion.games.tv_wars.spaces import (Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn, Landing,
                                             Nominate, Steal, TileEntry)
+from companion.games.tv_wars.ratings_war import HouseRules
+from companion.games.tv_wars import war_at_table as _war
+from companion.games.tv_wars.war_at_table import (EnterLineUp, LockLineUp, PlacePreemption, RevealLineUps,
+                                                  WarAtTable, war_active)
 
 STARTING_CASH = 31_000          # dollars, rule 2.4
 STARTING_HALF_HOURS = 20        # ten hours of programming, rule 2.3
@@ -123,6 +127,8 @@ class TvWarsState:
     final_count: FinalCount | None = None
     technical_difficulties: tuple[str, ...] = ()
     war_called: tuple[str, bool] | None = None
+    war: WarAtTable | None = None
+    house_rules: HouseRules = HouseRules()
 
     @property
     def playing(self) -> bool:
@@ -135,6 +141,8 @@ class TvWarsState:
         """What the table is waiting for besides the next landing, in words, or ``None``."""
         if self.final_count is not None:
             return "the asset count"
+        if war_active(self.war):
+            return "the Ratings War"
         if self.debts:
             return f"{self.debts[0].network}'s debt"
         if self.auction is not None:
@@ -199,15 +207,17 @@ class TvWars:
             raise MalformedCommand(f"network names must be distinct and not empty or 'bank': {names}")
         networks = tuple(Network(seat.name, seat.colour, options["starting_cash"],
                                  _half_hours_track(STARTING_HALF_HOURS)) for seat in players)
+        house_rules = HouseRules(options["counter_programming_four"])
         if options["roll_off"]:
-            return TvWarsState(networks, None, RollOff(tuple(names)))
-        return TvWarsState(networks, names[0], None, turn=names[0])
+            return TvWarsState(networks, None, RollOff(tuple(names)), house_rules=house_rules)
+        return TvWarsState(networks, names[0], None, turn=names[0], house_rules=house_rules)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return the house-rule options with defaults filled in: ``roll_off`` (bool, default True) and
-        ``starting_cash`` (whole dollars ≥ 0, default 31,000, rule 2.4). Raises :class:`BadOption` for an
-        unknown option or a wrong value."""
-        known = {"roll_off": True, "starting_cash": STARTING_CASH}
+        ``starting_cash`` (whole dollars ≥ 0, default 31,000, rule 2.4) and ``counter_programming_four``
+        (-30 default or -20: four networks of one colour in a slot, 6.5, see docs/rulings.md). Raises
+        :class:`BadOption` for an unknown option or a wrong value."""
+        known = {"roll_off": True, "starting_cash": STARTING_CASH, "counter_programming_four": -30}
         for option in options:
             if option not in known:
                 raise BadOption(option, f"TV Wars has no such house rule; known: {', '.join(known)}")
@@ -217,6 +227,7 @@ class TvWars:
         cash = checked["starting_cash"]
         if isinstance(cash, bool) or not isinstance(cash, int) or cash < 0:
             raise BadOption("starting_cash", f"must be whole dollars ≥ 0, not {cash!r}")
+        HouseRules(checked["counter_programming_four"])
         return checked
 
     # -- decide: command -> events --------------------------------------------------------------------
@@ -230,6 +241,9 @@ class TvWars:
                 command = Bid(network=command.network, amount=state.auction.minimum, source=command.source)
             else:
                 command = PassBid(network=command.network, source=command.source)
+        if war_active(state.war) and state.war.phase == "line-ups" and isinstance(command, LandOnSponsor):
+            # During the line-ups nobody moves: the seat's Sponsor button locks its line-up in (6).
+            command = LockLineUp(network=command.network, source=command.source)
         if isinstance(command, _PLAY_COMMANDS) or (state.playing and isinstance(command, LandOnSponsor)):
             return self._play(state, command)
         if isinstance(command, PassOnTheAir):
@@ -320,6 +334,8 @@ class TvWars:
         if event_type == GAME_ENDED:
             return replace(state, finished=True, end_reason=payload["reason"], final_count=None, landing=None,
                            auction=None, entry=None, debts=())
+        if event_type in _war.WAR_EVENTS:
+            return replace(state, war=_war.evolve_war(state.war, event_type, payload))
         if event_type in HOLDINGS_EVENTS or event_type == STARTING_PROGRAMMING:
             return self._evolve_holdings(state, event_type, payload)
         if event_type in _auction.AUCTION_EVENTS:
@@ -390,6 +406,7 @@ class TvWars:
         after = state
         for event in events:
             after = self.evolve(after, event.type, event.payload)
+        events, after = self._war_hook(after, events)
         closed = next((e for e in events if e.type == _auction.AUCTION_CLOSED), None)
         if closed is not None:
             more = _spaces.after_auction(after, closed.payload, _auction.auction_from_payload(
@@ -409,6 +426,31 @@ class TvWars:
             events.append(NewEvent(_spaces.TURN_PASSED, {"network": self._next_turn(after, mover)}))
         return events
 
+    def _war_hook(self, after: TvWarsState, events: list[NewEvent]) -> tuple[list[NewEvent], TvWarsState]:
+        """Start the Ratings War a landing called (6, 9.8); when a war ends, finish the landing and open
+        the Super Bowl's auction if it was played (9.8). Returns all the events and the state after them."""
+        more: list[NewEvent] = []
+
+        def add(new: list[NewEvent]) -> None:
+            nonlocal after
+            for event in new:
+                after = self.evolve(after, event.type, event.payload)
+                more.append(event)
+
+        called = next((e for e in events if e.type == _spaces.RATINGS_WAR_CALLED), None)
+        if called is not None:
+            add(_war.start_war(called.payload["network"], called.payload["february_sweeps"],
+                               {n.name: n.holdings for n in after.networks}, out=[n.name for n in after.networks if n.out],
+                               best_network_news=after.best_network_news, house_rules=after.house_rules))
+        ended = next((e for e in events + more if e.type == _war.RATINGS_WAR_ENDED), None)
+        if ended is not None:
+            add([NewEvent(_spaces.LANDING_DONE, {"network": after.war.landed_by, "outcome": after.war.summary,
+                                                 "rule": "TV Wars 6"})])
+            if ended.payload["super_bowl_auction"]:
+                add(_auction.open_auction(after, "super_bowl", None, None, last_owner=ended.payload["super_bowl_auction"],
+                                          reason="the Super Bowl after the February Sweeps Ratings War", rule="TV Wars 9.8"))
+        return events + more, after
+
     @staticmethod
     def _next_turn(state: TvWarsState, mover: str) -> str:
         names = state.names
@@ -420,6 +462,11 @@ class TvWars:
         return mover
 
     def _play_step(self, state: TvWarsState, command: Command) -> list[NewEvent]:
+        if war_active(state.war) and isinstance(command, (*_WAR_COMMANDS, AnswerDice)):
+            return _war.decide_war(state.war, {n.name: n.holdings for n in state.networks}, command,
+                                   balances=state.balances)
+        if isinstance(command, _WAR_COMMANDS):
+            raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
         if isinstance(command, (LandOn, LandOnSponsor)):
             network = state.network(command.network)
             space = command.space if isinstance(command, LandOn) else "sponsor"
@@ -506,6 +553,8 @@ class TvWars:
             return _bankruptcy.describe_game_ended(payload)
         if event_type in HOLDINGS_EVENTS:
             return describe_holdings_event(event_type, payload)
+        if event_type in _war.WAR_EVENTS:
+            return _war.describe_war_event(event_type, payload)
         if event_type == STARTING_PROGRAMMING:
             return describe_selection(payload)
         if event_type in _auction.AUCTION_EVENTS:
@@ -517,7 +566,7 @@ class TvWars:
         return f"{event_type} {dict(payload)}"
 
     #: Events after which the journal is backed up (the Ratings War's end joins when the war is played here).
-    safe_point_events = (BEST_NETWORK_NEWS_AWARDED, GAME_ENDED)
+    safe_point_events = (BEST_NETWORK_NEWS_AWARDED, GAME_ENDED, *_war.WAR_SAFE_POINT_EVENTS)
 
     #: What each player button does in TV Wars (config action name → command builder).
     button_actions = ("on_the_air", "sponsor", "roll")
@@ -546,6 +595,17 @@ class TvWars:
         reason = "Best Network News roll-off" + (f", re-roll {state.roll_off.round - 1}" if state.roll_off.round > 1 else "")
         return DiceRequest(roller, 2, reason, "TV Wars 2.5")
 
+    def war_view(self, state: TvWarsState) -> "_war.WarView | None":
+        """The public picture of the current or last Ratings War (grid, odds, line-up status), or ``None``."""
+        return None if state.war is None else _war.war_view(state.war)
+
+    def war_private_view(self, state: TvWarsState, network: str) -> "_war.PrivateWarView":
+        """``network``'s own line-up entry with its secret values, for its panel only (9.1). Raises
+        :class:`IllegalCommand` when no war is under way."""
+        if not war_active(state.war):
+            raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
+        return _war.war_private_view(state.war, network, state.network(network).holdings)
+
     def private_view(self, state: TvWarsState, network: str) -> PrivateView:
         """``network``'s secret figures (ratings, Specials, names, bonus values) for its own panel only
         (TV Wars 9.1). Raises :class:`MalformedCommand` for an unknown network."""
@@ -556,6 +616,8 @@ class TvWars:
         if state.final_count is not None:
             network, tile_id = state.final_count.next_special
             return DiceRequest(network, 2, f"value of Special {tile_id} for the asset count", "TV Wars 8, 7, 3.3")
+        if war_active(state.war):
+            return _war.war_pending_dice(state.war)
         if state.debts:
             debt = state.debts[0]
             if debt.selling is not None:
@@ -606,6 +668,8 @@ class TvWars:
             return f"Game over: {state.end_reason}"
         if request is not None:
             return request.describe()
+        if war_active(state.war):
+            return _war.war_status(state.war)
         if state.auction is not None:
             return state.auction.status + " (TV Wars 4)"
         if state.entry is not None:
@@ -627,11 +691,13 @@ class TvWars:
     #: Short labels for the seat buttons (the UI and the printed button card).
     button_labels = {"on_the_air": "On the Air · Raise $500", "sponsor": "Sponsor · Pass", "roll": "Roll"}
 
+_WAR_COMMANDS = (EnterLineUp, LockLineUp, RevealLineUps, PlacePreemption)
 _PLAY_COMMANDS = (SelectStartingProgramming, LandOn, Nominate, Decline, BuyMovie, EnterTileValue, Steal, GiveUp,
-                  Bulletin, Bid, PassBid, SellProgram)
+                  Bulletin, Bid, PassBid, SellProgram, *_WAR_COMMANDS)
 
 TV_WARS = TvWars()
 
 __all__ = ["TV_WARS", "TvWars", "TvWarsState", "Network", "RollOff", "PassOnTheAir", "LandOnSponsor",
            "SelectStartingProgramming", "ProgramSpec", "LandOn", "Nominate", "Decline", "BuyMovie",
-           "EnterTileValue", "Steal", "GiveUp", "Bulletin", "Bid", "PassBid", "SellProgram"]
+           "EnterTileValue", "Steal", "GiveUp", "Bulletin", "Bid", "PassBid", "SellProgram", "EnterLineUp",
+           "LockLineUp", "RevealLineUps", "PlacePreemption"]
