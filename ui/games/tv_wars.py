@@ -351,7 +351,9 @@ class TvPopup(Popup):
         outer = BoxLayout(orientation="vertical", spacing=dp(6))
         self.scroll = ScrollView(do_scroll_x=False)
         self.body = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
-        self.body.bind(minimum_height=self.body.setter("height"))
+        fit = lambda *_: setattr(self.body, "height", max(self.body.minimum_height, self.scroll.height))
+        self.body.bind(minimum_height=fit)      # short content starts at the top, long content scrolls
+        self.scroll.bind(height=fit)
         self.scroll.add_widget(self.body)
         outer.add_widget(self.scroll)
         self.buttons = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
