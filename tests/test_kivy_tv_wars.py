@@ -240,3 +240,21 @@ def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table)
     assert player.panel_lines == ("20hh S6 A4 D6 O4",)
     for text in (*lines, *player.panel_lines):
         assert text.isascii()
+
+
+def test_6_a_ratings_war_through_the_board_lineups_lock_reveal_grid_dice(played):
+    """Landing on Ratings War opens the war screens: each network's line-up dialog (public facts only; its own
+    panel shows the values meanwhile), Check and Lock in, one Reveal, the grid, dice from the bar, the end."""
+    result, records, _ = played
+    steps = result["by_label"]
+    assert steps["war called"]["actions"] == ["ABS line-up", "CBA line-up", "PBC line-up", "NBS line-up"]
+    assert steps["war locked"]["actions"] == ["Reveal the line-ups"]
+    assert result["lineup_panels"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}
+    for network in ("ABS", "CBA", "PBC", "NBS"):
+        joined = "\n".join(result["texts"][f"lineup {network}"])
+        assert not re.search(r"\b\d+ RP\b", joined) and "Special" not in joined, network
+    assert [p["network"] for p in events(records, "ratings_war_lineup_locked")] == ["ABS", "CBA", "PBC", "NBS"]
+    assert events(records, "ratings_war_revealed") and events(records, "ratings_war_ended")
+    assert steps["war over"]["actions"][-1] == "Last war's grid"
+    grid = "\n".join(result["texts"]["war grid"])
+    assert "SITUATION COMEDY" in grid and ("Chance of surviving" in grid or "Survival odds not shown" in grid)

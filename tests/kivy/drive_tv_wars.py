@@ -206,6 +206,29 @@ def after_release():
     save_panels("after-peek")
 
 
+def lineup(network):
+    """Open ``network``'s line-up dialog, tap programs (by their public labels) filling 8:00-11:00, check,
+    lock in; the network's panel shows the highlighted tile's value meanwhile."""
+    def fill():
+        holdings = controller.table.state.network(network).holdings
+        left, chosen = 6, []
+        for tile in sorted(holdings.programs, key=lambda t: -t.length):
+            if tile.kind in ("program", "special", "movie") and tile.length <= left:
+                chosen.append(tile.id)
+                left -= tile.length
+        for tile_id in chosen:
+            tap(popup().tile_buttons[tile_id])
+        result.setdefault("lineup_panels", {})[network] = controller.panels.private_showing(
+            controller.table.state.names.index(network))
+    return [lambda: tap_text(f"{network} line-up"), lambda: None, fill, lambda: shot(f"tvw-lineup-{network}"),
+            lambda: texts(f"lineup {network}"), lambda: tap_text("Check", popup()), lambda: tap_text("Lock in", popup())]
+
+
+def roll_war():
+    if controller.dice_roller:
+        tap_text(f"Roll {controller.dice_roller}")
+
+
 def grid_example():
     """The resolution grid of the rulebook's worked example (war_at_table harness), on the real screen."""
     from test_tv_wars_war_at_table import enter_all, example_table
@@ -304,6 +327,12 @@ steps = [
     lambda: post_land("movie_studio"), lambda: tap_text("Roll CBA"), lambda: snapshot("movie offer"),
     lambda: tap_text("Buy for"), lambda: tap_text("Buy for", popup().buttons), lambda: snapshot("movie bought"),
     lambda: shot("tvw-dashboard-late"), lambda: texts("late"), lambda: save_panels("late"),
+    # 6: a Ratings War at the table (line-ups by public facts, lock in, reveal, the grid, dice by the bar)
+    lambda: post_land("ratings_war"), lambda: snapshot("war called"), lambda: shot("tvw-war-lineups"),
+    *[step for name in ("ABS", "CBA", "PBC", "NBS") for step in lineup(name)],
+    lambda: snapshot("war locked"), lambda: tap_text("Reveal the line-ups"), lambda: snapshot("war revealed"),
+    lambda: tap_text("Resolution grid"), lambda: shot("tvw-war-grid"), lambda: texts("war grid"), close,
+    *[roll_war for _ in range(12)], lambda: snapshot("war over"),
     # the resolution grid (the rulebook's example through the war harness)
     grid_example, lambda: shot("tvw-grid-before"), lambda: scroll_grid(0), lambda: shot("tvw-grid-odds"), close,
     grid_example_done, lambda: shot("tvw-grid-top"), lambda: scroll_grid(0.45), lambda: shot("tvw-grid-middle"),
