@@ -30,7 +30,8 @@ Example file (every key optional)::
     [[players]]
     name = "ABS"
     colour = "#e53935"
-    buttons = { on_the_air = { pin = 17, key = "q" }, sponsor = { pin = 27, key = "w" }, roll = { pin = 22, key = "e" } }
+    buttons = { on_the_air = { pin = 17, key = "q" }, sponsor = { pin = 27, key = "w" }, roll = { pin = 22, key = "e", long = "peek" } }
+    # long = "peek": holding the button shows the player's private figures on their own panel
 
     [[readers]]                  # serial dice/tile readers (firmware_bridge/PROTOCOL.md), found by identity
     kind = "dice"
@@ -57,6 +58,11 @@ from companion.errors import CompanionError, ConfigError
 PLAYER_ACTIONS = ("on_the_air", "sponsor", "roll")
 #: What each table button does.
 TABLE_ACTIONS = ("undo", "redo")
+#: What a player button's long press (``long``) may do: a player action, or ``"peek"``: show that player's
+#: private figures (a game's secret values, TV Wars 9.1) on their own panel while the button is held. Peek
+#: is display only: it posts no command.
+PEEK = "peek"
+PLAYER_LONG_ACTIONS = PLAYER_ACTIONS + (PEEK,)
 DICE_MODES = ("built-in", "manual", "reader")
 PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio")
 PANEL_DRIVERS = ("emulated", "ssd1306", "sh1106", "ssd1309")
@@ -150,9 +156,10 @@ _DEFAULT_SEATS = (
 
 
 def default_config() -> Config:
-    """The simulator set-up used when no file is given (see the module docstring)."""
+    """The simulator set-up used when no file is given (see the module docstring). Each seat's third
+    button (``roll``) has ``long = "peek"``: held, it shows the network's private figures on its panel."""
     seats = tuple(
-        SeatConfig(name, colour, tuple(ButtonConfig(action, pin, key)
+        SeatConfig(name, colour, tuple(ButtonConfig(action, pin, key, PEEK if action == "roll" else None)
                                        for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)),
                    PanelConfig(channel=index))
         for index, (name, colour, *buttons) in enumerate(_DEFAULT_SEATS))
@@ -374,7 +381,8 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
             name = check.text(spec["name"], f"{key}.name")
             colour = _colour(check, spec.get("colour", "white"), f"{key}.colour")
             buttons_spec = check.table(spec.get("buttons"), f"{key}.buttons", PLAYER_ACTIONS)
-            buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}", PLAYER_ACTIONS)
+            buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}",
+                                    PLAYER_LONG_ACTIONS)
                             for action in PLAYER_ACTIONS if action in buttons_spec)
             seats.append(SeatConfig(name, colour, buttons, _panel(check, spec.get("panel"), f"{key}.panel", index)))
         seats = tuple(seats)

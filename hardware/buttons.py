@@ -20,7 +20,7 @@ from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from companion.commands import Command, Redo, Undo
-from companion.config import ButtonConfig, Config
+from companion.config import PEEK, ButtonConfig, Config
 from companion.errors import CommandError
 from hardware.debounce import PressDetector, Schedule, thread_timer
 from hardware.pins import make_pin_factory
@@ -51,6 +51,10 @@ class ButtonBoard:
         self._key_down_at: dict[int, float] = {}
         #: While set, presses go to ``capture(seat, button, action)`` instead of the table (self-test).
         self.capture: Callable[[int | None, ButtonConfig, str], None] | None = None
+        #: ``on_peek(seat, player, held)``: a ``long = "peek"`` button was held (``held=True``, at the hold
+        #: time) or released after that (``held=False``). Display only: a peek never posts a command. Called
+        #: on a timer thread; the UI hops to its own thread.
+        self.on_peek: Callable[[int, str, bool], None] | None = None
         self._buttons: list[Button] = []
         self.detectors: dict[int, PressDetector] = {}     # by BCM pin
         try:
@@ -71,7 +75,8 @@ class ButtonBoard:
                 lambda d=device: d.is_pressed, bounce_time=self._config.bounce_time,
                 hold_time=self._config.hold_time, schedule=self._schedule,
                 on_short=lambda b=button, s=seat: self.press(b, s),
-                on_long=(lambda b=button, s=seat: self.press(b, s, b.long)) if button.long else None)
+                on_long=(lambda b=button, s=seat: self.press(b, s, b.long)) if button.long else None,
+                on_long_release=(lambda s=seat: self._peek(s, False)) if button.long == PEEK else None)
             device.when_pressed = lambda _device=None, d=detector: d.edge()
             device.when_released = lambda _device=None, d=detector: d.edge()
             self.detectors[button.pin] = detector
@@ -90,6 +95,9 @@ class ButtonBoard:
         if capture is not None:        # the touchscreen self-test is listening: nothing reaches the table
             capture(seat, button, action)
             return
+        if action == PEEK:
+            self._peek(seat, True)
+            return
         try:
             if seat is None:
                 self._post(Undo(source="button") if action == "undo" else Redo(source="button"))
@@ -101,6 +109,16 @@ class ButtonBoard:
             self._post(self._command_for(action, player))
         except CommandError as error:
             log.warning("button %s at seat %s: %s", action, seat, error)
+
+    def _peek(self, seat: int | None, held: bool) -> None:
+        """Tell ``on_peek`` that ``seat``'s player holds (or released) its peek button; never a command."""
+        player = self._players[seat] if seat is not None and seat < len(self._players) else None
+        if player is None or self.on_peek is None:
+            return
+        try:
+            self.on_peek(seat, player, held)
+        except Exception:            # a display problem must never take the buttons down
+            log.exception("peek at seat %s failed", seat)
 
     # -- simulator keyboard ---------------------------------------------------------------------------
     def key_down(self, key: str) -> bool:

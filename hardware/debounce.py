@@ -9,7 +9,9 @@ one release, whatever the bounce looks like (gpiozero's mock pins do not simulat
 
 A press is either short or long, never both: with a long action, the short action fires at release if the
 switch was held less than ``hold_time`` seconds, the long action fires once when ``hold_time`` is reached
-(no repeats; nothing more at release). Without a long action, the short action fires at the press itself.
+(no repeats; at release only the optional ``on_long_release`` fires, so a display held up by a long press,
+such as a peek at a player's private figures, can end when the finger lifts). Without a long action, the
+short action fires at the press itself.
 """
 
 from __future__ import annotations
@@ -37,15 +39,17 @@ class PressDetector:
     """One switch's presses. ``edge()`` is called on every raw level change (any thread).
 
     ``on_short()`` and ``on_long()`` (or ``None`` for no long action) are called at most once per press,
-    on a timer thread or the caller's thread. ``presses`` and ``releases`` count debounced transitions.
+    on a timer thread or the caller's thread; ``on_long_release()`` (optional) once at the release of a press
+    that fired ``on_long``. ``presses`` and ``releases`` count debounced transitions.
     """
 
     def __init__(self, read_pressed: Callable[[], bool], *, bounce_time: float, hold_time: float,
                  on_short: Callable[[], None], on_long: Callable[[], None] | None = None,
-                 schedule: Schedule = thread_timer) -> None:
+                 schedule: Schedule = thread_timer, on_long_release: Callable[[], None] | None = None) -> None:
         self._read = read_pressed
         self._bounce, self._hold = bounce_time, hold_time
         self._on_short, self._on_long = on_short, on_long
+        self._on_long_release = on_long_release
         self._schedule = schedule
         self._lock = threading.RLock()
         self._stable = bool(read_pressed())
@@ -87,6 +91,8 @@ class PressDetector:
                     self._holding = None
                 if self._on_long is not None and not self._held:
                     fire = self._on_short
+                elif self._held:
+                    fire = self._on_long_release
         if fire is not None:
             fire()
 

@@ -123,6 +123,37 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
     return image
 
 
+def render_private_panel(title: str, lines: Sequence[str]) -> Image.Image:
+    """Draw a player's private page (a peek, TV Wars 9.1): ``title`` in inverse video on top (e.g. ``"ABS
+    PRIVATE"``) and ``lines`` (plain ASCII) word-wrapped underneath in the biggest of 12/11/10 px that fits;
+    what still does not fit ends in ``"..."``. Only ever shown on that player's own panel. Returns a 128×64
+    mode-"1" image."""
+    image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, PANEL_WIDTH - 1, 14), fill=1)
+    head = _fit(draw, title, PANEL_WIDTH - 4, (12, 10))
+    draw.text(((PANEL_WIDTH - draw.textlength(title, font=head)) / 2, 1), title, font=head, fill=0)
+    top, room = 16, PANEL_HEIGHT - 16
+    for size in (12, 11, 10):
+        font = panel_font(size)
+        wrapped = [part for line in lines for part in _wrap(draw, line.replace("\u2212", "-"), font, PANEL_WIDTH - 2)]
+        step = size + 1
+        if len(wrapped) * step <= room or size == 10:
+            break
+    fits = max(1, room // step)
+    if len(wrapped) > fits:
+        wrapped = wrapped[:fits]
+        last = wrapped[-1]
+        while last and draw.textlength(last + "...", font=font) > PANEL_WIDTH - 2:
+            last = last[:-1]
+        wrapped[-1] = last + "..."
+    y = top
+    for line in wrapped:
+        draw.text((1, y), line, font=font, fill=1)
+        y += step
+    return image
+
+
 class PanelBank:
     """One emulated panel per seat, redrawn on a worker thread.
 
@@ -147,6 +178,7 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
         self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
         self._messages: dict[int, tuple[str, float]] = {}
         self._override: tuple[list[Image.Image], float] = ([], 0.0)
+        self._private: dict[int, tuple[Image.Image, float]] = {}
         self._failures = [0] * seats
         self._retry_at = [0.0] * seats
         self._stopping = False
@@ -166,6 +198,27 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                 self._messages[seat] = (message, time.monotonic() + seconds)
                 self._lock.notify()
 
+    def show_private(self, seat: int, title: str, lines: Sequence[str], seconds: float = 8.0) -> None:
+        """Show a private page (:func:`render_private_panel`) on ``seat``'s own panel for at most ``seconds``
+        (a peek ends earlier with :meth:`hide_private`, when the button is released). Display only."""
+        image = render_private_panel(title, lines)
+        with self._lock:
+            if 0 <= seat < len(self.devices):
+                self._private[seat] = (image, time.monotonic() + seconds)
+                self._lock.notify()
+
+    def hide_private(self, seat: int) -> None:
+        """End ``seat``'s private page now (back to its public figures)."""
+        with self._lock:
+            if self._private.pop(seat, None) is not None:
+                self._lock.notify()
+
+    def private_showing(self, seat: int) -> bool:
+        """Whether ``seat``'s panel is showing a private page now."""
+        with self._lock:
+            shown = self._private.get(seat)
+            return shown is not None and time.monotonic() < shown[1]
+
     def show_images(self, images: Sequence[Image.Image], seconds: float) -> None:
         """Show ``images`` (one 128×64 picture per seat, e.g. self-test patterns) for ``seconds``."""
         with self._lock:
@@ -179,6 +232,11 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
             if time.monotonic() < until:
                 return ("image", images[index])
             self._override = ([], 0.0)
+        private = self._private.get(index)
+        if private is not None:
+            if time.monotonic() < private[1]:
+                return ("image", private[0])
+            del self._private[index]
         view = self._wanted[index]
         message, until = self._messages.get(index, ("", 0.0))
         if message and time.monotonic() >= until:
@@ -199,6 +257,7 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                     now = time.monotonic()
                     waits = [t - now for i, t in enumerate(self._retry_at) if t > now]
                     waits += [until - now for _, until in self._messages.values()]
+                    waits += [until - now for _, until in self._private.values()]
                     if self._override[0]:
                         waits.append(self._override[1] - now)
                     self._lock.wait(timeout=max(0.01, min(waits)) if waits else None)

@@ -205,3 +205,75 @@ def test_press_detector_with_zero_bounce_is_immediate():
     level[0] = True
     detector.edge()
     assert shorts == [1]
+
+
+# -- peek: a long press of a `long = "peek"` button (the default roll button), display only ----------------------
+
+def test_default_roll_button_held_peeks_until_released_and_posts_nothing(factory):
+    """The built-in config gives each seat's third button (roll) ``long = "peek"``: held past hold_time it
+    tells on_peek (seat, network, True) once; the release says (…, False); no command is posted (TV Wars 9.1:
+    the private figures go to the network's own panel only)."""
+    posted, peeks = [], []
+    buttons = board(factory, posted)
+    buttons.on_peek = lambda seat, player, held: peeks.append((seat, player, held))
+    factory.pin(25).drive_low()                        # CBA's roll button
+    buttons.clock.advance(BOUNCE * 1.5)
+    assert peeks == [] and posted == []                # nothing yet: short or long is decided later
+    buttons.clock.advance(1.0)
+    assert peeks == [(1, "CBA", True)]
+    buttons.clock.advance(3.0)
+    assert peeks == [(1, "CBA", True)]                 # no repeats while held
+    factory.pin(25).drive_high()
+    buttons.clock.advance(BOUNCE * 2)
+    assert peeks == [(1, "CBA", True), (1, "CBA", False)]
+    assert posted == []
+    buttons.close()
+
+
+def test_a_short_press_of_the_peek_button_still_rolls(factory):
+    posted, peeks = [], []
+    buttons = board(factory, posted)
+    buttons.on_peek = lambda *args: peeks.append(args)
+    press(buttons, 22, held=0.2)                       # ABS's roll button, released before hold_time
+    assert posted == [RollDice(roller="ABS", source="button")] and peeks == []
+    buttons.close()
+
+
+def test_peek_for_a_seat_not_in_the_game_or_without_a_listener_does_nothing(factory):
+    posted, peeks = [], []
+    buttons = board(factory, posted)
+    press(buttons, 22, held=2.0)                       # no on_peek set: nothing happens, nothing posted
+    buttons.on_peek = lambda *args: peeks.append(args)
+    press(buttons, 20, held=2.0)                       # seat 3 (PBC) is not in a two-network game
+    assert posted == [] and peeks == []
+    buttons.close()
+
+
+def test_a_failing_peek_listener_never_takes_the_buttons_down(factory):
+    posted = []
+    buttons = board(factory, posted)
+
+    def broken(*args):
+        raise RuntimeError("panel bus gone")
+    buttons.on_peek = broken
+    press(buttons, 22, held=2.0)
+    press(buttons, 17)
+    assert posted == [PassOnTheAir(network="ABS", source="button")]
+    buttons.close()
+
+
+def test_press_detector_long_release_fires_only_after_a_long_press():
+    clock = FakeClock()
+    level = [False]
+    calls = []
+    detector = PressDetector(lambda: level[0], bounce_time=BOUNCE, hold_time=0.8, schedule=clock.schedule,
+                             on_short=lambda: calls.append("short"), on_long=lambda: calls.append("long"),
+                             on_long_release=lambda: calls.append("long released"))
+    for held in (0.3, 1.5):
+        level[0] = True
+        detector.edge()
+        clock.advance(held)
+        level[0] = False
+        detector.edge()
+        clock.advance(BOUNCE * 2)
+    assert calls == ["short", "long", "long released"]

@@ -333,3 +333,24 @@ def test_a_panel_on_the_main_bus_beside_a_switched_multiplexer_is_refused():
 def test_exit_pin_is_read_and_absent_by_default(tmp_path):
     assert default_config().exit_pin is None
     assert load_config(write(tmp_path, "[kiosk]\nexit_pin = '0258'\n")).exit_pin == "0258"
+
+
+def test_the_default_roll_button_peeks_on_a_long_press():
+    """Each built-in seat's third button (roll) has ``long = "peek"`` (TV Wars 9.1: private figures on the
+    own panel while held)."""
+    for seat in default_config().seats:
+        assert [(b.action, b.long) for b in seat.buttons] == [("on_the_air", None), ("sponsor", None),
+                                                              ("roll", "peek")]
+
+
+def test_peek_is_a_long_action_of_player_buttons_only(tmp_path):
+    path = tmp_path / "c.toml"
+    two = '[[players]]\nname = "CBA"\n'
+    path.write_text('[[players]]\nname = "ABS"\nbuttons = { sponsor = { pin = 17, long = "peek" } }\n' + two)
+    assert load_config(path).seats[0].buttons[0].long == "peek"
+    path.write_text('[table_buttons]\nundo = { pin = 5, long = "peek" }\n')
+    with pytest.raises(ConfigError, match="long"):
+        load_config(path)
+    path.write_text('[[players]]\nname = "ABS"\nbuttons = { roll = { pin = 17, long = "wink" } }\n' + two)
+    with pytest.raises(ConfigError, match="peek"):
+        load_config(path)

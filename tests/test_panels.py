@@ -144,3 +144,51 @@ def test_headline_never_overlaps_the_lines_under_it(name):
     gaps = [y for y in range(lit_rows[0], lit_rows[-1]) if y not in lit_rows]
     assert gaps, "headline and lines run together"
     assert max(lit_rows) < PANEL_HEIGHT     # nothing drawn past the bottom edge
+
+
+# -- private pages (peek, TV Wars 9.1) -------------------------------------------------------------------------
+
+def test_a_private_page_shows_on_its_own_seat_only_and_ends_on_release():
+    from hardware.panels import render_private_panel
+    bank = PanelBank(2)
+    try:
+        views = [PlayerView("ABS", "#e53935", 31_000), PlayerView("CBA", "#1e88e5", 28_000)]
+        bank.show(views)
+        assert bank.wait_idle()
+        lines = ["30: S30 S40 A50", "Star30 CC-31"]
+        bank.show_private(0, "ABS PRIVATE", lines, seconds=30)
+        assert bank.wait_idle() and bank.private_showing(0) and not bank.private_showing(1)
+        _, frames = bank.frames()
+        assert ImageChops.difference(frames[0], render_private_panel("ABS PRIVATE", lines)).getbbox() is None
+        assert ImageChops.difference(frames[1], render_player_panel(views[1])).getbbox() is None
+        bank.hide_private(0)
+        assert bank.wait_idle() and not bank.private_showing(0)
+        _, frames = bank.frames()
+        assert ImageChops.difference(frames[0], render_player_panel(views[0])).getbbox() is None
+    finally:
+        bank.close()
+
+
+def test_a_private_page_times_out_by_itself():
+    bank = PanelBank(1)
+    try:
+        bank.show([PlayerView("ABS", "#e53935", 31_000)])
+        bank.show_private(0, "ABS PRIVATE", ["secret"], seconds=0.2)
+        assert bank.private_showing(0)
+        import time
+        time.sleep(0.3)
+        assert not bank.private_showing(0)
+        assert bank.wait_idle()
+        _, frames = bank.frames()
+        assert ImageChops.difference(frames[0], render_player_panel(PlayerView("ABS", "#e53935", 31_000))).getbbox() is None
+    finally:
+        bank.close()
+
+
+def test_a_private_page_too_long_for_the_panel_ends_in_an_ellipsis_inside_it():
+    from hardware.panels import render_private_panel
+    short = render_private_panel("ABS PRIVATE", ["one line"])
+    long = render_private_panel("ABS PRIVATE", [f"line {n} with several words in it" for n in range(12)])
+    assert short.size == long.size == (PANEL_WIDTH, PANEL_HEIGHT)
+    assert ImageChops.difference(short, long).getbbox() is not None
+    assert long.getpixel((1, 7)) in (1, 255) and long.getpixel((1, 30)) in (0,)   # inverse-video title bar

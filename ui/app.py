@@ -494,6 +494,9 @@ class TableController(EventDispatcher):
         self.popup = None
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
         table.subscribe(self._heard)
+        if buttons is not None:    # a held peek button (config long = "peek"): display only, on the UI thread
+            buttons.on_peek = lambda seat, player, held: Clock.schedule_once(
+                lambda dt: self.peek(seat, player, held))
 
     # posting
     def post(self, command) -> None:
@@ -620,6 +623,47 @@ class TableController(EventDispatcher):
         names = [p.name for p in view.players]
         if player in names:
             self.panels.flash(names.index(player), str(outcome.refusal))
+
+    # private panel pages (a game's secret values, e.g. TV Wars 9.1)
+    def _board(self):
+        if self.screens is None:
+            return None
+        area = self.screens.get_screen("dashboard").ids.board_area
+        return area.children[0] if area.children else None
+
+    def peek(self, seat: int, player: str, held: bool) -> None:
+        """A seat's peek button (config ``long = "peek"``) is held (``held``) or released: show ``player``'s
+        private figures on that seat's own panel only while it is held (at most 10 s), never on the shared
+        screen. The open game's board gives the figures (``peek(state, player) -> (title, lines)``); a game
+        without one has nothing to show. Display only: nothing is posted."""
+        if self.panels is None:
+            return
+        if not held:
+            self.panels.hide_private(seat)
+            return
+        board, session = self._board(), self.table.session
+        if session is None or board is None or not hasattr(board, "peek"):
+            self.panels.show_private(seat, f"{player}", ["Nothing private to show"], seconds=2)
+            return
+        title, lines = board.peek(session.state, player)
+        self.panels.show_private(seat, title, lines, seconds=10)
+
+    def _seat_of(self, player: str) -> int | None:
+        view = self.table.view()
+        names = [p.name for p in view.players] if view else []
+        return names.index(player) if player in names else None
+
+    def show_private(self, player: str, title: str, lines, seconds: float = 120) -> None:
+        """Show a private page on ``player``'s own panel (boards use it, e.g. while a line-up is entered)."""
+        seat = self._seat_of(player)
+        if self.panels is not None and seat is not None:
+            self.panels.show_private(seat, title, list(lines), seconds)
+
+    def hide_private(self, player: str) -> None:
+        """End ``player``'s private panel page."""
+        seat = self._seat_of(player)
+        if self.panels is not None and seat is not None:
+            self.panels.hide_private(seat)
 
     # actions
     def new_game(self, count: int) -> None:
@@ -775,8 +819,8 @@ class TableController(EventDispatcher):
                 self.buttons.key_help([p.name for p in view.players] if view else
                                       [s.name for s in self.config.seats], getattr(rules, "button_labels", None))
                 + [f"Dice tray {SIMULATED_TRAY_KEY}"])
-        if self.panels is not None:
-            self.panels.show(list(view.players) if view else [])
+        if self.panels is not None and view is None:
+            self.panels.show([])
         self._refresh_home()
         if view is None:
             Window.allow_screensaver = True
@@ -791,6 +835,10 @@ class TableController(EventDispatcher):
         self.undo_hint = session.undo_hint()
         self.redo_hint = session.summarize_move(session.redo_stack[-1]) if session.redo_stack else ""
         self._refresh_board(session, view)
+        if self.panels is not None:       # a board may add lines to its players' panels (panel_views)
+            board = self._board()
+            players = board.panel_views(session.state, view) if hasattr(board, "panel_views") else view.players
+            self.panels.show(list(players))
         history = table.history()
         self.screens.get_screen("history").ids.entries.data = [
             {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "

@@ -79,9 +79,15 @@ def key(char, code=None):
     Window.dispatch("on_key_up", code, 0)
 
 
+def cards():
+    """The network cards: the TV Wars board's (ui.games.tv_wars) or the generic player cards."""
+    dashboard = controller.screens.get_screen("dashboard")
+    board = dashboard.ids.board_area.children[0] if dashboard.ids.board_area.children else None
+    return list(board.cards.values()) if board is not None else list(dashboard.ids.cards.children)
+
+
 def card(name):
-    cards = controller.screens.get_screen("dashboard").ids.cards
-    return next(c for c in cards.children if c.player_name == name)
+    return next(c for c in cards() if c.player_name == name)
 
 
 def shot(name):
@@ -96,8 +102,7 @@ def snapshot(label):
         "refused": controller.message_refused, "undo_hint": controller.undo_hint, "redo_hint": controller.redo_hint,
         "status": controller.status, "held": controller.held_text,
         "balances": {p.name: p.balance for p in view.players} if view else {},
-        "card_balances": {c.player_name: c.balance_text
-                          for c in controller.screens.get_screen("dashboard").ids.cards.children},
+        "card_balances": {c.player_name: c.balance_text for c in cards()},
     })
 
 

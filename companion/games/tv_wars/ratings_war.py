@@ -1316,3 +1316,16 @@ def resolution_to_dict(resolution: Resolution, odds: Mapping[ProgramRef, Fractio
             {"network": ref.network, "program": war.placement(ref).program.title, "starts": SLOT_STARTS[ref.start],
              "fraction": str(chance), "value": float(chance)} for ref, chance in odds.items()]
     return data
+
+
+# -- public helpers for the war at the table (war_at_table.py) ---------------------------------------------
+
+def bonus_fate(placement: Placement, cancelled: bool) -> TileFate:
+    """What becomes of ``placement``'s bonus tile after the war, its program ``cancelled`` or not (6.2,
+    5.11, 5.21, 5.31): a :class:`TileFate`. ``placement.bonus`` must not be ``None``."""
+    return _tile_fate(placement, cancelled)
+
+
+def slot_dict(slot: SlotResult) -> dict:
+    """One resolved half-hour as JSON-ready data (as in :func:`resolution_to_dict`'s ``slots``)."""
+    return _slot_dict(slot)

@@ -1,0 +1,260 @@
+"""TV Wars 7 Bankruptcy, 8 Assets, 10 Draws and the end of the game (3.11, 5.32, 1).
+
+Sale value (7): $500 per 10 Rating Points per half-hour: BEERS (30 minutes, 80 RP) $4,000; SATURDAY
+NIGHT DEAD (90 minutes, 70 RP) $10,500; an Academy Award Movie $20,000. A Special's Rating Points are
+rolled at the sale (10 × 2d6). The Super Bowl and Preemption tiles have no Rating Points and are worth
+nothing. Bonus tiles cannot be sold and have no monetary value (7, 8).
+
+Debts (7): a debt from a Bulletin or movement that a network cannot pay is paid with all its cash and
+the rest stays owed (:class:`Debt`); the network sells programs of its choice (:class:`SellProgram`)
+until it is paid. No change is given: a sale worth more than the debt forfeits the excess. A network that
+sells its last program with debt still owed is out (3); the unpaid rest is lost to the creditor (ruling).
+A purchase never leads here: bids and movies above cash are refused (4, 7).
+
+Events:
+
+* ``debt_incurred``: ``{"network", "creditor", "amount" (still owed after paying its cash), "reason", "rule"}``;
+* ``sale_started``: ``{"network", "tile_id"}`` when a Special's value must be rolled first;
+* ``program_sold``: ``{"network", "tile_id", "value", "applied", "forfeited", "breakdown", "creditor"}``
+  (followed by ``program_lost`` and, for a network creditor, the bank's ``money_moved`` to it);
+* ``assets_count_started``: ``{"reason", "rule", "specials": [[network, tile_id], ...]}`` (8: Specials are
+  rolled at the count); ``special_valued``: ``{"network", "tile_id", "value"}``;
+* ``game_ended``: ``{"reason", "rule", "assets": {network: {"cash", "programs": [[public text, value,
+  breakdown], ...], "total"}}, "winners": [...], "draw": bool}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Mapping
+
+from companion.bank import MONEY_MOVED, format_dollars
+from companion.commands import BANK, Command
+from companion.errors import IllegalCommand
+from companion.events import NewEvent
+from companion.games.tv_wars.holdings import (MOVIE, PROGRAM_LOST, SPECIAL, Holdings, ProgramTile)
+from companion.games.tv_wars.ratings_war import SPECIAL_PER_PIP
+
+if TYPE_CHECKING:
+    from companion.games.tv_wars import TvWarsState
+
+DEBT_INCURRED = "debt_incurred"
+SALE_STARTED = "sale_started"
+PROGRAM_SOLD = "program_sold"
+ASSETS_COUNT_STARTED = "assets_count_started"
+SPECIAL_VALUED = "special_valued"
+BANKRUPTCY_EVENTS = (DEBT_INCURRED, SALE_STARTED, PROGRAM_SOLD, ASSETS_COUNT_STARTED, SPECIAL_VALUED)
+GAME_ENDED = "game_ended"
+
+DOLLARS_PER_10_RP_PER_HALF_HOUR = 500   # 7
+
+
+@dataclass(frozen=True, kw_only=True)
+class SellProgram(Command):
+    """``network`` sells Program tile ``tile_id`` of its choice to the bank to pay its debt (TV Wars 7)."""
+
+    network: str
+    tile_id: str
+
+
+@dataclass(frozen=True)
+class Debt:
+    """What ``network`` still owes ``creditor`` (a network or the bank) in dollars, for ``reason`` under
+    ``rule``; ``selling`` is the Special whose value is being rolled for a sale."""
+
+    network: str
+    creditor: str
+    amount: int
+    reason: str
+    rule: str
+    selling: str | None = None
+
+
+@dataclass(frozen=True)
+class FinalCount:
+    """The asset count at game end (8): ``reason`` and ``rule`` of the end, the Specials still to roll
+    as ``(network, tile_id)`` and the rolled ``values`` as ``(network, tile_id, RP)``."""
+
+    reason: str
+    rule: str
+    specials: tuple[tuple[str, str], ...]
+    values: tuple[tuple[str, str, int], ...] = ()
+
+    @property
+    def next_special(self) -> tuple[str, str] | None:
+        """The next ``(network, tile_id)`` to roll, or ``None``."""
+        done = {(n, t) for n, t, _ in self.values}
+        return next((s for s in self.specials if s not in done), None)
+
+
+def sale_value(tile: ProgramTile, special_rp: int | None = None) -> tuple[int, str]:
+    """``(dollars, breakdown)`` for selling ``tile`` (7): ``(10500, "7 × $500 × 3 half-hours")``. A Special
+    needs its rolled ``special_rp``; Super Bowl and Preemption tiles have no Rating Points: ``(0, ...)``."""
+    if tile.kind == SPECIAL:
+        if special_rp is None:
+            return 0, "Special not rolled"
+        rp = special_rp
+    elif tile.kind == MOVIE or tile.rating is not None:
+        rp = tile.rating
+    else:
+        return 0, f"{tile.public_text} has no Rating Points"
+    tens = rp // 10
+    return (tens * DOLLARS_PER_10_RP_PER_HALF_HOUR * tile.length,
+            f"{tens} × $500 × {tile.length} half-hour{'s' if tile.length > 1 else ''}")
+
+
+def incur_debt(state: "TvWarsState", network: str, creditor: str, amount: int, reason: str,
+               rule: str) -> list[NewEvent]:
+    """Events for ``network`` owing ``amount`` dollars to ``creditor``: paid at once when it can be; else
+    its cash goes first and the rest becomes a ``debt_incurred`` (7)."""
+    cash = state.network(network).cash
+    events = []
+    paid = min(cash, amount)
+    if paid > 0:
+        events.append(NewEvent(MONEY_MOVED, {"payer": network, "payee": creditor, "amount": paid,
+                                             "reason": reason if paid == amount else f"{reason} (all its cash)",
+                                             "rule": rule}))
+    if amount > paid:
+        events.append(NewEvent(DEBT_INCURRED, {"network": network, "creditor": creditor, "amount": amount - paid,
+                                               "reason": reason, "rule": rule}))
+        if not state.network(network).holdings.programs:
+            events.extend(_out_with_debt(network, amount - paid))
+    return events
+
+
+def _out_with_debt(network: str, owed: int) -> list[NewEvent]:
+    return [NewEvent("network_out", {"network": network, "reason": f"no programming left to sell; "
+                                     f"{format_dollars(owed)} of its debt is never paid", "rule": "TV Wars 7, 3"})]
+
+
+def decide_sale(state: "TvWarsState", command: SellProgram) -> list[NewEvent]:
+    """Events for a sale: refused unless ``network`` owes the head debt (7: never to fund a purchase),
+    owns ``tile_id`` and the tile has Rating Points. A Special starts a 2d6 roll first (7)."""
+    debt: Debt | None = state.debts[0] if state.debts else None
+    if debt is None or debt.network != command.network:
+        raise IllegalCommand(f"{command.network} owes no debt; programs are sold to the bank only to pay a debt "
+                             f"already incurred, never to make a purchase", "TV Wars 7")
+    if debt.selling is not None:
+        raise IllegalCommand(f"{debt.network} first rolls for the Special it is selling", "TV Wars 7")
+    tile = state.network(command.network).holdings.program(command.tile_id)
+    if tile.kind == SPECIAL:
+        return [NewEvent(SALE_STARTED, {"network": debt.network, "tile_id": tile.id})]
+    value, breakdown = sale_value(tile)
+    if value == 0:
+        raise IllegalCommand(f"the {tile.public_text} tile has no Rating Points and sells for nothing", "TV Wars 7")
+    return sell(state, debt, tile, value, breakdown)
+
+
+def sell(state: "TvWarsState", debt: Debt, tile: ProgramTile, value: int, breakdown: str) -> list[NewEvent]:
+    """Events of selling ``tile`` for ``value`` toward ``debt``: no change given (7); out when the last
+    program is gone with debt still owed."""
+    applied = min(value, debt.amount)
+    events = [NewEvent(PROGRAM_SOLD, {"network": debt.network, "tile_id": tile.id, "value": value, "applied": applied,
+                                      "forfeited": value - applied, "breakdown": breakdown,
+                                      "creditor": debt.creditor}),
+              NewEvent(PROGRAM_LOST, {"network": debt.network, "tile_id": tile.id, "reason": "sold to the bank",
+                                      "rule": "TV Wars 7", "destination": "out of play"})]
+    if debt.creditor != BANK:
+        events.append(NewEvent(MONEY_MOVED, {"payer": BANK, "payee": debt.creditor, "amount": applied,
+                                             "reason": f"{debt.network}'s debt, paid by selling a program",
+                                             "rule": "TV Wars 7"}))
+    left = state.network(debt.network).holdings.without_program(tile.id)
+    if debt.amount > applied and not left.programs:
+        events.extend(_out_with_debt(debt.network, debt.amount - applied))
+    return events
+
+
+def evolve_debts(debts: tuple[Debt, ...], event_type: str, payload: Mapping[str, Any]) -> tuple[Debt, ...]:
+    """The debt queue after one bankruptcy event (pure)."""
+    if event_type == DEBT_INCURRED:
+        return debts + (Debt(payload["network"], payload["creditor"], payload["amount"], payload["reason"],
+                             payload["rule"]),)
+    if event_type == SALE_STARTED:
+        return (replace(debts[0], selling=payload["tile_id"]),) + debts[1:]
+    if event_type == PROGRAM_SOLD:
+        head = replace(debts[0], amount=debts[0].amount - payload["applied"], selling=None)
+        return debts[1:] if head.amount <= 0 else (head,) + debts[1:]
+    if event_type == "network_out":
+        return tuple(d for d in debts if d.network != payload["network"])
+    return debts
+
+
+# -- the end of the game --------------------------------------------------------------------------------
+
+def start_final_count(state: "TvWarsState", reason: str, rule: str) -> list[NewEvent]:
+    """Events ending the game by an asset count (8, for 3.11 and 5.32): Specials are rolled first (7);
+    with none, the game ends at once."""
+    specials = [[n.name, t.id] for n in state.networks if not n.out for t in n.holdings.programs if t.kind == SPECIAL]
+    if specials:
+        return [NewEvent(ASSETS_COUNT_STARTED, {"reason": reason, "rule": rule, "specials": specials})]
+    return [game_ended(state, reason, rule, {})]
+
+
+def game_ended(state: "TvWarsState", reason: str, rule: str, special_values: Mapping[tuple[str, str], int],
+               networks: tuple[str, ...] | None = None) -> NewEvent:
+    """The ``game_ended`` event with each network's assets (8: cash plus its programming at the
+    bankruptcy price; bonus tiles are worth nothing) and the winners (most money; more than one is a draw,
+    10). ``networks`` limits who is counted (default: those not out)."""
+    assets = {}
+    counted = networks if networks is not None else tuple(n.name for n in state.networks if not n.out)
+    for name in counted:
+        network = state.network(name)
+        programs = []
+        for tile in network.holdings.programs:
+            value, breakdown = sale_value(tile, special_values.get((name, tile.id)))
+            programs.append([tile.public_text, value, breakdown])
+        assets[name] = {"cash": network.cash, "programs": programs,
+                        "total": network.cash + sum(p[1] for p in programs)}
+    best = max((a["total"] for a in assets.values()), default=0)
+    winners = [name for name, a in assets.items() if a["total"] == best]
+    return NewEvent(GAME_ENDED, {"reason": reason, "rule": rule, "assets": assets, "winners": winners,
+                                 "draw": len(winners) > 1})
+
+
+def end_if_over(state: "TvWarsState", outs: tuple[str, ...] = ()) -> list[NewEvent]:
+    """Events ending the game when at most one network still has programming (1, 3, 10), for a state
+    after ``network_out`` events; ``outs`` are the networks that went out together (in one war): if none
+    is left, they are compared by money (10). Returns ``[]`` while two or more networks remain."""
+    live = [n.name for n in state.networks if not n.out]
+    if len(live) >= 2 or state.finished:
+        return []
+    if len(live) == 1:
+        return [game_ended(state, f"{live[0]} is the last network standing", "TV Wars 1, 3", {}, (live[0],))]
+    return [game_ended(state, "the remaining networks lost their last programs together: most money wins",
+                       "TV Wars 10", {}, outs or state.names)]
+
+
+def describe_bankruptcy_event(event_type: str, payload: Mapping[str, Any]) -> str:
+    """One line per bankruptcy/asset event (a sold program's value is public once sold)."""
+    if event_type == DEBT_INCURRED:
+        creditor = "the bank" if payload["creditor"] == BANK else payload["creditor"]
+        return (f"{payload['network']} still owes {creditor} {format_dollars(payload['amount'])} "
+                f"({payload['reason']}): it must sell programs (TV Wars 7)")
+    if event_type == SALE_STARTED:
+        return f"{payload['network']} sells Special {payload['tile_id']}: roll for its value (TV Wars 7, 3.3)"
+    if event_type == PROGRAM_SOLD:
+        forfeit = f", {format_dollars(payload['forfeited'])} forfeited (no change)" if payload["forfeited"] else ""
+        return (f"{payload['network']} sells {payload['tile_id']} to the bank for {format_dollars(payload['value'])} "
+                f"= {payload['breakdown']}; {format_dollars(payload['applied'])} pays the debt{forfeit} (TV Wars 7)")
+    if event_type == ASSETS_COUNT_STARTED:
+        return f"Game over ({payload['reason']}): Specials are rolled for the asset count (TV Wars 8, 7)"
+    if event_type == SPECIAL_VALUED:
+        return f"{payload['network']}'s Special {payload['tile_id']} is worth {payload['value']} RP (TV Wars 7, 3.3)"
+    raise ValueError(f"not a bankruptcy event: {event_type!r}")
+
+
+def describe_game_ended(payload: Mapping[str, Any]) -> str:
+    """``"Game ended: ... ABS $52,000 (cash $31,000 + programs $21,000); winner ABS (TV Wars 8)"``."""
+    if "assets" not in payload:
+        return f"Game ended: {payload['reason']}"
+    parts = [f"{name} {format_dollars(a['total'])} (cash {format_dollars(a['cash'])} + programs "
+             f"{format_dollars(a['total'] - a['cash'])})" for name, a in payload["assets"].items()]
+    outcome = "a draw between " + " and ".join(payload["winners"]) if payload["draw"] else \
+        f"winner {payload['winners'][0]}" if payload["winners"] else "no winner"
+    return f"Game ended: {payload['reason']}. {'; '.join(parts)}; {outcome} ({payload['rule']})"
+
+
+def holdings_value(holdings: Holdings, special_values: Mapping[str, int] | None = None) -> int:
+    """Dollars ``holdings`` would fetch at the bank (7, 8); Specials valued at ``special_values[id]`` (or 0)."""
+    special_values = special_values or {}
+    return sum(sale_value(t, special_values.get(t.id, 0))[0] for t in holdings.programs)

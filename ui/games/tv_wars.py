@@ -1,0 +1,1035 @@
+"""The TV Wars board: the network dashboard, the space-landing actions, the auction, set-up, bankruptcy sales,
+the end-of-game assets and the Ratings War screens (rule numbers from ``rules/tv-wars.txt``).
+
+Like every board it never changes game state: it reads the :class:`~companion.games.tv_wars.TvWarsState` and
+the public :class:`~companion.games.TableView` in :meth:`TvWarsBoard.update` and posts commands.
+
+Layout (the board area is about 800×340 px below the app's bars): a row of :class:`NetworkCard` (public facts
+only, 9.1: cash, programming half-hours by type in the tiles' colours, bonus tile counts, Best Network News,
+Technical Difficulties, whose turn) with each network's On the Air / Sponsor / Pay buttons, and under it the
+*action strip*: one prompt line and the buttons for what the table is waiting for (:func:`plan_actions`).
+Bigger choices open dialogs: the "Landed on…" chooser, nominations, a custom bid, Bulletin effects, steals,
+the resolution grid (full screen, scrolling) and the asset count.
+
+Secrecy (9.1): the shared screen shows no rating, Special-ness, program name or bonus value. Where a network
+must handle its secret values on the touchscreen (its starting programming's ratings 2.3, a new tile's
+value, choosing which program to sell in a bankruptcy 7) the dialog is a :class:`PrivatePopup`: it covers the
+whole screen, names the network ("ABS only: everyone else look away") and shows nothing until that network
+taps "I am ABS"; once closed nothing secret stays on screen. A Ratings War line-up is entered on the
+touchscreen by public facts only (tile id, length, type, bonus kind), while that network's own panel shows
+the highlighted tile's secret value and whether the line-up is legal (``war_private_view``). Holding a seat's
+``long = "peek"`` button shows the network's private figures on its own panel (:func:`peek_lines`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from kivy.factory import Factory
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
+from kivy.uix.scrollview import ScrollView
+from kivy.utils import get_color_from_hex
+
+from companion.bank import format_dollars
+from companion.commands import Command
+from companion.games import PlayerView
+from companion.games.tv_wars import (Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn, Nominate,
+                                     PassBid, ProgramSpec, SelectStartingProgramming, SellProgram, Steal)
+from companion.games.tv_wars.auction import BID_STEP, OPENING_BID
+from companion.games.tv_wars.bankruptcy import sale_value
+from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS, Holdings, ProgramTile
+from companion.games.tv_wars.setup import STARTING_LENGTHS
+from companion.games.tv_wars.spaces import SPACES
+from ui.games import GameBoard
+
+#: The tiles' colours on screen (3: green Situation Comedy, red Action/Adventure, blue Drama, yellow Other).
+TYPE_COLOURS = {"green": "#66bb6a", "red": "#ef5350", "blue": "#42a5f5", "yellow": "#ffee58"}
+#: One-letter type codes for the panels (plain ASCII) and the cards.
+TYPE_LETTERS = {"green": "S", "red": "A", "blue": "D", "yellow": "O"}
+SPECIAL_KINDS = {"movie": "Mv", "super_bowl": "SB", "preemption": "Pre"}
+SHORT_BONUS = {"Star": "Star", "Emmy": "Emmy", "Critics' Choice": "CC", "Viewers' Views": "VV"}
+
+
+# -- pure helpers (no widgets): what the cards, panels and action strip show ---------------------------------
+
+def type_counts(holdings: Holdings) -> list[tuple[str, int]]:
+    """Public (9.1) half-hours per kind, in a fixed order: ``[("green", 6), ("red", 5), ..., ("movie", 4)]``
+    (colours for conventional programs and Specials, then ``movie``, ``super_bowl``, ``preemption``)."""
+    totals: Counter = Counter()
+    for tile in holdings.programs:
+        totals[tile.colour if tile.kind in ("program", "special") else tile.kind] += tile.length
+    order = list(TYPE_COLOURS) + list(SPECIAL_KINDS)
+    return [(kind, totals[kind]) for kind in order if totals[kind]]
+
+
+def programming_markup(holdings: Holdings) -> str:
+    """The card's programming line as Kivy markup: each type's half-hours in its tile colour, with its
+    letter (``S6 A5 D5 O4``; ``Mv4`` movies, ``SB2`` Super Bowl, ``Pre`` Preemption). Public facts (9.1)."""
+    parts = []
+    for kind, count in type_counts(holdings):
+        if kind in TYPE_COLOURS:
+            parts.append(f"[color={TYPE_COLOURS[kind]}]{TYPE_LETTERS[kind]}{count}[/color]")
+        else:
+            parts.append(f"{SPECIAL_KINDS[kind]}{count if kind != 'preemption' else ''}")
+    return " ".join(parts) or "no programs"
+
+
+def bonus_text(holdings: Holdings) -> str:
+    """Public bonus tile counts (9.1), short: ``"2 Star 1 Emmy 1 CC"`` (values stay secret)."""
+    return " ".join(f"{count} {SHORT_BONUS[label]}" for label, count in holdings.bonus_counts().items())
+
+
+def panel_player(player: PlayerView, holdings: Holdings | None) -> PlayerView:
+    """``player`` for its OLED panel: cash stays the big figure; once the network's tiles are tracked the two
+    lines under it are its programming at a glance (``"20hh S6 A5 D5 O4"``) and its bonus tile counts
+    (``"Star 1 Emmy 1"``; plain ASCII, 9.1: counts only). Untracked networks keep the half-hours line."""
+    if holdings is None or not holdings.tracked:
+        return player
+    mix = " ".join(f"{TYPE_LETTERS.get(kind, SPECIAL_KINDS.get(kind, kind))}"
+                   f"{count if kind != 'preemption' else ''}" for kind, count in type_counts(holdings))
+    lines = [f"{holdings.half_hours}hh {mix}".strip()]
+    bonuses = bonus_text(holdings)
+    if bonuses:
+        lines.append(bonuses)
+    return PlayerView(player.name, player.colour, player.balance, player.tracks, player.badges, player.turn,
+                      player.headline, tuple(lines))
+
+
+def tile_code(tile: ProgramTile) -> str:
+    """A program's secret value in a few ASCII characters for the owner's panel: ``"D70"`` (Drama, 70 RP),
+    ``"OSp"`` (a Special of type Other), ``"Mv100"``, ``"SB"``, ``"Pre"``."""
+    if tile.kind == "movie":
+        return "Mv100"
+    if tile.kind in ("super_bowl", "preemption"):
+        return SPECIAL_KINDS[tile.kind]
+    return f"{TYPE_LETTERS[tile.colour]}{'Sp' if tile.kind == 'special' else tile.rating}"
+
+
+def peek_lines(holdings: Holdings) -> list[str]:
+    """The owner's private figures for a peek (9.1), compact ASCII for a 128×64 panel: programs grouped by
+    length (``"30: S30 S40 A50 A60 D20"``), then bonus tiles with values (``"Star30 CC-31"``)."""
+    if not holdings.tracked:
+        return ["No tiles entered yet (TV Wars 2.3)"]
+    by_length: dict[int, list[str]] = {}
+    for tile in holdings.programs:
+        by_length.setdefault(tile.length, []).append(tile_code(tile))
+    lines = [f"{length * 30}: {' '.join(codes)}" for length, codes in sorted(by_length.items())]
+    bonuses = [f"{SHORT_BONUS[t.label]}{t.value:+d}" if t.kind in ("critics_choice", "viewers_views")
+               else f"{SHORT_BONUS[t.label]}{t.value}" for t in holdings.bonuses]
+    if bonuses:
+        lines.append(" ".join(bonuses))
+    return lines or ["No programs"]
+
+
+def public_tile_label(tile: ProgramTile) -> str:
+    """A program by public facts only (9.1): ``"P7 60 min Drama"``, ``"M2 Movie"``."""
+    if tile.kind == "movie":
+        return f"{tile.id} Academy Award Movie"
+    if tile.kind in ("super_bowl", "preemption"):
+        return tile.public_text
+    return f"{tile.id} {tile.length * 30} min {TYPE_WORDS[tile.colour]}"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One button of the action strip: ``label``; either a ``command`` to post or a ``dialog`` name (with
+    ``args``) for :class:`TvWarsBoard` to open; ``enabled``."""
+
+    label: str
+    command: Command | None = None
+    dialog: str = ""
+    args: tuple = ()
+    enabled: bool = True
+
+
+def _war(state) -> Any:
+    return getattr(state, "war", None)
+
+
+def plan_actions(state, view) -> tuple[str, list[Action]]:
+    """What the action strip shows for ``state``: ``(prompt, actions)``. Public facts only (9.1). The order
+    of checks follows what the table waits for (the engine's ``busy``)."""
+    if state.finished:
+        return f"Game over: {state.end_reason}", [Action("Assets and winner", dialog="assets")]
+    actions: list[Action] = []
+    missing = [n.name for n in state.networks if not n.holdings.tracked]
+    if missing:
+        actions = [Action(f"{name}: starting programs", dialog="starting", args=(name,)) for name in missing]
+        if state.roll_off is not None:
+            return "Best Network News roll-off (2.5); each network enters its starting programming (2.3)", actions
+        return f"Each network enters its starting programming privately (2.3): {', '.join(missing)}", actions
+    if state.roll_off is not None:
+        return "Best Network News roll-off: the highest roll starts (2.5)", []
+    war = _war(state)
+    if war is not None and not war.over:
+        return _war_actions(state, war)
+    if state.final_count is not None:
+        return "Game over: Specials are rolled for the asset count (8, 7)", []
+    if state.debts:
+        debt = state.debts[0]
+        if debt.selling is not None:
+            return f"{debt.network} rolls for the Special it sells (7, 3.3)", []
+        creditor = "the bank" if debt.creditor == "bank" else debt.creditor
+        return (f"{debt.network} owes {creditor} {format_dollars(debt.amount)}: it sells programs of its "
+                f"choice at $500 per 10 RP per half-hour, no change (7)",
+                [Action(f"{debt.network}: sell a program", dialog="sell", args=(debt.network,))])
+    if state.auction is not None:
+        return _auction_actions(state)
+    if state.entry is not None:
+        entry = state.entry
+        return (f"{entry.network} enters its new tile's value privately (9.1)",
+                [Action(f"{entry.network}: enter the value", dialog="tile_value", args=(entry.network,))])
+    landing = state.landing
+    if landing is not None:
+        return _landing_actions(state, landing)
+    if state.playing:
+        actions = [Action(f"{state.turn} landed on...", dialog="landing", args=(state.turn,))]
+        if war is not None:
+            actions.append(Action("Last war's grid", dialog="grid"))
+        return f"{state.turn}'s turn: roll the dice, move, then say where the token landed (2.5)", actions
+    return view.status, []
+
+
+def _auction_actions(state) -> tuple[str, list[Action]]:
+    auction = state.auction
+    bidder = auction.next_bidder
+    cash = state.network(bidder).cash
+    high = f"high bid {auction.high_bidder} {format_dollars(auction.high_bid)}" if auction.high_bidder else "no bid yet"
+    out = [f"{n} on Technical Difficulties (9.7)" for n in state.technical_difficulties]
+    out += [f"{n} passed" for n in auction.passed]
+    prompt = (f"Auction of a {auction.lot_text}: {high}; {bidder} to bid or pass"
+              + (f". Not bidding: {', '.join(out)}" if out else "") + " (4)")
+    actions = []
+    for raise_by in (0, BID_STEP):
+        amount = auction.minimum + raise_by
+        actions.append(Action(f"{bidder} bids {format_dollars(amount)}", Bid(network=bidder, amount=amount,
+                                                                               source="touch"),
+                              enabled=amount <= cash))
+    actions.append(Action("Other bid", dialog="bid", args=(bidder,), enabled=auction.minimum <= cash))
+    actions.append(Action(f"{bidder} passes", PassBid(network=bidder, source="touch")))
+    return prompt, actions
+
+
+def _landing_actions(state, landing) -> tuple[str, list[Action]]:
+    me = landing.network
+    stage = landing.stage
+    prompt = landing.status + f" ({SPACES[landing.space][1]})"
+    if stage == "nominate":
+        return prompt, [Action("Nominate a program", dialog="nominate", args=(me,)),
+                        Action(f"{me} declines", Decline(network=me, source="touch"))]
+    if stage == "nominate_star":
+        return prompt, [Action(f"Nominate a Star at {format_dollars(OPENING_BID)}",
+                               Nominate(network=me, source="touch")),
+                        Action("Open higher", dialog="nominate", args=(me,)),
+                        Action(f"{me} declines", Decline(network=me, source="touch"))]
+    if stage == "movie_offer":
+        cash = state.network(me).cash
+        return prompt, [Action(f"Buy for {format_dollars(landing.price)}", dialog="movie", args=(me,),
+                               enabled=landing.price <= cash),
+                        Action(f"{me} declines", Decline(network=me, source="touch"))]
+    if stage == "bulletin":
+        return prompt, [Action("Bulletin card effect", dialog="bulletin", args=(me,))]
+    if stage in ("steal_program", "steal_star"):
+        star = stage == "steal_star"
+        victims = [n for n in state.networks if n.name != me and not n.out
+                   and (n.holdings.count("star") if star else n.holdings.programs)]
+        return prompt, [Action(f"Steal from {n.name}", Steal(network=me, victim=n.name, source="touch"))
+                        for n in victims] + [Action(f"{me} declines", Decline(network=me, source="touch"))]
+    if stage in ("give_program", "give_star"):
+        return prompt, [Action(f"{landing.victim} chooses", dialog="give", args=(landing.victim,))]
+    if stage == "ratings_war":
+        return prompt + "; the war screens open when the war starts", []
+    return prompt, []          # movie_roll, emmy_roll: the status bar asks for the dice
+
+
+def _war_actions(state, war) -> tuple[str, list[Action]]:
+    from companion.games.tv_wars import war_at_table as wat
+    phase = war.phase
+    grid = Action("Resolution grid", dialog="grid")
+    if phase == wat.LINE_UPS:
+        marks = " - ".join(f"{e.network} {'locked in' if e.locked else 'entering'}" for e in war.entries)
+        return (f"Ratings War: {marks} (6)",
+                [Action(f"{e.network} line-up", dialog="lineup", args=(e.network,)) for e in war.entries
+                 if not e.locked])
+    if phase == wat.REVEAL:
+        return "Ratings War: all locked in (6)", [Action("Reveal the line-ups", wat.RevealLineUps(source="touch"))]
+    if phase == wat.PREEMPT:
+        holder = war.preemption_holder
+        return (f"Ratings War: {holder} may place the Preemption tile over any hour, or not (9.91)",
+                [grid, Action(f"{holder}: Preemption", dialog="preempt", args=(holder,))])
+    return wat.war_status(war), [grid]
+
+
+# -- widgets -----------------------------------------------------------------------------------------------
+
+class NetworkCard(BoxLayout):
+    """One network's public facts (9.1) and its touch actions (On the Air, Sponsor, Pay)."""
+
+    player_name = StringProperty("")
+    player_colour = ListProperty([1, 1, 1, 1])
+    balance_text = StringProperty("")
+    programming_text = StringProperty("")
+    detail_text = StringProperty("")
+    sponsor_text = StringProperty("")
+    turn = BooleanProperty(False)
+    dimmed = BooleanProperty(False)
+    bnn = BooleanProperty(False)
+
+
+class Stepper(BoxLayout):
+    """A value changed by +/- buttons (no typing): ``value`` between ``minimum`` and ``maximum``, one pair of
+    buttons per step in ``steps``; ``text`` is ``fmt(value)``."""
+
+    value = NumericProperty(0)
+    text = StringProperty("")
+
+    def __init__(self, value: int, minimum: int, maximum: int, steps=(1,), fmt: Callable[[int], str] = str,
+                 **kwargs) -> None:
+        super().__init__(spacing=dp(4), size_hint_y=None, height=dp(56), **kwargs)
+        self.minimum, self.maximum, self.fmt = minimum, maximum, fmt
+        for step in sorted(steps, reverse=True):
+            self.add_widget(self._button(-step))
+        self.label = Label(font_size=sp(26), bold=True, size_hint_x=1.6)
+        self.add_widget(self.label)
+        for step in sorted(steps):
+            self.add_widget(self._button(step))
+        self.bind(value=self._show)
+        self.value = max(minimum, min(maximum, value))
+        self._show()
+
+    def _button(self, step: int):
+        text = self.fmt(abs(step)) if self.fmt is format_dollars else str(abs(step))
+        button = Factory.BigButton(text=("+" if step > 0 else "-") + text, font_size=sp(20))
+        button.bind(on_release=lambda b: self.change(step))
+        return button
+
+    def change(self, step: int) -> None:
+        """Move the value by ``step`` within the limits."""
+        self.value = max(self.minimum, min(self.maximum, int(self.value) + step))
+
+    def _show(self, *_):
+        self.text = self.fmt(int(self.value))
+        self.label.text = self.text
+
+
+def _label(text: str, size: float = 18, **kwargs) -> Label:
+    options = dict(font_size=sp(size), size_hint_y=None, height=dp(max(30, size * 1.6)), halign="left",
+                   valign="middle", markup=True)
+    options.update(kwargs)
+    label = Label(text=text, **options)
+    label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)))
+    return label
+
+
+def _choice_row(options, chosen, on_choose, group: str, height: float = 56, colours=None) -> BoxLayout:
+    """A row of toggle buttons (one of ``options`` as ``(value, text)``)."""
+    row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(height))
+    for value, text in options:
+        button = Factory.ChoiceButton(text=text, group=group, allow_no_selection=False, font_size=sp(20))
+        if colours and value in colours:
+            button.color = get_color_from_hex(colours[value])
+            button.bold = True
+        button.state = "down" if value == chosen else "normal"
+        button.bind(on_release=lambda b, v=value: on_choose(v))
+        row.add_widget(button)
+    return row
+
+
+class TvPopup(Popup):
+    """A TV Wars dialog: title, a scrolling body and a bottom row of buttons (Cancel always)."""
+
+    def __init__(self, title: str, full: bool = False, **kwargs) -> None:
+        super().__init__(title=title, title_size=sp(19), auto_dismiss=False,
+                         size_hint=(1, 1) if full else (0.96, 0.94), **kwargs)
+        outer = BoxLayout(orientation="vertical", spacing=dp(6))
+        self.scroll = ScrollView(do_scroll_x=False)
+        self.body = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
+        fit = lambda *_: setattr(self.body, "height", max(self.body.minimum_height, self.scroll.height))
+        self.body.bind(minimum_height=fit)      # short content starts at the top, long content scrolls
+        self.scroll.bind(height=fit)
+        self.scroll.add_widget(self.body)
+        outer.add_widget(self.scroll)
+        self.buttons = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
+        cancel = Factory.BigButton(text="Close")
+        cancel.bind(on_release=lambda b: self.dismiss(animation=False))
+        self.buttons.add_widget(cancel)
+        outer.add_widget(self.buttons)
+        self.content = outer
+
+    def add_button(self, text: str, callback, primary: bool = True):
+        """Add a bottom-row button running ``callback()``."""
+        button = Factory.BigButton(text=text)
+        if primary:
+            button.background_color = (0.15, 0.45, 0.25, 1)
+        button.bind(on_release=lambda b: callback())
+        self.buttons.add_widget(button)
+        return button
+
+
+class PrivatePopup(TvPopup):
+    """A dialog for one network's secret values (9.1): it covers the whole screen, asks everyone else to look
+    away and shows nothing until ``network`` taps "I am <network>"; ``build(popup)`` then fills the body."""
+
+    def __init__(self, network: str, purpose: str, build: Callable[["PrivatePopup"], None], **kwargs) -> None:
+        super().__init__(f"{network} only: everyone else look away (TV Wars 9.1). {purpose}", full=True, **kwargs)
+        self.network, self._build = network, build
+        self.revealed = False
+        self.gate = Factory.BigButton(text=f"I am {network}: show my tiles", font_size=sp(28),
+                                      size_hint_y=None, height=dp(120))
+        self.gate.bind(on_release=lambda b: self.reveal())
+        self.body.add_widget(_label(f"Only {network} looks at the screen now.", 22, halign="center"))
+        self.body.add_widget(self.gate)
+
+    def reveal(self) -> None:
+        """Show the secret part (the network tapped its name)."""
+        if self.revealed:
+            return
+        self.revealed = True
+        self.body.clear_widgets()
+        self._build(self)
+
+
+# -- the board ---------------------------------------------------------------------------------------------
+
+class TvWarsBoard(GameBoard):
+    """The TV Wars board (see the module docstring). ``cards`` maps network name to :class:`NetworkCard`."""
+
+    prompt = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.cards: dict[str, NetworkCard] = {}
+        self.state = None
+        self.actions: list[Action] = []
+        self.action_buttons: list = []
+        self.dialog = None
+
+    # drawing ---------------------------------------------------------------------------------------------
+    def update(self, state, view) -> None:
+        """Redraw the cards and the action strip from ``state`` and its public ``view`` (9.1)."""
+        self.state = state
+        box = self.ids.cards
+        if list(self.cards) != [p.name for p in view.players]:
+            box.clear_widgets()
+            self.cards = {}
+            for player in view.players:
+                card = NetworkCard(player_name=player.name)
+                card.board = self
+                self.cards[player.name] = card
+                box.add_widget(card)
+        auction = state.auction
+        for player in view.players:
+            network = state.network(player.name)
+            card = self.cards[player.name]
+            card.player_colour = get_color_from_hex(player.colour) if player.colour.startswith("#") else [1, 1, 1, 1]
+            card.balance_text = format_dollars(player.balance)
+            card.turn = player.name == auction.next_bidder if auction is not None else player.turn
+            card.bnn = state.best_network_news == player.name
+            holdings = network.holdings
+            half_hours = network.half_hours.value
+            card.programming_text = (f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked
+                                     else f"{half_hours} half-hours")
+            notes = [bonus_text(holdings)] if holdings.bonuses else []
+            if network.out:
+                notes.append("OUT")
+            if player.name in state.technical_difficulties:
+                notes.append("Tech. Diff.")
+            if auction is not None:
+                if player.name in auction.passed:
+                    notes.append("passed")
+                elif player.name == auction.high_bidder:
+                    notes.append("high bid")
+            card.detail_text = "  ".join(notes)
+            card.dimmed = network.out or (auction is not None and (player.name not in auction.bidders
+                                                                   or player.name in auction.passed))
+            card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
+        self.prompt, self.actions = plan_actions(state, view)
+        row = self.ids.actions
+        row.clear_widgets()
+        self.action_buttons = []
+        for action in self.actions:
+            button = Factory.BigButton(text=action.label, disabled=not action.enabled,
+                                       font_size=sp(20) if len(action.label) < 16 else sp(17))
+            button.action = action
+            button.bind(on_release=lambda b: self.run(b.action))
+            row.add_widget(button)
+            self.action_buttons.append(button)
+        self._refresh_lineup_panel()
+
+    def panel_views(self, state, view) -> list[PlayerView]:
+        """The players as their OLED panels show them (:func:`panel_player`)."""
+        return [panel_player(p, state.network(p.name).holdings) for p in view.players]
+
+    def peek(self, state, player: str) -> tuple[str, list[str]]:
+        """``(title, lines)`` of ``player``'s private figures for its own panel (peek, 9.1)."""
+        return f"{player} PRIVATE", peek_lines(state.network(player).holdings)
+
+    # acting ----------------------------------------------------------------------------------------------
+    def run(self, action: Action) -> None:
+        """Carry out one action-strip button: post its command or open its dialog."""
+        if action.command is not None:
+            self.controller.post(action.command)
+            return
+        opener = getattr(self, f"open_{action.dialog}")
+        opener(*action.args)
+
+    def _open(self, popup: Popup) -> Popup:
+        self.dialog = popup
+        return self.controller.open_popup(popup)
+
+    def _post_and_close(self, popup: Popup, command: Command) -> None:
+        popup.dismiss(animation=False)
+        self.controller.post(command)
+
+    def _network(self, name: str):
+        return self.controller.table.state.network(name)
+
+    # landing -----------------------------------------------------------------------------------------------
+    def open_landing(self, network: str) -> Popup:
+        """The "Landed on…" chooser: every space of the board (the rulebook gives no board order), and
+        whether the token passed On the Air on the way (+$3,000, 9.5)."""
+        popup = TvPopup(f"{network} landed on... (tap the space; TV Wars 2.5)")
+        popup.passed = False
+        toggle = Factory.ChoiceButton(text="Passed On the Air on the way: +$3,000 (9.5)", size_hint_y=None,
+                                      height=dp(52))
+        toggle.bind(state=lambda b, s: setattr(popup, "passed", s == "down"))
+        popup.body.add_widget(toggle)
+        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(56),
+                          row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for space, (label, rule) in SPACES.items():
+            button = Factory.BigButton(text=label, font_size=sp(18))
+            button.bind(on_release=lambda b, s=space: self._post_and_close(
+                popup, LandOn(network=network, space=s, passed_on_the_air=popup.passed, source="touch")))
+            grid.add_widget(button)
+        popup.body.add_widget(grid)
+        return self._open(popup)
+
+    def open_nominate(self, network: str) -> Popup:
+        """Nominate a program (length and type, 3.1/3.22) or a Star (5.1), opening at $1,000 or more in $500
+        steps up to the network's cash (4)."""
+        state = self.controller.table.state
+        landing = state.landing
+        star = landing.stage == "nominate_star"
+        cash = state.network(network).cash
+        popup = TvPopup(f"{network} nominates a {'Star' if star else 'program'} for bid (TV Wars 4, "
+                        f"{'5.1' if star else '3.1'})")
+        choice = {"length": landing.lengths[0] if landing.lengths else None, "colour": "green"}
+        if not star:
+            popup.body.add_widget(_label("Length (only those still in the Inventory, 3.11/3.22)"))
+            popup.body.add_widget(_choice_row([(n, MINUTES[n].replace("-minute", " min")) for n in landing.lengths],
+                                              choice["length"], lambda v: choice.__setitem__("length", v),
+                                              f"len-{id(popup)}"))
+            popup.body.add_widget(_label("Type"))
+            popup.body.add_widget(_choice_row([(c, TYPE_WORDS[c]) for c in TYPE_WORDS], choice["colour"],
+                                              lambda v: choice.__setitem__("colour", v), f"col-{id(popup)}",
+                                              colours=TYPE_COLOURS))
+        popup.body.add_widget(_label("Opening bid (automatic $1,000, or higher in $500 steps; 4)"))
+        popup.stepper = Stepper(OPENING_BID, OPENING_BID, max(OPENING_BID, cash), (BID_STEP, 5 * BID_STEP * 2),
+                                format_dollars)
+        popup.body.add_widget(popup.stepper)
+
+        def submit():
+            opening = int(popup.stepper.value)
+            command = (Nominate(network=network, opening=opening, source="touch") if star else
+                       Nominate(network=network, length=choice["length"], colour=choice["colour"],
+                                opening=opening, source="touch"))
+            self._post_and_close(popup, command)
+        popup.submit = submit
+        popup.add_button("Nominate", submit)
+        return self._open(popup)
+
+    def open_bid(self, network: str) -> Popup:
+        """A custom raise: from the minimum bid up to the network's cash, in $500 steps (4, 7)."""
+        state = self.controller.table.state
+        auction = state.auction
+        cash = state.network(network).cash
+        popup = TvPopup(f"{network} bids on the {auction.lot_text} (TV Wars 4): at least "
+                        f"{format_dollars(auction.minimum)}, at most its cash {format_dollars(cash)}")
+        popup.stepper = Stepper(auction.minimum, auction.minimum, max(auction.minimum, cash),
+                                (BID_STEP, 2 * BID_STEP, 10 * BID_STEP), format_dollars)
+        popup.body.add_widget(popup.stepper)
+        popup.submit = lambda: self._post_and_close(popup, Bid(network=network, amount=int(popup.stepper.value),
+                                                               source="touch"))
+        popup.add_button("Bid", popup.submit)
+        return self._open(popup)
+
+    def open_movie(self, network: str) -> Popup:
+        """Buy the Academy Award Movie at the rolled price, choosing one of those remaining by type (3.2)."""
+        landing = self.controller.table.state.landing
+        popup = TvPopup(f"{network} buys an Academy Award Movie for {format_dollars(landing.price)} (TV Wars 3.2)")
+        choice = {"colour": "yellow"}
+        popup.body.add_widget(_label("Which of the remaining movies (by its colour)?"))
+        popup.body.add_widget(_choice_row([(c, TYPE_WORDS[c]) for c in TYPE_WORDS], "yellow",
+                                          lambda v: choice.__setitem__("colour", v), f"mov-{id(popup)}",
+                                          colours=TYPE_COLOURS))
+        popup.submit = lambda: self._post_and_close(popup, BuyMovie(network=network, colour=choice["colour"],
+                                                                    source="touch"))
+        popup.add_button(f"Buy for {format_dollars(landing.price)}", popup.submit)
+        return self._open(popup)
+
+    def open_give(self, network: str) -> Popup:
+        """The network being stolen from chooses what it gives up (9.2, 9.3); tiles by public facts only
+        (its panel's peek shows their values)."""
+        state = self.controller.table.state
+        star = state.landing.stage == "give_star"
+        holdings = state.network(network).holdings
+        popup = TvPopup(f"{network} chooses the {'Star' if star else 'program'} it gives up to "
+                        f"{state.landing.network} (TV Wars {'9.3' if star else '9.2'}); hold your peek button "
+                        f"to see values on your panel")
+        tiles = [(t.id, f"Star {t.id}") for t in holdings.bonuses if t.kind == "star"] if star else \
+            [(t.id, public_tile_label(t)) for t in holdings.programs]
+        grid = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for tile_id, text in tiles:
+            button = Factory.BigButton(text=text, font_size=sp(18))
+            button.bind(on_release=lambda b, t=tile_id: self._post_and_close(
+                popup, GiveUp(network=network, tile_id=t, source="touch")))
+            grid.add_widget(button)
+        popup.body.add_widget(grid)
+        return self._open(popup)
+
+    def open_bulletin(self, network: str) -> Popup:
+        """The Bulletin card's effect (9.6; the card texts are not in the rulebook): pay or collect (bank or
+        each other network), move to a space, the Super Bowl into play (9.8), an auction, or nothing."""
+        popup = TvPopup(f"{network}'s Bulletin card (TV Wars 9.6): what does it say?")
+        effects = (("pay", "Pay the bank"), ("collect", "Collect from bank"), ("pay_each", "Pay each network"),
+                   ("collect_each", "Collect from each"), ("move", "Move to a space"), ("super_bowl", "Super Bowl"),
+                   ("auction_program", "Auction a program"), ("auction_star", "Auction a Star"), ("none", "No effect"))
+        choice = {"effect": "pay", "space": "on_the_air", "length": 1, "colour": "green", "passed": False}
+        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for value, text in effects:
+            button = Factory.ChoiceButton(text=text, group=f"eff-{id(popup)}", allow_no_selection=False,
+                                          font_size=sp(18))
+            button.state = "down" if value == "pay" else "normal"
+            button.bind(on_release=lambda b, v=value: pick(v))
+            grid.add_widget(button)
+        popup.body.add_widget(grid)
+        details = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_y=None)
+        details.bind(minimum_height=details.setter("height"))
+        popup.body.add_widget(details)
+        popup.stepper = Stepper(1_000, 0, 200_000, (500, 5_000), format_dollars)
+        popup.choice = choice
+
+        def pick(effect):
+            choice["effect"] = effect
+            details.clear_widgets()
+            if effect in ("pay", "collect", "pay_each", "collect_each", "auction_program", "auction_star"):
+                details.add_widget(_label("Amount" if "auction" not in effect else "Opening bid (0 = $1,000)"))
+                details.add_widget(popup.stepper)
+            if effect == "move":
+                row = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(48),
+                                 row_force_default=True)
+                row.bind(minimum_height=row.setter("height"))
+                for space, (label, _) in SPACES.items():
+                    button = Factory.ChoiceButton(text=label, group=f"sp-{id(popup)}", allow_no_selection=False,
+                                                  font_size=sp(16))
+                    button.bind(on_release=lambda b, s=space: choice.__setitem__("space", s))
+                    row.add_widget(button)
+                details.add_widget(row)
+                passed = Factory.ChoiceButton(text="Passed On the Air: +$3,000 (9.5)", size_hint_y=None,
+                                              height=dp(48))
+                passed.bind(state=lambda b, s: choice.__setitem__("passed", s == "down"))
+                details.add_widget(passed)
+            if effect == "auction_program":
+                details.add_widget(_choice_row([(n, f"{n * 30} min") for n in (1, 2, 3, 4)], choice["length"],
+                                               lambda v: choice.__setitem__("length", v), f"bl-{id(popup)}"))
+                details.add_widget(_choice_row([(c, TYPE_WORDS[c]) for c in TYPE_WORDS], choice["colour"],
+                                               lambda v: choice.__setitem__("colour", v), f"bc-{id(popup)}",
+                                               colours=TYPE_COLOURS))
+        popup.pick = pick
+        pick("pay")
+
+        def submit():
+            effect = choice["effect"]
+            amount = int(popup.stepper.value) if effect not in ("move", "super_bowl", "none") else 0
+            self._post_and_close(popup, Bulletin(network=network, effect=effect, amount=amount,
+                                                 space=choice["space"] if effect == "move" else None,
+                                                 passed_on_the_air=choice["passed"] if effect == "move" else False,
+                                                 length=choice["length"] if effect == "auction_program" else None,
+                                                 colour=choice["colour"] if effect == "auction_program" else None,
+                                                 source="touch"))
+        popup.submit = submit
+        popup.add_button("Apply", submit)
+        return self._open(popup)
+
+    # private dialogs (9.1) -------------------------------------------------------------------------------
+    def open_tile_value(self, network: str) -> Popup:
+        """The buyer enters its new tile's secret value (9.1) on a :class:`PrivatePopup`: a program's rating
+        10-90 or Special (3, 3.3), a Star's 10/20/30 (5.1), Critics' Choice -36..+36 or Viewers' Views
+        -28..+29 (5.3)."""
+        entry = self.controller.table.state.entry
+
+        def build(popup):
+            what = {"program": f"your new {MINUTES[entry.length]} {TYPE_WORDS[entry.colour]}'s rating"
+                    if entry.lot == "program" else "", "star": "your new Star's value",
+                    "critics_choice": "your Critics' Choice tile's value",
+                    "viewers_views": "your Viewers' Views tile's value"}[entry.lot]
+            popup.body.add_widget(_label(f"Look at the tile and enter {what}:", 20))
+            if entry.lot in ("program", "star"):
+                values = [(v, str(v)) for v in (range(10, 100, 10) if entry.lot == "program" else (10, 20, 30))]
+                if entry.lot == "program":
+                    values.append(("special", "Special"))
+                grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, row_default_height=dp(64),
+                                  row_force_default=True)
+                grid.bind(minimum_height=grid.setter("height"))
+                for value, text in values:
+                    button = Factory.BigButton(text=text, font_size=sp(26))
+                    command = (EnterTileValue(network=network, special=True, source="touch") if value == "special"
+                               else EnterTileValue(network=network, value=value, source="touch"))
+                    button.bind(on_release=lambda b, c=command: self._post_and_close(popup, c))
+                    grid.add_widget(button)
+                popup.body.add_widget(grid)
+                return
+            low, high = (-36, 36) if entry.lot == "critics_choice" else (-28, 29)
+            popup.stepper = Stepper(0, low, high, (1, 10), lambda v: f"{v:+d}")
+            popup.body.add_widget(popup.stepper)
+            popup.add_button("Enter", lambda: self._post_and_close(
+                popup, EnterTileValue(network=network, value=int(popup.stepper.value), source="touch")))
+        return self._open(PrivatePopup(network, "Enter the new tile's value.", build))
+
+    def open_starting(self, network: str) -> Popup:
+        """The network's starting programming (2.3) on a :class:`PrivatePopup`: five 30-, four 60-, one 90-
+        and one 120-minute programs, each a type (at most two of one type and length, up to five Situation
+        Comedies) and the rating on the dealt tile (10-90, or Special)."""
+        defaults = {1: ["green", "green", "red", "red", "blue"], 2: ["blue", "yellow", "yellow", "red"],
+                    3: ["blue"], 4: ["green"]}
+
+        def build(popup):
+            popup.rows = []
+            popup.body.add_widget(_label("Types are announced, ratings stay secret. Type: S Situation Comedy "
+                                         "(green), A Action/Adventure (red), D Drama (blue), O Other (yellow); "
+                                         "rating with - and +, or Special (3.3).", 17, height=dp(56)))
+            for length, count in STARTING_LENGTHS.items():
+                for index in range(count):
+                    row = {"length": length, "colour": defaults[length][index], "special": False}
+                    line = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(56))
+                    line.add_widget(Label(text=f"{length * 30} min", font_size=sp(18), size_hint_x=0.5))
+                    for colour in TYPE_COLOURS:
+                        button = Factory.ChoiceButton(text=TYPE_LETTERS[colour], group=f"st-{id(row)}",
+                                                      allow_no_selection=False, font_size=sp(22), bold=True,
+                                                      color=get_color_from_hex(TYPE_COLOURS[colour]),
+                                                      size_hint_x=0.4)
+                        button.state = "down" if colour == row["colour"] else "normal"
+                        button.bind(on_release=lambda b, r=row, c=colour: r.__setitem__("colour", c))
+                        line.add_widget(button)
+                    row["stepper"] = Stepper(50, 10, 90, (10,), size_hint_x=2.2)
+                    line.add_widget(row["stepper"])
+                    special = Factory.ChoiceButton(text="Special", font_size=sp(18), size_hint_x=0.7)
+                    special.bind(state=lambda b, s, r=row: r.__setitem__("special", s == "down"))
+                    line.add_widget(special)
+                    popup.body.add_widget(line)
+                    popup.rows.append(row)
+            popup.add_button("Enter", lambda: self._post_and_close(popup, SelectStartingProgramming(
+                network=network, source="touch", programs=tuple(
+                    ProgramSpec(r["length"], r["colour"], None if r["special"] else int(r["stepper"].value),
+                                special=r["special"]) for r in popup.rows))))
+        return self._open(PrivatePopup(network, "Starting programming (2.3).", build))
+
+    def open_sell(self, network: str) -> Popup:
+        """The debtor chooses a program to sell to the bank (7) on a :class:`PrivatePopup` (the sale prices
+        would tell the ratings): $500 per 10 RP per half-hour; a Special is rolled at the sale."""
+        holdings = self._network(network).holdings
+
+        def build(popup):
+            debt = self.controller.table.state.debts[0]
+            popup.body.add_widget(_label(f"{network} owes {format_dollars(debt.amount)}. Sell a program of your "
+                                         f"choice; no change is given for any excess (7).", 19))
+            for tile in holdings.programs:
+                value, breakdown = sale_value(tile)
+                if tile.kind == "special":
+                    text = f"{public_tile_label(tile)}: Special, rolled at the sale (3.3)"
+                elif value == 0:
+                    text = f"{public_tile_label(tile)}: no Rating Points, cannot be sold"
+                else:
+                    text = f"{public_tile_label(tile)}: {format_dollars(value)} = {breakdown}"
+                button = Factory.BigButton(text=text, font_size=sp(18), size_hint_y=None, height=dp(56),
+                                           disabled=tile.kind != "special" and value == 0)
+                button.bind(on_release=lambda b, t=tile.id: self._post_and_close(
+                    popup, SellProgram(network=network, tile_id=t, source="touch")))
+                popup.body.add_widget(button)
+        return self._open(PrivatePopup(network, "Bankruptcy sale (7).", build))
+
+    # the end ------------------------------------------------------------------------------------------------
+    def game_end_payload(self) -> dict | None:
+        """The journaled ``game_ended`` payload of the open game (its asset count, 8), or ``None``."""
+        session = self.controller.table.session
+        for move in reversed(session.line):
+            for record in session.moves[move]:
+                if record.type == "game_ended":
+                    return dict(record.payload)
+        return None
+
+    def open_assets(self) -> Popup:
+        """The asset count (8): each network's cash plus its programs at the bankruptcy price, and the
+        winner (or a draw, 10)."""
+        payload = self.game_end_payload() or {}
+        popup = TvPopup(f"Game over: {payload.get('reason', 'ended')} ({payload.get('rule', 'TV Wars 8')})")
+        assets = payload.get("assets", {})
+        winners = payload.get("winners", [])
+        if not assets:
+            popup.body.add_widget(_label("The game was ended by hand: no asset count.", 20))
+        for name, asset in assets.items():
+            programs = asset["total"] - asset["cash"]
+            star = "  WINNER" if name in winners and not payload.get("draw") else "  DRAW" if name in winners else ""
+            popup.body.add_widget(_label(f"[b]{name} {format_dollars(asset['total'])}[/b] = cash "
+                                         f"{format_dollars(asset['cash'])} + {len(asset['programs'])} programs "
+                                         f"{format_dollars(programs)}{star}", 24,
+                                         color=(1, 0.9, 0.3, 1) if name in winners else (1, 1, 1, 1)))
+            for text, value, breakdown in asset["programs"]:
+                popup.body.add_widget(_label(f"      {text}: {format_dollars(value)} ({breakdown})", 16, height=dp(24)))
+        return self._open(popup)
+
+    # the Ratings War -----------------------------------------------------------------------------------------
+    def open_lineup(self, network: str) -> Popup:
+        """Enter ``network``'s secret line-up (6): its tiles by public facts only on the touchscreen (id,
+        length, type; bonus kind), while its own panel shows the highlighted tile's value and whether the
+        line-up is legal (9.1). Tap programs in order from 8:00 (6.1), then a bonus to put on the last one
+        (6.2); Promotion $5,000 (6.6). "Check" enters it; "Lock in" locks it."""
+        from companion.games.tv_wars import war_at_table as wat
+        holdings = self._network(network).holdings
+        war = _war(self.controller.table.state)
+        entry = war.entry(network)
+        popup = TvPopup(f"{network}'s Prime Time Line-Up (TV Wars 6); your panel shows the values", full=True)
+        popup.network = network
+        popup.placements = [list(p) for p in entry.placements]
+        popup.promotion = entry.promotion
+        popup.highlight = None
+        columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(360))
+        tiles = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+        tiles.bind(minimum_height=tiles.setter("height"))
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(tiles)
+        columns.add_widget(scroll)
+        lineup = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_x=0.9)
+        columns.add_widget(lineup)
+        popup.body.add_widget(columns)
+        popup.tile_buttons = {}
+
+        def placed_ids():
+            return {p for p, _ in popup.placements} | {b for _, b in popup.placements if b}
+
+        def redraw():
+            lineup.clear_widgets()
+            at = 0
+            for program_id, bonus_id in popup.placements:
+                tile = holdings.program(program_id)
+                bonus = f" + {holdings.bonus(bonus_id).label} {bonus_id}" if bonus_id else ""
+                lineup.add_widget(_label(f"{_slot_span(at, tile.length)}  {public_tile_label(tile)}{bonus}", 17,
+                                         height=dp(30)))
+                at += tile.length
+            lineup.add_widget(_label(f"Promotion: {'yes, $5,000 (6.6)' if popup.promotion else 'no'}", 17))
+            lineup.add_widget(Label())
+            used = placed_ids()
+            for tile_id, button in popup.tile_buttons.items():
+                button.disabled = tile_id in used
+            self._lineup_panel(popup)
+
+        def tap(tile_id, is_bonus):
+            popup.highlight = tile_id
+            if is_bonus:
+                if popup.placements and popup.placements[-1][1] is None:
+                    popup.placements[-1][1] = tile_id
+            else:
+                popup.placements.append([tile_id, None])
+            redraw()
+
+        for tile in holdings.programs:
+            if tile.kind == "preemption":
+                continue
+            button = Factory.BigButton(text=public_tile_label(tile), font_size=sp(17))
+            button.bind(on_release=lambda b, t=tile.id: tap(t, False))
+            popup.tile_buttons[tile.id] = button
+            tiles.add_widget(button)
+        for tile in holdings.bonuses:
+            button = Factory.BigButton(text=f"{tile.label} {tile.id}", font_size=sp(17))
+            button.bind(on_release=lambda b, t=tile.id: tap(t, True))
+            popup.tile_buttons[tile.id] = button
+            tiles.add_widget(button)
+
+        def back():
+            if popup.placements:
+                popup.placements.pop()
+            redraw()
+
+        def toggle_promotion():
+            popup.promotion = not popup.promotion
+            redraw()
+
+        popup.tap, popup.back, popup.redraw = tap, back, redraw
+        popup.add_button("Remove last", back, primary=False)
+        popup.add_button("Promotion", toggle_promotion, primary=False)
+        popup.check = lambda: self.controller.post(wat.EnterLineUp(
+            network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
+            source="touch"))
+        popup.lock = lambda: self._post_and_close(popup, wat.LockLineUp(network=network, source="touch"))
+        popup.add_button("Check", popup.check)
+        popup.add_button("Lock in", popup.lock)
+        popup.bind(on_dismiss=lambda *_: self._end_lineup_panel(network))
+        redraw()
+        return self._open(popup)
+
+    def _lineup_panel(self, popup) -> None:
+        """Show the line-up being entered on its network's own panel: the highlighted tile's secret value and
+        whether the entered line-up is legal (``war_private_view``, 9.1)."""
+        from companion.games.tv_wars import war_at_table as wat
+        state = self.controller.table.state
+        war = _war(state)
+        if war is None:
+            return
+        holdings = state.network(popup.network).holdings
+        lines = []
+        if popup.highlight:
+            try:
+                tile = holdings.program(popup.highlight)
+                lines.append(f"{tile.id} {tile_code(tile)}" + (f" {tile.name}" if tile.name else ""))
+            except Exception:
+                tile = holdings.bonus(popup.highlight)
+                lines.append(f"{tile.id} {SHORT_BONUS[tile.label]} {tile.value}")
+        try:
+            wat.build_lineup(war, popup.network, holdings, [tuple(p) for p in popup.placements], popup.promotion)
+            lines.append("Line-up legal")
+        except Exception as error:
+            lines.append(f"Not yet: {getattr(error, 'rule', '') or ''} {getattr(error, 'reason', error)}")
+        self.controller.show_private(popup.network, f"{popup.network} LINE-UP", lines)
+
+    def _refresh_lineup_panel(self) -> None:
+        dialog = self.dialog
+        if dialog is not None and getattr(dialog, "placements", None) is not None and dialog.get_parent_window():
+            self._lineup_panel(dialog)
+
+    def _end_lineup_panel(self, network: str) -> None:
+        self.controller.hide_private(network)
+
+    def open_preempt(self, network: str) -> Popup:
+        """The Preemption tile's holder places it over any one hour, or keeps it off the card (9.91), after
+        the reveal and before any dice."""
+        from companion.games.tv_wars import war_at_table as wat
+        popup = TvPopup(f"{network}: place the Preemption tile over one hour, or not (TV Wars 9.91)")
+        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(60), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for start in range(5):
+            button = Factory.BigButton(text=_slot_span(start, 2), font_size=sp(22))
+            button.bind(on_release=lambda b, s=start: self._post_and_close(
+                popup, wat.PlacePreemption(network=network, start=s, source="touch")))
+            grid.add_widget(button)
+        keep = Factory.BigButton(text="Do not play it", font_size=sp(20))
+        keep.bind(on_release=lambda b: self._post_and_close(
+            popup, wat.PlacePreemption(network=network, start=None, source="touch")))
+        grid.add_widget(keep)
+        popup.body.add_widget(grid)
+        return self._open(popup)
+
+    def open_grid(self) -> Popup:
+        """The resolution grid (full screen, scrolling): networks across, half-hours 8:00-11:00 down like the
+        Prime Time Line-Up cards side by side, each score with its parts, ties and cancellations with their
+        rules; before any dice, each program's chance of surviving."""
+        from companion.games.tv_wars import war_at_table as wat
+        war = _war(self.controller.table.state)
+        view = wat.war_view(war)
+        popup = TvPopup(view.status, full=True)
+        fill_grid(popup.body, view)
+        return self._open(popup)
+
+
+def _slot_span(start: int, length: int) -> str:
+    from companion.games.tv_wars.ratings_war import span_label
+    return span_label(start, length)
+
+
+CELL_COLOURS = {"wins": (0.12, 0.40, 0.20, 1), "cancelled": (0.55, 0.12, 0.12, 1), "gone": (0.16, 0.16, 0.18, 1),
+                "preempted": (0.30, 0.22, 0.45, 1), "empty": (0.10, 0.10, 0.12, 1), "scored": (0.18, 0.22, 0.28, 1),
+                "": (0.18, 0.22, 0.28, 1)}
+
+
+class GridCellLabel(Label):
+    """One cell of the resolution grid, its background by the cell's state."""
+
+    background = ListProperty([0.18, 0.22, 0.28, 1])
+
+
+def cell_text(cell) -> str:
+    """The grid cell's markup: title (program's first half-hour), total, breakdown and fate (with rule)."""
+    if cell.state == "empty":
+        return "-"
+    parts = [f"[b]{cell.program}[/b]" if cell.starts else f"[i]{cell.program}[/i]"]
+    if cell.state == "preempted":
+        parts.append(f"{cell.reason} ({cell.rule})")
+    elif cell.state == "gone":
+        parts.append(f"{cell.reason}")
+    elif cell.total is not None:
+        parts.append(f"[size={int(sp(24))}][b]{cell.total}[/b][/size]")
+        parts.append(cell.breakdown)
+    elif cell.base is not None:
+        parts.append(f"base {cell.base}")
+    if cell.state == "wins":
+        parts.append("[b]Wins time slot[/b]")
+    if cell.state == "cancelled":
+        parts.append(f"[b]Cancelled[/b] ({cell.rule})")
+    if cell.tie:
+        parts.append(cell.tie)
+    return "\n".join(parts)
+
+
+def fill_grid(body: BoxLayout, view) -> None:
+    """Add the war's grid and its notes (a :class:`~companion.games.tv_wars.war_at_table.WarView`) to
+    ``body``: a header row of networks, six rows of half-hours, then Preemption, ties, cancellations, dice
+    and survival odds."""
+    columns = len(view.networks) + 1
+    grid = GridLayout(cols=columns, spacing=dp(2), size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    header = [("", None)] + [(name, None) for name in view.networks]
+    for text, _ in header:
+        grid.add_widget(Label(text=f"[b]{text}[/b]", markup=True, font_size=sp(22), size_hint_y=None,
+                              height=dp(34), size_hint_x=0.45 if text == "" else 1))
+    promotion = set(view.promotion)
+    for row in view.rows:
+        grid.add_widget(Label(text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None,
+                              height=dp(60), size_hint_x=0.45))
+        labels = []
+
+        def fit_row(*_, labels=labels):
+            # the text wraps to the cell's width; the whole row takes the tallest cell's height (nothing clipped)
+            height = max([dp(120)] + [label.texture_size[1] + dp(10) for label in labels])
+            for label in labels:
+                label.height = height
+        for cell in row.cells:
+            label = GridCellLabel(text=cell_text(cell), markup=True, font_size=sp(15), size_hint_y=None,
+                                  height=dp(120), halign="center", valign="middle",
+                                  background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]))
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)), texture_size=fit_row)
+            labels.append(label)
+            grid.add_widget(label)
+    body.add_widget(grid)
+    notes = []
+    if promotion:
+        notes.append(f"Promotion (+10 on every program, 6.6): {', '.join(sorted(promotion))}")
+    if view.preemption:
+        notes.append(view.preemption)
+    for row in view.rows:
+        notes += [f"{row.label}: {text}" for text in (*row.ties, *row.notes)]
+    notes += list(view.cancellations)
+    if view.dice:
+        notes.append("Dice: " + "; ".join(view.dice))
+    if view.odds:
+        notes.append("[b]Chance of surviving (before any dice; exact):[/b]")
+        notes += [f"{network} {title} {span}: {percent:.0%}" for network, title, span, _, percent in view.odds]
+    if view.odds_note:
+        notes.append(view.odds_note)
+    if view.pending:
+        notes.append(f"Waiting for: {view.pending}")
+    for text in notes:
+        body.add_widget(_label(text, 17))
+
+
+__all__ = ["TvWarsBoard", "NetworkCard", "PrivatePopup", "Stepper", "plan_actions", "panel_player", "peek_lines",
+           "programming_markup", "type_counts", "bonus_text", "tile_code", "public_tile_label", "fill_grid",
+           "cell_text", "Action"]
