@@ -15,10 +15,10 @@ diagonal example).
 
 from __future__ import annotations
 
-import sqlite3
-
 from companion.commands import NewGame, PlayerSeat
 from companion.games.telly_time import (ChoosePilotShow, KeepPilotCards, PilotCard, StartSeason)
+
+from table_helpers import accepted, event_count
 
 PLAYERS = ("Arkady", "Virginia")
 COLOURS = ("#e53935", "#1e88e5")
@@ -41,22 +41,6 @@ TILES = {"Comedy": ARKADY_TILE, "Reality": VIRGINIA_TILE}
 def seats(names=PLAYERS):
     """Player seats for ``names``."""
     return tuple(PlayerSeat(name, colour) for name, colour in zip(names, COLOURS * 3))
-
-
-def event_count(table) -> int:
-    """Rows in the journal's events table."""
-    connection = sqlite3.connect(str(table.journal.path))
-    try:
-        return connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    finally:
-        connection.close()
-
-
-def accepted(table, command):
-    """Execute ``command``; assert it was accepted; return the outcome."""
-    outcome = table.execute(command)
-    assert outcome.accepted, outcome.message
-    return outcome
 
 
 def refused(table, command, error: type[Exception]):

@@ -5,8 +5,6 @@ Every refusal must leave the state unchanged and write nothing to the journal.
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from companion.commands import EndGame, NewGame, PlayerSeat, RollDice, Undo
@@ -17,6 +15,8 @@ from companion.games.channel_won import (CHANNEL_WON, CloseLead, CollectCard, De
 from companion.games.channel_won.cards import (CatalogueError, LeadCard, leads_option, load_catalogue,
                                                parse_catalogue)
 from companion.table import replay
+
+from table_helpers import accepted, event_count
 
 NAMES = CHANNEL_WON.default_names
 COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00")
@@ -42,14 +42,6 @@ def collect_all(table) -> None:
         accepted(table, CollectCard(player=table.state.turn))
 
 
-def event_count(table) -> int:
-    connection = sqlite3.connect(str(table.journal.path))
-    try:
-        return connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    finally:
-        connection.close()
-
-
 def refused(table, command, error: type[Exception] = IllegalCommand, rule: str | None = None):
     """Assert ``command`` is refused with ``error`` (citing ``rule`` if given), changing nothing."""
     before_state, before_count, before_history = table.state, event_count(table), table.history()
@@ -62,12 +54,6 @@ def refused(table, command, error: type[Exception] = IllegalCommand, rule: str |
     assert table.history() == before_history
     assert event_count(table) == before_count
     return outcome.refusal
-
-
-def accepted(table, command):
-    outcome = table.execute(command)
-    assert outcome.accepted, outcome.message
-    return outcome
 
 
 def lead(table, category):

@@ -4,7 +4,6 @@ R1… from docs/rulings-death-show-tv.md). A refused command must change nothing
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 from fractions import Fraction
@@ -19,6 +18,7 @@ from companion.games.death_show_tv import (LOCATIONS, AdjustBonus, AdjustHand, C
 from companion.table import replay
 
 from conftest import read_events
+from table_helpers import accepted, event_count
 
 NAMES = ("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")
 RULES = find_game("death-show-tv")
@@ -33,31 +33,23 @@ def start(table, n=3, **options) -> int:
     return outcome.records[0].game_id
 
 
-def _event_count(table) -> int:
-    connection = sqlite3.connect(str(table.journal.path))
-    try:
-        return connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    finally:
-        connection.close()
-
-
 def refused(table, command, error=IllegalCommand, *words):
     """Assert ``command`` is refused with ``error`` whose message has ``words``; nothing changes."""
-    before_state, before_count = table.state, _event_count(table)
+    before_state, before_count = table.state, event_count(table)
     outcome = table.execute(command)
     assert not outcome.accepted, f"{command!r} was accepted: {outcome.message}"
     assert isinstance(outcome.refusal, error), repr(outcome.refusal)
     for word in words:
         assert word in str(outcome.refusal), (word, str(outcome.refusal))
     assert table.state == before_state
-    assert _event_count(table) == before_count
+    assert event_count(table) == before_count
     return outcome.refusal
 
 
 def ok(table, *commands):
+    """Execute each of ``commands``, asserting each is accepted; return the last outcome."""
     for command in commands:
-        outcome = table.execute(command)
-        assert outcome.accepted, outcome.message
+        outcome = accepted(table, command)
     return outcome
 
 

@@ -1,41 +1,23 @@
 """The Channel WON board in the real Kivy app (Xvfb): a round played by synthetic touches and seat keys
 (tests/kivy/drive_channel_won.py), the journal checked after, screenshots saved to test-artifacts/."""
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from PIL import Image
 
 from companion.journal import Journal
 from companion.session import GameSession
 
-DRIVER = Path(__file__).parent / "kivy" / "drive_channel_won.py"
-ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    if not os.environ.get("DISPLAY"):
-        pytest.fail("no DISPLAY: run the suite under Xvfb (xvfb-run or ./run-tests)")
-    data_dir = tmp_path_factory.mktemp("data")
-    out_dir = tmp_path_factory.mktemp("shots")
-    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir)],
-                               capture_output=True, text=True, timeout=240)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out_dir / "result.json").read_text())
-    assert result["errors"] == [], "\n".join(result["errors"])
-    ARTIFACTS.mkdir(exist_ok=True)
-    for png in out_dir.glob("*.png"):
-        shutil.copy(png, ARTIFACTS / f"channel-won-{png.name}")
-    steps = {step["label"]: step for step in result["steps"]}
-    return data_dir, out_dir, result, steps
+    data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
+    result = run_driver("drive_channel_won.py", data_dir, out_dir)
+    keep_artifacts(out_dir, "*.png", prefix="channel-won-")
+    return data_dir, out_dir, result, steps_by_label(result)
 
 
 def events(data_dir, game_id=1):

@@ -2,38 +2,22 @@
 the combat screen and the dialogs (tests/kivy/drive_death_show_tv.py); screenshots go to test-artifacts/.
 Asserts what the board showed, that nothing on it overlapped or was cut off, and what the journal holds."""
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from companion.journal import Journal
 from companion.session import GameSession
 
-DRIVER = Path(__file__).parent / "kivy" / "drive_death_show_tv.py"
-ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    if not os.environ.get("DISPLAY"):
-        pytest.fail("no DISPLAY: run the suite under Xvfb (xvfb-run or ./run-tests)")
     data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
-    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir)],
-                               capture_output=True, text=True, timeout=240)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out_dir / "result.json").read_text())
-    assert result["errors"] == [], "\n".join(result["errors"])
-    ARTIFACTS.mkdir(exist_ok=True)
-    for png in out_dir.glob("dst-*.png"):
-        shutil.copy(png, ARTIFACTS / png.name)
-    return data_dir, out_dir, {step["label"]: step for step in result["steps"]}
+    result = run_driver("drive_death_show_tv.py", data_dir, out_dir)
+    keep_artifacts(out_dir, "dst-*.png")
+    return data_dir, out_dir, steps_by_label(result)
 
 
 def test_every_screen_was_captured_with_nothing_overlapping_or_cut_off(played):

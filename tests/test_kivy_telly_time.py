@@ -2,38 +2,22 @@
 Season, season 1 and its scoring; here we check what the board showed, what was refused, and the journal.
 Screenshots are copied to test-artifacts/ for looking at."""
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from companion.journal import Journal
 from companion.session import GameSession
 
-DRIVER = Path(__file__).parent / "kivy" / "drive_telly_time.py"
-ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    if not os.environ.get("DISPLAY"):
-        pytest.fail("no DISPLAY: run the suite with ./run-tests (or xvfb-run), which provides a display")
     data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
-    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir)],
-                               capture_output=True, text=True, timeout=240)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out_dir / "result.json").read_text())
-    assert result["errors"] == [], "\n".join(result["errors"])
-    ARTIFACTS.mkdir(exist_ok=True)
-    for png in out_dir.glob("tt-*.png"):
-        shutil.copy(png, ARTIFACTS / png.name)
-    return data_dir, out_dir, {step["label"]: step for step in result["steps"]}
+    result = run_driver("drive_telly_time.py", data_dir, out_dir)
+    keep_artifacts(out_dir, "tt-*.png")
+    return data_dir, out_dir, steps_by_label(result)
 
 
 def test_pilot_season_through_the_board(played):

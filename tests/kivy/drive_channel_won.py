@@ -5,34 +5,21 @@ Run by tests/test_kivy_channel_won.py in a subprocess with a display (Xvfb). Usa
 ``result.json`` with what the board showed after each step.
 """
 
-import json
-import os
-import sys
-from pathlib import Path
+import harness  # first: it sets Kivy's environment and builds nothing yet
+from harness import find, key, tap
 
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
+from companion.commands import NewGame, PlayerSeat
+from companion.games.channel_won.cards import leads_option, parse_catalogue
 
-import dataclasses  # noqa: E402
+driver = harness.Driver()
+controller, result = driver.controller, driver.result
+board, popup, shot, save_panels = driver.board, driver.popup, driver.shot, driver.save_panels
 
-from companion.commands import NewGame, PlayerSeat  # noqa: E402
-from companion.config import default_config  # noqa: E402
-from companion.games.channel_won.cards import leads_option, parse_catalogue  # noqa: E402
-from companion.journal import open_journal  # noqa: E402
-from ui.kiosk import build_app  # noqa: E402
 
-data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
-out_dir.mkdir(parents=True, exist_ok=True)
-journal, _ = open_journal(data_dir / "journal.sqlite3")
-config = dataclasses.replace(default_config(), dice_seed=7)
-app = build_app(journal=journal, config=config, simulate=True)
+def tap_text(text, root=None):
+    """Tap the enabled button whose text is exactly ``text`` (several of this board's start alike)."""
+    harness.tap_text(text, root, exact=True)
 
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-
-result = {"steps": [], "errors": []}
-controller = app.controller
 
 #: The rulebook's Sports example as catalogue entries (the Business bonus value makes the Scoring Example).
 CATALOGUE = """
@@ -53,61 +40,8 @@ SEATS = (PlayerSeat("Ava", "#e53935"), PlayerSeat("Ben", "#1e88e5"), PlayerSeat(
 SIX = SEATS + (PlayerSeat("Dev", "#fdd835"), PlayerSeat("Eli", "#8e24aa"), PlayerSeat("Fay", "#fb8c00"))
 
 
-def find(root, predicate):
-    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if predicate(widget):
-            return widget
-        stack.extend(reversed(widget.children))
-    raise LookupError("no such widget")
-
-
-def text_is(text):
-    return lambda w: getattr(w, "text", None) == text and hasattr(w, "on_release") \
-        and w.get_root_window() is not None and not getattr(w, "disabled", False)
-
-
-def tap(widget):
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def tap_text(text, root=None):
-    tap(find(root or Window, text_is(text)))
-
-
-def key(char):
-    Window.dispatch("on_key_down", ord(char), 0, char, [])
-    Window.dispatch("on_key_up", ord(char), 0)
-
-
-def board():
-    area = controller.screens.get_screen("dashboard").ids.board_area
-    return area.children[0]
-
-
 def column(category):
     return next(c for c in board().ids.lineup.children if c.category == category)
-
-
-def popup():
-    return controller.popup
-
-
-def shot(name):
-    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))   # Kivy adds a counter to the name
-    saved.replace(out_dir / f"{name}.png")
-
-
-def save_panels(prefix):
-    controller.panels.wait_idle()
-    _, frames = controller.panels.frames()
-    for index, frame in enumerate(frames):
-        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
 
 
 def overlaps(root):
@@ -285,30 +219,4 @@ steps = [
 ]
 
 
-def run_step(dt, index=0):
-    from kivy.uix.modalview import ModalView
-    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
-        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
-        return
-    if index >= len(steps):
-        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
-        app.stop()
-        return
-    try:
-        controller.drain()
-        steps[index]()
-        controller.drain()
-        controller.refresh()
-    except Exception as error:  # recorded; the test fails on any error
-        import traceback
-        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
-    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
-
-
-def begin(*_):
-    Clock.schedule_once(run_step, 0.5)
-
-
-app.bind(on_start=begin)
-app.run()
-journal.close()
+driver.run(steps)

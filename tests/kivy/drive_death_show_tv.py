@@ -11,67 +11,16 @@ Turtle Beach to remove it; a tap on the removed Location is refused; then an eig
 the crowded layout.
 """
 
-import dataclasses
-import json
-import os
-import sys
-from pathlib import Path
+import harness  # first: it sets Kivy's environment and builds nothing yet
+from harness import find, tap, tap_text
 
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
+from companion.commands import AnswerDice, NewGame, PlayerSeat
 
-from companion.config import default_config  # noqa: E402
-from companion.journal import open_journal  # noqa: E402
-from ui.kiosk import build_app  # noqa: E402
+driver = harness.Driver(prefix="dst-")       # screenshots and panels: dst-*.png
+controller, result = driver.controller, driver.result
+board, popup, shot, save_panels = driver.board, driver.popup, driver.shot, driver.save_panels
 
-data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
-out_dir.mkdir(parents=True, exist_ok=True)
-journal, _ = open_journal(data_dir / "journal.sqlite3")
-config = dataclasses.replace(default_config(), dice_seed=7)
-app = build_app(journal=journal, config=config, simulate=True)
-
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-
-from companion.commands import AnswerDice, NewGame, PlayerSeat  # noqa: E402
-
-result = {"steps": [], "errors": []}
-controller = app.controller
 COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00", "#00acc1", "#d81b60")
-
-
-def find(root, predicate):
-    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if predicate(widget):
-            return widget
-        stack.extend(reversed(widget.children))
-    raise LookupError("no such widget")
-
-
-def visible(widget):
-    return widget.get_root_window() is not None and not getattr(widget, "disabled", False)
-
-
-def tap(widget):
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def tap_text(text, root=None):
-    """Tap the first enabled button whose text starts with ``text``."""
-    tap(find(root or Window, lambda w: hasattr(w, "on_release") and isinstance(getattr(w, "text", None), str)
-             and w.text.startswith(text) and visible(w)))
-
-
-def board():
-    area = controller.screens.get_screen("dashboard").ids.board_area
-    return area.children[0]
 
 
 def tap_location(name):
@@ -89,11 +38,6 @@ def stepper(popup, ident, presses):
 
 def answer(roller, *values):
     controller.post(AnswerDice(roller=roller, values=tuple(values), source="manual"))
-
-
-def shot(name):
-    saved = Path(Window.screenshot(str(out_dir / f"dst-{name}.png")))   # Kivy adds a counter to the name
-    saved.replace(out_dir / f"dst-{name}.png")
 
 
 def texts(root):
@@ -150,17 +94,6 @@ def snapshot(label):
         "overlaps": overlaps(b), "clipped": clipped_labels(b),
         "board_size": [b.width, b.height],
     })
-
-
-def popup():
-    return controller.popup
-
-
-def save_panels(prefix):
-    controller.panels.wait_idle()
-    version, frames = controller.panels.frames()
-    for index, frame in enumerate(frames):
-        frame.save(out_dir / f"dst-{prefix}-panel-{index + 1}.png")
 
 
 def new_game(n, **options):
@@ -232,30 +165,4 @@ steps = [
 ]
 
 
-def run_step(dt, index=0):
-    from kivy.uix.modalview import ModalView
-    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
-        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
-        return
-    if index >= len(steps):
-        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
-        app.stop()
-        return
-    try:
-        controller.drain()
-        steps[index]()
-        controller.drain()
-        controller.refresh()
-    except Exception as error:  # recorded; the test fails on any error
-        import traceback
-        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
-    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
-
-
-def begin(*_):
-    Clock.schedule_once(run_step, 0.5)
-
-
-app.bind(on_start=begin)
-app.run()
-journal.close()
+driver.run(steps)

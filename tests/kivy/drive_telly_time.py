@@ -5,33 +5,14 @@ Run by tests/test_kivy_telly_time.py in a subprocess with a display (Xvfb). Usag
 and ``result.json`` (what the board and the bars showed after each step, and any errors).
 """
 
-import json
-import os
-import sys
-from pathlib import Path
+import harness  # first: it sets Kivy's environment and builds nothing yet
+from harness import find, tap
 
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
+from companion.commands import NewGame, PlayerSeat
 
-import dataclasses  # noqa: E402
-
-from companion.commands import NewGame, PlayerSeat  # noqa: E402
-from companion.config import default_config  # noqa: E402
-from companion.journal import open_journal  # noqa: E402
-from ui.kiosk import build_app  # noqa: E402
-
-data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
-out_dir.mkdir(parents=True, exist_ok=True)
-journal, _ = open_journal(data_dir / "journal.sqlite3")
-config = dataclasses.replace(default_config(), dice_seed=7)
-app = build_app(journal=journal, config=config, simulate=True)
-
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-
-result = {"steps": [], "errors": []}
-controller = app.controller
+driver = harness.Driver()
+controller, result = driver.controller, driver.result
+board, shot, save_panels = driver.board, driver.shot, driver.save_panels
 
 # Arkady's tile is entered with Drama and Kids the wrong way round (fixed by tapping a square);
 # Virginia's comes complete from the set-up.
@@ -41,29 +22,6 @@ TILES = {
     "Reality": {"squares": ["Drama", "Sports", "Comedy", "Kids", "Reality", "Quiz", "Chat", "Crime", "Sci-Fi"],
                 "bonuses": {"col1": {"label": "Network bonus"}, "diag2": {"label": "Wild bonus"}}},
 }
-
-
-def find(root, predicate):
-    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if predicate(widget):
-            return widget
-        stack.extend(reversed(widget.children))
-    raise LookupError("no such widget")
-
-
-def tap(widget):
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def board():
-    area = controller.screens.get_screen("dashboard").ids.board_area
-    return area.children[0]
 
 
 def action(text):
@@ -98,11 +56,6 @@ def ok():
              and hasattr(w, "on_release")))
 
 
-def shot(name):
-    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))   # Kivy adds a counter to the name
-    saved.replace(out_dir / f"{name}.png")
-
-
 def snapshot(label):
     state = controller.table.state
     b = board()
@@ -118,13 +71,6 @@ def snapshot(label):
         "season": state.season, "phase": state.phase, "current": state.current,
         "popup": controller.popup.title if controller.popup is not None else None,
     })
-
-
-def save_panels(prefix):
-    controller.panels.wait_idle()
-    version, frames = controller.panels.frames()
-    for index, frame in enumerate(frames):
-        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
 
 
 def new_game():
@@ -167,33 +113,5 @@ steps = [
     lambda: save_panels("tt"),
 ]
 
-retries = {}
 
-
-def run_step(dt, index=0):
-    from kivy.uix.modalview import ModalView
-    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
-        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
-        return
-    if index >= len(steps):
-        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
-        app.stop()
-        return
-    try:
-        controller.drain()
-        steps[index]()
-        controller.drain()   # apply what the step posted before the next step looks
-        controller.refresh()
-    except Exception as error:  # recorded; the test fails on any error
-        import traceback
-        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
-    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
-
-
-def begin(*_):
-    Clock.schedule_once(run_step, 0.5)      # returns None: the app's own on_start still runs
-
-
-app.bind(on_start=begin)
-app.run()
-journal.close()
+driver.run(steps)

@@ -1,0 +1,46 @@
+"""Running a Kivy driver (``tests/kivy/drive_*.py``, built on ``tests/kivy/harness.py``) from a pytest module.
+
+The driver plays the real app in a subprocess with a display (Xvfb: ``./run-tests`` or ``xvfb-run``) and
+writes ``result.json`` and screenshots into an output directory; :func:`run_driver` runs it, fails the test
+on a crash or on any error the driver recorded, and returns the result. :func:`keep_artifacts` copies the
+screenshots to ``test-artifacts/`` for people to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DRIVERS = Path(__file__).parent / "kivy"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+
+
+def run_driver(script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240) -> dict:
+    """Run ``tests/kivy/<script> DATA_DIR OUT_DIR FLAGS…``; assert it exited 0 and recorded no errors;
+    return its ``result.json`` (``{"steps": [...], "errors": [], …}``)."""
+    if not os.environ.get("DISPLAY"):
+        pytest.fail("no DISPLAY: run the suite under Xvfb (./run-tests or xvfb-run)")
+    completed = subprocess.run([sys.executable, str(DRIVERS / script), str(data_dir), str(out_dir), *flags],
+                               capture_output=True, text=True, timeout=timeout)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    result = json.loads((out_dir / "result.json").read_text())
+    assert result["errors"] == [], "\n".join(result["errors"])
+    return result
+
+
+def keep_artifacts(out_dir: Path, pattern: str = "*.png", prefix: str = "") -> None:
+    """Copy the files in ``out_dir`` matching ``pattern`` to ``test-artifacts/``, names prefixed ``prefix``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for path in out_dir.glob(pattern):
+        shutil.copy(path, ARTIFACTS / f"{prefix}{path.name}")
+
+
+def steps_by_label(result: dict) -> dict:
+    """The driver's recorded steps keyed by their labels."""
+    return {step["label"]: step for step in result["steps"]}
