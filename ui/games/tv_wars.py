@@ -349,11 +349,10 @@ class TvPopup(Popup):
         super().__init__(title=title, title_size=sp(19), auto_dismiss=False,
                          size_hint=(1, 1) if full else (0.96, 0.94), **kwargs)
         outer = BoxLayout(orientation="vertical", spacing=dp(6))
-        self.scroll = ScrollView(do_scroll_x=False)
+        self.scroll = ScrollView(do_scroll_x=False, always_overscroll=False)   # short content stays on top
         self.body = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
-        fit = lambda *_: setattr(self.body, "height", max(self.body.minimum_height, self.scroll.height))
-        self.body.bind(minimum_height=fit)      # short content starts at the top, long content scrolls
-        self.scroll.bind(height=fit)
+        # as tall as its content: a ScrollView puts short content at the top, and long content scrolls
+        self.body.bind(minimum_height=self.body.setter("height"))
         self.scroll.add_widget(self.body)
         outer.add_widget(self.scroll)
         self.buttons = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
@@ -806,7 +805,7 @@ class TvWarsBoard(GameBoard):
         columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(360))
         tiles = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
         tiles.bind(minimum_height=tiles.setter("height"))
-        scroll = ScrollView(do_scroll_x=False)
+        scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
         scroll.add_widget(tiles)
         columns.add_widget(scroll)
         lineup = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_x=0.9)
