@@ -60,6 +60,40 @@ class DiceRequest:
         return values
 
 
+@dataclass(frozen=True)
+class RollOff:
+    """A roll-off in which the highest roller wins and those tied for highest roll again (TV Wars 2.5's Best
+    Network News roll, Death Show TV's first player and its several-killers roll): ``contenders`` still in it,
+    the ``rolls`` of this round as ``(name, total)`` pairs, and the ``round`` (1 = the first roll, 2+ = re-rolls
+    of ties)."""
+
+    contenders: tuple[str, ...]
+    rolls: tuple[tuple[str, int], ...] = ()
+    round: int = 1
+
+    @property
+    def next_roller(self) -> str | None:
+        """The next contender who has not rolled this round, or ``None``."""
+        rolled = {name for name, _ in self.rolls}
+        return next((name for name in self.contenders if name not in rolled), None)
+
+    def with_roll(self, roller: str, total: int) -> "RollOff":
+        """This roll-off after ``roller`` rolled ``total``."""
+        return RollOff(self.contenders, self.rolls + ((roller, total),), self.round)
+
+    def leaders(self) -> tuple[list[str], int] | None:
+        """Once every contender has rolled this round: the names tied for the highest total (one name: the
+        winner) and that total; ``None`` while rolls are still owed."""
+        if len(self.rolls) < len(self.contenders):
+            return None
+        best = max(total for _, total in self.rolls)
+        return [name for name, total in self.rolls if total == best], best
+
+    def reroll(self, tied: Sequence[str]) -> "RollOff":
+        """The next round, between the ``tied`` contenders only."""
+        return RollOff(tuple(tied), (), self.round + 1)
+
+
 class SeededDice:
     """The built-in dice generator. ``seed=None`` seeds from the operating system.
 

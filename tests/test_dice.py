@@ -97,3 +97,16 @@ def test_read_only_journal_never_writes(tmp_path):
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             journal._db.execute("DELETE FROM events")
     assert path.read_bytes() == before
+
+
+def test_roll_off_names_the_leaders_once_everyone_has_rolled_and_rerolls_only_the_tied():
+    """TV Wars 2.5 / Death Show TV first player: highest wins; ties for highest roll again among themselves."""
+    from companion.dice import RollOff
+    roll_off = RollOff(("ABS", "CBA", "PBC"))
+    roll_off = roll_off.with_roll("ABS", 9).with_roll("CBA", 11)
+    assert roll_off.leaders() is None and roll_off.next_roller == "PBC"
+    roll_off = roll_off.with_roll("PBC", 11)
+    assert roll_off.leaders() == (["CBA", "PBC"], 11)
+    again = roll_off.reroll(["CBA", "PBC"])
+    assert again == RollOff(("CBA", "PBC"), (), 2) and again.next_roller == "CBA"
+    assert again.with_roll("CBA", 4).with_roll("PBC", 7).leaders() == (["PBC"], 7)

@@ -460,11 +460,10 @@ class DeathShowTv:
 
     def _roll_off_roll(self, script: _Script, roll_off: RollOff, purpose: str, base: dict, dead: str | None) -> None:
         script.add(DICE_ROLLED, {**base, "purpose": purpose})
-        rolls = roll_off.rolls + ((base["roller"], sum(base["values"])),)
-        if len(rolls) < len(roll_off.contenders):
+        settled = roll_off.with_roll(base["roller"], sum(base["values"])).leaders()
+        if settled is None:
             return
-        best = max(total for _, total in rolls)
-        leaders = [name for name, total in rolls if total == best]
+        leaders, best = settled
         if len(leaders) > 1:
             script.add(ROLL_OFF_TIED, {"purpose": purpose, "players": leaders, "total": best, "dead": dead})
         elif purpose == "first_player":
@@ -871,19 +870,19 @@ def _dice_rolled(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
     purpose = p["purpose"]
     if purpose == "combat":
         return _with_fighter(state, p["fighter"], values=tuple(p["values"]))
-    roll = (p["roller"], sum(p["values"]))
+    roller, total = p["roller"], sum(p["values"])
     if purpose == "first_player":
-        return replace(state, roll_off=replace(state.roll_off, rolls=state.roll_off.rolls + (roll,)))
+        return replace(state, roll_off=state.roll_off.with_roll(roller, total))
     death = state.deaths[0]
-    death = replace(death, roll_off=replace(death.roll_off, rolls=death.roll_off.rolls + (roll,)))
+    death = replace(death, roll_off=death.roll_off.with_roll(roller, total))
     return replace(state, deaths=(death,) + state.deaths[1:])
 
 
 def _roll_off_tied(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
     if p["purpose"] == "first_player":
-        return replace(state, roll_off=RollOff(tuple(p["players"]), (), state.roll_off.round + 1))
+        return replace(state, roll_off=state.roll_off.reroll(p["players"]))
     death = state.deaths[0]
-    death = replace(death, roll_off=RollOff(tuple(p["players"]), (), death.roll_off.round + 1))
+    death = replace(death, roll_off=death.roll_off.reroll(p["players"]))
     return replace(state, deaths=(death,) + state.deaths[1:])
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from companion.dice import RollOff  # noqa: F401  (part of this state's shape: first player, killers)
 from companion.errors import MalformedCommand
 from companion.games.death_show_tv.combat import (FUMBLE_FACES, TWO_PLAYER_FUMBLE_FACES, FighterDice, Part,
                                                   RolledFighter)
@@ -54,22 +55,6 @@ class Location:
     name: str
     removed: bool = False
     rule: str = ""
-
-
-@dataclass(frozen=True)
-class RollOff:
-    """A roll-off (Starting the Game; Killing a Contestant in Combat): ``contenders`` still in it, the
-    ``rolls`` of this round as ``(name, total)`` and the ``round`` (1 = first roll, 2+ = re-rolls)."""
-
-    contenders: tuple[str, ...]
-    rolls: tuple[tuple[str, int], ...] = ()
-    round: int = 1
-
-    @property
-    def next_roller(self) -> str | None:
-        """The next contender who has not rolled this round, or ``None``."""
-        rolled = {name for name, _ in self.rolls}
-        return next((name for name in self.contenders if name not in rolled), None)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
 from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
                                 TransferMoney)
-from companion.dice import DICE_SOURCES, DiceRequest
+from companion.dice import DICE_SOURCES, DiceRequest, RollOff
 from companion.errors import BadOption, DiceError, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
@@ -90,22 +90,6 @@ class Network:
     half_hours: Track
     holdings: Holdings = Holdings()
     out: bool = False
-
-
-@dataclass(frozen=True)
-class RollOff:
-    """The Best Network News roll-off (TV Wars 2.5): ``contenders`` still in it, ``rolls`` so far this
-    round as ``(network, total)`` pairs, and the ``round`` number (1 = first roll, 2+ = re-rolls of ties)."""
-
-    contenders: tuple[str, ...]
-    rolls: tuple[tuple[str, int], ...] = ()
-    round: int = 1
-
-    @property
-    def next_roller(self) -> str | None:
-        """The next contender who has not rolled this round, or ``None``."""
-        rolled = {name for name, _ in self.rolls}
-        return next((name for name in self.contenders if name not in rolled), None)
 
 
 @dataclass(frozen=True)
@@ -300,11 +284,9 @@ class TvWars:
         values = request.check(command.roller, command.values)
         events = [NewEvent(DICE_ROLLED, {"roller": command.roller, "values": list(values), "source": command.source,
                                          "reason": request.reason, "rule": request.rule})]
-        roll_off = state.roll_off
-        rolls = roll_off.rolls + ((command.roller, sum(values)),)
-        if len(rolls) == len(roll_off.contenders):
-            best = max(total for _, total in rolls)
-            leaders = [name for name, total in rolls if total == best]
+        settled = state.roll_off.with_roll(command.roller, sum(values)).leaders()
+        if settled is not None:
+            leaders, best = settled
             if len(leaders) == 1:
                 events.append(NewEvent(BEST_NETWORK_NEWS_AWARDED, {"network": leaders[0], "total": best}))
             else:
@@ -325,10 +307,9 @@ class TvWars:
             roll_off = state.roll_off
             if roll_off is None:
                 return state
-            total = sum(payload["values"])
-            return replace(state, roll_off=replace(roll_off, rolls=roll_off.rolls + ((payload["roller"], total),)))
+            return replace(state, roll_off=roll_off.with_roll(payload["roller"], sum(payload["values"])))
         if event_type == ROLL_OFF_TIED:
-            return replace(state, roll_off=RollOff(tuple(payload["networks"]), (), state.roll_off.round + 1))
+            return replace(state, roll_off=state.roll_off.reroll(payload["networks"]))
         if event_type == BEST_NETWORK_NEWS_AWARDED:
             return replace(state, roll_off=None, best_network_news=payload["network"], turn=payload["network"])
         if event_type == GAME_ENDED:
