@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
-from companion.errors import DiceError
+from companion.errors import DiceError, IllegalCommand
 
 #: The sources a journaled roll may name.
 DICE_SOURCES = ("manual", "built-in", "reader")
@@ -58,6 +58,24 @@ class DiceRequest:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.sides:
                 raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value!r}")
         return values
+
+
+def check_answer(request: DiceRequest | None, roller: str, values: Sequence[int], source: str) -> tuple[int, ...]:
+    """The ``values`` that ``roller`` reports from ``source`` (one of :data:`DICE_SOURCES`), if they answer the
+    pending ``request``. Raises :class:`IllegalCommand` when no dice are asked for and :class:`DiceError` for an
+    unknown source or values that do not fit the request (:meth:`DiceRequest.check`)."""
+    if request is None:
+        raise IllegalCommand("no dice are asked for right now")
+    if source not in DICE_SOURCES:
+        raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {source!r}")
+    return request.check(roller, values)
+
+
+def roll_payload(request: DiceRequest, roller: str, values: Sequence[int], source: str) -> dict:
+    """The journaled record of a roll: ``roller``, ``values`` (a list), ``source``, and the request's ``reason``
+    and ``rule``; games add their own keys (a ``purpose``, a ``fighter``)."""
+    return {"roller": roller, "values": list(values), "source": source, "reason": request.reason,
+            "rule": request.rule}
 
 
 @dataclass(frozen=True)

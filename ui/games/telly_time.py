@@ -25,8 +25,7 @@ from companion.games.telly_time import (AdjustCash, AdjustViewers, ChooseMogulLi
                                         ScoreEndGame, ScoreLineup, SetGridSquare, SetLineBonus, ShowScore,
                                         StartSeason, TakeAction)
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES
-from companion.games.telly_time.model import (ANY, NO_KIDS_SLOTS, QUIZ, QUIZ_MAX_VIEWERS, SEASONS,
-                                              TIMESLOT_NAMES, TIMESLOTS, KIDS)
+from companion.games.telly_time.model import (ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS)
 from ui.games import GameBoard
 
 #: Labels offered for a line's printed bonus (the tiles' bonuses are entered, not in the rulebook).

@@ -10,8 +10,8 @@ from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
 from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice
-from companion.dice import DICE_SOURCES, DiceRequest
-from companion.errors import BadOption, DiceError, GameFinished, IllegalCommand, MalformedCommand
+from companion.dice import DiceRequest, check_answer, roll_payload
+from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import Track
@@ -440,13 +440,8 @@ class DeathShowTv:
     def _dice(self, script: _Script, command: AnswerDice) -> None:
         state = script.state
         request = self.pending_dice(state)
-        if request is None:
-            raise IllegalCommand("no dice are asked for right now")
-        if command.source not in DICE_SOURCES:
-            raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {command.source!r}")
-        values = request.check(command.roller, command.values)
-        base = {"roller": command.roller, "values": list(values), "source": command.source,
-                "reason": request.reason, "rule": request.rule}
+        values = check_answer(request, command.roller, command.values, command.source)
+        base = roll_payload(request, command.roller, values, command.source)
         if state.roll_off is not None:
             self._roll_off_roll(script, state.roll_off, "first_player", base, None)
         elif state.combat is not None:

@@ -26,8 +26,8 @@ from typing import Any, Mapping, Sequence
 from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
 from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
                                 TransferMoney)
-from companion.dice import DICE_SOURCES, DiceRequest, RollOff
-from companion.errors import BadOption, DiceError, GameFinished, IllegalCommand, MalformedCommand
+from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
+from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import TRACK_CHANGED, Track, track_event
@@ -277,13 +277,8 @@ class TvWars:
 
     def _roll_off(self, state: TvWarsState, command: AnswerDice) -> list[NewEvent]:
         request = self.pending_dice(state)
-        if request is None:
-            raise IllegalCommand("no dice are asked for right now")
-        if command.source not in DICE_SOURCES:
-            raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {command.source!r}")
-        values = request.check(command.roller, command.values)
-        events = [NewEvent(DICE_ROLLED, {"roller": command.roller, "values": list(values), "source": command.source,
-                                         "reason": request.reason, "rule": request.rule})]
+        values = check_answer(request, command.roller, command.values, command.source)
+        events = [NewEvent(DICE_ROLLED, roll_payload(request, command.roller, values, command.source))]
         settled = state.roll_off.with_roll(command.roller, sum(values)).leaders()
         if settled is not None:
             leaders, best = settled
@@ -486,13 +481,8 @@ class TvWars:
 
     def _play_dice(self, state: TvWarsState, command: AnswerDice) -> list[NewEvent]:
         request = self.pending_dice(state)
-        if request is None:
-            raise IllegalCommand("no dice are asked for right now")
-        if command.source not in DICE_SOURCES:
-            raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {command.source!r}")
-        values = request.check(command.roller, command.values)
-        events = [NewEvent(DICE_ROLLED, {"roller": command.roller, "values": list(values), "source": command.source,
-                                         "reason": request.reason, "rule": request.rule})]
+        values = check_answer(request, command.roller, command.values, command.source)
+        events = [NewEvent(DICE_ROLLED, roll_payload(request, command.roller, values, command.source))]
         rp = 10 * sum(values)
         if state.final_count is not None:
             network, tile_id = state.final_count.next_special

@@ -33,7 +33,6 @@ from companion.commands import BANK, Command
 from companion.errors import IllegalCommand
 from companion.events import NewEvent
 from companion.games.tv_wars.holdings import (MOVIE, PROGRAM_LOST, SPECIAL, Holdings, ProgramTile)
-from companion.games.tv_wars.ratings_war import SPECIAL_PER_PIP
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState

@@ -58,9 +58,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.games.tv_wars.ratings_war import (BONUS_LABELS, COLOURS, CRITICS_CHOICE, EMMY, INVENTORY,
-                                                 MOVIE_LENGTH, MOVIE_RATING, STAR, SUPER_BOWL_LENGTH,
-                                                 VIEWERS_VIEWS, Bonus, Program)
+from companion.games.tv_wars.ratings_war import (BONUS_LABELS, CRITICS_CHOICE, EMMY, INVENTORY, MOVIE_LENGTH,
+                                                 MOVIE_RATING, STAR, SUPER_BOWL_LENGTH, VIEWERS_VIEWS,
+                                                 Bonus, Program)
 
 PROGRAM_ACQUIRED = "program_acquired"
 PROGRAM_MOVED = "program_moved"

@@ -1120,7 +1120,7 @@ def _network_aftermath(resolution: Resolution, lineup: LineUp) -> NetworkAfterma
                                     "only: removed from play", "TV Wars 3.21"))
         elif program.super_bowl:
             lost.append(ProgramFate(ref, program.title, True, "lost after the February Sweeps Ratings War; "
-                                    f"up for bid among the other networks", "TV Wars 9.8"))
+                                    "up for bid among the other networks", "TV Wars 9.8"))
         else:
             kept.append(ProgramFate(ref, program.title, False, "not cancelled", "TV Wars 6.8"))
         if placement.bonus is not None:

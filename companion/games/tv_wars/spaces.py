@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
-from companion.bank import MONEY_MOVED, Movement, format_dollars
+from companion.bank import Movement, format_dollars
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
@@ -35,7 +35,7 @@ from companion.games.tv_wars.holdings import (BONUS_ACQUIRED, MINUTES, PREEMPTIO
                                               STAR, TYPE_WORDS, BonusTile, ProgramTile, bonus_acquired,
                                               check_bonus_supply, check_program_supply, next_tile_id,
                                               program_acquired)
-from companion.games.tv_wars.ratings_war import CRITICS_CHOICE, EMMY, EMMY_VALUE, VIEWERS_VIEWS
+from companion.games.tv_wars.ratings_war import EMMY, EMMY_VALUE
 from companion.games.tv_wars.setup import ProgramSpec
 
 if TYPE_CHECKING:

@@ -52,22 +52,21 @@ show :func:`war_status` and :func:`war_view` (public) or :func:`war_private_view
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from companion.bank import Movement, check_movement, format_dollars
 from companion.commands import BANK, AnswerDice, Command
-from companion.dice import DICE_SOURCES, DiceRequest
-from companion.errors import DiceError, IllegalCommand, InsufficientFunds, MalformedCommand
+from companion.dice import DiceRequest, check_answer, roll_payload
+from companion.errors import IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.events import NewEvent
 from companion.games.tv_wars.holdings import (BONUS_RETURNED, NETWORK_OUT, PREEMPTION, PROGRAM_LOST, SUPER_BOWL,
                                               BonusTile, Holdings, ProgramTile)
-from companion.games.tv_wars.ratings_war import (EMMY, SLOT_STARTS, SLOTS, STAR, HouseRules, LineUp, Placement,
-                                                 ProgramRef, Resolution, SlotResult, War, bonus_fate, check_lineup,
-                                                 resolve_war, score_line, slot_dict, slot_label, span_label,
-                                                 survival_odds, with_preemption)
+from companion.games.tv_wars.ratings_war import (EMMY, SLOTS, STAR, HouseRules, LineUp, Placement, ProgramRef,
+                                                 Resolution, SlotResult, War, bonus_fate, check_lineup, resolve_war,
+                                                 slot_dict, slot_label, span_label, survival_odds, with_preemption)
 
 PROMOTION_PRICE = 5_000          # dollars, 6.6
 
@@ -458,12 +457,9 @@ def _answer(war: WarAtTable, command: AnswerDice) -> list[NewEvent]:
         raise IllegalCommand("no dice are asked for in this Ratings War right now"
                              + (" (the Preemption tile's holder decides first, TV Wars 9.91)"
                                 if war.phase == PREEMPT else ""))
-    if command.source not in DICE_SOURCES:
-        raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {command.source!r}")
-    values = pending.request.check(command.roller, command.values)
-    return [NewEvent(WAR_DICE_ROLLED, {"key": pending.key, "roller": command.roller, "values": list(values),
-                                       "source": command.source, "reason": pending.request.reason,
-                                       "rule": pending.request.rule})]
+    values = check_answer(pending.request, command.roller, command.values, command.source)
+    return [NewEvent(WAR_DICE_ROLLED, {"key": pending.key,
+                                       **roll_payload(pending.request, command.roller, values, command.source)})]
 
 
 def decide_war(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: Command, *,
