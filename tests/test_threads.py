@@ -22,7 +22,7 @@ PER_THREAD = 1_000
 
 
 def test_posts_from_many_threads_arrive_exactly_once_in_order_on_the_owner_thread(table):
-    game_id = start_tv_wars(table, 4)
+    game_id = start_tv_wars(table, 4, roll_off=False)     # play has begun: On the Air is a move (2.5)
     owner = threading.get_ident()
     heard_on: list[int] = []
     outcomes = []
@@ -83,7 +83,7 @@ def test_posts_from_many_threads_arrive_exactly_once_in_order_on_the_owner_threa
 
 
 def test_changing_the_table_from_another_thread_raises_and_changes_nothing(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     table.execute(PassOnTheAir(network="ABS"))
     before_state, before_history = table.state, table.history()
     table.post(PassOnTheAir(network="CBA"))      # waiting in the queue
@@ -118,7 +118,7 @@ def test_the_first_thread_to_apply_a_command_owns_an_unclaimed_table(journal):
     done = threading.Event()
 
     def owner() -> None:
-        start_tv_wars(table, 2)
+        start_tv_wars(table, 2, roll_off=False)
         done.set()
 
     thread = threading.Thread(target=owner)

@@ -95,7 +95,7 @@ def test_tv_wars_2_3_starting_programming_is_20_half_hours(table):
 # -- 9.5 On the Air ----------------------------------------------------------------------------------------
 
 def test_tv_wars_9_5_passing_on_the_air_pays_3000(table):
-    game_id = start_tv_wars(table, 2)
+    game_id = start_tv_wars(table, 2, roll_off=False)
     outcome = accepted(table, PassOnTheAir(network="CBA"))
     assert cash(table) == {"ABS": 31_000, "CBA": 34_000}
     (record,) = outcome.records
@@ -108,7 +108,7 @@ def test_tv_wars_9_5_passing_on_the_air_pays_3000(table):
 
 def test_tv_wars_9_5_button_mashed_ten_times_gives_ten_separate_events(table):
     """Ten presses of the On the Air button → ten separate, well-formed events; +$30,000."""
-    game_id = start_tv_wars(table, 2)
+    game_id = start_tv_wars(table, 2, roll_off=False)
     for _ in range(10):
         table.post(PassOnTheAir(network="ABS", source="button"))
     outcomes = table.process_pending()
@@ -126,7 +126,7 @@ def test_tv_wars_9_5_button_mashed_ten_times_gives_ten_separate_events(table):
 
 
 def test_tv_wars_9_5_unknown_network_refused(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     error = refused(table, PassOnTheAir(network="XYZ"), MalformedCommand)
     assert "XYZ" in str(error)
 
@@ -134,7 +134,7 @@ def test_tv_wars_9_5_unknown_network_refused(table):
 # -- 9.4 Sponsor ---------------------------------------------------------------------------------------------
 
 def test_tv_wars_9_4_sponsor_pays_500_per_half_hour_default_20_is_10000(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     outcome = accepted(table, LandOnSponsor(network="ABS"))
     assert cash(table)["ABS"] == 41_000
     (record,) = outcome.records
@@ -142,14 +142,14 @@ def test_tv_wars_9_4_sponsor_pays_500_per_half_hour_default_20_is_10000(table):
 
 
 def test_tv_wars_9_4_sponsor_follows_the_programming_track(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     accepted(table, AdjustTrack(player="CBA", track="half_hours", delta=-7))
     accepted(table, LandOnSponsor(network="CBA"))
     assert cash(table)["CBA"] == 31_000 + 13 * 500
 
 
 def test_tv_wars_9_4_sponsor_with_half_hours_updates_track_as_one_undoable_move(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     before = table.state
     outcome = accepted(table, LandOnSponsor(network="ABS", half_hours=12))
     assert [r.type for r in outcome.records] == ["track_changed", MONEY_MOVED]
@@ -162,7 +162,7 @@ def test_tv_wars_9_4_sponsor_with_half_hours_updates_track_as_one_undoable_move(
 
 
 def test_tv_wars_9_4_sponsor_with_no_programming_refused(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     error = refused(table, LandOnSponsor(network="ABS", half_hours=0), IllegalCommand)
     assert error.rule == "TV Wars 9.4"
     accepted(table, AdjustTrack(player="ABS", track="half_hours", delta=-20))
@@ -338,7 +338,7 @@ def test_unknown_game_refused(table):
 def test_a_listener_hears_refusals_and_acceptances(table):
     heard = []
     table.subscribe(lambda t, outcome: heard.append((outcome.accepted, outcome.message)))
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     table.execute(PassOnTheAir(network="XYZ"))
     assert [a for a, _ in heard] == [True, False]
     assert "XYZ" in heard[1][1]

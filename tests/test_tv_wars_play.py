@@ -9,7 +9,7 @@ import pytest
 from companion.bank import MONEY_MOVED
 from companion.commands import BANK, AdjustTrack, AnswerDice, Undo
 from companion.errors import CommandError, DiceError, IllegalCommand, MalformedCommand
-from companion.games.tv_wars import (TV_WARS, Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn,
+from companion.games.tv_wars import (TV_WARS, LandOnSponsor, PassOnTheAir, Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn,
                                      LandOnSponsor, Nominate, PassBid, PassOnTheAir, ProgramSpec,
                                      SelectStartingProgramming, SellProgram, Steal)
 
@@ -376,3 +376,40 @@ def test_3_losing_every_program_puts_a_network_out_and_the_last_one_wins(table):
     assert table.view().finished
     accepted(table, Undo())
     assert not table.state.finished
+
+
+# -- 9.5 and 2.5: who may move, and when (a mashed button, a tap at the wrong moment) --------------------------
+
+def test_2_5_nobody_passes_on_the_air_or_lands_on_sponsor_during_the_roll_off(table):
+    start_tv_wars(table, 2)
+    for command in (PassOnTheAir(network="ABS", source="button"), LandOnSponsor(network="CBA", source="touch")):
+        error = refused(table, command, IllegalCommand)
+        assert error.rule == "TV Wars 2.5" and "roll-off" in str(error)
+
+
+def test_9_5_in_play_only_the_moving_network_passes_on_the_air_and_only_once_a_turn(table):
+    playing(table, 3)
+    before = cash(table)["ABS"]
+    accepted(table, PassOnTheAir(network="ABS", source="button"))
+    for _ in range(9):                                          # the same button mashed nine more times
+        error = refused(table, PassOnTheAir(network="ABS", source="button"), IllegalCommand)
+        assert "already passed On the Air this turn" in str(error) and error.rule == "TV Wars 9.5"
+    assert cash(table)["ABS"] == before + 3_000
+    error = refused(table, PassOnTheAir(network="CBA", source="button"), IllegalCommand)
+    assert "it is ABS's turn, not CBA's" in str(error)
+    refused(table, LandOn(network="ABS", space="sponsor", passed_on_the_air=True), IllegalCommand)  # paid already
+    accepted(table, LandOn(network="ABS", space="sponsor"))
+    assert table.state.turn == "CBA" and not table.state.passed_on_the_air
+    accepted(table, PassOnTheAir(network="CBA", source="touch"))    # the next mover passes it: paid again
+    assert table.state.passed_on_the_air
+
+
+def test_4_a_tap_on_sponsor_or_on_the_air_during_an_auction_is_refused_but_the_seat_buttons_bid_and_pass(table):
+    playing(table, 3)
+    accepted(table, LandOn(network="ABS", space="television_production_company"))
+    accepted(table, Nominate(network="ABS", length=2, colour="blue"))
+    for command in (LandOnSponsor(network="CBA", source="touch"), PassOnTheAir(network="CBA", source="touch")):
+        error = refused(table, command, IllegalCommand)
+        assert error.rule == "TV Wars 4" and "auction is under way" in str(error)
+    accepted(table, LandOnSponsor(network="CBA", source="button"))   # the seat's second button: pass
+    assert table.state.auction.passed == ("CBA",) and table.state.auction.next_bidder == "PBC"

@@ -163,7 +163,7 @@ def _play_three(table):
 
 
 def test_undo_three_moves_says_what_each_undo_undid(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     start = table.state
     moves = _play_three(table)
     preview = table.undo_preview(3)
@@ -185,7 +185,7 @@ def test_undo_three_moves_says_what_each_undo_undid(table):
 
 
 def test_undo_several_steps_at_once_lists_them_all(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     start = table.state
     moves = _play_three(table)
     outcome = table.execute(Undo(steps=3))
@@ -196,7 +196,7 @@ def test_undo_several_steps_at_once_lists_them_all(table):
 
 
 def test_redo_one_then_nothing_to_redo_is_refused_and_changes_nothing(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     moves = _play_three(table)
     after_all = table.state
     table.execute(Undo())
@@ -213,7 +213,7 @@ def test_redo_one_then_nothing_to_redo_is_refused_and_changes_nothing(table):
 
 
 def test_nothing_to_undo_is_refused(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     count = _events(table)
     assert isinstance(table.execute(Undo()).refusal, NothingToUndo)
     table.execute(PassOnTheAir(network="ABS"))
@@ -223,7 +223,7 @@ def test_nothing_to_undo_is_refused(table):
 
 
 def test_undo_can_be_undone_by_jumping_to_the_entry_before_it(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     moves = _play_three(table)
     after_all = table.state
     table.execute(Undo(steps=2))
@@ -236,7 +236,7 @@ def test_undo_can_be_undone_by_jumping_to_the_entry_before_it(table):
 
 
 def test_jump_to_the_start_and_back(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     start = table.state
     moves = _play_three(table)
     after_all = table.state
@@ -252,7 +252,7 @@ def test_jump_to_the_start_and_back(table):
 
 
 def test_a_new_move_clears_redo(table):
-    start_tv_wars(table, 2)
+    start_tv_wars(table, 2, roll_off=False)
     _play_three(table)
     table.execute(Undo(steps=2))
     assert table.redo_preview() is not None
@@ -262,7 +262,7 @@ def test_a_new_move_clears_redo(table):
 
 
 def test_undoing_end_game_reopens_a_finished_game(table):
-    game_id = start_tv_wars(table, 2)
+    game_id = start_tv_wars(table, 2, roll_off=False)
     table.execute(PassOnTheAir(network="ABS"))
     table.execute(EndGame(reason="bedtime"))
 
@@ -290,7 +290,7 @@ def test_resume_latest_after_restart_returns_to_the_same_place(tmp_path):
     path = tmp_path / "journal.sqlite3"
     first = Table(Journal(path), dice=SeededDice(2))
     first.claim()
-    game_id = start_tv_wars(first, 3)
+    game_id = start_tv_wars(first, 3, roll_off=False)
     first.execute(RollDice(roller="ABS"))
     _play_three(first)
     first.execute(Undo())

@@ -252,7 +252,14 @@ elif play_until_killed:
         count[0] += 1
         key("backspace", 8) if count[0] % 7 == 0 else key("q")
         print("pressed", count[0], flush=True)
+    def roll_off_settled():
+        """Nobody moves before the roll-off has decided who starts (TV Wars 2.5): roll until it has."""
+        settle_roll_off()
+        if controller.table.state.roll_off is not None:
+            raise Retry()
+
     steps = [lambda: tap_text("2 networks") if controller.table.session is None else None,
+             roll_off_settled,
              lambda: Clock.schedule_interval(keep_pressing, 0.15)] + [lambda: None] * 100000
 elif resume_check:
     steps = [

@@ -59,6 +59,7 @@ DICE_ROLLED = "dice_rolled"
 ROLL_OFF_TIED = "roll_off_tied"
 BEST_NETWORK_NEWS_AWARDED = "best_network_news_awarded"
 GAME_ENDED = "game_ended"
+ON_THE_AIR_PASSED = "on_the_air_passed"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,6 +111,8 @@ class TvWarsState:
     debts: tuple[Debt, ...] = ()
     final_count: FinalCount | None = None
     technical_difficulties: tuple[str, ...] = ()
+    #: The moving network has passed On the Air this turn (9.5 pays once a pass; reset when the turn passes).
+    passed_on_the_air: bool = False
     war_called: tuple[str, bool] | None = None
     war: WarAtTable | None = None
     house_rules: HouseRules = HouseRules()
@@ -219,7 +222,13 @@ class TvWars:
         """Return the events ``command`` causes in ``state``, or raise a ``CommandError`` citing the rule."""
         if state.finished:
             raise GameFinished(f"the game has ended ({state.end_reason}); undo to reopen it")
+        if isinstance(command, (PassOnTheAir, LandOnSponsor)) and state.roll_off is not None:
+            raise IllegalCommand("nobody moves until the Best Network News roll-off has decided who starts",
+                                 "TV Wars 2.5")
         if state.auction is not None and isinstance(command, (PassOnTheAir, LandOnSponsor)):
+            if command.source != "button":     # a tap on On the Air / Sponsor means what it says: refuse it
+                raise IllegalCommand(f"an auction is under way ({state.auction.status}): nobody moves until it "
+                                     f"closes", "TV Wars 4")
             # During an auction nobody moves: the seat's first two buttons mean raise $500 and pass (4).
             if isinstance(command, PassOnTheAir):
                 command = Bid(network=command.network, amount=state.auction.minimum, source=command.source)
@@ -231,9 +240,19 @@ class TvWars:
         if isinstance(command, _PLAY_COMMANDS) or (state.playing and isinstance(command, LandOnSponsor)):
             return self._play(state, command)
         if isinstance(command, PassOnTheAir):
-            state.network(command.network)
-            return [Movement(BANK, command.network, ON_THE_AIR_PAYMENT, "passed On the Air",
-                             "TV Wars 9.5").to_event()]
+            network = state.network(command.network)
+            if not state.playing:       # the hand-kept table-core mode: the players keep the turns
+                return [Movement(BANK, command.network, ON_THE_AIR_PAYMENT, "passed On the Air",
+                                 "TV Wars 9.5").to_event()]
+            if state.busy:
+                raise IllegalCommand(f"finish {state.busy} first; nobody moves until then", "TV Wars 9.5")
+            if network.name != state.turn:
+                raise IllegalCommand(f"only the moving network passes On the Air: it is {state.turn}'s turn, "
+                                     f"not {network.name}'s", "TV Wars 9.5")
+            if state.passed_on_the_air:
+                raise IllegalCommand(f"{network.name} has already passed On the Air this turn", "TV Wars 9.5")
+            return [Movement(BANK, network.name, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event(),
+                    NewEvent(ON_THE_AIR_PASSED, {"network": network.name})]
         if isinstance(command, LandOnSponsor):
             return self._sponsor(state, command)
         if isinstance(command, TransferMoney):
@@ -307,6 +326,8 @@ class TvWars:
             return replace(state, roll_off=state.roll_off.reroll(payload["networks"]))
         if event_type == BEST_NETWORK_NEWS_AWARDED:
             return replace(state, roll_off=None, best_network_news=payload["network"], turn=payload["network"])
+        if event_type == ON_THE_AIR_PASSED:
+            return replace(state, passed_on_the_air=True)
         if event_type == GAME_ENDED:
             return replace(state, finished=True, end_reason=payload["reason"], final_count=None, landing=None,
                            auction=None, entry=None, debts=())
@@ -350,7 +371,7 @@ class TvWars:
 
     def _evolve_space(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
         if event_type == _spaces.TURN_PASSED:
-            return replace(state, turn=payload["network"])
+            return replace(state, turn=payload["network"], passed_on_the_air=False)
         if event_type == _spaces.TILE_ENTRY_OPENED:
             return replace(state, entry=TileEntry(payload["network"], payload["lot"], payload["length"],
                                                   payload["colour"], payload["reason"], payload["rule"]))
@@ -456,6 +477,9 @@ class TvWars:
                 raise IllegalCommand(f"it is {state.turn}'s turn, not {network.name}'s (turns go clockwise)",
                                      "TV Wars 2.5")
             passed = command.passed_on_the_air if isinstance(command, LandOn) else False
+            if passed is True and state.passed_on_the_air:
+                raise IllegalCommand(f"{network.name} has already been paid for passing On the Air this turn",
+                                     "TV Wars 9.5")
             return _spaces.land(state, network.name, space, passed)
         if isinstance(command, (Bid, PassBid)):
             return _auction.decide_bid(state, command)
@@ -502,6 +526,8 @@ class TvWars:
     # -- views ------------------------------------------------------------------------------------------
     def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
         """One readable line per event, e.g. ``"Bank pays ABS $3,000: passed On the Air (TV Wars 9.5)"``."""
+        if event_type == ON_THE_AIR_PASSED:
+            return f"{payload['network']}'s token passed On the Air this turn (TV Wars 9.5)"
         if event_type == MONEY_MOVED:
             payer = "Bank" if payload["payer"] == BANK else payload["payer"]
             payee = "the bank" if payload["payee"] == BANK else payload["payee"]
