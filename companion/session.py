@@ -191,9 +191,10 @@ class GameSession:
         return "; ".join(self.rules.describe(r.type, r.payload) for r in self.moves[move])
 
     def summarize_move(self, move: int) -> str:
-        """A short text of a move for a button: ``"#12 Bank pays PBC $11,000: Sponsor: …"`` (its last event)."""
-        last = self.moves[move][-1]
-        return f"#{move} {self.rules.describe(last.type, last.payload)}"
+        """A short text of a move for a button: ``"#12 Cleo plays a Location on Sports"`` — its first event,
+        which is what the player did; later events are its consequences (a phase change, a turn passing)."""
+        first = self.moves[move][0]
+        return f"#{move} {self.rules.describe(first.type, first.payload)}"
 
     def describe_entry(self, record: EventRecord) -> str:
         """The readable text of a history entry."""
