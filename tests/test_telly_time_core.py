@@ -38,7 +38,8 @@ def score_all_starters(table, player, **kw):
 def test_registered_by_name_with_title_and_protocol_members():
     rules = find_game("telly-time")
     assert rules is TELLY_TIME
-    assert rules.title == "The Networks: Telly Time"
+    assert rules.title == "Telly Time"
+    assert rules.player_word == "players" and rules.min_players == 1      # solo: the module's "Solo Mode"
     assert rules.button_actions == ("on_the_air", "sponsor", "roll")
     assert set(rules.button_labels) == set(rules.button_actions)
     assert len(rules.default_names) == rules.max_players == 5

@@ -168,8 +168,11 @@ class TellyTime:
     """The rules of The Networks with the Telly Time module. Registered as ``"telly-time"``."""
 
     name = "telly-time"
-    title = "The Networks: Telly Time"
+    #: The module's own name; the rulebook calls it "the Telly Time module" of The Networks.
+    title = "Telly Time"
     min_players = 1
+    #: Solo is supported (the module's "Solo Mode" section), so the home screen offers 1 to 5 players.
+    player_word = "players"
     max_players = 5
     default_names = ("Arkady", "Virginia", "Kim", "Lou", "Sam")
 
