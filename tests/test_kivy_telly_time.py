@@ -66,7 +66,8 @@ def test_scoring_and_the_grid_display(played):
     grid = steps["Arkady grid"]
     assert [in_line for *_, in_line in grid["cells"]] == [False, True, False, False, True, False, False, True, False]
     assert grid["lines_text"] == "Lines: middle column"
-    assert grid["grid_text"].startswith("6 empty: pass +$6M")
+    assert grid["grid_text"] == "6 empty: pass +$6M\n3 filled: +3 viewers"
+    assert steps["season 1"]["grid_text"] == "8 empty: pass +$8M\n1 filled: +1 viewer"      # not "+1 viewers"
     assert grid["tabs"] == ["Arkady  $10M\n29 viewers", "Virginia  $20M\n4 viewers"]
 
 

@@ -235,7 +235,8 @@ class TellyTimeBoard(GameBoard):
         self.cash_text = _money(network.cash_m)
         self.viewers_text = f"{network.viewers} viewers"
         empty = grid.empty_count if grid else 9
-        self.grid_text = f"{empty} empty: pass +${empty}M\n{9 - empty} filled: +{9 - empty} viewers"
+        filled = 9 - empty
+        self.grid_text = f"{empty} empty: pass +${empty}M\n{filled} filled: +{filled} viewer{'' if filled == 1 else 's'}"
         if grid is None:
             self.lines_text = "Choose the Pilot Season show"
         elif grid.completed:
