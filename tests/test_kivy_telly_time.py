@@ -27,11 +27,16 @@ def test_pilot_season_through_the_board(played):
     pilot = steps["pilot Arkady"]
     assert pilot["cells"][4] == ["Comedy", True, False]              # the centre, with a marker
     assert sum(filled for _, filled, _ in pilot["cells"]) == 1
+    assert steps["square popup"]["popup"] == "Arkady: genre printed on the top-left square"
     assert [c[0] for c in steps["square swapped"]["cells"][:2]] == ["Kids", "Drama"]
+    assert steps["square swapped"]["message"] == ("Arkady's tile: the top-left square is Kids and the top-middle "
+                                                  "square is now Drama (the two swapped)")
+    assert steps["centre tapped"]["message"] == "Arkady's Comedy square (centre) has a marker cube"
     assert steps["cards Arkady"]["cash"]["Arkady"] == 4 - 1          # ad +$4M, star costs $1M
-    assert "middle column bonus is Star bonus (+2 viewers)" in steps["bonus Arkady"]["message"]
+    assert steps["bonus Arkady"]["message"] == ("Arkady's tile: the bonus at the end of the middle column is "
+                                                "Star bonus (+2 viewers)")
     assert steps["start refused"]["refused"] and "Virginia" in steps["start refused"]["message"]
-    assert steps["season 1"]["status"] == "Season 1 of 5: Arkady's turn"
+    assert steps["season 1"]["status"] == "Season 1 of 5: it is Arkady's turn"
     assert steps["season 1"]["actions"] == ["Produce show", "Other action", "Pass", "Card: marker", "Cash ±",
                                             "Viewers ±"]
 
@@ -43,7 +48,8 @@ def test_season_turns_kids_refusal_line_and_pass(played):
     assert kids["refused"] and "can't go in late night" in kids["message"]
     assert kids["cash"] == steps["Arkady produced Chat"]["cash"]      # nothing changed
     column = steps["Arkady completes column"]
-    assert "completes the middle column (line 1): Star bonus (+2 viewers)" in column["message"]
+    assert ("completes the middle column, the first line of the tile, and gains its bonus: Star bonus "
+            "(+2 viewers)") in column["message"]
     assert column["viewers"]["Arkady"] == 2
     passed = steps["Virginia passed"]
     assert passed["cash"]["Virginia"] == 7 + 8 + 5                   # 8 empty squares + $5M on the track
@@ -55,12 +61,13 @@ def test_scoring_and_the_grid_display(played):
     scored = steps["Arkady scored"]
     # 2 + (3 + Chat 4+2) + 4 + (1 + 2) shows, + 3 filled squares, + 6 pass track; +2 earlier line bonus
     assert scored["viewers"]["Arkady"] == 2 + (2 + 9 + 4 + 3 + 3 + 6)
-    assert "Chat show 9 = 3 show + 6 Chat: stars on other shows (4+2)" in scored["message"]
-    assert steps["season 2"]["status"] == "Season 2 of 5: Virginia's turn"
+    assert "Chat show scores 9 = 3 show + 6 Chat: stars on other shows (4+2)" in scored["message"]
+    assert steps["season 2"]["status"] == "Season 2 of 5: it is Virginia's turn"
     grid = steps["Arkady grid"]
     assert [in_line for *_, in_line in grid["cells"]] == [False, True, False, False, True, False, False, True, False]
     assert grid["lines_text"] == "Lines: middle column"
-    assert grid["grid_text"].startswith("6 empty: pass +$6M")
+    assert grid["grid_text"] == "6 empty: pass +$6M\n3 filled: +3 viewers"
+    assert steps["season 1"]["grid_text"] == "8 empty: pass +$8M\n1 filled: +1 viewer"      # not "+1 viewers"
     assert grid["tabs"] == ["Arkady  $10M\n29 viewers", "Virginia  $20M\n4 viewers"]
 
 

@@ -38,7 +38,8 @@ def score_all_starters(table, player, **kw):
 def test_registered_by_name_with_title_and_protocol_members():
     rules = find_game("telly-time")
     assert rules is TELLY_TIME
-    assert rules.title == "The Networks: Telly Time"
+    assert rules.title == "Telly Time"
+    assert rules.player_word == "players" and rules.min_players == 1      # solo: the module's "Solo Mode"
     assert rules.button_actions == ("on_the_air", "sponsor", "roll")
     assert set(rules.button_labels) == set(rules.button_actions)
     assert len(rules.default_names) == rules.max_players == 5
@@ -114,8 +115,8 @@ def test_pilot_cards_keep_exactly_two_earning_bonuses_and_paying_costs(table):
     outcome = accepted(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad", "Cola", 4, 0),
                                                                      PilotCard("star", "Big Name", 0, 3))))
     assert net(table, "Arkady").cash_m == 2 + 4 - 3
-    assert "Arkady gains $4M: Pilot Season ad Cola: cash bonus" in outcome.message
-    assert "Arkady pays $3M: Pilot Season star Big Name: cost" in outcome.message
+    assert "Arkady gains $4M: cash bonus of Pilot Season ad Cola" in outcome.message
+    assert "Arkady pays $3M: cost of Pilot Season star Big Name" in outcome.message
     refused(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad"), PilotCard("ad"))), IllegalCommand)
 
 
@@ -175,7 +176,8 @@ def test_example_arkady_produces_a_drama_show_and_completes_a_column(table):
                                           preferred=("primetime",)))
     arkady = net(table, "Arkady")
     assert arkady.grid.completed == ("col2",)
-    assert "Arkady completes the middle column (line 1): Draw 2 stars, sign 1 free" in outcome.message
+    assert ("Arkady completes the middle column, the first line of the tile, and gains its bonus: "
+            "Draw 2 stars, sign 1 free") in outcome.message
     assert arkady.show_in("primetime").name == "Docs"
 
 
@@ -261,7 +263,7 @@ def test_with_moguls_the_second_line_gives_a_mogul_bonus_instead(table):
     accepted(table, PlaceGridMarker(player="Arkady", genre="Kids"))
     cash = net(table, "Arkady").cash_m
     outcome = accepted(table, PlaceGridMarker(player="Arkady", genre="Quiz"))  # line 2: mogul, not +$3M
-    assert "Mogul bonus: draw 2 moguls, keep 1" in outcome.message
+    assert "takes the mogul bonus instead of its printed bonus: draw 2 moguls, keep 1" in outcome.message
     assert net(table, "Arkady").cash_m == cash
     accepted(table, PlaceGridMarker(player="Arkady", genre="Sports"))
     cash = net(table, "Arkady").cash_m
@@ -278,7 +280,7 @@ def test_with_moguls_first_two_lines_at_once_the_player_chooses(table):
     viewers = net(table, "Virginia").viewers
     outcome = accepted(table, PlaceGridMarker(player="Virginia", genre="Chat"))
     assert table.state.pending is not None and set(table.state.pending.lines) == {"col1", "diag2"}
-    assert "choose which gives the mogul bonus" in outcome.message
+    assert "chooses which one gives the mogul bonus" in outcome.message
     # everything else waits for the choice, and only Virginia may choose, only one of the two lines
     refused(table, TakeAction(player="Arkady", action="Sign a star"), IllegalCommand)
     refused(table, ChooseMogulLine(player="Arkady", line="col1"), IllegalCommand)
@@ -288,7 +290,7 @@ def test_with_moguls_first_two_lines_at_once_the_player_chooses(table):
     grid = net(table, "Virginia").grid
     assert grid.completed == ("diag2", "col1")                       # the wild diagonal counted first
     assert net(table, "Virginia").viewers == viewers + 1             # its printed +1 viewer, no network bonus
-    assert "Mogul bonus" in outcome.message
+    assert "mogul bonus" in outcome.message
     assert table.state.pending is None
     refused(table, ChooseMogulLine(player="Virginia", line="col1"), MalformedCommand)
 
@@ -314,7 +316,7 @@ def test_example_passing_with_five_empty_squares(table):
     cash = net(table, "Arkady").cash_m
     outcome = accepted(table, Pass(player="Arkady", reward="viewers", amount=6))
     assert net(table, "Arkady").cash_m == cash + 5
-    assert "Arkady gains $5M: passed: 5 empty grid squares × $1M" in outcome.message
+    assert "Arkady gains $5M: passing with 5 empty grid squares at $1M each" in outcome.message
     accepted(table, Pass(player="Virginia", reward="cash", amount=4))
     assert table.state.phase == "scoring"
     viewers = net(table, "Arkady").viewers
@@ -336,7 +338,9 @@ def test_preempted_timeslot_doubles_only_the_pass_track_cash(table):
     started(table)
     outcome = accepted(table, Pass(player="Arkady", reward="cash", amount=3, preempted=True))
     assert net(table, "Arkady").cash_m == 3 + 8 + 6           # grid $8M not doubled
-    assert "pass track $3M × 2 Preempted Timeslot" in outcome.message
+    assert "Arkady passes first and takes $6M from the pass track ($3M doubled by Preempted Timeslot)" \
+        in outcome.message
+    assert "pass track $3M, doubled by Preempted Timeslot" in outcome.message
 
 
 def test_preempted_timeslot_doubles_only_the_pass_track_viewers(table):
@@ -445,8 +449,8 @@ def test_quiz_buys_up_to_five_viewers_at_one_million_each(table):
                                costs_m=cash), InsufficientFunds)
     outcome = accepted(table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=3),)))
     assert net(table, "Arkady").cash_m == cash - 3
-    assert "Brain Box 5 = 2 show + 3 Quiz: bought at $1M each" in outcome.message
-    assert "Arkady pays $3M: Quiz: 3 bonus viewers at $1M each" in outcome.message
+    assert "Brain Box scores 5 = 2 show + 3 Quiz: bought at $1M each" in outcome.message
+    assert "Arkady pays $3M: 3 Quiz bonus viewers at $1M each" in outcome.message
 
 
 def test_example_chat_show_scores_stars_on_other_shows(table):
@@ -464,7 +468,7 @@ def test_example_chat_show_scores_stars_on_other_shows(table):
     chat = next(s for s in scored["shows"] if s["name"] == "Lay All Your Chat On Me")
     assert chat["total"] == 9
     assert chat["parts"] == [["show", 3], ["Chat: stars on other shows (4+2)", 6]]
-    assert "Lay All Your Chat On Me 9 = 3 show + 6 Chat: stars on other shows (4+2)" in outcome.message
+    assert "Lay All Your Chat On Me scores 9 = 3 show + 6 Chat: stars on other shows (4+2)" in outcome.message
     # the lineup: 6 + 9 + 3 + 0 shows, + 2 filled squares (Comedy centre, Chat)
     assert scored["total"] == 6 + 9 + 3 + 0 + 2
 
@@ -503,7 +507,7 @@ def test_timeslot_penalty_refused_for_any_and_two_slot_shows_in_their_slots(tabl
     # a starter show (no preference recorded) may take a penalty as counted at the table
     outcome = accepted(table, ScoreLineup(player="Virginia", shows=(
         ShowScore("8pm", 2, penalty=1), ShowScore("weekend", 0), ShowScore("primetime", 3), ShowScore("late_night", 0))))
-    assert "Starter show 1 = 2 show − 1 timeslot penalty" in outcome.message
+    assert "Starter show scores 1 = 2 show − 1 timeslot penalty" in outcome.message
 
 
 def test_two_slot_show_out_of_its_slots_may_take_a_penalty(table):
@@ -626,7 +630,7 @@ def test_view_and_panels_show_cash_viewers_empty_squares_and_pass_pay(table):
     assert arkady.headline == "$3M"
     assert arkady.panel_lines == ("0 viewers - 8 empty", "Pass now: +$8M")
     assert all(ord(c) < 128 for c in arkady.headline + "".join(arkady.panel_lines))   # the panel font
-    assert view.status == "Season 1 of 5: Arkady's turn"
+    assert view.status == "Season 1 of 5: it is Arkady's turn"
     assert view.pending_dice is None
 
 
@@ -634,7 +638,7 @@ def test_solo_note_names_genres_that_complete_a_line(table):
     start(table, names=("Arkady",))
     accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
     accepted(table, PlaceGridMarker(player="Arkady", genre="Chat"))
-    assert table.view().notes == ("Arkady completes a line with: Drama (Solo Mode)",)
+    assert table.view().notes == ("Arkady would complete a line with a Drama show (Solo Mode)",)
 
 
 def test_end_game_command_and_undo(table):

@@ -84,7 +84,9 @@ steps = [
     square(0), lambda: snapshot("square before pilot"),                 # refused: no tile yet
     action("Pilot show"), choose("genre", "Comedy"), choose("slot", "8pm"), lambda: shot("tt-2-pilot-popup"), ok,
     lambda: snapshot("pilot Arkady"),
-    square(0), choose("genre", "Kids"), lambda: shot("tt-3-square-popup"), ok, lambda: snapshot("square swapped"),
+    square(0), choose("genre", "Kids"), lambda: shot("tt-3-square-popup"), lambda: snapshot("square popup"), ok,
+    lambda: snapshot("square swapped"),
+    square(4), lambda: snapshot("centre tapped"),
     action("Keep 2 cards"), step_field("cash1", "+", 4), choose("kind2", "star"), step_field("cost2", "+", 1),
     lambda: shot("tt-4-cards-popup"), ok, lambda: snapshot("cards Arkady"),
     action("Line bonus"), choose("line", "col2"), choose("label", "Star bonus"), step_field("viewers", "+", 2),

@@ -24,7 +24,7 @@ from companion.games.telly_time import (AdjustCash, AdjustViewers, ChooseMogulLi
                                         KeepPilotCards, Pass, PilotCard, PlaceGridMarker, ProduceShow,
                                         ScoreEndGame, ScoreLineup, SetGridSquare, SetLineBonus, ShowScore,
                                         StartSeason, TakeAction)
-from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES
+from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES, SQUARE_NAMES
 from companion.games.telly_time.model import (ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS)
 from ui.games import GameBoard
 
@@ -235,7 +235,8 @@ class TellyTimeBoard(GameBoard):
         self.cash_text = _money(network.cash_m)
         self.viewers_text = f"{network.viewers} viewers"
         empty = grid.empty_count if grid else 9
-        self.grid_text = f"{empty} empty: pass +${empty}M\n{9 - empty} filled: +{9 - empty} viewers"
+        filled = 9 - empty
+        self.grid_text = f"{empty} empty: pass +${empty}M\n{filled} filled: +{filled} viewer{'' if filled == 1 else 's'}"
         if grid is None:
             self.lines_text = "Choose the Pilot Season show"
         elif grid.completed:
@@ -298,9 +299,10 @@ class TellyTimeBoard(GameBoard):
             self.controller.say(f"{network.name}: choose the Pilot Season show first (Pilot show)", refused=True)
             return
         if square == CENTRE or grid.filled[square]:
-            self.controller.say(f"{network.name}'s {grid.squares[square]} square has a marker cube")
+            self.controller.say(f"{network.name}'s {grid.squares[square]} square ({SQUARE_NAMES[square]}) "
+                                f"has a marker cube")
             return
-        self._open(TellyFormPopup(f"{network.name}: genre printed on this square", [
+        self._open(TellyFormPopup(f"{network.name}: genre printed on the {SQUARE_NAMES[square]} square", [
             ("genre", "Genre", choice(self._genres(), grid.squares[square], columns=5))],
             lambda v: self._post(SetGridSquare(player=network.name, square=square, genre=v["genre"]))))
 

@@ -41,9 +41,10 @@ from companion.games import PlayerView, TableView
 from companion.tracks import Track
 
 from companion.games.telly_time.grid import (CENTRE, LINE_IDS, LINE_NAMES, LINES, RULE_GRID, RULE_MOGUL,
-                                             RULE_PILOT, RULE_SQUARES, SQUARES, GenreGrid, LineBonus,
-                                             canonical_genre, check_square, check_square_genre, check_tile,
-                                             grid_from_tile, line_index, needs_mogul_choice, order_lines)
+                                             RULE_PILOT, RULE_SQUARES, SQUARE_NAMES, SQUARES, GenreGrid,
+                                             LineBonus, canonical_genre, check_square, check_square_genre,
+                                             check_tile, grid_from_tile, line_index, needs_mogul_choice,
+                                             order_lines, square_list, square_name)
 from companion.games.telly_time.model import (ANY, CASH_PER_EMPTY_SQUARE_M, CHAT, DEFAULT_GENRES, END_SCORING,
                                               KIDS, NO_KIDS_SLOTS, OVER, PILOT, QUIZ, QUIZ_MAX_VIEWERS,
                                               QUIZ_PRICE_M, SCORING, SEASON, SEASONS, STARTER_SHOW,
@@ -116,6 +117,26 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
+#: 1 → "first" ... for "passes second", "the third line"; beyond the table, "13th".
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(n: int) -> str:
+    """``1`` → ``"first"``, ``2`` → ``"second"`` ... ``9`` → ``"9th"``."""
+    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
+
+
+def _count(n: int, noun: str) -> str:
+    """``(1, "viewer")`` → ``"1 viewer"``; ``(3, "viewer")`` → ``"3 viewers"``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _and(names: Sequence[str], conjunction: str = "and") -> str:
+    """``["A"]`` → ``"A"``; ``["A", "B", "C"]`` → ``"A, B and C"``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
 def _cash(player: str, amount_m: int, reason: str, rule: str) -> NewEvent:
     return NewEvent(CASH_CHANGED, {"player": player, "amount_m": amount_m, "reason": reason, "rule": rule})
 
@@ -168,8 +189,11 @@ class TellyTime:
     """The rules of The Networks with the Telly Time module. Registered as ``"telly-time"``."""
 
     name = "telly-time"
-    title = "The Networks: Telly Time"
+    #: The module's own name; the rulebook calls it "the Telly Time module" of The Networks.
+    title = "Telly Time"
     min_players = 1
+    #: Solo is supported (the module's "Solo Mode" section), so the home screen offers 1 to 5 players.
+    player_word = "players"
     max_players = 5
     default_names = ("Arkady", "Virginia", "Kim", "Lou", "Sam")
 
@@ -260,7 +284,7 @@ class TellyTime:
         handler = self._HANDLERS.get(type(command))
         if handler is None:
             if isinstance(command, (AnswerDice, RollDice)):
-                raise IllegalCommand("no dice are asked for: The Networks uses no dice")
+                raise IllegalCommand("no dice are asked for: The Networks uses no dice", RULE_BASE)
             if isinstance(command, (TransferMoney, AdjustTrack)):
                 raise MalformedCommand(f"use AdjustCash ($M) or AdjustViewers in Telly Time, "
                                        f"not {type(command).__name__}")
@@ -333,7 +357,7 @@ class TellyTime:
         square = check_square(command.square)
         genre = self._genre(state, command.genre)
         if grid.squares[square] == genre:
-            raise IllegalCommand(f"square {square} already shows {genre}")
+            raise IllegalCommand(f"{square_name(square)} already shows {genre}", RULE_GRID)
         other = grid.square_of(genre)
         if other is not None and other != CENTRE and not grid.filled[other] and square != CENTRE \
                 and not grid.filled[square]:
@@ -378,9 +402,9 @@ class TellyTime:
         for card in payload:
             title = f"{card['kind']}{' ' + card['name'] if card['name'] else ''}"
             if card["cash_m"]:
-                events.append(_cash(network.name, card["cash_m"], f"Pilot Season {title}: cash bonus", RULE_PILOT))
+                events.append(_cash(network.name, card["cash_m"], f"cash bonus of Pilot Season {title}", RULE_PILOT))
             if card["cost_m"]:
-                events.append(_cash(network.name, -card["cost_m"], f"Pilot Season {title}: cost", RULE_PILOT))
+                events.append(_cash(network.name, -card["cost_m"], f"cost of Pilot Season {title}", RULE_PILOT))
         return events
 
     def _start_season(self, state: TellyTimeState, command: StartSeason) -> list[NewEvent]:
@@ -389,9 +413,11 @@ class TellyTime:
             if network.grid is None:
                 raise IllegalCommand(f"{network.name} has not placed a Pilot Season show", RULE_PILOT)
             if not network.grid.entered:
-                missing = [str(i) for i, g in enumerate(network.grid.squares) if g is None]
-                raise IllegalCommand(f"{network.name}'s tile: enter the genres of squares {', '.join(missing)}",
-                                     RULE_GRID)
+                missing = [i for i, g in enumerate(network.grid.squares) if g is None]
+                where = ("all 8 squares around the centre" if len(missing) == SQUARES - 1
+                         else square_list(missing))
+                raise IllegalCommand(f"{network.name}'s tile: enter the genre{'s' if len(missing) > 1 else ''} "
+                                     f"of {where}", RULE_GRID)
             if not network.pilot_cards:
                 raise IllegalCommand(f"{network.name} has not kept 2 stars/ads", RULE_PILOT)
         first = state.options["first_player"] or state.names[0]
@@ -474,7 +500,7 @@ class TellyTime:
         replaced = network.show_in(timeslot)
         events = []
         if cost:
-            events.append(_cash(network.name, -cost, f"produced {name}", RULE_BASE))
+            events.append(_cash(network.name, -cost, f"producing {name}", RULE_BASE))
         show = Show(name, genre, genre, preferred)
         events.append(NewEvent(SHOW_PRODUCED, {"player": network.name, "timeslot": timeslot,
                                                "show": show.to_payload(),
@@ -509,10 +535,10 @@ class TellyTime:
         empty = grid.empty_count
         if empty:
             events.append(_cash(network.name, CASH_PER_EMPTY_SQUARE_M * empty,
-                                f"passed: {empty} empty grid square{'s' if empty != 1 else ''} × "
-                                f"{money(CASH_PER_EMPTY_SQUARE_M)}", RULE_SQUARES))
+                                f"passing with {empty} empty grid square{'s' if empty != 1 else ''} at "
+                                f"{money(CASH_PER_EMPTY_SQUARE_M)} each", RULE_SQUARES))
         if command.reward == "cash" and amount:
-            doubled = " × 2 Preempted Timeslot" if command.preempted else ""
+            doubled = ", doubled by Preempted Timeslot" if command.preempted else ""
             events.append(_cash(network.name, amount * (2 if command.preempted else 1),
                                 f"pass track {money(amount)}{doubled}", RULE_CLARIFY if doubled else RULE_BASE))
         events.append(self._end_turn(state, network.name, "passed", passing=True))
@@ -541,9 +567,10 @@ class TellyTime:
         if source == target:
             raise MalformedCommand("a show moves to a different timeslot")
         moving, other = network.show_in(source), network.show_in(target)
-        if moving is None:
-            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[source]}")
         reason = _text(command.reason, "the reason")
+        if moving is None:
+            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[source]}",
+                                 f"{RULE_CLARIFY}, {reason}")
         self._check_kids(moving.printed_genre, target, f"{moving.name} (Kids)")
         if other is not None:
             self._check_kids(other.printed_genre, source, f"{other.name} (Kids)")
@@ -554,13 +581,15 @@ class TellyTime:
         self._require_open(state)
         timeslot = check_timeslot(command.timeslot)
         show = network.show_in(timeslot)
+        reason = _text(command.reason, "the reason")
         if show is None:
-            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[timeslot]}")
+            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[timeslot]}",
+                                 f"{RULE_CLARIFY}, {reason}")
         genre = self._genre(state, command.genre)
         if genre == show.genre:
-            raise IllegalCommand(f"{show.name} is already {genre}")
+            raise IllegalCommand(f"{show.name} is already {genre}", f"{RULE_CLARIFY}, {reason}")
         return [NewEvent(SHOW_GENRE_CHANGED, {"player": network.name, "timeslot": timeslot, "genre": genre,
-                                              "reason": _text(command.reason, "the reason")})]
+                                              "reason": reason})]
 
     def _adjust_cash(self, state: TellyTimeState, command: AdjustCash) -> list[NewEvent]:
         network = state.network(command.player)
@@ -658,7 +687,7 @@ class TellyTime:
         if costs:
             events.append(_cash(network.name, -costs, f"season {state.season} costs", RULE_BASE))
         if quiz:
-            events.append(_cash(network.name, -quiz, f"Quiz: {quiz // QUIZ_PRICE_M} bonus viewers at "
+            events.append(_cash(network.name, -quiz, f"{quiz // QUIZ_PRICE_M} Quiz bonus viewers at "
                                 f"{money(QUIZ_PRICE_M)} each", f"{RULE_GENRES}, Quiz"))
         events.append(NewEvent(LINEUP_SCORED, {"player": network.name, "season": state.season, "total": total,
                                                "parts": parts, "shows": shows_payload, "rule": RULE_SQUARES}))
@@ -801,79 +830,119 @@ class TellyTime:
             current = network()
             return change(payload["player"], end_scored=True, viewers=current.viewers + payload["total"])
         if event_type == GAME_OVER:
-            return replace(state, phase=OVER, winners=tuple(payload["winners"]), finished=True,
-                           end_reason=f"most viewers: {' and '.join(payload['winners'])}")
+            winners = payload["winners"]
+            most = "has the most viewers" if len(winners) == 1 else "share the most viewers"
+            return replace(state, phase=OVER, winners=tuple(winners), finished=True,
+                           end_reason=f"{_and(winners)} {most}")
         if event_type == GAME_ENDED:
             return replace(state, finished=True, end_reason=payload["reason"])
         raise ValueError(f"Telly Time cannot apply an event of type {event_type!r}")
 
     # -- describe / view ----------------------------------------------------------------------------------
     def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        """One readable line per event, e.g. ``"Arkady completes the left column (line 1): Draw 2 stars,
-        sign 1 free (Telly Time: Your Genre Grid)"``."""
+        """One readable sentence per event (no final full stop: the screen joins several with "; "), e.g.
+        ``"Arkady completes the middle column, the first line of the tile, and gains its bonus: Draw 2
+        stars, sign 1 free (Telly Time: Your Genre Grid)"``. Squares are named by position ("the top-left
+        square"), never by their index in the payload."""
         p = payload
         rule = f" ({p['rule']})" if p.get("rule") else ""
         if event_type == CASH_CHANGED:
             verb = "gains" if p["amount_m"] >= 0 else "pays"
             return f"{p['player']} {verb} {money(abs(p['amount_m']))}: {p['reason']}{rule}"
         if event_type == VIEWERS_CHANGED:
-            return f"{p['player']} {_signed(p['viewers'])} viewers: {p['reason']}{rule}"
+            verb = "scores" if p["viewers"] >= 0 else "loses"
+            return f"{p['player']} {verb} {_count(abs(p['viewers']), 'viewer')}: {p['reason']}{rule}"
         if event_type == PILOT_SHOW_CHOSEN:
-            tile = "tile entered from the set-up" if p.get("tile_entered") else "enter the tile's other genres"
-            return (f"{p['player']}: Pilot Season show {p['name']} ({p['genre']}) in "
-                    f"{TIMESLOT_NAMES[p['timeslot']]}; takes the {p['genre']} tile, marker on the centre "
-                    f"({tile}) ({RULE_PILOT})")
+            tile = ("its squares come from the set-up" if p.get("tile_entered")
+                    else "enter the genres of its other 8 squares")
+            return (f"{p['player']} places the Pilot Season show {p['name']} ({p['genre']}) in "
+                    f"{TIMESLOT_NAMES[p['timeslot']]} and takes the {p['genre']} tile with a marker on the centre; "
+                    f"{tile} ({RULE_PILOT})")
         if event_type == GRID_SQUARE_SET:
-            swap = f" (swapped with square {p['swapped_with']}, now {p['other_genre']})" if "swapped_with" in p else ""
-            return f"{p['player']}'s tile: square {p['square']} is {p['genre']}{swap}"
+            text = f"{p['player']}'s tile: {square_name(p['square'])} is {p['genre']}"
+            if "swapped_with" in p:
+                other = square_name(p["swapped_with"])
+                text += (f" and {other} is now {p['other_genre']} (the two swapped)" if p["other_genre"]
+                         else f", moved from {other}, which has no genre now")
+            return text
         if event_type == LINE_BONUS_SET:
-            return f"{p['player']}'s tile: {LINE_NAMES[p['line']]} bonus is {LineBonus.from_payload(p['bonus']).describe()}"
+            return (f"{p['player']}'s tile: the bonus at the end of the {LINE_NAMES[p['line']]} is "
+                    f"{LineBonus.from_payload(p['bonus']).describe()}")
         if event_type == PILOT_CARDS_KEPT:
-            cards = "; ".join(f"{c['kind']} {c['name'] or ''}".strip() + f" (+{money(c['cash_m'])}, cost {money(c['cost_m'])})"
-                              for c in p["cards"])
-            return f"{p['player']} keeps 2 Pilot Season cards: {cards} ({RULE_PILOT})"
+            cards = [f"{c['kind']} {c['name'] or ''}".strip() + f" (bonus {money(c['cash_m'])}, cost {money(c['cost_m'])})"
+                     for c in p["cards"]]
+            return f"{p['player']} keeps 2 Pilot Season cards: {_and(cards)} ({RULE_PILOT})"
         if event_type == SEASON_STARTED:
-            return f"Season {p['season']} begins; turn order {', '.join(p['order'])}"
+            return f"Season {p['season']} begins; the turn order is {', '.join(p['order'])}"
         if event_type == SHOW_PRODUCED:
             show = Show.from_payload(p["show"])
-            prefers = "ANY" if ANY in show.preferred else "/".join(TIMESLOT_NAMES[s] for s in show.preferred) or "—"
+            prefers = ("prefers ANY" if ANY in show.preferred
+                       else "prefers " + " or ".join(TIMESLOT_NAMES[s] for s in show.preferred) if show.preferred
+                       else "no preferred timeslot")
             replaced = f", replacing {p['replaced']}" if p.get("replaced") else ""
-            return (f"{p['player']} produces {show.name} ({show.genre}, prefers {prefers}) in "
+            return (f"{p['player']} produces {show.name} ({show.genre}, {prefers}) in "
                     f"{TIMESLOT_NAMES[p['timeslot']]}{replaced}")
         if event_type == SHOW_MOVED:
-            return f"{p['player']} swaps {TIMESLOT_NAMES[p['from']]} and {TIMESLOT_NAMES[p['to']]} ({p['reason']})"
+            return (f"{p['player']} swaps the shows in {TIMESLOT_NAMES[p['from']]} and {TIMESLOT_NAMES[p['to']]} "
+                    f"({p['reason']})")
         if event_type == SHOW_GENRE_CHANGED:
             return (f"{p['player']}'s {TIMESLOT_NAMES[p['timeslot']]} show becomes {p['genre']} without its show "
                     f"effect ({p['reason']}, {RULE_CLARIFY})")
         if event_type == GRID_MARKER_PLACED:
-            return f"{p['player']} fills the {p['genre']} square: {p['reason']}{rule}"
+            return f"{p['player']} fills the {p['genre']} square ({SQUARE_NAMES[p['square']]}): {p['reason']}{rule}"
         if event_type == MOGUL_CHOICE_PENDING:
-            lines = " and ".join(LINE_NAMES[l] for l in p["lines"])
-            return f"{p['player']} completes the {lines} at once: choose which gives the mogul bonus ({RULE_MOGUL})"
+            lines = _and([f"the {LINE_NAMES[l]}" for l in p["lines"]])
+            return (f"{p['player']} completes {lines} at once and chooses which one gives the mogul bonus "
+                    f"({RULE_MOGUL})")
         if event_type == LINE_COMPLETED:
-            return (f"{p['player']} completes the {LINE_NAMES[p['line']]} (line {p['number']}): "
-                    f"{LineBonus.from_payload(p['bonus']).describe()}{rule}")
+            head = f"{p['player']} completes the {LINE_NAMES[p['line']]}, the {ordinal(p['number'])} line of the tile,"
+            bonus = LineBonus.from_payload(p["bonus"])
+            if p.get("mogul"):
+                gains = "takes the mogul bonus instead of its printed bonus: draw 2 moguls, keep 1"
+            elif bonus == LineBonus():
+                gains = "gains the printed bonus"
+            else:
+                gains = f"gains its bonus: {bonus.describe()}"
+            return f"{head} and {gains}{rule}"
         if event_type == TURN_ENDED:
-            return f"{p['player']}: {p['action']}; {p['next']}'s turn"
+            return f"{p['player']}'s turn is over ({p['action']}); it is {p['next']}'s turn"
         if event_type == PASSED:
-            unit = "$M" if p["reward"] == "cash" else "viewers"
-            doubled = ", doubled by Preempted Timeslot" if p["preempted"] else ""
-            return f"{p['player']} passes ({p['order']}.) taking {p['amount']} {unit} on the pass track{doubled}"
+            amount, value = p["amount"], p["amount"] * (2 if p["preempted"] else 1)
+            if p["reward"] == "cash":
+                shown, doubled = money(value), money(amount)
+            else:
+                shown, doubled = _count(value, "viewer"), _count(amount, "viewer")
+            if not amount:
+                takes = "takes nothing from the pass track"
+            elif p["preempted"]:
+                takes = f"takes {shown} from the pass track ({doubled} doubled by Preempted Timeslot)"
+            else:
+                takes = f"takes {shown} from the pass track"
+            later = ", scored with the lineup" if p["reward"] == "viewers" and amount else ""
+            return f"{p['player']} passes {ordinal(p['order'])} and {takes}{later}"
         if event_type == SCORING_STARTED:
-            return f"{p['player']}: {p['action']}; everyone has passed: score season {p['season']}"
+            return f"Everyone has passed: score the lineups of season {p['season']}"
         if event_type == LINEUP_SCORED:
-            shows = "; ".join(f"{s['name']} {s['total']} = {_parts_text(s['parts'])}" for s in p["shows"])
-            return (f"{p['player']} scores {p['total']} viewers in season {p['season']} = "
-                    f"{_parts_text(p['parts'])} [{shows}]")
+            text = (f"{p['player']} scores {_count(p['total'], 'viewer')} in season {p['season']}: "
+                    f"{_parts_text(p['parts'])}")
+            return "; ".join([text] + [f"{s['name']} scores {s['total']} = {_parts_text(s['parts'])}"
+                                       for s in p["shows"] if len(s["parts"]) > 1])
         if event_type == END_SCORING_STARTED:
-            return f"Season {p['season']} was the last: score end-game viewer bonuses (no Genres row, {RULE_END})"
+            return (f"Season {p['season']} was the last: score the end-game viewer bonuses without the Genres row "
+                    f"({RULE_END})")
         if event_type == END_GAME_SCORED:
-            return f"{p['player']} end-game bonuses: {p['total']} viewers = {_parts_text(p['parts'])}{rule}"
+            if not p["parts"]:
+                return f"{p['player']} scores no end-game bonuses{rule}"
+            return (f"{p['player']} scores {_count(p['total'], 'viewer')} of end-game bonuses: "
+                    f"{_parts_text(p['parts'])}{rule}")
         if event_type == GAME_OVER:
-            standings = ", ".join(f"{n} {v}" for n, v in sorted(p["viewers"].items(), key=lambda kv: -kv[1]))
-            return f"Game over: {' and '.join(p['winners'])} {'win' if len(p['winners']) > 1 else 'wins'} ({standings})"
+            ranked = sorted(p["viewers"].items(), key=lambda kv: -kv[1])
+            best = ranked[0][1]
+            verb = "wins" if len(p["winners"]) == 1 else "share the win"
+            standings = ", ".join(f"{n} {v}" for n, v in ranked)
+            return f"Game over: {_and(p['winners'])} {verb} with {best} viewers (final viewers: {standings})"
         if event_type == GAME_ENDED:
-            return f"Game ended: {p['reason']}"
+            return f"The game was ended at the table: {p['reason']}"
         return f"{event_type} {dict(payload)}"
 
     #: Events after which the journal is backed up (a season's end, the game's end).
@@ -906,22 +975,25 @@ class TellyTime:
         return state.finished
 
     def status(self, state: TellyTimeState) -> str:
-        """The status line: phase, season and whose turn or what is awaited."""
+        """The status line, as a sentence: phase, season and whose turn or what is awaited."""
         if state.finished:
             return f"Game over: {state.end_reason}"
         if state.pending is not None:
-            lines = " or ".join(LINE_NAMES[l] for l in state.pending.lines)
-            return f"{state.pending.player}: which line gives the mogul bonus? {lines} ({RULE_MOGUL})"
+            lines = _and([f"the {LINE_NAMES[l]}" for l in state.pending.lines], "or")
+            return f"{state.pending.player} chooses which line gives the mogul bonus: {lines} ({RULE_MOGUL})"
         if state.phase == PILOT:
             waiting = [n.name for n in state.networks if n.grid is None or not n.grid.entered or not n.pilot_cards]
-            return ("Pilot Season: set up " + ", ".join(waiting)) if waiting else "Pilot Season ready: start season 1"
+            if not waiting:
+                return "The Pilot Season is set up: start season 1"
+            return f"Pilot Season: waiting for {_and(waiting)} to set up (show, tile and 2 cards)"
         if state.phase == SEASON:
-            return f"Season {state.season} of {SEASONS}: {state.current}'s turn"
+            return f"Season {state.season} of {SEASONS}: it is {state.current}'s turn"
         if state.phase == SCORING:
             waiting = [n.name for n in state.networks if not n.scored]
-            return f"Season {state.season}: score lineups of {', '.join(waiting)}"
+            return f"Season {state.season} is over: score the lineup{'s' if len(waiting) > 1 else ''} of {_and(waiting)}"
         waiting = [n.name for n in state.networks if not n.end_scored]
-        return f"End of the game: end-game bonuses of {', '.join(waiting)} (no Genres row)"
+        return (f"Season {state.season} was the last: score the end-game bonuses of {_and(waiting)} "
+                f"without the Genres row")
 
     def player_view(self, state: TellyTimeState, network: Network) -> PlayerView:
         """One player's public picture: tracks cash ($M), viewers and empty squares; headline cash;
@@ -953,7 +1025,8 @@ class TellyTime:
             if network.grid is not None and network.grid.entered:
                 genres = network.grid.completing_genres()
                 if genres:
-                    notes.append(f"{network.name} completes a line with: {', '.join(genres)} (Solo Mode)")
+                    notes.append(f"{network.name} would complete a line with a {_and(genres, 'or')} show "
+                                 f"(Solo Mode)")
         return TableView(self.title, tuple(self.player_view(state, n) for n in state.networks), None,
                          self.status(state), state.finished, tuple(notes))
 

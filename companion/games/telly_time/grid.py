@@ -3,7 +3,8 @@
 Rulebook sections cited: "Telly Time Pilot Season", "Your Genre Grid", "Empty & Filled Squares",
 "Mogul Bonus", "Solo Mode" (``rules/the-networks-telly-time.txt``).
 
-Squares are numbered 0 to 8 row by row (0 = top left, 4 = the centre, 8 = bottom right). A line is one
+Squares are indexed 0 to 8 row by row (0 = top left, 4 = the centre, 8 = bottom right) in commands and
+the journal; people read them by position (:data:`SQUARE_NAMES`: "top-left", "centre", ...). A line is one
 of :data:`LINES`: three rows, three columns and two diagonals, each with a bonus printed "at the end of
 that line". The tiles' printed bonuses are not in the rulebook, so each is entered as a
 :class:`LineBonus` (a label for the table, and any cash in $M and viewers the companion adds itself).
@@ -22,6 +23,11 @@ from companion.errors import IllegalCommand, MalformedCommand
 SQUARES = 9
 #: The centre square, where the Pilot Season genre sits ("Telly Time Pilot Season").
 CENTRE = 4
+
+#: Square index -> its name by position on the 3×3 tile, for everything a person reads.
+SQUARE_NAMES: tuple[str, ...] = ("top-left", "top-middle", "top-right",
+                                 "middle-left", "centre", "middle-right",
+                                 "bottom-left", "bottom-middle", "bottom-right")
 
 #: Line id -> the three squares it runs through, in the order they are read.
 LINES: dict[str, tuple[int, int, int]] = {
@@ -187,6 +193,19 @@ class GenreGrid:
                 "bonuses": {line: bonus.to_payload() for line, bonus in zip(LINE_IDS, self.bonuses)}}
 
 
+def square_name(square: int) -> str:
+    """``"the top-left square"``, ``"the centre square"``: square ``square`` (0-8) in words."""
+    return f"the {SQUARE_NAMES[square]} square"
+
+
+def square_list(squares: Iterable[int]) -> str:
+    """``"the top-left, top-middle and centre squares"`` (or ``"the top-left square"`` for one)."""
+    names = [SQUARE_NAMES[s] for s in squares]
+    if len(names) == 1:
+        return f"the {names[0]} square"
+    return f"the {', '.join(names[:-1])} and {names[-1]} squares"
+
+
 def line_index(line: Any) -> int:
     """Position of ``line`` in :data:`LINE_IDS`; raises :class:`MalformedCommand` naming the line ids."""
     if line not in LINES:
@@ -195,9 +214,10 @@ def line_index(line: Any) -> int:
 
 
 def check_square(square: Any) -> int:
-    """``square`` if it is a square number 0 to 8; raises :class:`MalformedCommand` otherwise."""
+    """``square`` if it is a square index 0 to 8; raises :class:`MalformedCommand` otherwise."""
     if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < SQUARES:
-        raise MalformedCommand(f"a grid square is numbered 0 to 8 (row by row), not {square!r}")
+        raise MalformedCommand(f"a grid square is given as 0 (top-left) to 8 (bottom-right), row by row, "
+                               f"not {square!r}")
     return square
 
 
@@ -222,11 +242,12 @@ def check_square_genre(grid: GenreGrid, square: int, genre: str) -> None:
     if square == CENTRE:
         raise IllegalCommand(f"the centre square is the Pilot Season genre ({grid.squares[CENTRE]})", RULE_PILOT)
     if grid.filled[square]:
-        raise IllegalCommand(f"square {square} ({grid.squares[square]}) already has a marker cube", RULE_GRID)
+        raise IllegalCommand(f"{square_name(square)} ({grid.squares[square]}) already has a marker cube",
+                             RULE_GRID)
     other = grid.square_of(genre)
     if other is not None and other != square:
-        raise IllegalCommand(f"{genre} is already on square {other} of this tile; a tile shows each genre once",
-                             RULE_GRID)
+        raise IllegalCommand(f"{genre} is already on {square_name(other)} of this tile; a tile shows each genre "
+                             f"once", RULE_GRID)
 
 
 def grid_from_tile(centre: str, tile: Mapping[str, Any] | None) -> GenreGrid:
