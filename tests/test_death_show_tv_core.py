@@ -334,7 +334,7 @@ def test_two_dice_without_a_card_refused_and_cards_shown_must_be_held(table):
     refused(table, Move(player="Jhon", location="Dense Forest"), IllegalCommand, "Combat is under way")
 
 
-def test_odds_shown_before_the_dice_and_gone_after_the_first_roll(table):
+def test_odds_before_the_dice_stay_shown_once_the_first_die_is_in_with_the_odds_given_that_die(table):
     _fight_setup(table)
     assert RULES.combat_odds(table.state) is None                 # not everyone has declared
     declare_all(table, Jhon={"weapon": "Katana", "weapon_bonus": 3})
@@ -346,8 +346,18 @@ def test_odds_shown_before_the_dice_and_gone_after_the_first_roll(table):
                                                                          Fraction(3, 36))
     assert (odds["Kelpie"].win, odds["Kelpie"].lose) == (Fraction(6, 36), Fraction(27, 36))
     assert "Jhon: wins 75.0%, loses 16.7%, neither 8.3%" in table.view().notes
-    dice(table, 4)
-    assert RULES.combat_odds(table.state) is None
+    assert RULES.combat_odds_now(table.state) is None             # no die is in yet
+    dice(table, 4)                                                 # Jhon 7: Kelpie's d6 cannot reach it
+    assert dict(RULES.combat_odds(table.state)) == odds            # the odds before the dice stay
+    now = dict(RULES.combat_odds_now(table.state))
+    assert (now["Jhon"].win, now["Kelpie"].lose) == (1, 1)
+    notes = table.view().notes
+    assert "Jhon: wins 75.0%, loses 16.7%, neither 8.3%" in notes
+    assert "after the dice so far, Jhon: wins 100.0%, loses 0.0%, neither 0.0%" in notes
+    panel = {p.name: p.panel_lines for p in table.view().players}
+    assert "win 75% lose 17%" in panel["Jhon"]
+    dice(table, 2)
+    assert RULES.combat_odds(table.state) is None and RULES.combat_odds_now(table.state) is None
 
 
 # -- Fighting an Event: the rulebook's Killer Squirrels example ------------------------------------------------
@@ -732,3 +742,85 @@ def test_panels_show_vitality_location_cards_turn_and_odds_in_plain_ascii(table)
                                                                ("off the island - 3 cards",), False)
     assert all(text.isascii() for p in (kelpie, jhon, elena) for text in (p.headline, *p.panel_lines))
     assert render_player_panel(jhon).getbbox() is not None
+
+
+# -- A fresh user's trial: what the status says, refusals for the dead, plurals ----------------------------------
+
+def test_status_says_the_event_has_been_played_and_that_the_turn_ends_next(table):
+    start(table, 3, starting_cards=3)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"))
+    assert table.view().status.endswith("Event Phase: Kelpie may play 1 Event, then ends the turn")
+    ok(table, PlayEvent(player="Kelpie", card="Fire"))
+    status = table.view().status
+    assert status.endswith("Event Phase: Kelpie has played their Event: end the turn"), status
+    assert "may play" not in status
+    refused(table, Confirm(player="Jhon"), IllegalCommand, "Kelpie has played their Event: end the turn")
+
+
+def test_status_says_a_player_without_cards_has_no_event_to_play(table):
+    start(table, 2)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
+       AdjustHand(player="Kelpie", delta=-1, reason="played a card"))
+    assert table.view().status.endswith("Kelpie holds no cards, so has no Event to play: end the turn")
+
+
+def _kelpie_dead_in_a_combat(table):
+    """Kelpie dies by other means; then Jhon Fights Elena on The Bunker: a Combat with Kelpie dead."""
+    start(table, 3, starting_cards=3)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
+       Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4),
+       RemoveLocation(player="Kelpie", location="Turtle Beach"))
+    ok(table, DrawCard(player="Jhon"), Move(player="Jhon", location="The Bunker"), EndTurn(player="Jhon"))
+    ok(table, DrawCard(player="Elena"), Hunt(player="Elena", location="The Bunker"))
+
+
+@pytest.mark.parametrize("action", ["on_the_air", "sponsor"])
+def test_a_dead_contestants_seat_buttons_are_refused_as_dead_first(table, action):
+    start(table, 3, starting_cards=3)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
+       Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4),
+       RemoveLocation(player="Kelpie", location="Turtle Beach"))
+    # no Combat at all: the first reason is still that Kelpie is dead, not "there is no Combat"
+    refused(table, RULES.button_command(action, "Kelpie"), IllegalCommand, "Kelpie is dead (out of the game)",
+            "When a Contestant Dies")
+    ok(table, DrawCard(player="Jhon"), Move(player="Jhon", location="The Bunker"), EndTurn(player="Jhon"))
+    ok(table, DrawCard(player="Elena"), Hunt(player="Elena", location="The Bunker"))
+    refusal = refused(table, RULES.button_command(action, "Kelpie"), IllegalCommand)
+    assert str(refusal).startswith("Kelpie is dead (out of the game)"), str(refusal)
+
+
+def test_a_dead_contestants_declaration_and_dice_are_refused_as_dead_first(table):
+    _kelpie_dead_in_a_combat(table)
+    for command in (DeclareFighter(fighter="Kelpie"), AdjustBonus(fighter="Kelpie"),
+                    AnswerDice(roller="Kelpie", values=(3,))):
+        refusal = refused(table, command, IllegalCommand)
+        assert str(refusal).startswith("Kelpie is dead (out of the game)"), (command, str(refusal))
+    declare_all(table)
+    refusal = refused(table, AnswerDice(roller="Kelpie", values=(3,)), IllegalCommand)
+    assert str(refusal).startswith("Kelpie is dead"), str(refusal)
+
+
+def test_one_card_is_singular_in_refusals_notes_and_history(table):
+    start(table, 3, starting_cards=1)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"))
+    ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))     # Jhon: 2 - 1 Trail = 1
+    refused(table, DeclareFighter(fighter="Jhon", weapon="Axe", weapon_bonus=2, bonuses=(("A", 1),)),
+            IllegalCommand, "Jhon holds 1 card, so cannot show 2")
+    refusal = refused(table, AdjustHand(player="Elena", delta=-2, reason="played"), IllegalCommand)
+    assert "Elena holds 1 card, so" in str(refusal) and "1 cards" not in str(refusal)
+    declare_all(table)
+    dice(table, 6, 2)                                    # Jhon wins; Kelpie (2 cards) loses one to Loot
+    texts = [e.text for e in table.history()]
+    assert any("Jhon takes 1 card from Kelpie" in t for t in texts), texts
+    assert not any(" 1 cards" in t for t in texts), texts
+    assert not any(" 1 cards" in line for p in table.view().players for line in p.panel_lines)
+
+
+def test_a_death_with_one_card_says_card_and_one_with_none_says_so():
+    describe = RULES.describe
+    one = {"player": "Kelpie", "cause": "combat", "killers": ["Jhon"], "remover": "Jhon", "cards": 1, "rule": ""}
+    assert "keeps their 1 card" in describe("contestant_died", one)
+    assert "their 1 card is discarded" in describe("contestant_died", {**one, "cause": "other", "killers": []})
+    assert "held no cards" in describe("contestant_died", {**one, "cause": "other", "killers": [], "cards": 0})
+    assert "keeps Kelpie's 1 card" in describe("killer_chosen", {"player": "Jhon", "total": 5, "dead": "Kelpie",
+                                                                "cards": 1, "rule": ""})

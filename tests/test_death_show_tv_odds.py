@@ -164,3 +164,24 @@ def test_two_player_rule_changes_the_odds_the_engine_shows():
     assert uneven["Jhon"].win > even["Jhon"].win
     three = dict(rules.combat_odds(_engine_combat(3, {}, {}, wound_jhon=True)))
     assert three["Jhon"] == even["Jhon"]                 # three Contestants: no two-player rule
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.builds(FighterDice, st.sampled_from([1, 2]), st.integers(-2, 6),
+                          st.sampled_from([FUMBLE_FACES, TWO_PLAYER_FUMBLE_FACES])), min_size=2, max_size=3)
+       .filter(lambda fs: sum(f.dice for f in fs) <= 5),
+       st.data())
+def test_odds_given_dice_already_rolled_equal_rolling_out_the_remaining_dice(fighters, data):
+    """Fixing the first fighters' rolled faces (the attacker rolls first) gives the odds of the rest."""
+    rolled = data.draw(st.integers(1, len(fighters) - 1))
+    given = [FighterDice(f.dice, f.bonus, f.fumble_faces,
+                         tuple(data.draw(st.lists(st.integers(1, 6), min_size=f.dice, max_size=f.dice))))
+             if i < rolled else f for i, f in enumerate(fighters)]
+    assert odds(given) == odds_by_dice(given) == odds_by_enumeration(given)
+
+
+def test_odds_given_a_roll_kelpie_d6_against_a_rolled_seven_never_wins():
+    jhon, kelpie = odds([FighterDice(1, 3, rolled=(4,)), FighterDice(1, 0)])
+    assert (jhon.win, kelpie.lose) == (1, 1)
+    jhon, kelpie = odds([FighterDice(1, 3, rolled=(1,)), FighterDice(1, 0)])   # a Fumble: Kelpie wins unless
+    assert (kelpie.win, kelpie.nothing) == (Fraction(5, 6), Fraction(1, 6))   # she fumbles too

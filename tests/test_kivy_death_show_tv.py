@@ -23,11 +23,14 @@ def played(tmp_path_factory):
 def test_every_screen_was_captured_with_nothing_overlapping_or_cut_off(played):
     _, out_dir, steps = played
     for name in ("01-roll-off", "02-island-moved", "03-hunt-confirm", "04-combat-declare", "05-declare-popup",
-                 "06-combat-odds", "07-combat-result", "08-island-after", "09-event-popup", "10-death-result",
+                 "06-combat-odds", "07-combat-result", "08-island-after", "09-event-popup", "10-death-result", "05a-declare-refused", "06b-combat-rolling", "09a-event-refused",
                  "11-remove-location", "12-removed", "13-refused", "14-card-effects-popup", "15-eight-discard",
                  "16-eight-players"):
         assert (out_dir / f"dst-{name}.png").stat().st_size > 5000, name
     for label, step in steps.items():
+        if "overlaps" not in step:                # a dialog's snapshot
+            assert step["popup_clipped"] == [], (label, step["popup_clipped"])
+            continue
         assert step["overlaps"] == [], (label, step["overlaps"])
         assert step["clipped"] == [], (label, step["clipped"])
         assert step["board_size"][0] >= 780 and step["board_size"][1] >= 250, (label, step["board_size"])
@@ -87,3 +90,49 @@ def test_the_journal_holds_the_game_as_played(played):
     assert not state.contestant("Kelpie").alive and state.location("Turtle Beach").removed
     assert types.count("combat_resolved") == 2 and "location_removed" in types
     assert state.location("The Bunker").rule == "Our note: no Events here"
+
+
+def test_a_refused_declaration_keeps_the_dialog_open_with_the_reason_and_what_was_entered(played):
+    _, _, steps = played
+    refused = steps["declare refused"]
+    assert refused["popup_open"], refused
+    assert any("Rex holds 3 cards, so cannot show 4" in t for t in refused["popup_texts"]), refused["popup_texts"]
+    assert any("from 3 cards" in t for t in refused["popup_texts"])           # what was entered is still there
+    assert refused["cards"]["Rex"] == 3                                        # nothing was posted
+    accepted = steps["declare accepted"]
+    assert not accepted["popup_open"] and accepted["cards"]["Rex"] == 1      # a Weapon and 1 card shown
+
+
+def test_a_refused_event_keeps_its_dialog_open_and_a_disabled_play_button_says_why(played):
+    _, _, steps = played
+    assert "Choose whom it attacks" in steps["event no target"]["popup_texts"]
+    refused = steps["event refused"]
+    assert refused["popup_open"]
+    assert any("Kelpie, Jhon are not together" in t for t in refused["popup_texts"]), refused["popup_texts"]
+
+
+def test_after_the_event_the_button_and_hint_say_it_was_played(played):
+    _, _, steps = played
+    removed = steps["removed"]
+    assert "Event played" in removed["texts"] and "Event\u2026" not in removed["texts"]
+    assert "Rex played their Event: end the turn" in removed["texts"]
+    assert removed["status"].endswith("Rex has played their Event: end the turn")
+
+
+def test_a_dead_contestants_seat_button_is_refused_as_dead(played):
+    _, _, steps = played
+    step = steps["dead button refused"]
+    assert step["refused"] and "Kelpie is dead (out of the game)" in step["message"], step["message"]
+
+
+def test_the_odds_before_the_dice_stay_with_the_odds_given_the_first_die(played):
+    _, _, steps = played
+    rolling = steps["rex rolled"]["texts"]
+    assert "win 75% \u2192 100%\nlose 17% \u2192 0%" in rolling, rolling    # Rex rolled 5: 8 beats any d6
+    assert "win 17% \u2192 0%\nlose 75% \u2192 100%" in rolling
+
+
+def test_the_card_effects_button_has_a_short_label(played):
+    _, _, steps = played
+    assert "Card effects" in steps["island after"]["texts"]
+    assert not any(t.startswith("Cards /") for step in steps.values() for t in step.get("texts", []))

@@ -82,6 +82,24 @@ def clipped_labels(root):
     return problems
 
 
+def popup_snapshot(label):
+    """What the open dialog shows (its texts), whether one is open, and its clipped labels."""
+    open_popup = popup()
+    result["steps"].append({
+        "label": label, "message": controller.message, "refused": controller.message_refused,
+        "status": controller.status, "popup_open": open_popup is not None,
+        "popup_texts": texts(open_popup) if open_popup is not None else [],
+        "popup_clipped": clipped_labels(open_popup) if open_popup is not None else [],
+        "cards": {c.name: c.cards for c in controller.table.state.contestants},
+    })
+
+
+def button_press(action, player):
+    """A seat button press, as the kiosk turns it into a command."""
+    rules = controller.table.session.rules
+    controller.post(rules.button_command(action, player, "button"))
+
+
 def snapshot(label):
     state = controller.table.state
     b = board()
@@ -122,18 +140,27 @@ steps = [
     lambda: snapshot("combat declare"), lambda: shot("04-combat-declare"),
     lambda: tap_text("Rex: show cards"),
     lambda: stepper(popup(), "weapon", 2), lambda: stepper(popup(), "extra", 1),
-    lambda: stepper(popup(), "extra_cards", 1),
+    lambda: stepper(popup(), "extra_cards", 3),          # a Weapon and 3 cards: Rex holds only 3
+    lambda: tap_text("Confirm", popup()),
+    lambda: popup_snapshot("declare refused"), lambda: shot("05a-declare-refused"),
+    lambda: stepper(popup(), "extra_cards", -2),
     lambda: shot("05-declare-popup"),
     lambda: tap_text("Confirm", popup()),
+    lambda: popup_snapshot("declare accepted"),
     lambda: tap_text("Unarmed, no cards"),
     lambda: snapshot("combat odds"), lambda: shot("06-combat-odds"),
-    lambda: answer("Rex", 5), lambda: snapshot("rex rolled"),
+    lambda: answer("Rex", 5), lambda: snapshot("rex rolled"), lambda: shot("06b-combat-rolling"),
     lambda: answer("Kelpie", 2),
     lambda: snapshot("combat result"), lambda: shot("07-combat-result"),
     lambda: tap_text("Back to the island"),
     lambda: snapshot("island after"), lambda: shot("08-island-after"),
     lambda: tap_text("Event"),
+    lambda: popup_snapshot("event no target"),
     lambda: tap_text("Kelpie", popup().ids.target_box),
+    lambda: tap_text("Jhon", popup().ids.target_box),    # Kelpie and Jhon are not on one Location
+    lambda: tap_text("Play the Event", popup()),
+    lambda: popup_snapshot("event refused"), lambda: shot("09a-event-refused"),
+    lambda: tap_text("Jhon", popup().ids.target_box),
     lambda: shot("09-event-popup"),
     lambda: tap_text("Play the Event", popup()),
     lambda: tap_text("Unarmed, no cards"),
@@ -146,11 +173,13 @@ steps = [
     lambda: tap_location("Turtle Beach"),
     lambda: snapshot("removed"), lambda: shot("12-removed"),
     lambda: save_panels("after-death"),
+    lambda: button_press("on_the_air", "Kelpie"),      # the dead Kelpie's seat button
+    lambda: snapshot("dead button refused"),
     lambda: tap_text("End turn"),
     lambda: tap_text("Draw card"),
     lambda: tap_location("Turtle Beach"),                # removed: refused
     lambda: snapshot("move to removed refused"), lambda: shot("13-refused"),
-    lambda: tap_text("Cards"),
+    lambda: tap_text("Card effects"),
     lambda: shot("14-card-effects-popup"),
     lambda: tap_text("Jhon: card +1", popup()),
     lambda: tap_text("Close", popup()),

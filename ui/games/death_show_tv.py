@@ -21,6 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.utils import get_color_from_hex
 
+from companion.errors import CommandError
 from companion.games.death_show_tv import (HAND_LIMIT, AdjustHand, DeclareFighter, Discard, DrawCard, EndTurn,
                                            Fight, Heal, Hunt, Move, NewWeaponLevel, PlayEvent, RemoveLocation,
                                            Wound)
@@ -45,6 +46,16 @@ def hearts(vitality: int, top: int, compact: bool = False) -> str:
     if top > 6 or compact:
         return f"{HEART} {vitality}"
     return HEART * vitality + EMPTY_HEART * (top - vitality)
+
+
+def odds_text(before, now=None, narrow: bool = False) -> str:
+    """A fighter's odds for the combat screen: ``"win 75%\nlose 17%"`` before the dice; once some dice
+    are in, the same figures with the odds given those dice after an arrow (``"win 75% \u2192 100%"``),
+    unless the columns are ``narrow`` (then the odds before the dice only)."""
+    win, lose = f"win {float(before.win):.0%}", f"lose {float(before.lose):.0%}"
+    if now is None or narrow:
+        return f"{win}\n{lose}"
+    return f"{win} \u2192 {float(now.win):.0%}\n{lose} \u2192 {float(now.lose):.0%}"
 
 
 class DstIslandCell(ButtonBehavior, BoxLayout):
@@ -111,6 +122,7 @@ class DstDeclarePopup(Popup):
     max_level = NumericProperty(1)
     two_dice = BooleanProperty(False)
     summary = StringProperty("")
+    error = StringProperty("")
     board = ObjectProperty(None, allownone=True)
 
     def on_open(self) -> None:
@@ -123,6 +135,7 @@ class DstDeclarePopup(Popup):
         weapon, level = int(self.ids.weapon.value), int(self.ids.level.value)
         extra, cards = int(self.ids.extra.value), int(self.ids.extra_cards.value)
         armed = f"Weapon +{weapon} (level {level})" if weapon or level > 1 else "Unarmed"
+        self.error = ""
         self.summary = f"{armed}, cards {extra:+d} from {cards} card{'s' * (cards != 1)}" + \
                        (", two dice" if self.two_dice else "")
 
@@ -142,8 +155,14 @@ class DstDeclarePopup(Popup):
                               bonuses=tuple(bonuses), dice=2 if self.two_dice else 1)
 
     def submit(self) -> None:
-        """Post the declaration and close."""
-        self.board.post(self.command())
+        """Post the declaration and close; if the rules would refuse it (more cards than held, a Weapon
+        level not active yet), stay open with the reason, keeping everything entered."""
+        command = self.command()
+        problem = self.board.refusal(command)
+        if problem:
+            self.error = problem
+            return
+        self.board.post(command)
         self.dismiss(animation=False)
 
 
@@ -156,6 +175,7 @@ class DstEventPopup(Popup):
     combat = BooleanProperty(True)
     board = ObjectProperty(None, allownone=True)
     targets = ListProperty([])
+    error = StringProperty("")
 
     def fill(self, names: list[str]) -> None:
         """Offer ``names`` as targets."""
@@ -168,12 +188,19 @@ class DstEventPopup(Popup):
 
     def _toggle(self, name: str, on: bool) -> None:
         self.targets = [t for t in self.targets if t != name] + ([name] if on else [])
+        self.error = ""
 
     def submit(self) -> None:
-        """Post the :class:`PlayEvent`."""
+        """Post the :class:`PlayEvent` and close; if the rules would refuse it (targets on different
+        Locations), stay open with the reason."""
         value = int(self.ids.value.value) if self.combat else None
-        self.board.post(PlayEvent(player=self.player, card=self.card, combat_value=value,
-                                  targets=tuple(self.targets) if self.combat else ()))
+        command = PlayEvent(player=self.player, card=self.card, combat_value=value,
+                            targets=tuple(self.targets) if self.combat else ())
+        problem = self.board.refusal(command)
+        if problem:
+            self.error = problem
+            return
+        self.board.post(command)
         self.dismiss(animation=False)
 
 
@@ -233,6 +260,19 @@ class DeathShowBoard(GameBoard):
     def post(self, command) -> None:
         """Queue ``command`` for the table."""
         self.controller.post(command)
+
+    def refusal(self, command) -> str:
+        """Why the rules would refuse ``command`` now ("" if they would accept it): a dry run of the pure
+        ``decide`` on the current state, so a dialog can stay open instead of losing what was entered.
+        The table still decides for real when the command is posted."""
+        session = self.controller.table.session
+        if session is None:
+            return ""
+        try:
+            session.rules.decide(session.state, command)
+        except CommandError as error:
+            return f"Refused: {error}"
+        return ""
 
     # -- updating ------------------------------------------------------------------------------------------
     def update(self, state, view) -> None:
@@ -337,8 +377,15 @@ class DeathShowBoard(GameBoard):
             self.island.hint = f"{turn}: tap the map to Move, Hunt or Fight"
             add("Fight here", lambda: self.post(Fight(player=turn)))
         elif state.phase == "event":
-            self.island.hint = f"{turn}: 1 Event, then end the turn"
-            add("Event…", self.open_event, disabled=state.events_played >= 1)
+            if state.events_played >= 1:      # Phases of a Turn 3: at most one Event
+                self.island.hint = f"{turn} played their Event: end the turn"
+                add("Event played", self.open_event, disabled=True)
+            elif state.contestant(turn).cards < 1:
+                self.island.hint = f"{turn} holds no cards for an Event: end the turn"
+                add("No cards", self.open_event, disabled=True)
+            else:
+                self.island.hint = f"{turn}: 1 Event, then end the turn"
+                add("Event…", self.open_event)
             add("End turn", lambda: self.post(EndTurn(player=turn)))
         elif state.phase == "discard":
             over = [c.name for c in state.alive if c.cards > HAND_LIMIT]
@@ -346,7 +393,7 @@ class DeathShowBoard(GameBoard):
             for name in over[:2]:
                 add(f"{name} −1", lambda n=name: self.post(Discard(player=n)))
         if not state.finished and state.phase != "setup":
-            add("Cards / ♥…", self.open_table_popup, font_name="DejaVuSans", size_hint_x=0.8)
+            add("Card effects", self.open_table_popup, size_hint_x=0.9)
         if state.last_combat is not None and state.combat is None and not state.finished:
             add("Last fight", self.show_last_fight, size_hint_x=0.8)
 
@@ -358,7 +405,10 @@ class DeathShowBoard(GameBoard):
         buttons = panel.ids.buttons
         buttons.clear_widgets()
         if combat is not None:
-            odds = dict(self.controller.table.session.rules.combat_odds(state) or ())
+            rules = self.controller.table.session.rules
+            odds = dict(rules.combat_odds(state) or ())              # as before the dice, kept while rolling
+            now = dict(rules.combat_odds_now(state) or ())           # given the dice already in
+            narrow = len(combat.fighters) > 4
             declaring = combat.next_to_declare
             rolling = combat.next_to_roll
             where = f" on {combat.location}" if combat.location else ""
@@ -380,8 +430,7 @@ class DeathShowBoard(GameBoard):
                     column.weapon = "choosing…" if fighter is declaring else "waits"
                     column.bonus = f"bonus {fighter.draft:+d}" if fighter.draft else ""
                 if fighter.name in odds:
-                    chance = odds[fighter.name]
-                    column.odds = f"win {float(chance.win):.0%}\nlose {float(chance.lose):.0%}"
+                    column.odds = odds_text(odds[fighter.name], now.get(fighter.name), narrow)
                 if fighter.values:
                     column.rolled = "+".join(map(str, fighter.values))
                 column.active = fighter is declaring or fighter is rolling

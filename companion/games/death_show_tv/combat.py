@@ -135,16 +135,22 @@ class Chances:
 @dataclass(frozen=True)
 class FighterDice:
     """What decides a fighter's chances: the number of ``dice`` (1 or 2), the fixed ``bonus`` (sum of the
-    named parts) and the ``fumble_faces``."""
+    named parts), the ``fumble_faces`` and, once this fighter has rolled, the ``rolled`` faces (then its
+    result is certain: the odds of the others are given those dice)."""
 
     dice: int
     bonus: int
     fumble_faces: frozenset[int] = FUMBLE_FACES
+    rolled: tuple[int, ...] | None = None
 
 
 def distribution(fighter: FighterDice) -> tuple[Fraction, dict[int, Fraction]]:
-    """``(P(Fumble), {total: P(that total without a Fumble)})`` for one fighter, by enumerating its dice."""
-    outcomes = list(itertools.product(FACES, repeat=fighter.dice))
+    """``(P(Fumble), {total: P(that total without a Fumble)})`` for one fighter, by enumerating its dice (a
+    fighter that has ``rolled`` has one certain outcome)."""
+    if fighter.rolled is not None:
+        outcomes = [tuple(fighter.rolled)]
+    else:
+        outcomes = list(itertools.product(FACES, repeat=fighter.dice))
     weight = Fraction(1, len(outcomes))
     fumble = Fraction(0)
     totals: dict[int, Fraction] = {}
@@ -217,7 +223,7 @@ def odds_by_enumeration(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
 
 def odds_by_dice(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
     """The same figures by rolling out every face of every die (6^dice outcomes; the slowest cross-check)."""
-    dice_counts = [f.dice for f in fighters]
+    dice_counts = [0 if f.rolled is not None else f.dice for f in fighters]
     total_dice = sum(dice_counts)
     weight = Fraction(1, 6 ** total_dice)
     wins = [0] * len(fighters)
@@ -225,9 +231,9 @@ def odds_by_dice(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
     for faces in itertools.product(FACES, repeat=total_dice):
         outcomes = []
         k = 0
-        for fighter in fighters:
-            values = faces[k:k + fighter.dice]
-            k += fighter.dice
+        for fighter, count in zip(fighters, dice_counts):
+            values = faces[k:k + count] if fighter.rolled is None else tuple(fighter.rolled)
+            k += count
             outcomes.append((any(v in fighter.fumble_faces for v in values), sum(values) + fighter.bonus))
         result = resolve(outcomes)
         for i in result.winners:

@@ -78,6 +78,11 @@ def _whole(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
+def cards(count: int) -> str:
+    """``"1 card"``, ``"0 cards"``, ``"3 cards"``: a count of Show cards with the right plural."""
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
 def _text(value: Any, what: str) -> str:
     """``value`` stripped if it is a non-empty string of at most :data:`MAX_NAME` characters."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
@@ -221,7 +226,7 @@ class DeathShowTv:
             raise MalformedCommand(f"a Contestant is named by text, not {name!r}")
         contestant = state.contestant(name)
         if not contestant.alive:
-            raise IllegalCommand(f"{name} is dead and out of the game", R_DEATH)
+            raise IllegalCommand(f"{name} is dead (out of the game)", R_DEATH)
         return contestant
 
     def _my_phase(self, state: DeathShowState, player: Any, phase: str, doing: str) -> Contestant:
@@ -247,7 +252,7 @@ class DeathShowTv:
 
     def _check_hand(self, me: Contestant, delta: int) -> None:
         if not 0 <= me.cards + delta <= SHOW_CARDS:
-            raise IllegalCommand(f"{me.name} holds {me.cards} cards, so cannot have {me.cards + delta}",
+            raise IllegalCommand(f"{me.name} holds {cards(me.cards)}, so cannot have {me.cards + delta}",
                                  "Components: 82 Show cards")
 
     def _weapon_level(self, script: _Script, command: NewWeaponLevel) -> None:
@@ -366,7 +371,14 @@ class DeathShowTv:
             self._start_combat(script, "event", location, me.name, targets, card, command.combat_value)
 
     # combat declarations
+    def _dead_first(self, state: DeathShowState, name: Any) -> None:
+        """Refuse a dead Contestant's command by saying they are dead, before any other reason
+        (When a Contestant Dies); names that are no Contestant (an Event card) pass."""
+        if isinstance(name, str) and name in state.names:
+            self._alive(state, name)
+
     def _declaring(self, state: DeathShowState, name: Any) -> Fighter:
+        self._dead_first(state, name)
         combat = state.combat
         if combat is None:
             raise IllegalCommand("there is no Combat to declare cards for", R_COMBAT)
@@ -404,7 +416,7 @@ class DeathShowTv:
         dice = _whole(command.dice, "the number of dice", 1, 2)
         shown = (weapon != "Unarmed") + len(bonuses)
         if shown > me.cards:
-            raise IllegalCommand(f"{me.name} holds {me.cards} cards, so cannot show {shown}", f"{R_COMBAT} 1")
+            raise IllegalCommand(f"{me.name} holds {cards(me.cards)}, so cannot show {shown}", f"{R_COMBAT} 1")
         if dice == 2 and shown == 0:
             raise IllegalCommand("two dice need a card that allows them, and no card is shown", f"{R_COMBAT}, note **")
         spent = shown if command.cards_spent is None else _whole(command.cards_spent, "cards spent", 0, shown)
@@ -439,6 +451,7 @@ class DeathShowTv:
     # dice
     def _dice(self, script: _Script, command: AnswerDice) -> None:
         state = script.state
+        self._dead_first(state, command.roller)
         request = self.pending_dice(state)
         values = check_answer(request, command.roller, command.values, command.source)
         base = roll_payload(request, command.roller, values, command.source)
@@ -573,7 +586,7 @@ class DeathShowTv:
                                  R_DISCARD)
         count = _whole(command.count, "the cards discarded", 1, SHOW_CARDS)
         if me.cards - count < HAND_LIMIT:
-            raise IllegalCommand(f"{me.name} holds {me.cards} cards and discards only down to {HAND_LIMIT}",
+            raise IllegalCommand(f"{me.name} holds {cards(me.cards)} and discards only down to {HAND_LIMIT}",
                                  R_DISCARD)
         script.add(HAND_CHANGED, {"player": me.name, "delta": -count, "cards": me.cards - count,
                                   "reason": f"discards down to the hand limit of {HAND_LIMIT}", "rule": R_DISCARD})
@@ -706,12 +719,22 @@ class DeathShowTv:
                                f"{', '.join(self.button_actions)}")
 
     def combat_odds(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
-        """Each fighter's exact chances to win, lose or neither, once every fighter has shown their cards
-        and before the dice are rolled (an addition to the rulebook); ``None`` otherwise."""
+        """Each fighter's exact chances to win, lose or neither as they were before the dice (an addition
+        to the rulebook), once every fighter has shown their cards and until the Combat is resolved (they
+        stay the same while the dice come in); ``None`` otherwise."""
         combat = state.combat
-        if combat is None or combat.next_to_declare is not None or any(f.values for f in combat.fighters):
+        if combat is None or combat.next_to_declare is not None:
             return None
         chances = odds([f.dice_for_odds(state.fumble_faces(f)) for f in combat.fighters])
+        return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
+
+    def combat_odds_now(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
+        """Each fighter's exact chances given the dice already rolled in this Combat (some, not all);
+        ``None`` before the first die or outside a Combat."""
+        combat = state.combat
+        if combat is None or combat.next_to_declare is not None or not any(f.values for f in combat.fighters):
+            return None
+        chances = odds([f.dice_for_odds(state.fumble_faces(f), given_roll=True) for f in combat.fighters])
         return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
 
     def _combat_prompt(self, state: DeathShowState) -> str:
@@ -728,11 +751,19 @@ class DeathShowTv:
             return self.pending_dice(state).describe()
         return f"{death.remover} removes an unoccupied Location ({death.dead} died; {R_SHRINKS})"
 
+    def _event_hint(self, state: DeathShowState) -> str:
+        """What the Event Phase still allows (Phases of a Turn 3: at most one Event)."""
+        if state.events_played:
+            return f"{state.turn} has played their Event: end the turn"
+        if state.contestant(state.turn).cards < 1:
+            return f"{state.turn} holds no cards, so has no Event to play: end the turn"
+        return f"{state.turn} may play 1 Event, then ends the turn"
+
     def _phase_hint(self, state: DeathShowState) -> str:
         hints = {"setup": "everyone rolls for the first player",
                  "draw": f"{state.turn} draws a Show card",
                  "action": f"{state.turn} must Move, Hunt or Fight",
-                 "event": f"{state.turn} may play 1 Event, then ends the turn",
+                 "event": self._event_hint(state),
                  "discard": "players over 7 cards discard: "
                             + ", ".join(f"{c.name} {c.cards}" for c in state.alive if c.cards > HAND_LIMIT)}
         return hints[state.phase]
@@ -758,7 +789,7 @@ class DeathShowTv:
                       Track("cards", "Cards", c.cards, 0, SHOW_CARDS, rule=R_DISCARD))
             where = c.location or ("dead" if not c.alive else "off the island")
             badges = (where,) if c.alive else ("dead",)
-            lines = [f"{where} - {c.cards} card{'' if c.cards == 1 else 's'}"] if c.alive else ["out of the show"]
+            lines = [f"{where} - {cards(c.cards)}"] if c.alive else ["out of the show"]
             if c.name in chances:
                 lines.append(f"win {float(chances[c.name].win):.0%} lose {float(chances[c.name].lose):.0%}")
             elif c.alive and c.cards > HAND_LIMIT:
@@ -772,9 +803,11 @@ class DeathShowTv:
                                       state.turn == c.name and not state.finished, headline, tuple(lines)))
         notes = [f"Weapons usable: level {state.weapon_level}" + (" only" if state.weapon_level == 1 else " and below")]
         notes += [chance.describe(name) for name, chance in chances.items()]
+        notes += [f"after the dice so far, {chance.describe(name)}"
+                  for name, chance in (self.combat_odds_now(state) or ())]
         if state.last_combat is not None:
             notes += list(state.last_combat.lines) + [state.last_combat.summary]
-        notes += [f"{c.name} holds {c.cards} cards: discard down to {HAND_LIMIT} in the Discard Phase ({R_DISCARD})"
+        notes += [f"{c.name} holds {cards(c.cards)}: discard down to {HAND_LIMIT} in the Discard Phase ({R_DISCARD})"
                   for c in state.alive if c.cards > HAND_LIMIT]
         notes += [f"{loc.name} rule: {loc.rule}" for loc in state.locations if loc.rule and not loc.removed]
         request = self.pending_dice(state)
@@ -800,7 +833,7 @@ class DeathShowTv:
             change = f"{p['delta']:+d} card{'' if abs(p['delta']) == 1 else 's'}"
             return f"{p['player']} {change} (now {p['cards']}): {p['reason']}{rule}"
         if event_type == CARDS_MOVED:
-            return f"{p['to']} takes {p['count']} card{'' if p['count'] == 1 else 's'} from {p['from']}: {p['reason']}{rule}"
+            return f"{p['to']} takes {cards(p['count'])} from {p['from']}: {p['reason']}{rule}"
         if event_type == WEAPON_LEVEL_RAISED:
             return f"{p['player']} drew New Weapon Level Activated: Weapons up to level {p['level']} may be used{rule}"
         if event_type == MOVED:
@@ -828,14 +861,15 @@ class DeathShowTv:
             return f"{p['player']} {verb} {abs(p['delta'])} Vitality (now {p['vitality']}): {p['reason']}{rule}"
         if event_type == CONTESTANT_DIED:
             if p["cause"] == "combat" and len(p["killers"]) == 1:
-                fate = f"{p['killers'][0]} killed them and keeps their {p['cards']} cards"
+                fate = f"{p['killers'][0]} killed them and keeps their {cards(p['cards'])}"
             elif p["cause"] == "combat":
-                fate = f"killed by {' and '.join(p['killers'])}, who roll off for their {p['cards']} cards"
+                fate = f"killed by {' and '.join(p['killers'])}, who roll off for their {cards(p['cards'])}"
             else:
-                fate = f"their {p['cards']} cards are discarded"
+                fate = (f"their {cards(p['cards'])} {'is' if p['cards'] == 1 else 'are'} discarded" if p["cards"]
+                        else "they held no cards")
             return f"{p['player']} dies and is out of the show: {fate}{rule}"
         if event_type == KILLER_CHOSEN:
-            return f"{p['player']} rolled highest ({p['total']}) and keeps {p['dead']}'s {p['cards']} cards{rule}"
+            return f"{p['player']} rolled highest ({p['total']}) and keeps {p['dead']}'s {cards(p['cards'])}{rule}"
         if event_type == LOCATION_REMOVED:
             return f"{p['player']} removes {p['location']} from the island after {p['dead']}'s death{rule}"
         if event_type == GAME_OVER:

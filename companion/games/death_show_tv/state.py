@@ -100,9 +100,10 @@ class Fighter:
         """The sum of :attr:`parts`."""
         return sum(part.value for part in self.parts)
 
-    def dice_for_odds(self, fumble_faces: frozenset[int]) -> FighterDice:
-        """This fighter as :class:`FighterDice` for the odds."""
-        return FighterDice(self.dice, self.bonus, fumble_faces)
+    def dice_for_odds(self, fumble_faces: frozenset[int], given_roll: bool = False) -> FighterDice:
+        """This fighter as :class:`FighterDice` for the odds: before any dice, or (``given_roll``) with
+        the dice it has already rolled fixed."""
+        return FighterDice(self.dice, self.bonus, fumble_faces, self.values if given_roll else None)
 
     def rolled(self, fumble_faces: frozenset[int]) -> RolledFighter:
         """This fighter's finished roll; raises ``ValueError`` before it has rolled."""
