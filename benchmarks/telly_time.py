@@ -24,7 +24,7 @@ GENRES = ("Drama", "Comedy", "Crime", "Reality", "Sports", "Sci-Fi", "Kids", "Qu
 
 
 def tiles() -> dict:
-    """Five entered tiles: the centre genre swapped into square 4 of the genre list."""
+    """Five entered tiles: the centre genre swapped into the centre square (index 4) of the genre list."""
     result = {}
     for centre in CENTRES:
         squares = [g for g in GENRES if g != centre]

@@ -138,7 +138,7 @@ def test_screenshots_are_real_pictures(played):
     _, out_dir, _ = played
     for name in ("home", "dashboard", "history", "transfer-dialog", "sponsor-dialog", "dice-dialog"):
         image = Image.open(out_dir / f"{name}.png")
-        assert image.size == (800, 620)
+        assert image.size == (800, 636)
         assert len(image.convert("RGB").getcolors(100000)) > 20, f"{name}.png looks blank"
 
 

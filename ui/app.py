@@ -679,7 +679,7 @@ class TableController(EventDispatcher):
         """Pick which game the home screen's New game buttons start."""
         self.chosen_game = game
         self.screens.get_screen("home").ids.new_game_box.clear_widgets()
-        self._refresh_home()
+        self.refresh()           # the home buttons, and the simulator's key help in that game's words
 
     def resume(self, game_id: int) -> None:
         """Resume a saved game (the one already open just goes back to its dashboard)."""
@@ -789,7 +789,9 @@ class TableController(EventDispatcher):
 
     # navigation
     def go_home(self) -> None:
+        """Back to the home screen; the last game's message (a refusal, say) stays with that game."""
         self.screens.current = "home"
+        self.message, self.message_refused = "", False
         self.refresh()
 
     def show_dashboard(self) -> None:
@@ -814,11 +816,11 @@ class TableController(EventDispatcher):
         view = table.view()
         if self.buttons is not None:
             self.buttons.seat_players([p.name for p in view.players] if view else [])
-            rules = table.session.rules if table.session else find_game(self.config.game)
-            self.key_help = "  ·  ".join(
-                self.buttons.key_help([p.name for p in view.players] if view else
-                                      [s.name for s in self.config.seats], getattr(rules, "button_labels", None))
-                + [f"Dice tray {SIMULATED_TRAY_KEY}"])
+            rules = table.session.rules if table.session else find_game(self.chosen_game or self.config.game)
+            names = ([p.name for p in view.players] if view else
+                     seat_names(self.config, rules, min(len(self.config.seats), rules.max_players)))
+            self.key_help = "  ·  ".join(self.buttons.key_help(names, getattr(rules, "button_labels", None))
+                                         + [f"Dice tray {SIMULATED_TRAY_KEY}"])
         if self.panels is not None and view is None:
             self.panels.show([])
         self._refresh_home()
@@ -906,8 +908,10 @@ class TableController(EventDispatcher):
             counts = range(rules.min_players, min(rules.max_players, len(self.config.seats)) + 1)
             for count in counts:
                 names = " · ".join(seat_names(self.config, rules, count))
-                small = "15sp" if len(counts) <= 4 else "12sp"
-                button = Factory.BigButton(text=f"{count} {word}\n[size={small}]{names}[/size]", markup=True)
+                room = 800 / max(3, len(counts)) / 9          # characters a name line holds at 15sp
+                small = "15sp" if len(names) <= room else "12sp"
+                noun = word[:-1] if count == 1 and word.endswith("s") else word       # "1 player"
+                button = Factory.BigButton(text=f"{count} {noun}\n[size={small}]{names}[/size]", markup=True)
                 button.bind(on_release=lambda b, n=count: self.new_game(n))
                 box.add_widget(button)
         games = self.table.journal.games()
