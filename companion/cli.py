@@ -187,7 +187,7 @@ def _list(args, config) -> int:
         for game in games:
             names = ", ".join(p["name"] for p in game.players)
             last = datetime.fromtimestamp(game.last_time or game.created).strftime("%Y-%m-%d %H:%M")
-            print(f"#{game.id:<4} {game.game:<10} {game.status:<9} {game.events:>5} events  last {last}  {names}")
+            print(f"#{game.id:<4} {game.game:<14} {game.status:<9} {game.events:>5} events  last {last}  {names}")
     return 0
 
 
@@ -230,7 +230,12 @@ def _replay(args, config) -> int:
         mark = "" if entry.in_force else "  [undone]"
         print(f"#{entry.seq:<5} {when}  {entry.text}{mark}")
     view = session.rules.view(session.state)
-    print("Now: " + "; ".join(f"{p.name} {format_dollars(p.balance)}" for p in view.players if p.balance is not None))
+    def figures(player) -> str:    # cash in dollars, else the game's own headline figure (points, Vitality, $M)
+        if player.balance is not None:
+            return f"{player.name} {format_dollars(player.balance)}"
+        return f"{player.name} {player.headline or ', '.join(f'{t.label} {t.value}' for t in player.tracks)}".rstrip()
+
+    print("Now: " + "; ".join(figures(p) for p in view.players))
     print(view.status)
     return 0
 

@@ -309,3 +309,23 @@ def test_cli_help(args):
     result = run_companion(*args, "--help")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("usage: companion")
+
+
+@pytest.mark.parametrize("game, now", [
+    ("death-show-tv", "Now: Ava Vitality 4; Ben Vitality 4"),
+    ("channel-won", "Now: Ava 0 pts; Ben 0 pts"),
+    ("telly-time", "Now: Ava $0M; Ben $0M"),
+])
+def test_cli_replay_and_list_of_games_without_dollars(tmp_path, game, now):
+    """Games without a dollar balance end their replay with their own figures, and `games list` lines up."""
+    from companion.commands import NewGame, PlayerSeat
+    from companion.table import Table
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    table.claim()
+    assert table.execute(NewGame(game=game, players=(PlayerSeat("Ava"), PlayerSeat("Ben")))).accepted
+    table.journal.close()
+    result = run_companion("replay", "1", "--data-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert now in result.stdout.splitlines()
+    listed = run_companion("games", "list", "--data-dir", str(tmp_path)).stdout.splitlines()[0]
+    assert listed.index("open") == len("#1    ") + 15
