@@ -294,6 +294,14 @@ def test_home_screen_starts_any_registered_game_with_its_own_names_and_buttons(t
     shutil.copy(tmp_path / "out" / "home-death-show.png", ARTIFACTS / "home-death-show.png")
 
 
+def test_a_long_message_says_more_and_a_tap_shows_all_of_it_one_clause_a_line(tmp_path):
+    result = _drive(tmp_path / "data", tmp_path / "out", "--message")
+    assert result["more_shown"] is True
+    assert len(result["popup_lines"]) == 6 and result["popup_lines"][5].startswith("Clause 6:")
+    assert result["closed"] is True
+    shutil.copy(tmp_path / "out" / "message-popup.png", ARTIFACTS / "message-popup.png")
+
+
 def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "kmsdrm"

@@ -48,10 +48,23 @@ QUICK_REASONS = ("Bulletin card", "Auction won", "Promotion (6.6)", "Correction"
 
 # -- widgets ------------------------------------------------------------------------------------------
 class MessageBar(BoxLayout):
-    """One line saying what the last command did, red when it was refused."""
+    """One line saying what the last command did, red when it was refused. A line too long for the bar
+    says "more"; a tap opens the whole message, one clause per line (a round's scoring, a combat)."""
 
     text = StringProperty("")
     refused = BooleanProperty(False)
+
+    def on_touch_up(self, touch):
+        if self.collide_point(*touch.pos) and self.text and touch.grab_current is None:
+            App.get_running_app().controller.open_popup(MessagePopup(message=self.text))
+            return True
+        return super().on_touch_up(touch)
+
+
+class MessagePopup(Popup):
+    """The whole of the message bar's text, one clause ("; "-separated event) per line."""
+
+    message = StringProperty("")
 
 
 class PlayerCard(BoxLayout):

@@ -209,6 +209,18 @@ elif "--pick-game" in sys.argv:    # the home screen's game picker starts a game
              lambda: result.__setitem__("players", [p.name for p in controller.table.session.players]),
              lambda: result.__setitem__("options", controller.table.session.options),
              lambda: result.__setitem__("key_help", controller.key_help)]
+elif "--message" in sys.argv:      # a message longer than its bar says "more"; a tap shows all of it
+    LONG = "; ".join(f"Clause {i}: Sports Lead 1 = 2 Coach - 1 Business bonus, Ava 0 to 1" for i in range(1, 7))
+
+    def tap_bar():
+        bar = controller.screens.get_screen("dashboard").ids.message_bar
+        result["more_shown"] = bar.ids.line.is_shortened
+        tap(bar)
+
+    steps = [lambda: tap_text("2 networks"), lambda: controller.say(LONG), lambda: None, tap_bar,
+             wait_for_popup("whole message"), lambda: shot("message-popup"),
+             lambda: result.__setitem__("popup_lines", popup().message.split("; ")),
+             lambda: tap_text("Close", popup()), lambda: result.__setitem__("closed", popup() is None)]
 elif "--exit-pin" in sys.argv:
     def type_pin(digits):
         return [lambda d=d: tap_text(d, controller.popup) for d in digits] + [lambda: tap_text("OK", controller.popup)]
