@@ -31,7 +31,7 @@ def test_board_starts_in_phase_1_with_five_categories_and_five_stars(played):
     assert new["screen"] == "dashboard" and new["phase"] == 1 and new["turn"] == "Ava"
     assert sorted(new["lineup"]) == ["Business", "Crime", "Entertainment", "Politics", "Sports"]
     assert new["stars_text"] == "★★★★★" and new["stars"] == 5
-    assert new["chips"]["Ava"] == ["0", "0/7", "▶", True]
+    assert new["chips"]["Ava"] == ["0", "", "0/7", "▶", True]
 
 
 def test_seat_button_collects_and_a_mashed_press_is_refused(played):
@@ -44,6 +44,7 @@ def test_seat_button_collects_and_a_mashed_press_is_refused(played):
 def test_phase_2_starts_when_every_hand_holds_seven(played):
     _, _, _, steps = played
     assert steps["phase 2"]["phase"] == 2 and steps["phase 2"]["hands"] == {"Ava": 7, "Ben": 7, "Cleo": 7}
+    assert steps["phase 2"]["chips"]["Ava"] == ["0", "■■■", "7/7", "▶", True]
     assert steps["ability in phase 2"]["refused"] and "Phase 1" in steps["ability in phase 2"]["message"]
 
 
@@ -70,6 +71,8 @@ def test_scoring_example_played_by_touch(played):
 
 def test_bad_input_by_touch_is_refused_with_the_rule_and_changes_nothing(played):
     _, _, result, steps = played
+    assert result["no location dialog"]["buttons"]["play_source"][0] is True
+    assert result["discredit_disabled"] is True
     for label, words in (("source before location", "no Location yet"),
                          ("discredit open", "closed Leads only"),
                          ("second pass", "one pass per round")):
@@ -119,3 +122,71 @@ def test_panels_show_score_tiles_token_and_risk(played):
     view = session.rules.view(session.state)
     ava = view.players[0]
     assert ava.headline == "0 pts" and ava.panel_lines == ("Tiles 2 | Pass done", "Risk: Fluff")
+
+
+def test_hand_counts_stay_on_the_reporter_chips_in_phase_2(played):
+    """Phase 2: each chip shows its tiles and the cards left in hand, readable (20sp) from a metre away."""
+    _, _, _, steps = played
+    played_step = steps["crime closed"]
+    hands = played_step["hands"]
+    for name, (score, tiles, hand, token, turn) in played_step["chips"].items():
+        assert hand == f"{hands[name]}/7" and len(tiles) == 3
+    for text, font_size, opacity, width in played_step["hand_labels"].values():
+        assert font_size >= 20 and opacity == 1 and width > 20
+    six = steps["six"]         # six chips: the count alone ("/7" does not fit beside the tiles)
+    assert {name: label[0] for name, label in six["hand_labels"].items()} == \
+        {name: str(hand) for name, hand in six["hands"].items()}
+    assert all(opacity == 1 and width > 10 for _, _, opacity, width in six["hand_labels"].values())
+
+
+def test_closed_lead_dialog_disables_what_the_rules_forbid_with_the_reason(played):
+    _, _, result, _ = played
+    closed = result["closed dialog"]["buttons"]
+    for name, reason in (("location", "has its Location"), ("security_footage", "has its Location"),
+                         ("star_witness", "Lead is closed"), ("close", "already closed")):
+        disabled, text = closed[name]
+        assert disabled and reason in text, (name, text)
+    assert not closed["discredit"][0] and not closed["final_touch"][0]
+    fresh = result["open dialog"]["buttons"]       # the Sports Lead before its Location
+    assert not fresh["location"][0] and not fresh["close"][0] and not fresh["security_footage"][0]
+    assert fresh["star_witness"][0] and "needs its Location" in fresh["star_witness"][1]
+    assert fresh["discredit"][0] and "closed Leads only" in fresh["discredit"][1]
+    assert fresh["play_source"][0] and "needs its Location" in fresh["play_source"][1]
+    for key in ("open dialog", "closed dialog", "no location dialog"):
+        assert result[key]["clipped"] == [] and result[key]["overlaps"] == [], key
+
+
+def test_source_value_starts_at_the_lowest_and_shows_the_range(played):
+    _, _, result, _ = played
+    crime = result["no location dialog"]          # no catalogue for Crime
+    assert crime["points"] == 1 and crime["range"] == "1 to 10"
+    assert "Play Source  1" in crime["buttons"]["play_source"][1]
+    assert result["closed dialog"]["range"] == "1 to 10"
+    assert result["bonus_points"] == -1
+
+
+def test_round_results_open_when_the_round_is_scored_and_reopen_until_the_first_action(played):
+    _, _, result, steps = played
+    opened = result["results opened"]
+    assert opened["title"] == "Round 1 results"
+    rows = {label: (value, words) for label, value, words in opened["rows"]}
+    assert set(steps["round 2"]["lineup"]) <= set(rows)                 # one row per Lead
+    assert rows["Sports"][0] == "1" and "2 Coach - 1 Business bonus. Reported: " in rows["Sports"][1]
+    assert rows["Stars"] == ("2", "5 → 2 of 5: 3 unreported Leads, one star each")
+    assert rows["Round 2"][1].startswith("Order: Ava")
+    assert opened["clipped"] == [] and min(opened["font_sizes"]) >= 20
+    assert result["results_closed"]
+    assert steps["round 2"]["results_button"] == ["Round 1\nresults", 1, False]
+    assert result["results reopened"]["rows"] == opened["rows"]
+    assert steps["round 2 first card"]["results_button"][1:] == [0, True]
+    assert steps["first card undone"]["results_button"][1:] == [1, False]
+    none = result["channel none results"]
+    assert none["rows"][-1][0] == "Game over" and "Channel None" in none["rows"][-1][2]
+    assert steps["channel none"]["results_button"][1:] == [1, False]
+
+
+def test_categories_in_play_are_shown_when_some_are_left_out(played):
+    _, _, _, steps = played
+    assert steps["new game"]["categories_note"] == \
+        "5 of 6 categories in play; left out: Fluff (set-up option categories)"
+    assert steps["phase 2"]["categories_note"] == "" and steps["six"]["categories_note"] == ""

@@ -86,7 +86,11 @@ def snapshot(label):
         "scores": state.scores, "hands": {r.name: r.hand for r in state.reporters},
         "lineup": {c.category: {"value": c.value_text, "state": c.state_text, "who": c.who_text,
                                 "location": c.location_text} for c in b.ids.lineup.children},
-        "chips": {c.name: [c.score_text, c.tiles_text, c.token_text, c.turn] for c in b.ids.chips.children},
+        "chips": {c.name: [c.score_text, c.tiles_text, c.hand_text, c.token_text, c.turn] for c in b.ids.chips.children},
+        "hand_labels": {c.name: [c.ids.hand.text, c.ids.hand.font_size, c.ids.hand.opacity, c.ids.hand.width]
+                        for c in b.ids.chips.children},
+        "results_button": [b.ids.results_button.text, b.ids.results_button.opacity, b.ids.results_button.disabled],
+        "categories_note": b.ids.categories_note.text if b.ids.categories_note.opacity else "",
         "stars_text": b.stars_text, "board_size": list(b.size),
         "overlaps": overlaps(b), "clipped": clipped_labels(b),
     })
@@ -128,6 +132,25 @@ def everyone_done():
         controller.refresh()
 
 
+def dialog_state(key):
+    """What the open Lead dialog offers: each action's button disabled or not, and its text."""
+    p = popup()
+    result[key] = {
+        "title": p.title, "points": p.points, "range": p.ids.value_range.text, "blocked": dict(p.blocked),
+        "buttons": {name: [p.ids[name].disabled, p.ids[name].text]
+                    for name in ("location", "security_footage", "star_witness", "close", "discredit",
+                                 "final_touch", "play_source")},
+        "clipped": clipped_labels(p), "overlaps": overlaps(p.content)}
+
+
+def results_state(key):
+    """The open results dialog: its title and rows (label, value, words), and whether any row is clipped."""
+    p = popup()
+    rows = [[r.label, r.value, r.words] for r in reversed(p.ids.rows.children)]
+    result[key] = {"title": p.title, "rows": rows, "clipped": clipped_labels(p),
+                   "font_sizes": sorted({w.font_size for r in p.ids.rows.children for w in r.children})}
+
+
 def open_lead(category):
     return lambda: tap(column(category))
 
@@ -157,10 +180,15 @@ steps = [
     lambda: result.__setitem__("dialog", {"title": popup().title, "points": popup().points,
                                           "types": sorted(b.text for b in popup().ids.source_types.children),
                                           "clipped": clipped_labels(popup()), "overlaps": overlaps(popup().content)}),
+    lambda: dialog_state("open dialog"),
     in_dialog("Location\nPark"),
     lambda: snapshot("location"),
-    # 2. Ben: a Source on Crime before its Location (refused), then the Coach on Sports
-    open_lead("Crime"), in_dialog("Play Source  2"),
+    # 2. Ben: a Source on Crime before its Location: disabled with its reason; the handler a tap would call
+    #    is refused by the rules all the same. Then the Coach on Sports.
+    open_lead("Crime"),
+    lambda: dialog_state("no location dialog"),
+    lambda: shot("cw-no-location-dialog"),
+    lambda: popup().play_source(),
     lambda: snapshot("source before location"),
     open_lead("Sports"), in_dialog("Coach 2"), in_dialog("Play Coach  2"),
     lambda: snapshot("coach"),
@@ -169,6 +197,8 @@ steps = [
     lambda: snapshot("closed"),
     # 4. Ava: a Business Bonus Source on Sports, its printed -1 pre-filled (the Scoring Example)
     open_lead("Sports"),
+    lambda: dialog_state("closed dialog"),
+    lambda: shot("cw-closed-dialog"),
     lambda: tap(find(popup().ids.categories, lambda w: getattr(w, "category", None) == "Business")),
     lambda: shot("cw-bonus-dialog"),
     lambda: result.__setitem__("bonus_points", popup().points),
@@ -179,8 +209,10 @@ steps = [
     lambda: snapshot("ben passed"),
     open_lead("Crime"), in_dialog("Location"),
     lambda: snapshot("crime location"),
-    # 7. Ava: a Discredit on the open Crime Lead (refused), then passes
-    open_lead("Crime"), in_dialog("Discredit\n−2"),
+    # 7. Ava: a Discredit on the open Crime Lead (disabled; the handler is refused), then passes
+    open_lead("Crime"),
+    lambda: result.__setitem__("discredit_disabled", popup().ids.discredit.disabled),
+    lambda: popup().act("discredit"),
     lambda: snapshot("discredit open"),
     lambda: shot("cw-refused"),
     lambda: tap_text("Pass", board()),
@@ -196,9 +228,20 @@ steps = [
     lambda: shot("cw-phase2-played"),
     lambda: save_panels("played"),
     everyone_done,
+    lambda: results_state("results opened"),          # opened by itself when the round was scored
+    lambda: shot("cw-round1-results"),
+    lambda: tap_text("Close", popup()),
+    lambda: result.__setitem__("results_closed", popup() is None),
     lambda: snapshot("round 2"),
     lambda: shot("cw-round2"),
     lambda: save_panels("round2"),
+    lambda: tap_text("Round 1\nresults", board()),    # reopened from its button
+    lambda: results_state("results reopened"),
+    lambda: tap_text("Close", popup()),
+    lambda: tap_text("Take\nLocation", board()),       # round 2's first action: the button goes
+    lambda: snapshot("round 2 first card"),
+    lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
+    lambda: snapshot("first card undone"),
     lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
     lambda: snapshot("undone"),
     lambda: tap_text("History"),
@@ -213,6 +256,8 @@ steps = [
     lambda: snapshot("six"),
     lambda: shot("cw-six"),
     everyone_done,
+    lambda: results_state("channel none results"),
+    lambda: tap_text("Close", popup()),
     lambda: snapshot("channel none"),
     lambda: shot("cw-channel-none"),
     lambda: save_panels("channel-none"),

@@ -3,22 +3,29 @@ turn's actions. Layout in ``ui/kv/games/channel_won.kv``.
 
 The board reads the state and posts commands; it never changes anything itself. Tapping a Lead opens a
 dialog with what the player whose turn it is can do on it (Location, a Source or Bonus Source with its printed
-value on a +/- stepper, Inside Scoops, closing it). Refusals come back in the message bar with the rule.
+value on a +/- stepper within the rule's range, Inside Scoops, closing it); what the rules forbid there and then
+is disabled with a short reason on the button (the engine's ``decide`` is asked, so the board never guesses a
+rule). Refusals come back in the message bar with the rule.
+
+When a round is scored the board opens its results (one Lead a line, the stars, the next round's order); the
+"Round N results" button opens them again until the next round's first action, and at the end of the game.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
+                             StringProperty)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.popup import Popup
 from kivy.uix.togglebutton import ToggleButton
 
-from companion.games.channel_won import (BONUS_VALUES, SOURCE_VALUES, CloseLead, CollectCard, DeclareDone, Pass,
-                                         PlayLocation, PlayScoop, PlaySource, UseAbility, format_breakdown,
-                                         stars_text)
+from companion.errors import IllegalCommand
+from companion.games.channel_won import (BONUS_VALUES, CATEGORIES, CHANNEL_WON, SOURCE_VALUES, CloseLead,
+                                         CollectCard, DeclareDone, Pass, PlayLocation, PlayScoop, PlaySource,
+                                         UseAbility, format_breakdown, result_lines, stars_text)
 from ui.games import GameBoard
 
 OPEN_COLOUR = (0.16, 0.20, 0.27, 1)
@@ -42,11 +49,13 @@ def _hex(colour: str) -> str:
 
 
 class CwChip(BoxLayout):
-    """One reporter: name, points, tiles left (filled squares), Pass Token, turn marker."""
+    """One reporter: name, points, tiles left (filled squares, Phase 2), cards in hand (``3/7``), Pass Token,
+    turn marker."""
 
     name = StringProperty("")
     score_text = StringProperty("")
     tiles_text = StringProperty("")
+    hand_text = StringProperty("")
     token_text = StringProperty("")
     token_colour = ListProperty([1, 1, 1, 1])
     colour = ListProperty([1, 1, 1, 1])
@@ -77,49 +86,84 @@ class CwLeadPopup(Popup):
     info = StringProperty("")
     card_category = StringProperty("")
     source_type = StringProperty("")
-    points = NumericProperty(2)
+    points = NumericProperty(SOURCE_VALUES.start)
+    low = NumericProperty(SOURCE_VALUES.start)
+    high = NumericProperty(SOURCE_VALUES.stop - 1)
     archives = BooleanProperty(False)
     location_label = StringProperty("Location")
+    #: action (``location``, ``close``, an Inside Scoop key, ``source``) -> why it is not allowed now
+    blocked = DictProperty({})
+
+    @property
+    def range_text(self) -> str:
+        """The values the rules accept for this kind of card: ``"1 to 10"`` or ``"-10 to +10"``."""
+        if self.card_category == self.lead_category:
+            return f"{self.low} to {self.high}"
+        return f"{self.low:+d} to {self.high:+d}"
 
     def step(self, delta: int) -> None:
         """The +/- stepper: change ``points`` within the printed values allowed for this kind of card."""
-        allowed = SOURCE_VALUES if self.card_category == self.lead_category else BONUS_VALUES
-        self.points = max(allowed.start, min(allowed.stop - 1, int(self.points) + delta))
+        self.points = max(self.low, min(self.high, int(self.points) + delta))
+        self.board.check_actions(self)
 
     def choose_category(self, category: str) -> None:
-        """Pick the Source card's category (pre-fills the printed Bonus value when the catalogue knows it)."""
+        """Pick the Source card's category. The value starts at the rule's lowest Source value (1), or a
+        Bonus Source's printed value when the catalogue knows it (else +1); the stepper keeps to the range."""
         self.card_category = category
         self.source_type = ""
         lead = self.board.current.lead(self.lead_category)
+        allowed = SOURCE_VALUES if category == self.lead_category else BONUS_VALUES
+        self.low, self.high = allowed.start, allowed.stop - 1
         if category == self.lead_category:
-            self.points = max(SOURCE_VALUES.start, int(self.points))
+            self.points = SOURCE_VALUES.start
         else:
             printed = lead.card.bonus_value(category)
             self.points = printed if printed is not None else 1
         self.board.fill_source_types(self)
+        self.board.check_actions(self)
+
+    def label(self, action: str, text: str, blocked: dict) -> str:
+        """A button's text, with the reason underneath when the rules forbid ``action`` now."""
+        reason = blocked.get(action, "")
+        return f"{text}\n[size=15sp]{reason}[/size]" if reason else text
 
     def choose_source(self, source_type: str, points: int) -> None:
         """Pick a printed Source of the Lead's category (its value comes with it)."""
         self.source_type, self.points = source_type, points
+        self.board.check_actions(self)
 
     def play_source(self) -> None:
         """Post the Source (or Bonus Source) with the entered value."""
-        category = "" if self.card_category == self.lead_category else self.card_category
-        self.board.post(PlaySource(player=self.player, lead=self.lead_category, value=int(self.points),
-                                   category=category, source_type=self.source_type, from_archives=self.archives))
+        self.board.post(self.board._command(self, "source"))
         self.dismiss(animation=False)
 
     def act(self, what: str) -> None:
         """Post one of the Lead's other actions: ``location``, ``close`` or an Inside Scoop key."""
-        player, lead = self.player, self.lead_category
-        if what == "location":
-            command = PlayLocation(player=player, lead=lead)
-        elif what == "close":
-            command = CloseLead(player=player, lead=lead)
-        else:
-            command = PlayScoop(player=player, scoop=what, lead=lead)
-        self.board.post(command)
+        self.board.post(self.board._command(self, what))
         self.dismiss(animation=False)
+
+
+class CwResultsPopup(Popup):
+    """The latest scored round: one row per Lead (category, value, what it scored and for whom), then the
+    stars and the next round's order or the game's end. ``rows`` are :func:`result_lines` tuples."""
+
+    rows = ListProperty([])
+
+    def on_rows(self, *_) -> None:
+        box = self.ids.get("rows")
+        if box is None:         # set before the layout is built: filled by the first call after it
+            return
+        box.clear_widgets()
+        for label, value, words in self.rows:
+            box.add_widget(CwResultRow(label=label, value=value, words=words))
+
+
+class CwResultRow(BoxLayout):
+    """One line of the results: ``label`` (a category, "Stars", "Round 2"), ``value`` and ``words``."""
+
+    label = StringProperty("")
+    value = StringProperty("")
+    words = StringProperty("")
 
 
 class ChannelWonBoard(GameBoard):
@@ -137,11 +181,17 @@ class ChannelWonBoard(GameBoard):
     early_bird_disabled = BooleanProperty(True)
     warning = BooleanProperty(False)
     finished = BooleanProperty(False)
+    results_text = StringProperty("")
+    results_available = BooleanProperty(False)
+    categories_note = StringProperty("")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.state: Any = None
         self.popup: CwLeadPopup | None = None
+        self.results_popup: CwResultsPopup | None = None
+        self._scoring_seen: Any = None
+        self.state_seen = False
 
     # -- commands ------------------------------------------------------------------------------------------
     @property
@@ -184,6 +234,18 @@ class ChannelWonBoard(GameBoard):
         if state is not None and state.turn:
             self.post(UseAbility(player=state.turn))
 
+    def open_results(self) -> CwResultsPopup | None:
+        """Open the latest scored round's results (one Lead a line)."""
+        state = self.current
+        if state is None or state.scoring is None:
+            return None
+        popup = CwResultsPopup(title=f"Round {state.scoring.round} results")
+        popup.rows = result_lines(state.scoring)
+        self.results_popup = popup
+        popup.bind(on_dismiss=lambda *_: setattr(self, "results_popup", None))
+        self.controller.open_popup(popup)
+        return popup
+
     def open_lead(self, category: str) -> CwLeadPopup | None:
         """Open the dialog of the Lead ``category`` for the player whose turn it is (Phase 2 only)."""
         state = self.current
@@ -211,6 +273,62 @@ class ChannelWonBoard(GameBoard):
         popup.bind(on_dismiss=lambda *_: setattr(self, "popup", None))
         self.controller.open_popup(popup)
         return popup
+
+    #: the Lead dialog's actions other than a Source: action -> the command it posts
+    ACTIONS = ("location", "security_footage", "star_witness", "close", "discredit", "final_touch")
+
+    def _command(self, popup: CwLeadPopup, action: str):
+        player, lead = popup.player, popup.lead_category
+        if action == "location":
+            return PlayLocation(player=player, lead=lead)
+        if action == "close":
+            return CloseLead(player=player, lead=lead)
+        if action == "source":
+            category = "" if popup.card_category == popup.lead_category else popup.card_category
+            return PlaySource(player=player, lead=lead, value=int(popup.points), category=category,
+                              source_type=popup.source_type, from_archives=popup.archives)
+        return PlayScoop(player=player, scoop=action, lead=lead)
+
+    def check_actions(self, popup: CwLeadPopup) -> None:
+        """Ask the rules (``decide`` is pure: nothing changes) which of the dialog's actions they forbid now,
+        and put a short reason on each such button; the full refusal with its rule stays in the message bar
+        if the handler is called anyway."""
+        state = self.current
+        if state is None or not popup.card_category:
+            return
+        lead = state.lead(popup.lead_category)
+        blocked = {}
+        for action in self.ACTIONS + ("source",):
+            try:
+                CHANNEL_WON.decide(state, self._command(popup, action))
+            except IllegalCommand as error:
+                blocked[action] = self.short_reason(lead, action, popup, error)
+            except Exception:       # a malformed value is left to the refusal in the message bar
+                pass
+        popup.blocked = blocked
+
+    @staticmethod
+    def short_reason(lead, action: str, popup: CwLeadPopup, error: IllegalCommand) -> str:
+        """A few words for a disabled button (the engine's refusal says it in full)."""
+        reason = error.reason
+        bonus = action == "source" and popup.card_category != popup.lead_category
+        if "no cards left" in reason:
+            return "no cards left"
+        if "no Reporter Tile left" in reason:
+            return "no tile left"
+        if action == "close" and lead.closed:
+            return "already closed"
+        if action in ("location", "security_footage") and lead.location is not None:
+            return "has its Location"
+        if lead.closed and action in ("location", "security_footage", "star_witness", "source") and not bonus:
+            return "Lead is closed"
+        if action in ("star_witness", "source") and not bonus and lead.location is None:
+            return "needs its Location"
+        if (action in ("discredit", "final_touch") or bonus) and not lead.closed:
+            return "closed Leads only"
+        if bonus:
+            return "no such Bonus here"
+        return reason if len(reason) <= 24 else reason[:23] + "…"
 
     @staticmethod
     def _mark_category(popup: CwLeadPopup) -> None:
@@ -272,8 +390,21 @@ class ChannelWonBoard(GameBoard):
         self.ability_text = f"Ability\n{turn.character or 'Character'}" if turn else "Ability"
         self.early_bird_disabled = state.finished or state.phase != 2 or not state.last_actor
         self.early_bird_text = f"Early Bird\n{state.last_actor}" if state.last_actor else "Early Bird"
+        self.results_available = state.scoring is not None and (state.finished or not state.acted)
+        self.results_text = f"Round {state.scoring.round}\nresults" if state.scoring is not None else ""
+        left_out = [c for c in CATEGORIES if c not in state.categories]
+        self.categories_note = (f"{len(state.categories)} of {len(CATEGORIES)} categories in play; "
+                                f"left out: {', '.join(left_out)} (set-up option categories)"
+                                if left_out and state.phase == 1 and not state.finished else "")
         self._draw_chips(state, view)
         self._draw_lineup(state)
+        first_draw = self.state_seen is False
+        self.state_seen = True
+        if state.scoring is not None and state.scoring != self._scoring_seen and self.results_available \
+                and not first_draw and self.results_popup is None:
+            self._scoring_seen = state.scoring
+            self.open_results()
+        self._scoring_seen = state.scoring
 
     def _draw_chips(self, state, view) -> None:
         box = self.ids.chips
@@ -286,7 +417,9 @@ class ChannelWonBoard(GameBoard):
             chip.name = reporter.name
             chip.colour = list(_rgba(reporter.colour))
             chip.score_text = str(reporter.score)
-            chip.tiles_text = "■" * tiles + "□" * (3 - tiles) if state.phase == 2 else f"{reporter.hand}/7"
+            chip.tiles_text = "■" * tiles + "□" * (3 - tiles) if state.phase == 2 else ""
+            # cards in hand, both phases; six chips are too narrow for "/7" beside the tiles
+            chip.hand_text = f"{reporter.hand}/7" if len(view.players) <= 5 else str(reporter.hand)
             if reporter.done:
                 chip.token_text, chip.token_colour = "✓", [0.6, 0.6, 0.6, 1]
             elif reporter.passed:

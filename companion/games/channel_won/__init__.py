@@ -261,6 +261,40 @@ class Reporter:
 
 
 @dataclass(frozen=True)
+class LeadResult:
+    """How one Lead scored at the end of a round (from its ``lead_scored`` event): ``category``, ``headline``,
+    ``value`` and its ``parts`` (``(label, points)``), whether it was ``reported`` (else ``why`` not), whether
+    its contributors ``scored`` (else ``unscored`` says why), the ``moves`` as ``(player, before, after,
+    floored)`` and the ``contributors``."""
+
+    category: str
+    headline: str
+    value: int
+    parts: tuple[tuple[str, int], ...]
+    reported: bool
+    why: str
+    scored: bool
+    unscored: str
+    moves: tuple[tuple[str, int, int, bool], ...]
+    contributors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundScoring:
+    """The latest scored round, kept for the screen (End of Round): ``round``, its ``leads`` in Lineup order,
+    the network's ``stars_before`` and ``stars`` after, the ``stars_lost`` as ``(lead, why)``, the next round's
+    ``next_order`` (empty when the game ended) and the game's ``outcome`` in words when it ended there."""
+
+    round: int
+    stars_before: int
+    stars: int
+    leads: tuple[LeadResult, ...] = ()
+    stars_lost: tuple[tuple[str, str], ...] = ()
+    next_order: tuple[str, ...] = ()
+    outcome: str = ""
+
+
+@dataclass(frozen=True)
 class ChannelWonState:
     """The whole state of a Channel WON game.
 
@@ -271,7 +305,9 @@ class ChannelWonState:
     latest action (for Early Bird); ``stars`` the Network Rating; ``result`` ``""`` while playing, else
     ``"won"``, ``"co_anchors"``, ``"channel_none"`` or ``"ended"``; ``winners``; ``end_reason`` in words;
     ``last_round`` the Leads each player reported in the latest scored round (for the tie-break);
-    ``score_open_leads`` and ``next_round_order`` are the house rules.
+    ``score_open_leads`` and ``next_round_order`` are the house rules; ``scoring`` the latest scored round
+    (:class:`RoundScoring`, ``None`` before the first round ends) and ``acted`` whether anyone has collected
+    or played since it (the screen offers the results until then).
     """
 
     reporters: tuple[Reporter, ...]
@@ -290,6 +326,8 @@ class ChannelWonState:
     last_round: tuple[tuple[str, int], ...] = ()
     score_open_leads: bool = False
     next_round_order: str = "clockwise"
+    scoring: RoundScoring | None = None
+    acted: bool = False
 
     @property
     def finished(self) -> bool:
@@ -352,6 +390,54 @@ def format_breakdown(value: int, parts: Sequence[Sequence[Any]]) -> str:
         else:
             text += f" {'-' if points < 0 else '+'} {abs(points)} {label}"
     return f"{value} = {text}"
+
+
+def _count(number: int, noun: str) -> str:
+    """``"1 Lead"`` / ``"3 Leads"``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _verb(names: Sequence[str], one: str, many: str) -> str:
+    """``one`` ("scores") for a single name, else ``many`` ("score")."""
+    return one if len(names) == 1 else many
+
+
+def _names(names: Sequence[str]) -> str:
+    """``"Ava"``, ``"Ava and Ben"``, ``"Ava, Ben and Cleo"``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def result_lines(scoring: RoundScoring) -> list[tuple[str, str, str]]:
+    """The latest scored round for the screen, one Lead a line: ``(category, value, words)`` such as
+    ``("Sports", "1", "2 Coach - 1 Business bonus. Reported: Ava 0 → 1, Ben 0 → 1")``, then the stars and
+    the next round's order (or the game's end) as ``("Stars", "2", ...)`` and ``("Next", "", ...)``."""
+    lines = []
+    for lead in scoring.leads:
+        parts = format_breakdown(lead.value, lead.parts).split(" = ", 1)[1]
+        if lead.reported:
+            verdict = "Reported"
+        else:
+            verdict = f"Unreported ({lead.why}): -1 star"
+        if lead.moves:
+            moved = ", ".join(f"{name} {before} → {after}" + (" (never below 0)" if floored else "")
+                              for name, before, after, floored in lead.moves)
+        elif lead.contributors:
+            moved = (f"{_names(lead.contributors)} {_verb(lead.contributors, 'scores', 'score')} nothing"
+                     + (f" ({lead.unscored})" if lead.unscored and lead.unscored != lead.why else ""))
+        else:
+            moved = "no reporters"
+        lines.append((lead.category, str(lead.value), f"{parts}. {verdict}{': ' if lead.reported else '; '}{moved}"))
+    lost = len(scoring.stars_lost)
+    lines.append(("Stars", str(max(scoring.stars, 0)),
+                  f"{scoring.stars_before} → {max(scoring.stars, 0)} of {STARS}: "
+                  + (f"{_count(lost, 'unreported Lead')}, one star each" if lost else "every Lead reported")))
+    if scoring.outcome:
+        lines.append(("Game over", "", scoring.outcome))
+    elif scoring.next_order:
+        lines.append((f"Round {scoring.round + 1}", "", "Order: " + ", ".join(scoring.next_order)
+                      + f" ({scoring.next_order[0]} first: fewest points)"))
+    return lines
 
 
 def stars_text(stars: int) -> str:
@@ -797,37 +883,59 @@ class ChannelWon:
         """Fold one event into the state (pure; events were checked when they were decided)."""
         if event_type == CARD_COLLECTED:
             state = self._with_reporter(state, payload["player"], hand=payload["hand"])
-            return replace(state, turn=payload["next"] or state.turn)
+            return replace(state, turn=payload["next"] or state.turn, acted=True)
         if event_type == REPORTING_STARTED:
             return replace(state, phase=2, turn=payload["first"], last_actor=None)
         if event_type == ABILITY_USED:
             return self._with_reporter(state, payload["player"], ability_used=True)
         if event_type in (LOCATION_PLAYED, SOURCE_PLAYED, SCOOP_PLAYED, LEAD_CLOSED, PASSED):
-            return self._action(state, event_type, payload)
+            return replace(self._action(state, event_type, payload), acted=True)
         if event_type == PLAYER_DONE:
             state = self._with_reporter(state, payload["player"], done=True)
-            return replace(state, turn=payload["next"], last_actor=None)
+            return replace(state, turn=payload["next"], last_actor=None, acted=True)
         if event_type == LEAD_SCORED:
             reporters = state.reporters
             for move in payload["moves"]:
                 reporters = tuple(replace(r, score=move["after"]) if r.name == move["player"] else r
                                   for r in reporters)
-            return replace(state, reporters=reporters)
+            return replace(state, reporters=reporters, scoring=self._scored(state, payload))
         if event_type == RATING_DROPPED:
-            return replace(state, stars=payload["stars"])
+            scoring = state.scoring
+            if scoring is not None:
+                scoring = replace(scoring, stars=payload["stars"],
+                                  stars_lost=scoring.stars_lost + ((payload["lead"], payload["why"]),))
+            return replace(state, stars=payload["stars"], scoring=scoring)
         if event_type == ROUND_STARTED:
             number = payload["round"]
+            scoring = state.scoring and replace(state.scoring, next_order=tuple(payload["order"]))
             return replace(state, round=number, phase=1, order=tuple(payload["order"]), turn=payload["order"][0],
                            last_actor=None, lineup=tuple(Lead(stack[number - 1]) for stack in state.stacks),
                            reporters=tuple(replace(r, hand=0, passed=False, done=False) for r in state.reporters),
-                           last_round=tuple((name, count) for name, count in payload["reported"]))
+                           last_round=tuple((name, count) for name, count in payload["reported"]),
+                           scoring=scoring, acted=False)
         if event_type == GAME_OVER:
+            scoring = state.scoring and replace(state.scoring, outcome=payload["reason"])
             return replace(state, result=payload["result"], winners=tuple(payload["winners"]), turn=None,
-                           end_reason=payload["reason"],
+                           end_reason=payload["reason"], scoring=scoring, acted=False,
                            last_round=tuple((name, count) for name, count in payload["reported"]))
         if event_type == GAME_ENDED:
             return replace(state, result="ended", turn=None, end_reason=payload["reason"])
         raise ValueError(f"Channel WON cannot apply an event of type {event_type!r}")
+
+    @staticmethod
+    def _scored(state: ChannelWonState, p: Mapping[str, Any]) -> RoundScoring:
+        """The round's :class:`RoundScoring` with the Lead of a ``lead_scored`` payload added (the first
+        Lead of a round starts a new record)."""
+        scoring = state.scoring
+        if scoring is None or scoring.round != p["round"]:
+            scoring = RoundScoring(p["round"], state.stars, state.stars)
+        contributors = tuple(p.get("contributors", ()))
+        result = LeadResult(p["lead"], p.get("headline", ""), p["value"],
+                            tuple((label, points) for label, points in p["parts"]), p["reported"], p["why"],
+                            p.get("scored", bool(p["moves"])), p.get("unscored", ""),
+                            tuple((m["player"], m["before"], m["after"], m["floored"]) for m in p["moves"]),
+                            contributors)
+        return replace(scoring, leads=scoring.leads + (result,))
 
     @staticmethod
     def _with_reporter(state: ChannelWonState, name: str, **changes) -> ChannelWonState:
@@ -907,7 +1015,7 @@ class ChannelWon:
             moves = ", ".join(f"{m['player']} {m['before']} → {m['after']}" + (" (never below 0)" if m["floored"] else "")
                               for m in p["moves"])
             if not p["scored"] and p["contributors"]:
-                moves = f"{', '.join(p['contributors'])} score nothing ({p['unscored']})"
+                moves = f"{_names(p['contributors'])} {_verb(p['contributors'], 'scores', 'score')} nothing ({p['unscored']})"
             return f"{head}: {state}" + (f"; {moves}" if moves else "")
         if event_type == RATING_DROPPED:
             return (f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): "
@@ -953,9 +1061,9 @@ class ChannelWon:
         at_risk = len(state.at_risk)
         left = state.stars - at_risk
         if left < 1:
-            return f"CHANNEL NONE RISK: {at_risk} Leads at risk"
+            return f"CHANNEL NONE RISK: {_count(at_risk, 'Lead')} at risk"
         if left == 1:
-            return f"Warning: {at_risk} Leads at risk"
+            return f"Warning: {_count(at_risk, 'Lead')} at risk"
         return ""
 
     def status(self, state: ChannelWonState) -> str:
@@ -1005,4 +1113,5 @@ CHANNEL_WON = ChannelWon()
 
 __all__ = ["CHANNEL_WON", "ChannelWon", "ChannelWonState", "Lead", "Play", "Reporter", "CollectCard", "UseAbility",
            "PlayLocation", "PlaySource", "PlayScoop", "CloseLead", "Pass", "DeclareDone", "PassOrDone",
-           "Character", "KNOWN_CHARACTERS", "format_breakdown", "stars_text"]
+           "Character", "KNOWN_CHARACTERS", "LeadResult", "RoundScoring", "format_breakdown", "result_lines",
+           "stars_text"]
