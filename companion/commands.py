@@ -8,7 +8,7 @@ thread decides whether they are legal. Game-specific commands live in ``companio
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 #: The name used for the bank in payer/payee fields.
 BANK = "bank"
@@ -20,6 +20,11 @@ class Command:
     ``reader``, ``cli`` or ``test``; it is journaled with the events for the record."""
 
     source: str = "touch"
+
+    #: A command carrying one player's secret figures (TV Wars 9.1: a tile's rating, a line-up). Its secret
+    #: fields are left out of its ``repr`` (so out of logs), and a screen shows its refusal on the player's
+    #: own panel, not on the shared screen.
+    private: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)

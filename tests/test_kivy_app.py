@@ -362,7 +362,7 @@ def test_an_unknown_tag_on_a_tile_reader_is_learned_once_then_named(tmp_path):
     result = _drive(data_dir, tmp_path / "out", "--tiles")
     assert result["learn_ready_before"] is True                     # nothing chosen yet: cannot learn
     assert result["learn_summary"] == "Program 60 min, blue Drama, 70 RP"
-    assert result["steps"][-1]["message"] == "CARD-ABS slot 2: Program 60 min, blue Drama, 70 RP"
+    assert result["steps"][-1]["message"] == "CARD-ABS slot 2: Program 60 min, blue Drama"   # no rating: 9.1
     from companion.tiles import TileRegistry
     with TileRegistry(data_dir / "journal.sqlite3") as registry:
         tile = registry.lookup("04a1b2c3")

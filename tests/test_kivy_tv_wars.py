@@ -250,6 +250,9 @@ def test_6_a_ratings_war_through_the_board_lineups_lock_reveal_grid_dice(played)
     assert steps["war called"]["actions"] == ["ABS line-up", "CBA line-up", "PBC line-up", "NBS line-up"]
     assert steps["war locked"]["actions"] == ["Reveal the line-ups"]
     assert result["lineup_panels"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}
+    assert result["lineup_gated"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}   # look away first
+    assert result["private_refusal"] == ["Refused: ABS's entry is not accepted; the reason is on ABS's own panel",
+                                         True]
     for network in ("ABS", "CBA", "PBC", "NBS"):
         joined = "\n".join(result["texts"][f"lineup {network}"])
         assert not re.search(r"\b\d+ RP\b", joined) and "Special" not in joined, network

@@ -413,3 +413,18 @@ def test_4_a_tap_on_sponsor_or_on_the_air_during_an_auction_is_refused_but_the_s
         assert error.rule == "TV Wars 4" and "auction is under way" in str(error)
     accepted(table, LandOnSponsor(network="CBA", source="button"))   # the seat's second button: pass
     assert table.state.auction.passed == ("CBA",) and table.state.auction.next_bidder == "PBC"
+
+
+def test_9_1_secret_figures_stay_out_of_command_reprs_so_out_of_logs():
+    """The table logs every refused command with its repr: a rating, a Special, a name or a line-up must not
+    be in it (TV Wars 9.1); such commands are marked private so screens send their refusals to the panel."""
+    from companion.games.tv_wars.war_at_table import EnterLineUp
+    commands = [EnterTileValue(network="ABS", value=70, name="DR. KILLJOY"),
+                SelectStartingProgramming(network="ABS", programs=(ProgramSpec(2, "blue", 70, name="DR. KILLJOY"),
+                                                                   ProgramSpec(1, "red", None, special=True))),
+                EnterLineUp(network="ABS", placements=(("P7", "S2"),), promotion=True)]
+    for command in commands:
+        text = repr(command)
+        assert command.private and "ABS" in text
+        assert not any(secret in text for secret in ("70", "KILLJOY", "special=True", "P7", "S2", "promotion"))
+    assert SellProgram(network="ABS", tile_id="P7").private      # its sale price would tell the rating (7)

@@ -457,6 +457,16 @@ class TileLearnPopup(Popup):
         self.dismiss(animation=False)
 
 
+def describe_tile_public(thing) -> str:
+    """What the shared screen may say about a scanned tile (TV Wars 9.1): ``"Program 60 min, blue Drama"``
+    or ``"Star"``; never its rating or value."""
+    from companion.games.tv_wars.ratings_war import COLOURS, Program
+    if isinstance(thing, Program):
+        movie = "Academy Award Movie, " if thing.academy_award_movie else ""
+        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}"
+    return thing.label
+
+
 def describe_tile_value(thing) -> str:
     """``"Program 60 min, blue Drama, 70 RP"`` or ``"Star 30"``."""
     from companion.games.tv_wars.ratings_war import COLOURS, Program
@@ -561,7 +571,7 @@ class TableController(EventDispatcher):
             from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
             try:
                 thing = program_from_tile(tile) if tile.kind == "program" else bonus_from_tile(tile)
-                self.message, self.message_refused = f"{where}: {describe_tile_value(thing)}", False
+                self.message, self.message_refused = f"{where}: {describe_tile_public(thing)}", False
             except Exception as error:
                 self.message, self.message_refused = f"{where}: tag {tile.uid} is learned wrongly: {error}", True
             return
@@ -616,21 +626,24 @@ class TableController(EventDispatcher):
             self.message, self.message_refused = "The simulated dice reader is not ready yet", True
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
+        command = outcome.command
         if outcome.message:
             self.message = outcome.message
             self.message_refused = not outcome.accepted
-        if outcome.accepted and isinstance(outcome.command, (NewGame, OpenGame)) and self.screens is not None:
+        if not outcome.accepted and command.private:
+            # a refusal of secret figures may repeat them (TV Wars 9.1): the reason goes to the player's panel
+            player = _player_of(command)
+            self.message = f"Refused: {player}'s entry is not accepted; the reason is on {player}'s own panel"
+        if outcome.accepted and isinstance(command, (NewGame, OpenGame)) and self.screens is not None:
             self.screens.current = "dashboard"          # a game was started or resumed: show it
-        if not outcome.accepted and outcome.command.source == "button":
+        if not outcome.accepted and (command.source == "button" or command.private):
             self._flash_on_panel(outcome)
         self._refresh()
 
     def _flash_on_panel(self, outcome: Outcome) -> None:
         """A refused button press is told on the presser's own panel too (they are looking at it)."""
         view = self.table.view()
-        command = outcome.command
-        player = next((getattr(command, field) for field in ("network", "roller", "player", "payer")
-                       if isinstance(getattr(command, field, None), str)), None)
+        player = _player_of(outcome.command)
         if self.panels is None or view is None or player is None:
             return
         names = [p.name for p in view.players]
@@ -943,6 +956,12 @@ class TableController(EventDispatcher):
             box.add_widget(button)
         if not games:
             box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=dp(40)))
+
+
+def _player_of(command) -> str | None:
+    """The player a command speaks for (its ``network``, ``roller``, ``player`` or ``payer``), if any."""
+    return next((getattr(command, field) for field in ("network", "roller", "player", "payer")
+                 if isinstance(getattr(command, field, None), str)), None)
 
 
 def seat_names(config: Config, rules, count: int) -> list[str]:

@@ -220,7 +220,23 @@ def lineup(network):
             tap(popup().tile_buttons[tile_id])
         result.setdefault("lineup_panels", {})[network] = controller.panels.private_showing(
             controller.table.state.names.index(network))
-    return [lambda: tap_text(f"{network} line-up"), lambda: None, fill, lambda: shot(f"tvw-lineup-{network}"),
+    def gate_first():
+        """Until the network taps its name, the dialog shows no tile at all (9.1)."""
+        result.setdefault("lineup_gated", {})[network] = not getattr(popup(), "tile_buttons", None)
+        tap_text(f"I am {network}", popup())
+
+    def check_empty():
+        """An empty line-up is illegal (6.1): its refusal goes to the network's panel, not the shared bar."""
+        if network == "ABS":
+            tap_text("Check", popup())
+
+    def record_refusal():
+        if network == "ABS":
+            result["private_refusal"] = [controller.message, controller.message_refused]
+
+    return [lambda: tap_text(f"{network} line-up"), lambda: None, gate_first, lambda: None, check_empty,
+            lambda: None, record_refusal, fill,
+            lambda: shot(f"tvw-lineup-{network}"),
             lambda: texts(f"lineup {network}"), lambda: tap_text("Check", popup()), lambda: tap_text("Lock in", popup())]
 
 

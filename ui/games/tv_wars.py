@@ -797,83 +797,86 @@ class TvWarsBoard(GameBoard):
         holdings = self._network(network).holdings
         war = _war(self.controller.table.state)
         entry = war.entry(network)
-        popup = TvPopup(f"{network}'s Prime Time Line-Up (TV Wars 6); your panel shows the values", full=True)
-        popup.network = network
-        popup.placements = [list(p) for p in entry.placements]
-        popup.promotion = entry.promotion
-        popup.highlight = None
-        columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(360))
-        tiles = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
-        tiles.bind(minimum_height=tiles.setter("height"))
-        scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
-        scroll.add_widget(tiles)
-        columns.add_widget(scroll)
-        lineup = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_x=0.9)
-        columns.add_widget(lineup)
-        popup.body.add_widget(columns)
-        popup.tile_buttons = {}
 
-        def placed_ids():
-            return {p for p, _ in popup.placements} | {b for _, b in popup.placements if b}
+        def build(popup) -> None:       # after the gate: only this network is looking (9.1)
+            popup.network = network
+            popup.placements = [list(p) for p in entry.placements]
+            popup.promotion = entry.promotion
+            popup.highlight = None
+            columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(360))
+            tiles = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+            tiles.bind(minimum_height=tiles.setter("height"))
+            scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
+            scroll.add_widget(tiles)
+            columns.add_widget(scroll)
+            lineup = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_x=0.9)
+            columns.add_widget(lineup)
+            popup.body.add_widget(columns)
+            popup.tile_buttons = {}
 
-        def redraw():
-            lineup.clear_widgets()
-            at = 0
-            for program_id, bonus_id in popup.placements:
-                tile = holdings.program(program_id)
-                bonus = f" + {holdings.bonus(bonus_id).label} {bonus_id}" if bonus_id else ""
-                lineup.add_widget(_label(f"{_slot_span(at, tile.length)}  {public_tile_label(tile)}{bonus}", 17,
-                                         height=dp(30)))
-                at += tile.length
-            lineup.add_widget(_label(f"Promotion: {'yes, $5,000 (6.6)' if popup.promotion else 'no'}", 17))
-            lineup.add_widget(Label())
-            used = placed_ids()
-            for tile_id, button in popup.tile_buttons.items():
-                button.disabled = tile_id in used
-            self._lineup_panel(popup)
+            def placed_ids():
+                return {p for p, _ in popup.placements} | {b for _, b in popup.placements if b}
 
-        def tap(tile_id, is_bonus):
-            popup.highlight = tile_id
-            if is_bonus:
-                if popup.placements and popup.placements[-1][1] is None:
-                    popup.placements[-1][1] = tile_id
-            else:
-                popup.placements.append([tile_id, None])
+            def redraw():
+                lineup.clear_widgets()
+                at = 0
+                for program_id, bonus_id in popup.placements:
+                    tile = holdings.program(program_id)
+                    bonus = f" + {holdings.bonus(bonus_id).label} {bonus_id}" if bonus_id else ""
+                    lineup.add_widget(_label(f"{_slot_span(at, tile.length)}  {public_tile_label(tile)}{bonus}", 17,
+                                             height=dp(30)))
+                    at += tile.length
+                lineup.add_widget(_label(f"Promotion: {'yes, $5,000 (6.6)' if popup.promotion else 'no'}", 17))
+                lineup.add_widget(Label())
+                used = placed_ids()
+                for tile_id, button in popup.tile_buttons.items():
+                    button.disabled = tile_id in used
+                self._lineup_panel(popup)
+
+            def tap(tile_id, is_bonus):
+                popup.highlight = tile_id
+                if is_bonus:
+                    if popup.placements and popup.placements[-1][1] is None:
+                        popup.placements[-1][1] = tile_id
+                else:
+                    popup.placements.append([tile_id, None])
+                redraw()
+
+            for tile in holdings.programs:
+                if tile.kind == "preemption":
+                    continue
+                button = Factory.BigButton(text=public_tile_label(tile), font_size=sp(17))
+                button.bind(on_release=lambda b, t=tile.id: tap(t, False))
+                popup.tile_buttons[tile.id] = button
+                tiles.add_widget(button)
+            for tile in holdings.bonuses:
+                button = Factory.BigButton(text=f"{tile.label} {tile.id}", font_size=sp(17))
+                button.bind(on_release=lambda b, t=tile.id: tap(t, True))
+                popup.tile_buttons[tile.id] = button
+                tiles.add_widget(button)
+
+            def back():
+                if popup.placements:
+                    popup.placements.pop()
+                redraw()
+
+            def toggle_promotion():
+                popup.promotion = not popup.promotion
+                redraw()
+
+            popup.tap, popup.back, popup.redraw = tap, back, redraw
+            popup.add_button("Remove last", back, primary=False)
+            popup.add_button("Promotion", toggle_promotion, primary=False)
+            popup.check = lambda: self.controller.post(wat.EnterLineUp(
+                network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
+                source="touch"))
+            popup.lock = lambda: self._post_and_close(popup, wat.LockLineUp(network=network, source="touch"))
+            popup.add_button("Check", popup.check)
+            popup.add_button("Lock in", popup.lock)
+            popup.bind(on_dismiss=lambda *_: self._end_lineup_panel(network))
             redraw()
 
-        for tile in holdings.programs:
-            if tile.kind == "preemption":
-                continue
-            button = Factory.BigButton(text=public_tile_label(tile), font_size=sp(17))
-            button.bind(on_release=lambda b, t=tile.id: tap(t, False))
-            popup.tile_buttons[tile.id] = button
-            tiles.add_widget(button)
-        for tile in holdings.bonuses:
-            button = Factory.BigButton(text=f"{tile.label} {tile.id}", font_size=sp(17))
-            button.bind(on_release=lambda b, t=tile.id: tap(t, True))
-            popup.tile_buttons[tile.id] = button
-            tiles.add_widget(button)
-
-        def back():
-            if popup.placements:
-                popup.placements.pop()
-            redraw()
-
-        def toggle_promotion():
-            popup.promotion = not popup.promotion
-            redraw()
-
-        popup.tap, popup.back, popup.redraw = tap, back, redraw
-        popup.add_button("Remove last", back, primary=False)
-        popup.add_button("Promotion", toggle_promotion, primary=False)
-        popup.check = lambda: self.controller.post(wat.EnterLineUp(
-            network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
-            source="touch"))
-        popup.lock = lambda: self._post_and_close(popup, wat.LockLineUp(network=network, source="touch"))
-        popup.add_button("Check", popup.check)
-        popup.add_button("Lock in", popup.lock)
-        popup.bind(on_dismiss=lambda *_: self._end_lineup_panel(network))
-        redraw()
+        popup = PrivatePopup(network, "Prime Time Line-Up (TV Wars 6); your panel shows the values", build)
         return self._open(popup)
 
     def _lineup_panel(self, popup) -> None:

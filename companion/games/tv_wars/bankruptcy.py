@@ -54,6 +54,7 @@ class SellProgram(Command):
 
     network: str
     tile_id: str
+    private = True          # the sale price would tell the tile's rating (7, 9.1)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ become tracked tiles and its half-hour count follows them from then on, 9.4).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.commands import Command
@@ -41,9 +41,9 @@ class ProgramSpec:
 
     length: int
     colour: str
-    rating: int | None = None
-    special: bool = False
-    name: str = ""
+    rating: int | None = field(default=None, repr=False)     # secret (9.1): kept out of logs
+    special: bool = field(default=False, repr=False)
+    name: str = field(default="", repr=False)
 
     def tile(self, tile_id: str) -> ProgramTile:
         """The :class:`ProgramTile` ``tile_id`` this spec describes; raises :class:`MalformedCommand`."""
@@ -62,6 +62,7 @@ class SelectStartingProgramming(Command):
 
     network: str
     programs: tuple[ProgramSpec, ...]
+    private = True
 
 
 def check_selection(programs: tuple[ProgramSpec, ...]) -> None:

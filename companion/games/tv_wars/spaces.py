@@ -22,7 +22,7 @@ Events: ``landed`` ``{"network", "space", "stage", "lengths", "rule"}``; ``landi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from companion.bank import Movement, format_dollars
@@ -125,9 +125,10 @@ class EnterTileValue(Command):
     (-36..+36) or Viewers' Views (-28..+29) value. ``name`` is optional."""
 
     network: str
-    value: int | None = None
-    special: bool = False
-    name: str = ""
+    value: int | None = field(default=None, repr=False)      # secret (9.1): kept out of logs
+    special: bool = field(default=False, repr=False)
+    name: str = field(default="", repr=False)
+    private = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -52,7 +52,7 @@ show :func:`war_status` and :func:`war_view` (public) or :func:`war_private_view
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, Mapping, Sequence
@@ -98,8 +98,9 @@ class EnterLineUp(Command):
     line-up is illegal (6.1, 6.2, 3.23, 5.3, 9.8) or the network cannot pay for the Promotion (6.6, 7)."""
 
     network: str
-    placements: tuple[tuple[str, str | None], ...]
-    promotion: bool = False
+    placements: tuple[tuple[str, str | None], ...] = field(repr=False)   # secret until the reveal (6, 9.1)
+    promotion: bool = field(default=False, repr=False)
+    private = True
 
 
 @dataclass(frozen=True, kw_only=True)
