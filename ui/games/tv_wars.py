@@ -803,7 +803,8 @@ class TvWarsBoard(GameBoard):
             popup.placements = [list(p) for p in entry.placements]
             popup.promotion = entry.promotion
             popup.highlight = None
-            columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(360))
+            columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=max(dp(300), popup.scroll.height))
+            popup.scroll.bind(height=lambda scroll, height: setattr(columns, "height", max(dp(300), height)))
             tiles = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
             tiles.bind(minimum_height=tiles.setter("height"))
             scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
