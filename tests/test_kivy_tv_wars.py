@@ -55,6 +55,10 @@ def test_2_3_starting_programming_entered_in_private_dialogs(played):
     assert list(selections) == ["ABS", "CBA", "PBC", "NBS"]
     # the steppers set each rating: ABS raised its rows by 2, 3, 1, 0, 0, 4 taps of +10 from 50 ...
     assert [t["rating"] for t in selections["ABS"]][:6] == [70, 80, 60, 50, 50, 90]
+    # three 30-minute Dramas were refused first (2.3): the dialog stayed open, every rating still entered
+    still_open, problem, ratings = result["starting_refused"]
+    assert still_open and problem.startswith("Refused: ") and "TV Wars 2.3" in problem
+    assert ratings[:6] == [70, 80, 60, 50, 50, 90]
     assert [t["rating"] for t in selections["CBA"]][:4] == [50, 60, 70, 80]
     assert [t["colour"] for t in selections["NBS"]][:5] == ["green", "green", "red", "red", "blue"]
     # the private dialog shows nothing but the gate until the network taps its name (9.1)

@@ -769,3 +769,17 @@ def test_6_5_the_four_colour_house_rule_is_a_game_option(table):
     assert table.state.house_rules.counter_programming_four == -20
     with pytest.raises(CommandError):
         TV_WARS.check_options({"counter_programming_four": -40})
+
+
+def test_6_lock_in_with_the_screens_line_up_enters_and_locks_exactly_that():
+    """Lock in on the screen sends the line-up shown (6): it is entered and locked in one move, even when an
+    earlier, different line-up was entered with Check; an illegal one is refused and nothing changes."""
+    assert LockLineUp.private and "P1" not in repr(LockLineUp(network="ABS", placements=(("P1", None),)))
+    table = example_table()
+    table.do(EnterLineUp(network="CBA", placements=(("M1", "S1"), ("P3", None))))      # checked earlier
+    table.refused(LockLineUp(network="CBA", placements=(("P3", None),)), rule="TV Wars 6.1")   # too short
+    assert not table.war.entry("CBA").locked
+    events = table.do(LockLineUp(network="CBA", placements=EXAMPLE_LINEUPS["CBA"]))
+    assert [e.type for e in events][:2] == ["ratings_war_lineup_entered", "ratings_war_lineup_locked"]
+    entry = table.war.entry("CBA")
+    assert entry.locked and entry.placements == EXAMPLE_LINEUPS["CBA"]

@@ -509,6 +509,7 @@ class TableController(EventDispatcher):
         self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
         self.readers, self.tray, self.tiles = readers, tray, tiles
         self._unknown_tags: list = []
+        self._key_help_for: tuple | None = None
         if readers is not None:     # reader threads report status and tiles; hand them to the main thread
             readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
             readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
@@ -845,11 +846,14 @@ class TableController(EventDispatcher):
             rules = table.session.rules if table.session else find_game(self.chosen_game or self.config.game)
             names = ([p.name for p in view.players] if view else
                      seat_names(self.config, rules, min(len(self.config.seats), rules.max_players)))
-            self.key_help = "  ·  ".join(self.buttons.key_help(names, getattr(rules, "button_labels", None))
-                                         + [f"Dice tray {SIMULATED_TRAY_KEY}"])
+            if (rules.name, names) != self._key_help_for:      # only when the game or its seats change
+                self._key_help_for = (rules.name, names)
+                self.key_help = "  ·  ".join(self.buttons.key_help(names, getattr(rules, "button_labels", None))
+                                             + [f"Dice tray {SIMULATED_TRAY_KEY}"])
         if self.panels is not None and view is None:
             self.panels.show([])
-        self._refresh_home()
+        if view is None or self.screens.current == "home":      # the saved-games list is read only when seen
+            self._refresh_home()
         if view is None:
             Window.allow_screensaver = True
             self.screens.current = "home"

@@ -181,8 +181,23 @@ def starting(network, bumps):
         stepper = popup().rows[index]["stepper"]                  # in the dialog's order: 30 min first
         tap([c for c in stepper.children if getattr(c, "text", "").startswith("+")][-1])
 
+    def three_dramas_refused():
+        """ABS first picks three 30-minute Dramas (2.3 allows two): the dialog stays open with the reason and
+        keeps everything entered; then the first two go back to Situation Comedies."""
+        if network != "ABS":
+            return
+        rows = popup().rows
+        for row in rows[:2]:
+            row["colour"] = "blue"            # what the row's D button sets
+        tap_text("Enter", popup())
+        result["starting_refused"] = [popup() is not None, popup().problem,
+                                      [int(r["stepper"].value) for r in popup().rows]]
+        for row in rows[:2]:
+            row["colour"] = "green"
+
     taps = [lambda i=index: bump(i) for index, count in enumerate(bumps) for _ in range(count)]
-    return [open_it, reveal, lambda: None, *taps, lambda: tap_text("Enter", popup())]   # one frame to lay out
+    return [open_it, reveal, lambda: None, *taps, three_dramas_refused,
+            lambda: tap_text("Enter", popup())]   # one frame to lay out
 
 
 def peek_check():

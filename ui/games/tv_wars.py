@@ -23,6 +23,7 @@ the highlighted tile's secret value and whether the line-up is legal (``war_priv
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -39,6 +40,7 @@ from kivy.utils import get_color_from_hex
 
 from companion.bank import format_dollars
 from companion.commands import Command
+from companion.errors import CommandError
 from companion.games import PlayerView
 from companion.games.tv_wars import (Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn, Nominate,
                                      PassBid, ProgramSpec, SelectStartingProgramming, SellProgram, Steal)
@@ -343,7 +345,13 @@ def _choice_row(options, chosen, on_choose, group: str, height: float = 56, colo
 
 
 class TvPopup(Popup):
-    """A TV Wars dialog: title, a scrolling body and a bottom row of buttons (Cancel always)."""
+    """A TV Wars dialog: title, a scrolling body, a line for a refusal (``problem``) and a bottom row of
+    buttons (Cancel always)."""
+
+    problem = StringProperty("")
+
+    def on_problem(self, popup, text) -> None:
+        self.problem_label.text = text
 
     def __init__(self, title: str, full: bool = False, **kwargs) -> None:
         super().__init__(title=title, title_size=sp(19), auto_dismiss=False,
@@ -355,6 +363,11 @@ class TvPopup(Popup):
         self.body.bind(minimum_height=self.body.setter("height"))
         self.scroll.add_widget(self.body)
         outer.add_widget(self.scroll)
+        self.problem_label = Label(text="", font_size=sp(18), color=(1, 0.55, 0.5, 1), size_hint_y=None, height=0,
+                                   halign="left", valign="middle")
+        self.problem_label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)),
+                                texture_size=lambda w, size: setattr(w, "height", size[1] + dp(6) if w.text else 0))
+        outer.add_widget(self.problem_label)
         self.buttons = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
         cancel = Factory.BigButton(text="Close")
         cancel.bind(on_release=lambda b: self.dismiss(animation=False))
@@ -433,8 +446,11 @@ class TvWarsBoard(GameBoard):
             card.bnn = state.best_network_news == player.name
             holdings = network.holdings
             half_hours = network.half_hours.value
-            card.programming_text = (f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked
-                                     else f"{half_hours} half-hours")
+            text = (f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked
+                    else f"{half_hours} half-hours")
+            shown = len(re.sub(r"\[[^\]]*\]", "", text))     # the letters a reader sees, without markup
+            # every count stays in view (9.1: they are public): a long line gets a smaller size, not an ellipsis
+            card.programming_text = text if shown <= 18 else f"[size={int(sp(20) * 18 / shown)}]{text}[/size]"
             notes = [bonus_text(holdings)] if holdings.bonuses else []
             if network.out:
                 notes.append("OUT")
@@ -484,6 +500,14 @@ class TvWarsBoard(GameBoard):
         return self.controller.open_popup(popup)
 
     def _post_and_close(self, popup: Popup, command: Command) -> None:
+        """Post ``command`` and close ``popup`` — unless the rules would refuse it: then the dialog stays open
+        with the reason in it and everything entered kept (a dry run of ``decide``, which changes nothing)."""
+        session = self.controller.table.session
+        try:
+            session.rules.decide(session.state, command)
+        except CommandError as error:
+            popup.problem = f"Refused: {error}"
+            return
         popup.dismiss(animation=False)
         self.controller.post(command)
 
@@ -871,7 +895,9 @@ class TvWarsBoard(GameBoard):
             popup.check = lambda: self.controller.post(wat.EnterLineUp(
                 network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
                 source="touch"))
-            popup.lock = lambda: self._post_and_close(popup, wat.LockLineUp(network=network, source="touch"))
+            popup.lock = lambda: self._post_and_close(popup, wat.LockLineUp(      # what is on the screen (6)
+                network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
+                source="touch"))
             popup.add_button("Check", popup.check)
             popup.add_button("Lock in", popup.lock)
             popup.bind(on_dismiss=lambda *_: self._end_lineup_panel(network))

@@ -41,6 +41,7 @@ from companion.games.tv_wars.auction import Auction, Bid, PassBid
 from companion.games.tv_wars.bankruptcy import Debt, FinalCount, SellProgram
 from companion.games.tv_wars.setup import (STARTING_PROGRAMMING, ProgramSpec, SelectStartingProgramming,
                                            decide_selection, describe_selection)
+from companion.games.tv_wars.spaces import ON_THE_AIR_PAYMENT, SPONSOR_PER_HALF_HOUR  # 9.5, 9.4
 from companion.games.tv_wars.spaces import (Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn, Landing,
                                             Nominate, Steal, TileEntry)
 from companion.games.tv_wars.ratings_war import HouseRules
@@ -50,8 +51,6 @@ from companion.games.tv_wars.war_at_table import (EnterLineUp, LockLineUp, Place
 
 STARTING_CASH = 31_000          # dollars, rule 2.4
 STARTING_HALF_HOURS = 20        # ten hours of programming, rule 2.3
-ON_THE_AIR_PAYMENT = 3_000      # dollars, rule 9.5
-SPONSOR_PER_HALF_HOUR = 500     # dollars, rule 9.4
 #: Most programming that can exist (Inventory: 12×120, 12×90, 30×60, 60×30 minutes, 8 movies of 120).
 MAX_HALF_HOURS = 12 * 4 + 12 * 3 + 30 * 2 + 60 * 1 + 8 * 4
 

@@ -48,6 +48,9 @@ TILE_ENTRY_OPENED = "tile_entry_opened"
 BEST_NETWORK_NEWS_PASSED = "best_network_news_passed"
 RATINGS_WAR_CALLED = "ratings_war_called"
 TURN_PASSED = "turn_passed"
+
+ON_THE_AIR_PAYMENT = 3_000      # dollars, rule 9.5
+SPONSOR_PER_HALF_HOUR = 500     # dollars per half-hour of programming, rule 9.4
 SPACE_EVENTS = (LANDED, LANDING_STAGE, LANDING_DONE, TILE_ENTRY_OPENED, BEST_NETWORK_NEWS_PASSED,
                 RATINGS_WAR_CALLED, TURN_PASSED)
 
@@ -240,7 +243,7 @@ def land(state: "TvWarsState", network: str, space: str, passed_on_the_air: bool
         raise MalformedCommand(f"passed_on_the_air is true or false, not {passed_on_the_air!r}")
     events: list[NewEvent] = []
     if passed_on_the_air:
-        events.append(Movement(BANK, network, 3_000, "passed On the Air", "TV Wars 9.5").to_event())
+        events.append(Movement(BANK, network, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event())
     label, rule = SPACES[space]
     me = state.network(network)
     others = [n for n in state.networks if n.name != network and not n.out]
@@ -288,8 +291,8 @@ def land(state: "TvWarsState", network: str, space: str, passed_on_the_air: bool
         events.append(_landed(network, space, None))
         if half_hours == 0:
             return events + [_done(network, "owns no programming that earns Sponsor fees", rule)]
-        return events + [Movement(BANK, network, 500 * half_hours,
-                                  f"Sponsor: {half_hours} half-hours × $500", rule).to_event(),
+        return events + [Movement(BANK, network, SPONSOR_PER_HALF_HOUR * half_hours,
+                                  f"Sponsor: {half_hours} half-hours × ${SPONSOR_PER_HALF_HOUR}", rule).to_event(),
                          _done(network, "paid by Sponsor", rule)]
     if space == "bulletin":
         return events + [_landed(network, space, "bulletin")]

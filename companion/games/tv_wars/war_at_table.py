@@ -105,10 +105,14 @@ class EnterLineUp(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class LockLineUp(Command):
-    """``network`` locks in its entered line-up ("CBA locked in"); a Promotion is paid now, before the
-    reveal (6.6). Refused before an entry and when already locked."""
+    """``network`` locks in its line-up ("CBA locked in"); a Promotion is paid now, before the reveal (6.6).
+    With ``placements`` (and ``promotion``), exactly that line-up is entered and locked in one move, as on
+    the screen's Lock in; without, the last entered one. Refused before an entry and when already locked."""
 
     network: str
+    placements: tuple[tuple[str, str | None], ...] | None = field(default=None, repr=False)   # secret (9.1)
+    promotion: bool = field(default=False, repr=False)
+    private = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -393,6 +397,17 @@ def _enter(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command
 
 def _lock(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp,
           balances: Mapping[str, int]) -> list[NewEvent]:
+    entered: list[NewEvent] = []
+    if command.placements is not None:        # enter exactly what is on the screen, then lock it
+        entered = _enter(war, holdings_by_network, EnterLineUp(network=command.network, placements=command.placements,
+                                                                promotion=command.promotion), balances)
+        for event in entered:
+            war = evolve_war(war, event.type, event.payload)
+    return entered + _lock_entered(war, holdings_by_network, command, balances)
+
+
+def _lock_entered(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp,
+                  balances: Mapping[str, int]) -> list[NewEvent]:
     entry = war.entry(command.network)
     if entry.locked:
         raise IllegalCommand(f"{entry.network} is already locked in", "TV Wars 6")
