@@ -20,6 +20,7 @@ happens. With two fighters this is exactly How Combat Is Resolved 4.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -171,7 +172,8 @@ def _product(values: Iterable[Fraction]) -> Fraction:
 
 
 def odds(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
-    """Each fighter's exact :class:`Chances`, in the same order, under :func:`resolve`.
+    """Each fighter's exact :class:`Chances`, in the same order, under :func:`resolve`. Remembered for the
+    last combats asked about: the view, the board and the panels ask for the same odds after every move.
 
     Closed form, by conditioning on one fighter's result (the others are independent): a fighter with a
     clean total *t* wins when every other fighter fumbles or totals at most *t*, except when nobody fumbles
@@ -179,6 +181,12 @@ def odds(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
     exception; a fighter who fumbles loses unless everyone fumbles. Cost grows as fighters² × totals, so a
     full eight-fighter Multiple Combat is instant. Raises ``ValueError`` for fewer than two fighters.
     """
+    return _odds(tuple(fighters))
+
+
+@functools.lru_cache(maxsize=32)
+def _odds(fighters: tuple[FighterDice, ...]) -> tuple[Chances, ...]:
+    """:func:`odds` for a tuple of fighters (hashable, so remembered)."""
     if len(fighters) < 2:
         raise ValueError("a combat needs at least two fighters")
     dists = [distribution(f) for f in fighters]
