@@ -28,8 +28,9 @@ The monkey's actions, chosen with ``random.Random(SEED)``:
 home screen it may resume a saved game or start another one, which is fine (the checks cover every game in
 the journal). "Export" and "End game" (on the history screen) are left in: Export only writes files next to
 the journal, and exporting half-played, oddly undone games is worth exercising; End game asks first and Undo
-reopens the game, so both are inputs a player can make and must not crash anything. The kiosk exit gesture
-(both top corners held for 3 s) never happens: every tap is released at once.
+reopens the game, so both are inputs a player can make and must not crash anything. The kiosk exit gestures
+(both top corners held for 3 s, or the top-left one for the exit PIN) never happen: every tap is released at
+once, and the monkey never holds two touches.
 """
 
 import logging
@@ -43,8 +44,8 @@ from harness import Retry, find, key, tap
 from companion.session import GameSession
 
 
-#: Kivy's own complaint, at the first text field tapped, that X11 has no xclip/xsel for middle-click paste:
-#: about the machine, not the app (the text field works; the Pi kiosk has no X at all).
+#: Kivy's own complaint, at the first text field tapped, that neither xclip nor xsel is installed (Linux
+#: middle-click paste): about the machine's packages, not the app; the text field works without them.
 HARMLESS_KIVY = ("Cutbuffer: Unable to find any valuable Cutbuffer provider",
                  "Clipboard: Unable to find any valuable Clipboard provider")
 
@@ -366,5 +367,4 @@ steps = [start_from_picker, tap_new_game, wait_for_game, shot_start,
          *[(lambda n=n: monkey(n)) for n in range(1, ACTIONS + 1)],
          settle, tap_history, check_responsive, check_journal]
 
-started = time.monotonic()
 driver.run(steps, first_after=0.3, step_gap=0.005)
