@@ -2,13 +2,13 @@
 touches and key presses, screenshots saved to test-artifacts/, the emulated panels checked as images,
 and a SIGKILL mid-game followed by a restart that returns to exactly the same state."""
 
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -17,22 +17,13 @@ from PIL import Image, ImageChops
 from companion.journal import Journal
 from companion.session import GameSession
 from hardware.panels import render_player_panel
+from kivy_driver import ARTIFACTS, DRIVERS, keep_artifacts, run_driver, run_driver_output, steps_by_label
 
-DRIVER = Path(__file__).parent / "kivy" / "drive_app.py"
-ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+DRIVER = DRIVERS / "drive_app.py"
 
 pytestmark = pytest.mark.kivy
 
-
-def _drive(data_dir: Path, out_dir: Path, *flags: str) -> dict:
-    if not os.environ.get("DISPLAY"):
-        pytest.fail("no DISPLAY: run the suite with ./run-tests, which provides Xvfb")
-    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir), *flags],
-                               capture_output=True, text=True, timeout=180)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out_dir / "result.json").read_text())
-    assert result["errors"] == [], "\n".join(result["errors"])
-    return result
+_drive = partial(run_driver, "drive_app.py", timeout=180)
 
 
 def _journal_view(data_dir: Path):
@@ -51,10 +42,8 @@ def played(tmp_path_factory):
     data_dir = tmp_path_factory.mktemp("data")
     out_dir = tmp_path_factory.mktemp("shots")
     result = _drive(data_dir, out_dir)
-    ARTIFACTS.mkdir(exist_ok=True)
-    for png in out_dir.glob("*.png"):
-        shutil.copy(png, ARTIFACTS / png.name)
-    steps = {step["label"]: step for step in result["steps"]}
+    keep_artifacts(out_dir)
+    steps = steps_by_label(result)
     steps["dialogs"] = {"pay_empty": result["pay_empty"], "one_die": result["one_die"]}
     return data_dir, out_dir, steps
 
@@ -243,7 +232,7 @@ def test_a_simulated_dice_reader_answers_the_roll_off_and_holds_an_unasked_roll(
     dashboard until discarded."""
     data_dir = tmp_path / "data"
     result = _drive(data_dir, tmp_path / "out", "--reader")
-    steps = {step["label"]: step for step in result["steps"]}
+    steps = steps_by_label(result)
     assert "connected" in result["reader_status"]
     with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
         rolls = [(e.payload["roller"], e.payload["source"]) for e in journal.events(1) if e.type == "dice_rolled"]
@@ -256,28 +245,20 @@ def test_a_simulated_dice_reader_answers_the_roll_off_and_holds_an_unasked_roll(
 def test_leaving_the_kiosk_takes_both_top_corners_held(tmp_path):
     """One corner does nothing; both top corners held for 3 s offer to leave; leaving is deliberate."""
     out = tmp_path / "out"
-    completed = subprocess.run([sys.executable, str(DRIVER), str(tmp_path / "data"), str(out), "--exit-gesture"],
-                               capture_output=True, text=True, timeout=120)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out / "result.json").read_text())
-    assert result["errors"] == [], result["errors"]
+    result, stdout = run_driver_output("drive_app.py", tmp_path / "data", out, "--exit-gesture", timeout=120)
     assert result["one_corner_popup"] is False
     assert result["exit_dialog"] == "Leave the kiosk?"
-    assert "left_kiosk True" in completed.stdout
+    assert "left_kiosk True" in stdout
 
 
 def test_with_an_exit_pin_one_corner_held_asks_for_it_and_only_the_right_pin_leaves(tmp_path):
     """Desktop edition (one pointer): the top-left corner held 3 s opens the PIN pad; a wrong PIN is
     refused and leaves the kiosk running; the configured PIN leaves it (exit status 64 for systemd)."""
     out = tmp_path / "out"
-    completed = subprocess.run([sys.executable, str(DRIVER), str(tmp_path / "data"), str(out), "--exit-pin"],
-                               capture_output=True, text=True, timeout=120)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out / "result.json").read_text())
-    assert result["errors"] == [], result["errors"]
+    result, stdout = run_driver_output("drive_app.py", tmp_path / "data", out, "--exit-pin", timeout=120)
     assert result["after_wrong"] == "Wrong PIN (2 tries left)"
     assert result["still_open"] is True
-    assert "left_kiosk True" in completed.stdout
+    assert "left_kiosk True" in stdout
     shutil.copy(out / "exit-pin.png", ARTIFACTS / "exit-pin.png")
 
 

@@ -4,12 +4,7 @@ Difficulties (9.7), private tile entry (9.1), peek on the own panel, a Bulletin 
 a steal where the loser chooses (9.2), a movie bought at the rolled price (3.2), the resolution grid of the
 rulebook's Ratings War example and the asset count at the end (5.32, 8). Screenshots go to test-artifacts/."""
 
-import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,29 +13,19 @@ from PIL import Image, ImageChops
 from companion.journal import Journal
 from companion.session import GameSession
 from hardware.panels import render_player_panel
-
-DRIVER = Path(__file__).parent / "kivy" / "drive_tv_wars.py"
-ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    if not os.environ.get("DISPLAY"):
-        pytest.fail("no DISPLAY: run the suite under Xvfb")
     data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
-    completed = subprocess.run([sys.executable, str(DRIVER), str(data_dir), str(out_dir)],
-                               capture_output=True, text=True, timeout=240)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    result = json.loads((out_dir / "result.json").read_text())
-    assert result["errors"] == [], "\n".join(result["errors"])
-    ARTIFACTS.mkdir(exist_ok=True)
-    for png in out_dir.glob("*.png"):
-        shutil.copy(png, ARTIFACTS / png.name)
+    result = run_driver("drive_tv_wars.py", data_dir, out_dir)
+    keep_artifacts(out_dir)
     with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
         records = journal.events(1)
-    result["by_label"] = {step["label"]: step for step in result["steps"]}
+    result["by_label"] = steps_by_label(result)
     return result, records, out_dir
 
 

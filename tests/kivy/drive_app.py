@@ -1,82 +1,46 @@
 """Plays a TV Wars game in the real Kivy app through synthetic touches and key presses.
 
 Run by tests/test_kivy_app.py in a subprocess with a display (Xvfb). Usage:
-``python drive_app.py DATA_DIR OUT_DIR [--resume-check]``. Writes screenshots and panel PNGs into
-OUT_DIR and a ``result.json`` with what the screens showed.
+``python drive_app.py DATA_DIR OUT_DIR [MODE]``, MODE one of --resume-check, --play-until-killed, --home,
+--selftest, --pi-mode, --reader, --tiles, --exit-gesture, --exit-pin, --pick-game, --message (none: a whole
+game). Writes screenshots and panel PNGs into OUT_DIR and a ``result.json`` with what the screens showed
+(through tests/kivy/harness.py), then prints ``left_kiosk True|False``.
 """
 
-import json
-import os
+import dataclasses
 import sys
-from pathlib import Path
 
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
+import harness  # first: it sets Kivy's environment and builds nothing yet
+from harness import Retry, button_text, find, key, tap, tap_text
 
-import dataclasses  # noqa: E402
-
-from companion.config import default_config  # noqa: E402
-from companion.journal import open_journal  # noqa: E402
-from ui.kiosk import build_app  # noqa: E402
-
-data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
 resume_check = "--resume-check" in sys.argv
 play_until_killed = "--play-until-killed" in sys.argv
 home_check = "--home" in sys.argv
-out_dir.mkdir(parents=True, exist_ok=True)
-journal, _ = open_journal(data_dir / "journal.sqlite3")
-config = dataclasses.replace(default_config(), dice_seed=7)
 tile_simulator = None
-if "--tiles" in sys.argv:          # a tile reader on a real pseudo-terminal, found through the config
-    from firmware_bridge.simulator import DeviceSimulator
-    tile_simulator = DeviceSimulator("tiles", uid="CARD-ABS", hello_delay=0.1).start()
-    config = dataclasses.replace(config, readers=({"kind": "tiles", "path": tile_simulator.path,
-                                                   "name": "ABS card"},))
-if "--exit-pin" in sys.argv:     # the desktop edition's PIN exit
-    config = dataclasses.replace(config, exit_pin="2580")
-if "--pi-mode" in sys.argv:      # as on a Pi 4 whose RPi.GPIO library is missing
-    config = dataclasses.replace(config, pin_factory="rpigpio")
-app = build_app(journal=journal, config=config, simulate="--pi-mode" not in sys.argv)
+
+
+def configure(config, flags):
+    """Seeded dice (the harness's default) and what the flags ask for."""
+    global tile_simulator
+    if "--tiles" in flags:          # a tile reader on a real pseudo-terminal, found through the config
+        from firmware_bridge.simulator import DeviceSimulator
+        tile_simulator = DeviceSimulator("tiles", uid="CARD-ABS", hello_delay=0.1).start()
+        config = dataclasses.replace(config, readers=({"kind": "tiles", "path": tile_simulator.path,
+                                                       "name": "ABS card"},))
+    if "--exit-pin" in flags:     # the desktop edition's PIN exit
+        config = dataclasses.replace(config, exit_pin="2580")
+    if "--pi-mode" in flags:      # as on a Pi 4 whose RPi.GPIO library is missing
+        config = dataclasses.replace(config, pin_factory="rpigpio")
+    return config
+
+
+driver = harness.Driver(configure=configure, simulate="--pi-mode" not in sys.argv)
+controller, result = driver.controller, driver.result
+popup, shot, save_panels, write_result = driver.popup, driver.shot, driver.save_panels, driver.write_result
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
-
-result = {"steps": [], "errors": []}
-controller = app.controller
-
-
-def find(root, predicate):
-    """The first widget under ``root`` (depth first) that satisfies ``predicate``."""
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if predicate(widget):
-            return widget
-        stack.extend(reversed(widget.children))
-    raise LookupError("no such widget")
-
-
-def button_text(text):
-    return lambda w: hasattr(w, "text") and hasattr(w, "on_release") and isinstance(w.text, str) and w.text.startswith(text) \
-        and w.get_root_window() is not None and not getattr(w, "disabled", False)
-
-
-def tap(widget):
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def tap_text(text, root=None):
-    tap(find(root or Window, button_text(text)))
-
-
-def key(char, code=None):
-    code = code or ord(char)
-    Window.dispatch("on_key_down", code, 0, char, [])
-    Window.dispatch("on_key_up", code, 0)
 
 
 def cards():
@@ -90,11 +54,6 @@ def card(name):
     return next(c for c in cards() if c.player_name == name)
 
 
-def shot(name):
-    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))   # Kivy adds a counter to the name
-    saved.replace(out_dir / f"{name}.png")
-
-
 def snapshot(label):
     view = controller.table.view()
     result["steps"].append({
@@ -104,17 +63,6 @@ def snapshot(label):
         "balances": {p.name: p.balance for p in view.players} if view else {},
         "card_balances": {c.player_name: c.balance_text for c in cards()},
     })
-
-
-def popup():
-    return controller.popup
-
-
-def save_panels(prefix):
-    controller.panels.wait_idle()
-    version, frames = controller.panels.frames()
-    for index, frame in enumerate(frames):
-        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
 
 
 def record_home_geometry():
@@ -143,11 +91,6 @@ def wait_for_reader():
         raise Retry()
 
 
-class Retry(Exception):
-    """A step that is not ready yet: run it again shortly."""
-
-
-
 def hold_corners():
     """Two fingers on the two top corners, kept down (the kiosk's exit gesture)."""
     global held_touches
@@ -159,10 +102,6 @@ def hold_corners():
 def wait_for_exit_dialog():
     if controller.popup is None or "Leave the kiosk" not in controller.popup.title:
         raise Retry()
-
-
-def write_result():
-    (out_dir / "result.json").write_text(json.dumps(result, indent=2))
 
 
 def wait_for_popup(title_part):
@@ -347,42 +286,7 @@ else:
     ]
 
 
-retries = {}
-
-
-def run_step(dt, index=0):
-    from kivy.uix.modalview import ModalView
-    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
-        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)    # a dialog is still closing
-        return
-    if index >= len(steps):
-        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
-        app.stop()
-        return
-    try:
-        controller.drain()                   # what earlier steps' button timers and readers posted since
-        steps[index]()
-        controller.drain()   # apply what the step posted before the next step looks
-        controller.refresh()
-    except Retry:
-        if retries.setdefault(index, 0) < 200:
-            retries[index] += 1
-            Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)
-            return
-        result["errors"].append(f"step {index}: gave up waiting")
-    except Exception as error:  # recorded; the test fails on any error
-        import traceback
-        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
-    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.15)
-
-
-def begin(*_):
-    Clock.schedule_once(run_step, 0.5)      # returns None: the app's own on_start still runs
-
-
-app.bind(on_start=begin)
-app.run()
-journal.close()
+driver.run(steps)
 if tile_simulator is not None:
     tile_simulator.close()
-print("left_kiosk", app.left_kiosk, flush=True)
+print("left_kiosk", driver.app.left_kiosk, flush=True)

@@ -5,97 +5,29 @@ Saves screenshots and panel PNGs into OUT_DIR and a ``result.json`` with what th
 every Label/Button text on the shared screen at several points (the secrecy check, 9.1).
 """
 
-import json
-import os
+import dataclasses
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
+import harness  # first: it sets Kivy's environment and builds nothing yet
+from harness import Retry, button_text, find, walk
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))       # tests/ (the war example harness)
-
-import dataclasses  # noqa: E402
-
-from companion.config import default_config  # noqa: E402
-from companion.journal import open_journal  # noqa: E402
-from ui.kiosk import build_app  # noqa: E402
-
-data_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
-out_dir.mkdir(parents=True, exist_ok=True)
-journal, _ = open_journal(data_dir / "journal.sqlite3")
-config = dataclasses.replace(default_config(), dice_seed=11, house_rules={"roll_off": False})
-app = build_app(journal=journal, config=config, simulate=True)
-
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
-from kivy.uix.label import Label  # noqa: E402
 
 from companion.commands import NewGame, PlayerSeat  # noqa: E402
 
-result = {"steps": [], "errors": [], "texts": {}, "sizes": {}}
-controller = app.controller
+config = dataclasses.replace(harness.base_config(dice_seed=11), house_rules={"roll_off": False})
+driver = harness.Driver(config=config)
+controller, result = driver.controller, driver.result
+result.update(texts={}, sizes={})
+board, popup, shot, save_panels = driver.board, driver.popup, driver.shot, driver.save_panels
+tap = partial(harness.tap, scroll=True)             # scrolls any ScrollView around the widget to show it first
+tap_text = partial(harness.tap_text, scroll=True)
 
-
-class Retry(Exception):
-    """A step that is not ready yet: run it again shortly."""
-
-
-def find(root, predicate):
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if predicate(widget):
-            return widget
-        stack.extend(reversed(widget.children))
-    raise LookupError("no such widget")
-
-
-def walk(root):
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        yield widget
-        stack.extend(widget.children)
-
-
-def button_text(text):
-    return lambda w: hasattr(w, "on_release") and isinstance(getattr(w, "text", None), str) \
-        and w.text.startswith(text) and w.get_root_window() is not None and not getattr(w, "disabled", False)
-
-
-def tap(widget):
-    """A synthetic touch at ``widget``'s centre, after scrolling any ScrollView around it to show it."""
-    from kivy.uix.scrollview import ScrollView
-    parent = widget.parent
-    while parent is not None and parent is not Window:
-        if isinstance(parent, ScrollView):
-            parent.scroll_to(widget, padding=10, animate=False)
-            parent.update_from_scroll()
-        parent = parent.parent
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-
-
-def tap_text(text, root=None):
-    tap(find(root or Window, button_text(text)))
-
-
-def board():
-    area = controller.screens.get_screen("dashboard").ids.board_area
-    return area.children[0]
-
-
-def popup():
-    return controller.popup
-
-
-def shot(name):
-    saved = Path(Window.screenshot(str(out_dir / f"{name}.png")))
-    saved.replace(out_dir / f"{name}.png")
+from kivy.core.window import Window  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
 
 
 def texts(label):
@@ -125,13 +57,6 @@ def snapshot(label):
                   for c in board().cards.values()},
         "turn": state.turn, "popup": popup().title if popup() else "",
     })
-
-
-def save_panels(prefix):
-    controller.panels.wait_idle()
-    _, frames = controller.panels.frames()
-    for index, frame in enumerate(frames):
-        frame.save(out_dir / f"{prefix}-panel-{index + 1}.png")
 
 
 def wait(seconds):
@@ -208,7 +133,7 @@ def peek_check():
     from PIL import ImageChops
     result["peek_shown"] = ImageChops.difference(frames[0].convert("L"), expected.convert("L")).getbbox() is None
     result["peek_private"] = controller.panels.private_showing(0)
-    frames[0].save(out_dir / "peek-panel-1.png")
+    frames[0].save(driver.out_dir / "peek-panel-1.png")
     result["peek_history_len"] = len(controller.table.history())
     result["peek_lines"] = [line for name in controller.table.state.names
                             for line in peek_lines(controller.table.state.network(name).holdings)]
@@ -380,29 +305,4 @@ steps += [lambda: post_land("critics_choice"), lambda: snapshot("ended"), lambda
           close]
 
 
-def run_step(dt, index=0):
-    from kivy.uix.modalview import ModalView
-    if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
-        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)
-        return
-    if index >= len(steps):
-        (out_dir / "result.json").write_text(json.dumps(result, indent=2))
-        app.stop()
-        return
-    try:
-        controller.drain()
-        steps[index]()
-        controller.drain()
-        controller.refresh()
-    except Retry:
-        Clock.schedule_once(lambda dt: run_step(dt, index), 0.05)
-        return
-    except Exception as error:
-        import traceback
-        result["errors"].append(f"step {index}: {error!r}\n{traceback.format_exc()}")
-    Clock.schedule_once(lambda dt: run_step(dt, index + 1), 0.12)
-
-
-app.bind(on_start=lambda *_: Clock.schedule_once(run_step, 0.5))
-app.run()
-journal.close()
+driver.run(steps, step_gap=0.12)

@@ -64,6 +64,15 @@ def find(root, predicate):
     raise LookupError("no such widget")
 
 
+def walk(root):
+    """Every widget under ``root`` (``root`` included), depth first."""
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        yield widget
+        stack.extend(widget.children)
+
+
 def visible(widget) -> bool:
     """``widget`` is in the window and not disabled (a player could tap it)."""
     return widget.get_root_window() is not None and not getattr(widget, "disabled", False)
@@ -80,19 +89,33 @@ def button_text(text: str, *, exact: bool = False):
     return matches
 
 
-def tap(widget) -> None:
-    """A synthetic touch down and up on the centre of ``widget``."""
+def scroll_to(widget) -> None:
+    """Scroll every ScrollView around ``widget`` so that it shows it."""
+    from kivy.core.window import Window
+    from kivy.uix.scrollview import ScrollView
+    parent = widget.parent
+    while parent is not None and parent is not Window:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(widget, padding=10, animate=False)
+            parent.update_from_scroll()
+        parent = parent.parent
+
+
+def tap(widget, *, scroll: bool = False) -> None:
+    """A synthetic touch down and up on the centre of ``widget`` (with ``scroll``, after :func:`scroll_to`)."""
     from kivy.tests.common import UnitTestTouch
+    if scroll:
+        scroll_to(widget)
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
 
 
-def tap_text(text: str, root=None, *, exact: bool = False) -> None:
+def tap_text(text: str, root=None, *, exact: bool = False, scroll: bool = False) -> None:
     """Tap the first button under ``root`` (default: the whole window) matching :func:`button_text`."""
     from kivy.core.window import Window
-    tap(find(root or Window, button_text(text, exact=exact)))
+    tap(find(root or Window, button_text(text, exact=exact)), scroll=scroll)
 
 
 def key(char: str, code: int | None = None) -> None:
@@ -115,17 +138,23 @@ class Driver:
 
     ``argv`` defaults to ``sys.argv[1:]`` (``DATA_DIR OUT_DIR [FLAGS…]``; the flags are in ``flags``).
     ``prefix`` is put before every screenshot and panel file name. ``config`` defaults to
-    :func:`base_config`; ``simulate`` builds the desktop simulator (keys for buttons, emulated panels).
+    :func:`base_config`; ``configure``, if given, is called as ``configure(config, flags)`` once the journal
+    is open and returns the configuration the app is built with (flags choosing readers, a PIN, …);
+    ``simulate`` builds the desktop simulator (keys for buttons, emulated panels).
     """
 
-    def __init__(self, argv: list[str] | None = None, *, prefix: str = "", config=None, simulate: bool = True):
+    def __init__(self, argv: list[str] | None = None, *, prefix: str = "", config=None, configure=None,
+                 simulate: bool = True):
         argv = sys.argv[1:] if argv is None else list(argv)
         self.data_dir, self.out_dir = Path(argv[0]), Path(argv[1])
         self.flags = tuple(argv[2:])
         self.prefix = prefix
         self.out_dir.mkdir(parents=True, exist_ok=True)
         self.journal, _ = open_journal(self.data_dir / "journal.sqlite3")
-        self.app = build_app(journal=self.journal, config=config or base_config(), simulate=simulate)
+        self.config = config or base_config()
+        if configure is not None:
+            self.config = configure(self.config, self.flags)
+        self.app = build_app(journal=self.journal, config=self.config, simulate=simulate)
         self.controller = self.app.controller
         self.result: dict = {"steps": [], "errors": []}
 
