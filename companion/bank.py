@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from companion.checks import is_whole
 from companion.commands import BANK
 from companion.errors import InsufficientFunds, MalformedCommand
 from companion.events import NewEvent
@@ -53,7 +54,7 @@ def check_movement(balances: Mapping[str, int], movement: Movement) -> Movement:
     than their balance.
     """
     amount = movement.amount
-    if isinstance(amount, bool) or not isinstance(amount, int):
+    if not is_whole(amount):
         raise MalformedCommand(f"an amount is a whole number of dollars, not {amount!r}")
     if amount <= 0:
         raise MalformedCommand(f"an amount must be more than $0, not {format_dollars(amount)}")

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from companion.checks import is_whole
 from companion.errors import CompanionError, ConfigError
 
 #: What each player button does (the adapters map these to commands).
@@ -214,7 +215,7 @@ class _Checker:
         return value
 
     def integer(self, value: Any, key: str, allowed: range | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole(value):
             self.fail(key, f"must be a whole number, not {value!r}")
         if allowed is not None and value not in allowed:
             self.fail(key, f"must be from {allowed.start} to {allowed.stop - 1}, not {value}")

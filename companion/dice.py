@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
+from companion.checks import is_whole
 from companion.errors import DiceError, IllegalCommand
 
 #: The sources a journaled roll may name.
@@ -55,7 +56,7 @@ class DiceRequest:
         if len(values) != self.count:
             raise DiceError(f"{self.describe()} needs {self.count} dice, got {len(values)}")
         for value in values:
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.sides:
+            if not is_whole(value) or not 1 <= value <= self.sides:
                 raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value!r}")
         return values
 

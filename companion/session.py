@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from companion.checks import is_whole
 from companion.commands import PlayerSeat
 from companion.errors import JournalError, NothingToRedo, NothingToUndo, UnknownGame
 from companion.events import GAME_STARTED, HISTORY_RESTORED, EventRecord, NewEvent
@@ -127,7 +128,7 @@ class GameSession:
 
         Raises :class:`NothingToUndo` if fewer than ``steps`` moves are in force (or ``steps`` < 1).
         """
-        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        if not is_whole(steps) or steps < 1:
             raise NothingToUndo(f"undo takes a number of moves ≥ 1, not {steps!r}")
         jump = self._last_jump()
         if steps == 1 and jump is not None:

@@ -31,6 +31,7 @@ from companion.events import EventRecord, NewEvent
 from companion.games import TableView, find_game
 from companion.journal import Journal
 from companion.session import GameSession, HistoryEntry
+from companion.words import count
 
 log = logging.getLogger("companion.table")
 
@@ -224,7 +225,7 @@ class Table:
         moves = len(self.session.line)
         names = ", ".join(seat.name for seat in self.session.players)
         return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} "
-                    f"({moves} move{'' if moves == 1 else 's'} in force)")
+                    f"({count(moves, 'move')} in force)")
 
     def resume_latest(self) -> Outcome | None:
         """Open the most recently played unfinished game, if any (start-up). Owner thread only."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion.checks import is_whole
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 
@@ -31,7 +32,7 @@ class Track:
         Raises :class:`MalformedCommand` if ``delta`` is not an int, and :class:`IllegalCommand` (citing
         ``rule``) if the result would leave the bounds.
         """
-        if isinstance(delta, bool) or not isinstance(delta, int):
+        if not is_whole(delta):
             raise MalformedCommand(f"a track moves by a whole number, not {delta!r}")
         return self.set_to(self.value + delta)
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from companion.checks import is_whole
 from companion.commands import BANK, Command, EndGame, PlayerSeat
 from companion.dice import DiceRequest
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
@@ -39,6 +40,7 @@ from companion.games.channel_won.cards import (BONUS_VALUES, CATEGORIES, KNOWN_C
                                                Character, LeadCard, category_named, character, lead_from_option,
                                                load_catalogue)
 from companion.tracks import Track
+from companion.words import and_join, count, verb
 
 HAND_LIMIT = 7          # Phase 1: "the hand limit of SEVEN cards"
 TILES = 3               # Setup: "The three remaining Reporter Tiles will be used to report on stories"
@@ -392,22 +394,6 @@ def format_breakdown(value: int, parts: Sequence[Sequence[Any]]) -> str:
     return f"{value} = {text}"
 
 
-def _count(number: int, noun: str) -> str:
-    """``"1 Lead"`` / ``"3 Leads"``."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def _verb(names: Sequence[str], one: str, many: str) -> str:
-    """``one`` ("scores") for a single name, else ``many`` ("score")."""
-    return one if len(names) == 1 else many
-
-
-def _names(names: Sequence[str]) -> str:
-    """``"Ava"``, ``"Ava and Ben"``, ``"Ava, Ben and Cleo"``."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def result_lines(scoring: RoundScoring) -> list[tuple[str, str, str]]:
     """The latest scored round for the screen, one Lead a line: ``(category, value, words)`` such as
     ``("Sports", "1", "2 Coach - 1 Business bonus. Reported: Ava 0 → 1, Ben 0 → 1")``, then the stars and
@@ -423,7 +409,7 @@ def result_lines(scoring: RoundScoring) -> list[tuple[str, str, str]]:
             moved = ", ".join(f"{name} {before} → {after}" + (" (never below 0)" if floored else "")
                               for name, before, after, floored in lead.moves)
         elif lead.contributors:
-            moved = (f"{_names(lead.contributors)} {_verb(lead.contributors, 'scores', 'score')} nothing"
+            moved = (f"{and_join(lead.contributors)} {verb(len(lead.contributors), 'scores', 'score')} nothing"
                      + (f" ({lead.unscored})" if lead.unscored and lead.unscored != lead.why else ""))
         else:
             moved = "no reporters"
@@ -431,7 +417,7 @@ def result_lines(scoring: RoundScoring) -> list[tuple[str, str, str]]:
     lost = len(scoring.stars_lost)
     lines.append(("Stars", str(max(scoring.stars, 0)),
                   f"{scoring.stars_before} → {max(scoring.stars, 0)} of {STARS}: "
-                  + (f"{_count(lost, 'unreported Lead')}, one star each" if lost else "every Lead reported")))
+                  + (f"{count(lost, 'unreported Lead')}, one star each" if lost else "every Lead reported")))
     if scoring.outcome:
         lines.append(("Game over", "", scoring.outcome))
     elif scoring.next_order:
@@ -752,7 +738,7 @@ class ChannelWon:
                 what = f"the {category} Bonus Source" if bonus else f"the {source_type or 'Source'}"
                 raise MalformedCommand(f"enter the points the {lead.category} Lead prints for {what}")
         allowed = BONUS_VALUES if bonus else SOURCE_VALUES
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        if not is_whole(value) or value not in allowed:
             raise MalformedCommand(f"a {'Bonus Source' if bonus else 'Source'} is worth a whole number from "
                                    f"{allowed.start} to {allowed.stop - 1} points, not {value!r}")
         via = "Channel WON Library Archives; " if command.from_archives else ""
@@ -1015,7 +1001,7 @@ class ChannelWon:
             moves = ", ".join(f"{m['player']} {m['before']} → {m['after']}" + (" (never below 0)" if m["floored"] else "")
                               for m in p["moves"])
             if not p["scored"] and p["contributors"]:
-                moves = f"{_names(p['contributors'])} {_verb(p['contributors'], 'scores', 'score')} nothing ({p['unscored']})"
+                moves = f"{and_join(p['contributors'])} {verb(len(p['contributors']), 'scores', 'score')} nothing ({p['unscored']})"
             return f"{head}: {state}" + (f"; {moves}" if moves else "")
         if event_type == RATING_DROPPED:
             return (f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): "
@@ -1061,9 +1047,9 @@ class ChannelWon:
         at_risk = len(state.at_risk)
         left = state.stars - at_risk
         if left < 1:
-            return f"CHANNEL NONE RISK: {_count(at_risk, 'Lead')} at risk"
+            return f"CHANNEL NONE RISK: {count(at_risk, 'Lead')} at risk"
         if left == 1:
-            return f"Warning: {_count(at_risk, 'Lead')} at risk"
+            return f"Warning: {count(at_risk, 'Lead')} at risk"
         return ""
 
     def status(self, state: ChannelWonState) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from companion.checks import is_whole
 from companion.errors import BadOption, MalformedCommand
 
 #: The six news categories, in the rulebook's order (Setup).
@@ -175,7 +176,7 @@ def _values(table: Any, where: str, allowed: range, source: str) -> tuple[tuple[
     for name, value in table.items():
         if not isinstance(name, str) or not name.strip():
             raise CatalogueError(source, where, f"a name must be text, not {name!r}")
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        if not is_whole(value) or value not in allowed:
             raise CatalogueError(source, f"{where}.{name}",
                                  f"points must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}")
         pairs.append((name.strip(), value))

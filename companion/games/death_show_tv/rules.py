@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
+from companion.checks import is_whole
 from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice
 from companion.dice import DiceRequest, check_answer, roll_payload
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import Track
+from companion.words import count, noun, verb
 
 from companion.games.death_show_tv.combat import Chances, Part, odds, resolve_rolled
 from companion.games.death_show_tv.commands import (AdjustBonus, AdjustHand, Confirm, DeclareFighter, Discard,
@@ -73,14 +75,14 @@ MAX_BONUSES = 12       # Equipment / Twist cards declared at once
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
     """``value`` if it is an int from ``low`` to ``high``; else :class:`MalformedCommand` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_whole(value) or not low <= value <= high:
         raise MalformedCommand(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
-def cards(count: int) -> str:
+def cards(n: int) -> str:
     """``"1 card"``, ``"0 cards"``, ``"3 cards"``: a count of Show cards with the right plural."""
-    return f"{count} card{'' if count == 1 else 's'}"
+    return count(n, "card")
 
 
 def _text(value: Any, what: str) -> str:
@@ -141,10 +143,10 @@ class DeathShowTv:
                 raise BadOption(str(option), f"Death Show TV has no such option; known: {', '.join(known)}")
         checked = {**known, **options}
         vitality = checked["vitality"]
-        if isinstance(vitality, bool) or not isinstance(vitality, int) or not 1 <= vitality <= 20:
+        if not is_whole(vitality) or not 1 <= vitality <= 20:
             raise BadOption("vitality", f"must be a whole number of Vitality Points from 1 to 20, not {vitality!r}")
         cards = checked["starting_cards"]
-        if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= HAND_LIMIT:
+        if not is_whole(cards) or not 0 <= cards <= HAND_LIMIT:
             raise BadOption("starting_cards", f"must be a whole number from 0 to {HAND_LIMIT}, not {cards!r}")
         for flag in ("roll_off", "event_fumbles"):
             if not isinstance(checked[flag], bool):
@@ -496,8 +498,8 @@ class DeathShowTv:
             summary = ("every fighter fumbled: nothing happens" if all(r.fumble for r in rolled)
                        else "a tie: nothing happens")
         else:
-            summary = f"{' and '.join(f.name for f in winners)} win{'s' if len(winners) == 1 else ''}; " \
-                      f"{' and '.join(f.name for f in losers)} lose{'s' if len(losers) == 1 else ''}"
+            summary = f"{' and '.join(f.name for f in winners)} {verb(len(winners), 'wins', 'win')}; " \
+                      f"{' and '.join(f.name for f in losers)} {verb(len(losers), 'loses', 'lose')}"
         rule = R_EVENT_COMBAT if combat.kind == "event" else (R_MULTIPLE if len(rolled) > 2 else R_COMBAT)
         script.add(COMBAT_RESOLVED, {
             "kind": combat.kind, "location": combat.location, "card": combat.card,
@@ -830,7 +832,7 @@ class DeathShowTv:
         if event_type == PHASE_CHANGED:
             return f"{PHASE_NAMES[p['phase']]}: {p['reason']}{rule}"
         if event_type == HAND_CHANGED:
-            change = f"{p['delta']:+d} card{'' if abs(p['delta']) == 1 else 's'}"
+            change = f"{p['delta']:+d} {noun(abs(p['delta']), 'card')}"
             return f"{p['player']} {change} (now {p['cards']}): {p['reason']}{rule}"
         if event_type == CARDS_MOVED:
             return f"{p['to']} takes {cards(p['count'])} from {p['from']}: {p['reason']}{rule}"

@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
+from companion.checks import is_whole
 from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
                                 TransferMoney)
 from companion.dice import DiceRequest
@@ -39,12 +40,13 @@ from companion.errors import BadOption, GameFinished, IllegalCommand, Insufficie
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
 from companion.tracks import Track
+from companion.words import and_join, count, noun
 
 from companion.games.telly_time.grid import (CENTRE, LINE_IDS, LINE_NAMES, LINES, RULE_GRID, RULE_MOGUL,
                                              RULE_PILOT, RULE_SQUARES, SQUARE_NAMES, SQUARES, GenreGrid,
                                              LineBonus, canonical_genre, check_square, check_square_genre,
-                                             check_tile, grid_from_tile, line_index, needs_mogul_choice,
-                                             order_lines, square_list, square_name)
+                                             check_tile, check_whole, grid_from_tile, line_index,
+                                             needs_mogul_choice, order_lines, square_list, square_name)
 from companion.games.telly_time.model import (ANY, CASH_PER_EMPTY_SQUARE_M, CHAT, DEFAULT_GENRES, END_SCORING,
                                               KIDS, NO_KIDS_SLOTS, OVER, PILOT, QUIZ, QUIZ_MAX_VIEWERS,
                                               QUIZ_PRICE_M, SCORING, SEASON, SEASONS, STARTER_SHOW,
@@ -91,16 +93,6 @@ GAME_ENDED = "game_ended"
 GENRES_ROW = "Genres"
 
 
-def _whole(value: Any, what: str, minimum: int | None = 0, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedCommand(f"{what} must be a whole number, not {value!r}")
-    if minimum is not None and value < minimum:
-        raise MalformedCommand(f"{what} must be at least {minimum}, not {value}")
-    if maximum is not None and value > maximum:
-        raise MalformedCommand(f"{what} must be at most {maximum}, not {value}")
-    return value
-
-
 def _text(value: Any, what: str, limit: int = 60, required: bool = True) -> str:
     if not isinstance(value, str) or len(value.strip()) > limit or (required and not value.strip()):
         need = f"1 to {limit}" if required else f"at most {limit}"
@@ -124,17 +116,6 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 def ordinal(n: int) -> str:
     """``1`` → ``"first"``, ``2`` → ``"second"`` ... ``9`` → ``"9th"``."""
     return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
-
-
-def _count(n: int, noun: str) -> str:
-    """``(1, "viewer")`` → ``"1 viewer"``; ``(3, "viewer")`` → ``"3 viewers"``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _and(names: Sequence[str], conjunction: str = "and") -> str:
-    """``["A"]`` → ``"A"``; ``["A", "B", "C"]`` → ``"A, B and C"``."""
-    names = list(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
 def _cash(player: str, amount_m: int, reason: str, rule: str) -> NewEvent:
@@ -221,7 +202,7 @@ class TellyTime:
             if not isinstance(checked[flag], bool):
                 raise BadOption(flag, f"must be true or false, not {checked[flag]!r}")
         cash = checked["starting_cash_m"]
-        if isinstance(cash, bool) or not isinstance(cash, int) or cash < 0:
+        if not is_whole(cash) or cash < 0:
             raise BadOption("starting_cash_m", f"must be whole $M ≥ 0, not {cash!r}")
         genres = checked["genres"]
         if (isinstance(genres, (str, bytes)) or not isinstance(genres, (list, tuple)) or len(genres) != SQUARES
@@ -392,8 +373,8 @@ class TellyTime:
             if card.kind not in ("star", "ad"):
                 raise MalformedCommand(f"a Pilot Season card is a 'star' or an 'ad', not {card.kind!r}")
             payload.append({"kind": card.kind, "name": _text(card.name, "a card's name", required=False),
-                            "cash_m": _whole(card.cash_m, "a card's cash bonus ($M)"),
-                            "cost_m": _whole(card.cost_m, "a card's cost ($M)")})
+                            "cash_m": check_whole(card.cash_m, "a card's cash bonus ($M)"),
+                            "cost_m": check_whole(card.cost_m, "a card's cost ($M)")})
         net = sum(c["cash_m"] - c["cost_m"] for c in payload)
         if network.cash_m + net < 0 and not state.options["allow_negative_cash"]:
             raise InsufficientFunds(f"{network.name} has {money(network.cash_m)}; these cards would leave "
@@ -416,7 +397,7 @@ class TellyTime:
                 missing = [i for i, g in enumerate(network.grid.squares) if g is None]
                 where = ("all 8 squares around the centre" if len(missing) == SQUARES - 1
                          else square_list(missing))
-                raise IllegalCommand(f"{network.name}'s tile: enter the genre{'s' if len(missing) > 1 else ''} "
+                raise IllegalCommand(f"{network.name}'s tile: enter the {noun(len(missing), 'genre')} "
                                      f"of {where}", RULE_GRID)
             if not network.pilot_cards:
                 raise IllegalCommand(f"{network.name} has not kept 2 stars/ads", RULE_PILOT)
@@ -494,7 +475,7 @@ class TellyTime:
         timeslot = check_timeslot(command.timeslot)
         name = _text(command.name, "a show's name", required=False) or f"{genre} show"
         preferred = self._check_preferred(command.preferred)
-        cost = _whole(command.cost_m, "a show's cost ($M)")
+        cost = check_whole(command.cost_m, "a show's cost ($M)")
         self._check_kids(genre, timeslot, "a Kids show")
         self._check_pay(state, network, cost, name)
         replaced = network.show_in(timeslot)
@@ -512,7 +493,7 @@ class TellyTime:
     def _take_action(self, state: TellyTimeState, command: TakeAction) -> list[NewEvent]:
         network = self._require_turn(state, command.player, "actions are taken")
         action = _text(command.action, "the action")
-        amount = _whole(command.cash_m, "the action's cash ($M)", minimum=None)
+        amount = check_whole(command.cash_m, "the action's cash ($M)", minimum=None)
         events = []
         if amount < 0:
             self._check_pay(state, network, -amount, action)
@@ -525,7 +506,7 @@ class TellyTime:
         network = self._require_turn(state, command.player, "players pass")
         if command.reward not in ("cash", "viewers"):
             raise MalformedCommand(f"the pass track gives 'cash' or 'viewers', not {command.reward!r}")
-        amount = _whole(command.amount, "the pass track reward")
+        amount = check_whole(command.amount, "the pass track reward")
         if not isinstance(command.preempted, bool):
             raise MalformedCommand(f"preempted is true or false, not {command.preempted!r}")
         order = 1 + sum(1 for n in state.networks if n.passed is not None)
@@ -535,7 +516,7 @@ class TellyTime:
         empty = grid.empty_count
         if empty:
             events.append(_cash(network.name, CASH_PER_EMPTY_SQUARE_M * empty,
-                                f"passing with {empty} empty grid square{'s' if empty != 1 else ''} at "
+                                f"passing with {count(empty, 'empty grid square')} at "
                                 f"{money(CASH_PER_EMPTY_SQUARE_M)} each", RULE_SQUARES))
         if command.reward == "cash" and amount:
             doubled = ", doubled by Preempted Timeslot" if command.preempted else ""
@@ -594,7 +575,7 @@ class TellyTime:
     def _adjust_cash(self, state: TellyTimeState, command: AdjustCash) -> list[NewEvent]:
         network = state.network(command.player)
         self._require_open(state)
-        amount = _whole(command.amount_m, "an amount ($M)", minimum=None)
+        amount = check_whole(command.amount_m, "an amount ($M)", minimum=None)
         if amount == 0:
             raise MalformedCommand("an amount of $0M changes nothing")
         reason = _text(command.reason, "the reason")
@@ -605,7 +586,7 @@ class TellyTime:
     def _adjust_viewers(self, state: TellyTimeState, command: AdjustViewers) -> list[NewEvent]:
         network = state.network(command.player)
         self._require_open(state)
-        viewers = _whole(command.viewers, "viewers", minimum=None)
+        viewers = check_whole(command.viewers, "viewers", minimum=None)
         if viewers == 0:
             raise MalformedCommand("0 viewers changes nothing")
         return [_viewers(network.name, viewers, _text(command.reason, "the reason"), "entered at the table")]
@@ -627,13 +608,13 @@ class TellyTime:
                                    f"{', '.join(TIMESLOT_NAMES[s] for s in occupied)}")
         for score in scores:
             show = network.show_in(score.timeslot)
-            _whole(score.viewers, f"{show.name}'s viewers")
+            check_whole(score.viewers, f"{show.name}'s viewers")
             if isinstance(score.stars, (str, bytes)) or not isinstance(score.stars, (tuple, list)):
                 raise MalformedCommand(f"{show.name}'s stars are a list of viewer values")
             for star in score.stars:
-                _whole(star, f"a star's viewers on {show.name}")
-            _whole(score.penalty, f"{show.name}'s timeslot penalty")
-            _whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
+                check_whole(star, f"a star's viewers on {show.name}")
+            check_whole(score.penalty, f"{show.name}'s timeslot penalty")
+            check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
             if score.quiz_bought and show.printed_genre != QUIZ:
                 raise IllegalCommand(f"only a Quiz show buys bonus viewers; {show.name} is "
                                      f"{show.printed_genre or 'a starter show'}", f"{RULE_GENRES}, Quiz")
@@ -641,8 +622,8 @@ class TellyTime:
                 why = ("it says ANY: it ignores any timeslot penalty" if ANY in show.preferred
                        else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots")
                 raise IllegalCommand(f"{show.name} takes no timeslot penalty: {why}", RULE_WILD)
-        income = _whole(command.income_m, "income ($M)")
-        costs = _whole(command.costs_m, "costs ($M)")
+        income = check_whole(command.income_m, "income ($M)")
+        costs = check_whole(command.costs_m, "costs ($M)")
         quiz = sum(s.quiz_bought for s in scores) * QUIZ_PRICE_M
         if network.cash_m + income - costs - quiz < 0 and not state.options["allow_negative_cash"]:
             raise InsufficientFunds(f"{network.name} has {money(network.cash_m)}; {money(income)} income − "
@@ -656,7 +637,7 @@ class TellyTime:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise MalformedCommand(f"other viewers are (label, viewers) pairs, not {pair!r}")
             checked_others.append([_text(pair[0], "a viewer entry's label", 40),
-                                   _whole(pair[1], "viewers", minimum=None)])
+                                   check_whole(pair[1], "viewers", minimum=None)])
         # each show, with Chat counting the stars on the *other* shows
         shows_payload, parts = [], []
         for score in sorted(scores, key=lambda s: TIMESLOTS.index(s.timeslot)):
@@ -668,7 +649,7 @@ class TellyTime:
             parts.append([show.name, total])
         grid = self._require_grid(network)
         if grid.filled_count:
-            parts.append([f"genre grid ({grid.filled_count} filled square{'s' if grid.filled_count != 1 else ''})", VIEWERS_PER_FILLED_SQUARE * grid.filled_count])
+            parts.append([f"genre grid ({count(grid.filled_count, 'filled square')})", VIEWERS_PER_FILLED_SQUARE * grid.filled_count])
         if network.passed is not None and network.passed.reward == "viewers" and network.passed.amount:
             label = "pass track" + (f" {network.passed.amount} × 2 Preempted Timeslot" if network.passed.preempted else "")
             parts.append([label, network.passed.value])
@@ -719,7 +700,7 @@ class TellyTime:
             row = _text(pair[0], "an end-game row", 40)
             if row.casefold() == GENRES_ROW.casefold():
                 raise IllegalCommand("ignore the Genres row of the end-game viewer bonuses with Telly Time", RULE_END)
-            parts.append([row, _whole(pair[1], f"the {row} bonus", minimum=None)])
+            parts.append([row, check_whole(pair[1], f"the {row} bonus", minimum=None)])
         events = [NewEvent(END_GAME_SCORED, {"player": network.name, "total": sum(v for _, v in parts),
                                              "parts": parts, "rule": RULE_END})]
         if all(n.end_scored or n.name == network.name for n in state.networks):
@@ -833,7 +814,7 @@ class TellyTime:
             winners = payload["winners"]
             most = "has the most viewers" if len(winners) == 1 else "share the most viewers"
             return replace(state, phase=OVER, winners=tuple(winners), finished=True,
-                           end_reason=f"{_and(winners)} {most}")
+                           end_reason=f"{and_join(winners)} {most}")
         if event_type == GAME_ENDED:
             return replace(state, finished=True, end_reason=payload["reason"])
         raise ValueError(f"Telly Time cannot apply an event of type {event_type!r}")
@@ -851,7 +832,7 @@ class TellyTime:
             return f"{p['player']} {verb} {money(abs(p['amount_m']))}: {p['reason']}{rule}"
         if event_type == VIEWERS_CHANGED:
             verb = "scores" if p["viewers"] >= 0 else "loses"
-            return f"{p['player']} {verb} {_count(abs(p['viewers']), 'viewer')}: {p['reason']}{rule}"
+            return f"{p['player']} {verb} {count(abs(p['viewers']), 'viewer')}: {p['reason']}{rule}"
         if event_type == PILOT_SHOW_CHOSEN:
             tile = ("its squares come from the set-up" if p.get("tile_entered")
                     else "enter the genres of its other 8 squares")
@@ -871,7 +852,7 @@ class TellyTime:
         if event_type == PILOT_CARDS_KEPT:
             cards = [f"{c['kind']} {c['name'] or ''}".strip() + f" (bonus {money(c['cash_m'])}, cost {money(c['cost_m'])})"
                      for c in p["cards"]]
-            return f"{p['player']} keeps 2 Pilot Season cards: {_and(cards)} ({RULE_PILOT})"
+            return f"{p['player']} keeps 2 Pilot Season cards: {and_join(cards)} ({RULE_PILOT})"
         if event_type == SEASON_STARTED:
             return f"Season {p['season']} begins; the turn order is {', '.join(p['order'])}"
         if event_type == SHOW_PRODUCED:
@@ -891,7 +872,7 @@ class TellyTime:
         if event_type == GRID_MARKER_PLACED:
             return f"{p['player']} fills the {p['genre']} square ({SQUARE_NAMES[p['square']]}): {p['reason']}{rule}"
         if event_type == MOGUL_CHOICE_PENDING:
-            lines = _and([f"the {LINE_NAMES[l]}" for l in p["lines"]])
+            lines = and_join([f"the {LINE_NAMES[l]}" for l in p["lines"]])
             return (f"{p['player']} completes {lines} at once and chooses which one gives the mogul bonus "
                     f"({RULE_MOGUL})")
         if event_type == LINE_COMPLETED:
@@ -911,7 +892,7 @@ class TellyTime:
             if p["reward"] == "cash":
                 shown, doubled = money(value), money(amount)
             else:
-                shown, doubled = _count(value, "viewer"), _count(amount, "viewer")
+                shown, doubled = count(value, "viewer"), count(amount, "viewer")
             if not amount:
                 takes = "takes nothing from the pass track"
             elif p["preempted"]:
@@ -923,7 +904,7 @@ class TellyTime:
         if event_type == SCORING_STARTED:
             return f"Everyone has passed: score the lineups of season {p['season']}"
         if event_type == LINEUP_SCORED:
-            text = (f"{p['player']} scores {_count(p['total'], 'viewer')} in season {p['season']}: "
+            text = (f"{p['player']} scores {count(p['total'], 'viewer')} in season {p['season']}: "
                     f"{_parts_text(p['parts'])}")
             return "; ".join([text] + [f"{s['name']} scores {s['total']} = {_parts_text(s['parts'])}"
                                        for s in p["shows"] if len(s["parts"]) > 1])
@@ -933,14 +914,14 @@ class TellyTime:
         if event_type == END_GAME_SCORED:
             if not p["parts"]:
                 return f"{p['player']} scores no end-game bonuses{rule}"
-            return (f"{p['player']} scores {_count(p['total'], 'viewer')} of end-game bonuses: "
+            return (f"{p['player']} scores {count(p['total'], 'viewer')} of end-game bonuses: "
                     f"{_parts_text(p['parts'])}{rule}")
         if event_type == GAME_OVER:
             ranked = sorted(p["viewers"].items(), key=lambda kv: -kv[1])
             best = ranked[0][1]
             verb = "wins" if len(p["winners"]) == 1 else "share the win"
             standings = ", ".join(f"{n} {v}" for n, v in ranked)
-            return f"Game over: {_and(p['winners'])} {verb} with {best} viewers (final viewers: {standings})"
+            return f"Game over: {and_join(p['winners'])} {verb} with {best} viewers (final viewers: {standings})"
         if event_type == GAME_ENDED:
             return f"The game was ended at the table: {p['reason']}"
         return f"{event_type} {dict(payload)}"
@@ -979,20 +960,20 @@ class TellyTime:
         if state.finished:
             return f"Game over: {state.end_reason}"
         if state.pending is not None:
-            lines = _and([f"the {LINE_NAMES[l]}" for l in state.pending.lines], "or")
+            lines = and_join([f"the {LINE_NAMES[l]}" for l in state.pending.lines], "or")
             return f"{state.pending.player} chooses which line gives the mogul bonus: {lines} ({RULE_MOGUL})"
         if state.phase == PILOT:
             waiting = [n.name for n in state.networks if n.grid is None or not n.grid.entered or not n.pilot_cards]
             if not waiting:
                 return "The Pilot Season is set up: start season 1"
-            return f"Pilot Season: waiting for {_and(waiting)} to set up (show, tile and 2 cards)"
+            return f"Pilot Season: waiting for {and_join(waiting)} to set up (show, tile and 2 cards)"
         if state.phase == SEASON:
             return f"Season {state.season} of {SEASONS}: it is {state.current}'s turn"
         if state.phase == SCORING:
             waiting = [n.name for n in state.networks if not n.scored]
-            return f"Season {state.season} is over: score the lineup{'s' if len(waiting) > 1 else ''} of {_and(waiting)}"
+            return f"Season {state.season} is over: score the {noun(len(waiting), 'lineup')} of {and_join(waiting)}"
         waiting = [n.name for n in state.networks if not n.end_scored]
-        return (f"Season {state.season} was the last: score the end-game bonuses of {_and(waiting)} "
+        return (f"Season {state.season} was the last: score the end-game bonuses of {and_join(waiting)} "
                 f"without the Genres row")
 
     def player_view(self, state: TellyTimeState, network: Network) -> PlayerView:
@@ -1007,7 +988,7 @@ class TellyTime:
         if network.passed is not None:
             badges.append("Passed")
         if grid and grid.completed:
-            badges.append(f"{len(grid.completed)} line{'s' if len(grid.completed) != 1 else ''}")
+            badges.append(count(len(grid.completed), 'line'))
         if network.name in state.winners:
             badges.append("Winner")
         cash = f"-${-network.cash_m}M" if network.cash_m < 0 else f"${network.cash_m}M"   # panels: ASCII only
@@ -1025,7 +1006,7 @@ class TellyTime:
             if network.grid is not None and network.grid.entered:
                 genres = network.grid.completing_genres()
                 if genres:
-                    notes.append(f"{network.name} would complete a line with a {_and(genres, 'or')} show "
+                    notes.append(f"{network.name} would complete a line with a {and_join(genres, 'or')} show "
                                  f"(Solo Mode)")
         return TableView(self.title, tuple(self.player_view(state, n) for n in state.networks), None,
                          self.status(state), state.finished, tuple(notes))

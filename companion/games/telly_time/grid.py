@@ -17,7 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
+from companion.checks import is_whole
 from companion.errors import IllegalCommand, MalformedCommand
+from companion.words import and_join, count, noun
 
 #: Number of squares on a genre grid tile (3×3).
 SQUARES = 9
@@ -50,11 +52,15 @@ RULE_SQUARES = "Telly Time: Empty & Filled Squares"
 RULE_MOGUL = "Telly Time: Mogul Bonus"
 
 
-def _whole(value: Any, what: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+def check_whole(value: Any, what: str, minimum: int | None = 0, maximum: int | None = None) -> int:
+    """``value`` if it is a whole number (:func:`~companion.checks.is_whole`) from ``minimum`` to ``maximum``
+    (``None``: no bound); else :class:`MalformedCommand` naming ``what``."""
+    if not is_whole(value):
         raise MalformedCommand(f"{what} must be a whole number, not {value!r}")
-    if value < minimum:
+    if minimum is not None and value < minimum:
         raise MalformedCommand(f"{what} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise MalformedCommand(f"{what} must be at most {maximum}, not {value}")
     return value
 
 
@@ -78,8 +84,8 @@ class LineBonus:
         label (40 characters) or a cash/viewer amount that is not a whole number ≥ 0."""
         if not isinstance(label, str) or not label.strip() or len(label.strip()) > 40:
             raise MalformedCommand(f"a line bonus needs a short label (1 to 40 characters), not {label!r}")
-        return cls(label.strip(), _whole(cash_m, "a line bonus's cash ($M)"),
-                   _whole(viewers, "a line bonus's viewers"))
+        return cls(label.strip(), check_whole(cash_m, "a line bonus's cash ($M)"),
+                   check_whole(viewers, "a line bonus's viewers"))
 
     def to_payload(self) -> dict[str, Any]:
         """``{"label": ..., "cash_m": ..., "viewers": ...}`` (JSON-able)."""
@@ -92,7 +98,7 @@ class LineBonus:
 
     def describe(self) -> str:
         """``"Network bonus"``, ``"Cash bonus (+$3M)"``, ``"Ratings (+2 viewers, +$1M)"``."""
-        extras = [f"+{self.viewers} viewer{'s' if self.viewers != 1 else ''}"] if self.viewers else []
+        extras = [f"+{count(self.viewers, 'viewer')}"] if self.viewers else []
         extras += [f"+${self.cash_m}M"] if self.cash_m else []
         return f"{self.label} ({', '.join(extras)})" if extras else self.label
 
@@ -201,9 +207,7 @@ def square_name(square: int) -> str:
 def square_list(squares: Iterable[int]) -> str:
     """``"the top-left, top-middle and centre squares"`` (or ``"the top-left square"`` for one)."""
     names = [SQUARE_NAMES[s] for s in squares]
-    if len(names) == 1:
-        return f"the {names[0]} square"
-    return f"the {', '.join(names[:-1])} and {names[-1]} squares"
+    return f"the {and_join(names)} {noun(len(names), 'square')}"
 
 
 def line_index(line: Any) -> int:
@@ -215,7 +219,7 @@ def line_index(line: Any) -> int:
 
 def check_square(square: Any) -> int:
     """``square`` if it is a square index 0 to 8; raises :class:`MalformedCommand` otherwise."""
-    if isinstance(square, bool) or not isinstance(square, int) or not 0 <= square < SQUARES:
+    if not is_whole(square) or not 0 <= square < SQUARES:
         raise MalformedCommand(f"a grid square is given as 0 (top-left) to 8 (bottom-right), row by row, "
                                f"not {square!r}")
     return square

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
+from companion.checks import is_whole
 from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
                                 TransferMoney)
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
@@ -211,7 +212,7 @@ class TvWars:
         if not isinstance(checked["roll_off"], bool):
             raise BadOption("roll_off", f"must be true or false, not {checked['roll_off']!r}")
         cash = checked["starting_cash"]
-        if isinstance(cash, bool) or not isinstance(cash, int) or cash < 0:
+        if not is_whole(cash) or cash < 0:
             raise BadOption("starting_cash", f"must be whole dollars ≥ 0, not {cash!r}")
         HouseRules(checked["counter_programming_four"])
         return checked
@@ -279,7 +280,7 @@ class TvWars:
         events: list[NewEvent] = []
         track = network.half_hours
         if command.half_hours is not None:
-            if isinstance(command.half_hours, bool) or not isinstance(command.half_hours, int):
+            if not is_whole(command.half_hours):
                 raise MalformedCommand(f"half-hours are a whole number, not {command.half_hours!r}")
         if command.half_hours is not None and command.half_hours != track.value:
             after = track.set_to(command.half_hours)

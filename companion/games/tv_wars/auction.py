@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from companion.bank import format_dollars
+from companion.checks import is_whole
 from companion.commands import Command
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
@@ -116,7 +117,7 @@ def eligible_bidders(state: "TvWarsState", start_after: str, exclude: tuple[str,
 
 
 def _check_amount(amount: Any, minimum: int, cash: int, network: str) -> None:
-    if isinstance(amount, bool) or not isinstance(amount, int):
+    if not is_whole(amount):
         raise MalformedCommand(f"a bid is whole dollars, not {amount!r}")
     if amount % BID_STEP:
         raise IllegalCommand(f"bids go in $500 steps; {format_dollars(amount)} is not one", "TV Wars 4")

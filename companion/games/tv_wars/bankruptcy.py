@@ -32,6 +32,7 @@ from companion.bank import MONEY_MOVED, format_dollars
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand
 from companion.events import NewEvent
+from companion.words import count
 from companion.games.tv_wars.holdings import (MOVIE, PROGRAM_LOST, SPECIAL, Holdings, ProgramTile)
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def sale_value(tile: ProgramTile, special_rp: int | None = None) -> tuple[int, s
         return 0, f"{tile.public_text} has no Rating Points"
     tens = rp // 10
     return (tens * DOLLARS_PER_10_RP_PER_HALF_HOUR * tile.length,
-            f"{tens} × $500 × {tile.length} half-hour{'s' if tile.length > 1 else ''}")
+            f"{tens} × $500 × {count(tile.length, 'half-hour')}")
 
 
 def incur_debt(state: "TvWarsState", network: str, creditor: str, amount: int, reason: str,

@@ -86,10 +86,6 @@ ID_PREFIXES = {PROGRAM: "P", SPECIAL: "P", MOVIE: "M", STAR: "S", EMMY: "E", CRI
                VIEWERS_VIEWS: "VV"}
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
 class ProgramTile:
     """A Program tile a network owns (3). Shapes as in the module docstring; lengths in half-hours,

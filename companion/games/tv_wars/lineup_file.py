@@ -48,6 +48,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
+from companion.checks import is_whole
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.games.tv_wars.ratings_war import (BONUS_KINDS, COLOURS, SLOT_STARTS, SLOTS, Bonus, HouseRules,
                                                   LineUp, Placement, Program, War)
@@ -234,7 +235,7 @@ def _dice(table: Any, source: str) -> dict[str, tuple[int, ...]]:
     dice = {}
     for key, values in table.items():
         if (not isinstance(values, list) or len(values) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in values)):
+                or any(not is_whole(v) or not 1 <= v <= 6 for v in values)):
             raise LineUpFileError(source, f"dice.{key}", f"must be two dice, each 1 to 6, such as [3, 4], "
                                                           f"not {values!r}")
         dice[key] = tuple(values)

@@ -35,8 +35,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from companion.checks import is_whole
 from companion.dice import DiceRequest
 from companion.errors import BadOption, IllegalCommand, MalformedCommand
+from companion.words import and_join
 
 # -- constants ---------------------------------------------------------------------------------------
 
@@ -85,10 +87,6 @@ def span_label(start: int, length: int) -> str:
     return f"{SLOT_STARTS[start]}-{SLOT_STARTS[end] if end <= SLOTS else '?'}"
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 # -- types ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -117,7 +115,7 @@ class Program:
             raise MalformedCommand(f"a program's name is text, not {self.name!r}")
         if sum((self.special, self.academy_award_movie, self.super_bowl)) > 1:
             raise MalformedCommand(f"{label} can be only one of Special, Academy Award Movie, Super Bowl")
-        if not _is_int(self.length) or not 1 <= self.length <= 4:
+        if not is_whole(self.length) or not 1 <= self.length <= 4:
             raise MalformedCommand(f"{label}: a program lasts 1 to 4 half-hours (30 to 120 minutes), "
                                    f"not {self.length!r} (TV Wars 2.3, Inventory)")
         if self.super_bowl:
@@ -136,7 +134,7 @@ class Program:
         elif self.special:
             if self.rating is not None:
                 raise MalformedCommand(f"{label}: a Special has no set rating; it is rolled (TV Wars 3.3)")
-        elif not _is_int(self.rating) or not 10 <= self.rating <= 90 or self.rating % 10:
+        elif not is_whole(self.rating) or not 10 <= self.rating <= 90 or self.rating % 10:
             raise MalformedCommand(f"{label}: a program's rating is 10 to 90 Rating Points in tens, "
                                    f"not {self.rating!r} (TV Wars 3)")
 
@@ -194,7 +192,7 @@ class Bonus:
     def __post_init__(self) -> None:
         if self.kind not in BONUS_KINDS:
             raise MalformedCommand(f"a bonus tile is one of {', '.join(BONUS_KINDS)}, not {self.kind!r}")
-        if not _is_int(self.value):
+        if not is_whole(self.value):
             raise MalformedCommand(f"a bonus is whole Rating Points, not {self.value!r}")
         ok = {STAR: self.value in STAR_VALUES, EMMY: self.value == EMMY_VALUE,
               CRITICS_CHOICE: CRITICS_CHOICE_RANGE[0] <= self.value <= CRITICS_CHOICE_RANGE[1],
@@ -445,7 +443,7 @@ def check_lineup(lineup: LineUp, *, february_sweeps: bool = False) -> None:
         raise IllegalCommand(f"{name} holds {held} Critics' Choice/Viewers' Views tile(s) back while "
                              f"{len(lineup.programs) - played} of its programs carry none; they must be played",
                              "TV Wars 5.3")
-    if lineup.preemption is not None and (not _is_int(lineup.preemption)
+    if lineup.preemption is not None and (not is_whole(lineup.preemption)
                                           or not 0 <= lineup.preemption <= SLOTS - 2):
         raise IllegalCommand(f"{name}'s Preemption tile must cover one hour between 8:00 and 11:00, "
                              f"starting 8:00 to 10:00, not at {lineup.preemption!r}", "TV Wars 9.91")
@@ -585,7 +583,7 @@ class TieBreak:
     def text(self) -> str:
         """``"PBC and NBS tie for lowest with 60: PBC rolls 9 (5+4), NBS rolls 5 (3+2). NBS is lowest
         (TV Wars 6.7)."``"""
-        names = _and(self.networks)
+        names = and_join(self.networks)
         rolls = "; then ".join(", ".join(f"{r.network} rolls {r.total} ({'+'.join(map(str, r.values))})"
                                          for r in round_) for round_ in self.rounds)
         outcome = []
@@ -747,7 +745,7 @@ class _DiceChance:
             self.rounds[slot] += 1
             number = self.rounds[slot]
             reason = (f"tie for {_purpose(low, high)} at {slot_label(slot)} ({total} Rating Points) "
-                      f"among {_and(group)}, round {number}")
+                      f"among {and_join(group)}, round {number}")
             rolls = tuple(TieRoll(net, tie_key(net, slot, number),
                                   self._take(tie_key(net, slot, number), DiceRequest(net, 2, reason, "TV Wars 6.7")))
                           for net in group)
@@ -834,11 +832,6 @@ class _ScriptChance:
 
 def _purpose(low: bool, high: bool) -> str:
     return "lowest and highest" if low and high else ("lowest" if low else "highest")
-
-
-def _and(names: Sequence[str]) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 @dataclass
@@ -954,7 +947,7 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
         ties.append(tie)
         winner = tie.highest
     elif high_tied:
-        notes.append(f"{_and([s.network for s in high_group])} tie for highest; no Lead-In is at stake, "
+        notes.append(f"{and_join([s.network for s in high_group])} tie for highest; no Lead-In is at stake, "
                      f"so no dice are rolled (TV Wars 6.4, 6.7).")
 
     cancellation = None

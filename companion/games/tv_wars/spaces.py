@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from companion.bank import Movement, format_dollars
+from companion.checks import is_whole
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
@@ -461,7 +462,7 @@ def decide_give_up(state: "TvWarsState", command: GiveUp) -> list[NewEvent]:
 
 
 def _check_amount(amount: Any) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if not is_whole(amount) or amount <= 0:
         raise MalformedCommand(f"an amount is a whole number of dollars above $0, not {amount!r}")
     return amount
 

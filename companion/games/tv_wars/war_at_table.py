@@ -58,10 +58,12 @@ from functools import cached_property
 from typing import Any, Mapping, Sequence
 
 from companion.bank import Movement, check_movement, format_dollars
+from companion.checks import is_whole
 from companion.commands import BANK, AnswerDice, Command
 from companion.dice import DiceRequest, check_answer, roll_payload
 from companion.errors import IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.events import NewEvent
+from companion.words import count, verb
 from companion.games.tv_wars.holdings import (BONUS_RETURNED, NETWORK_OUT, PREEMPTION, PROGRAM_LOST, SUPER_BOWL,
                                               BonusTile, Holdings, ProgramTile)
 from companion.games.tv_wars.ratings_war import (EMMY, SLOTS, STAR, HouseRules, LineUp, Placement, ProgramRef,
@@ -430,7 +432,7 @@ def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> lis
         raise IllegalCommand("the line-ups are already revealed", "TV Wars 6")
     waiting = [entry.network for entry in war.entries if not entry.locked]
     if waiting:
-        raise IllegalCommand(f"{', '.join(waiting)} {'has' if len(waiting) == 1 else 'have'} not locked in; the "
+        raise IllegalCommand(f"{', '.join(waiting)} {verb(len(waiting), 'has', 'have')} not locked in; the "
                              f"line-ups are revealed simultaneously once all are locked in", "TV Wars 6, 9.1")
     lineups = []
     for entry in war.entries:
@@ -458,7 +460,7 @@ def _preempt(war: WarAtTable, command: PlacePreemption) -> list[NewEvent]:
                              "TV Wars 9.91")
     start = command.start
     if start is not None:
-        if isinstance(start, bool) or not isinstance(start, int):
+        if not is_whole(start):
             raise MalformedCommand(f"the Preemption tile's hour starts at a slot 0 (8:00) to 4 (10:00), "
                                    f"not {start!r}")
         if not 0 <= start <= SLOTS - 2:
@@ -589,7 +591,7 @@ def war_consequences(war: WarAtTable, resolution: Resolution,
             events += _out_events(network, holdings, lost_bonuses[network],
                                   "no programming left after the Ratings War", "TV Wars 3, 6.8")
     cancelled = [c.text for c in resolution.cancellations]
-    summary = (f"Ratings War over: {len(cancelled)} cancellation{'s' if len(cancelled) != 1 else ''}"
+    summary = (f"Ratings War over: {count(len(cancelled), 'cancellation')}"
                + (f"; {', '.join(out)} out of the game" if out else "")
                + (f"; the Super Bowl goes up for bid among the networks other than {super_bowl_owner}"
                   if super_bowl_owner else ""))
