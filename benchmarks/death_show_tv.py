@@ -22,30 +22,18 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import sys
 import time
 
 from companion.commands import AnswerDice, PlayerSeat
 from companion.games.death_show_tv import (DEATH_SHOW_TV, DeclareFighter, DrawCard, EndTurn, Hunt, Move)
 from companion.games.death_show_tv.combat import FighterDice, _odds, odds_by_dice, odds_by_enumeration
+from timing import mean_seconds  # benchmarks/timing.py (this folder is on sys.path when run as a script)
 
 odds = _odds.__wrapped__      # the computation itself, not the remembered answer (see combat.odds)
 
 FOUR = [FighterDice(2, 0), FighterDice(2, 1), FighterDice(2, 3), FighterDice(2, 2)]
 EIGHT = [FighterDice(2, i % 4) for i in range(8)]
-
-
-def mean_seconds(function, runs: int, warm_up: int = 2) -> tuple[float, float]:
-    """Mean and standard deviation (seconds) of ``runs`` calls of ``function`` after ``warm_up`` calls."""
-    for _ in range(warm_up):
-        function()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.fmean(times), (statistics.stdev(times) if len(times) > 1 else 0.0)
 
 
 def four_fighter_state():
@@ -88,7 +76,7 @@ def main() -> int:
     print(f"Death Show TV combat odds benchmark — Python {platform.python_version()}, {platform.machine()}, "
           f"{platform.processor() or platform.platform()}")
     closed = odds(tuple(FOUR))
-    mean, sd = mean_seconds(lambda: odds(tuple(FOUR)), runs)
+    mean, sd = mean_seconds(lambda: odds(tuple(FOUR)), runs, warm_up=2)
     print(f"1. odds, 4 fighters × 2 dice (closed form):      {mean * 1e3:9.2f} ms ± {sd * 1e3:.2f}")
     mean, sd = mean_seconds(lambda: odds_by_enumeration(FOUR), max(2, runs // 10), warm_up=1)
     print(f"2. odds_by_enumeration, same combat (10^4 combos): {mean * 1e3:9.2f} ms ± {sd * 1e3:.2f}")
@@ -98,10 +86,10 @@ def main() -> int:
         rolled = odds_by_dice(FOUR)
         print(f"3. odds_by_dice, all 6^8 faces:                  {(time.perf_counter() - start):9.2f} s (one run)")
         agree = agree and closed == rolled
-    mean, sd = mean_seconds(lambda: odds(tuple(EIGHT)), runs)
+    mean, sd = mean_seconds(lambda: odds(tuple(EIGHT)), runs, warm_up=2)
     print(f"4. odds, 8 fighters × 2 dice (closed form):      {mean * 1e3:9.2f} ms ± {sd * 1e3:.2f}")
     state = four_fighter_state()
-    mean, sd = mean_seconds(lambda: DEATH_SHOW_TV.view(state), runs)
+    mean, sd = mean_seconds(lambda: DEATH_SHOW_TV.view(state), runs, warm_up=2)
     print(f"5. view() of the 4-fighter combat (odds remembered after the first): {mean * 1e3:6.2f} ms ± {sd * 1e3:.2f}")
     print(f"methods agree exactly: {agree}")
     for name, chances in DEATH_SHOW_TV.combat_odds(state):

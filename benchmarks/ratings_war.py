@@ -22,29 +22,16 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import statistics
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
+from timing import mean_seconds  # benchmarks/timing.py (this folder is on sys.path when run as a script)
 from companion.games.tv_wars.lineup_file import load_lineup_file
 from companion.games.tv_wars.ratings_war import (Placement, Program, War, check_war, play_out, resolve_war,
                                                   survival_odds)
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "ratings-war-example.toml"
-
-
-def mean_seconds(function, runs: int, warm_up: int = 3) -> tuple[float, float]:
-    """Mean and standard deviation (seconds) of ``runs`` calls of ``function`` after ``warm_up`` calls."""
-    for _ in range(warm_up):
-        function()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.fmean(times), (statistics.stdev(times) if len(times) > 1 else 0.0)
 
 
 def two_specials(war: War) -> War:
