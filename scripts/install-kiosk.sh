@@ -232,7 +232,14 @@ install_venv() {
     fi
     system "$VENV/bin/python" -m pip install --quiet --upgrade pip
     # Not editable: the service runs what was installed, not the checkout (which can change or go away).
+    # (pip always rebuilds and reinstalls a local folder, even at the same version number.)
     system "$VENV/bin/python" -m pip install --quiet --upgrade "$REPO[pi]"
+    # The unit, the configs and the Kivy configs come from the installed wheel (<venv>/share/...), so /etc
+    # gets exactly what the installed companion was built with.
+    if [ "$DRY_RUN" = 0 ] && [ -d "$VENV/share/$NAME/systemd" ]; then
+        SRC=$VENV/share/$NAME/systemd
+        say "system files from the installed package: $SRC"
+    fi
 }
 
 # --- 4-5. configuration files -----------------------------------------------------------------------------

@@ -15,24 +15,45 @@ directories, the real :class:`companion.table.Table`, seeded built-in dice.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import os
 import sqlite3
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
-from companion.commands import NewGame, PlayerSeat
-from companion.dice import SeededDice
-from companion.journal import Journal
-from companion.table import Table
+REPO = Path(__file__).resolve().parent.parent
+#: The installed package's console script (the entry point pip made for the wheel); tests run it, not the checkout.
+COMPANION = Path(sys.executable).parent / "companion"
+
+
+def _installed_packages_or_stop() -> None:
+    """The suite tests the installed wheel: stop at once if a package would come from the checkout (pytest
+    started with the checkout on sys.path, e.g. ``python -m pytest`` in it) or is not installed at all."""
+    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    for name in ("companion", "hardware", "ui", "firmware_bridge"):
+        spec = importlib.util.find_spec(name)
+        origin = Path(spec.origin).resolve() if spec and spec.origin else None
+        if origin is None or site not in origin.parents:
+            pytest.exit(f"{name} would be imported from {origin}, not from the installed wheel in {site}: "
+                        "run the suite with ./run-tests (it builds and installs the wheel, then runs pytest)",
+                        returncode=4)
+
+
+_installed_packages_or_stop()
+
+from companion.commands import NewGame, PlayerSeat  # noqa: E402  (after the check above)
+from companion.dice import SeededDice  # noqa: E402
+from companion.journal import Journal  # noqa: E402
+from companion.table import Table  # noqa: E402
 
 NETWORKS = ("ABS", "CBA", "PBC", "NBS")
 COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835")
-REPO = Path(__file__).resolve().parent.parent
 
 
 def seats(n: int) -> tuple[PlayerSeat, ...]:
@@ -61,11 +82,11 @@ def read_events(path: Path, game_id: int | None = None) -> list[dict]:
 
 
 def run_companion(*args: str, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run ``python -m companion ARGS`` in a real subprocess; return the completed process (text)."""
+    """Run the installed ``companion ARGS`` in a real subprocess; return the completed process (text)."""
     full_env = dict(os.environ)
     full_env.pop("COMPANION_DATA_DIR", None)
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+    return subprocess.run([str(COMPANION), *args], capture_output=True, text=True,
                           timeout=timeout, cwd=str(REPO), env=full_env)
 
 

@@ -13,12 +13,22 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 
 DRIVERS = Path(__file__).parent / "kivy"
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+
+
+def driver_env(extra: dict | None = None) -> dict:
+    """The environment a driver runs in: the suite's own (PYTHONSAFEPATH keeps the checkout off sys.path), with
+    only the drivers' folder added, so ``import harness`` works and the app comes from the installed wheel."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(DRIVERS), env.get("PYTHONPATH", "")]))
+    env.update(extra or {})
+    return env
 
 
 def run_driver(script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240) -> dict:
@@ -33,11 +43,19 @@ def run_driver_output(script: str, data_dir: Path, out_dir: Path, *flags: str,
     if not os.environ.get("DISPLAY"):
         pytest.fail("no DISPLAY: run the suite under Xvfb (./run-tests or xvfb-run)")
     completed = subprocess.run([sys.executable, str(DRIVERS / script), str(data_dir), str(out_dir), *flags],
-                               capture_output=True, text=True, timeout=timeout)
+                               capture_output=True, text=True, timeout=timeout, env=driver_env())
     assert completed.returncode == 0, completed.stderr[-3000:]
     result = json.loads((out_dir / "result.json").read_text())
     assert result["errors"] == [], "\n".join(result["errors"])
+    assert_installed(result)
     return result, completed.stdout
+
+
+def assert_installed(result: dict) -> None:
+    """The driver ran the installed app: the kiosk front-end its entry point named came from site-packages."""
+    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    location = Path(result["app_module"]).resolve()
+    assert site in location.parents, f"the driver ran {location}, not the installed package in {site}"
 
 
 def keep_artifacts(out_dir: Path, pattern: str = "*.png", prefix: str = "") -> None:

@@ -19,7 +19,7 @@ from companion.journal import Journal
 from companion.session import GameSession
 from companion.table import replay
 
-from conftest import read_events, run_companion, start_tv_wars
+from conftest import COMPANION, read_events, run_companion, start_tv_wars
 
 
 def play(table, finish: bool = False) -> int:
@@ -291,7 +291,7 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path, data_dir):
 def test_cli_replay_into_a_closed_pipe_is_quiet(data_dir):
     import subprocess
     import sys
-    pipeline = subprocess.run(f"{sys.executable} -m companion replay 1 --data-dir {data_dir} | head -1",
+    pipeline = subprocess.run(f"{COMPANION} replay 1 --data-dir {data_dir} | head -1",
                               shell=True, capture_output=True, text=True, timeout=60)
     assert pipeline.stdout.startswith("Game #1") and "Traceback" not in pipeline.stderr
 

@@ -15,9 +15,10 @@ import pytest
 from PIL import Image, ImageChops
 
 from companion.journal import Journal
+from conftest import COMPANION
 from companion.session import GameSession
 from hardware.panels import render_player_panel
-from kivy_driver import ARTIFACTS, DRIVERS, keep_artifacts, run_driver, run_driver_output, steps_by_label
+from kivy_driver import ARTIFACTS, DRIVERS, driver_env, keep_artifacts, run_driver, run_driver_output, steps_by_label
 
 DRIVER = DRIVERS / "drive_app.py"
 
@@ -155,7 +156,8 @@ def test_kill_9_mid_game_loses_nothing(tmp_path):
     """Pull the plug: SIGKILL the app while buttons are being pressed, restart, same state as the journal."""
     data_dir = tmp_path / "data"
     process = subprocess.Popen([sys.executable, str(DRIVER), str(data_dir), str(tmp_path / "out"),
-                                "--play-until-killed"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                "--play-until-killed"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=driver_env())
     presses = 0
     deadline = time.monotonic() + 60
     while presses < 25 and time.monotonic() < deadline:
@@ -219,7 +221,7 @@ def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
     through its own shutdown path with exit code 0, leaving the exit screen on the panels."""
     frame_file = tmp_path / "first-frame"
     env = {**os.environ, "COMPANION_BENCH_FIRST_FRAME": str(frame_file)}
-    completed = subprocess.run([sys.executable, "-m", "companion", "run", "--sim", "--data-dir", str(tmp_path)],
+    completed = subprocess.run([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
                                capture_output=True, text=True, timeout=120, env=env)
     assert completed.returncode == 0, completed.stderr[-3000:]
     assert float(frame_file.read_text()) > 0
@@ -286,7 +288,7 @@ def test_a_long_message_says_more_and_a_tap_shows_all_of_it_one_clause_a_line(tm
 def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "kmsdrm"
-    completed = subprocess.run([sys.executable, "-m", "companion", "run", "--sim", "--data-dir", str(tmp_path)],
+    completed = subprocess.run([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
                                capture_output=True, text=True, timeout=60, env=env)
     if Path("/dev/dri").exists() and any(Path("/dev/dri").glob("card*")):
         pytest.skip("this machine has a DRM device, so it has a display")
@@ -305,7 +307,7 @@ def test_the_app_tells_systemd_ready_pings_the_watchdog_and_stops_on_sigterm(tmp
     server.settimeout(60)
     env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}
     env.pop("WATCHDOG_PID", None)
-    process = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--data-dir", str(tmp_path)],
+    process = subprocess.Popen([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     try:
         messages = []

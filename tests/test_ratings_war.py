@@ -27,7 +27,7 @@ from companion.games.tv_wars.ratings_war import (Bonus, HouseRules, LineUp, Plac
                                                   resolution_to_dict, resolve_war, score_line, survival_odds,
                                                   with_preemption)
 
-from conftest import REPO
+from conftest import COMPANION, REPO
 
 EXAMPLE = REPO / "tests" / "data" / "ratings-war-example.toml"
 
@@ -712,7 +712,7 @@ def test_file_accepts_types_minutes_and_the_preemption():
 
 def companion(*args: str, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
     """``python -m companion ARGS`` with standard input not a terminal."""
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
+    return subprocess.run([str(COMPANION), *args], capture_output=True, text=True,
                           timeout=60, cwd=str(REPO), stdin=stdin)
 
 
@@ -776,7 +776,7 @@ def test_cli_asks_for_missing_dice_on_a_terminal(no_dice_file):
     """With a terminal on standard input, each missing roll is asked for (a bad answer is asked again)."""
     master, slave = pty.openpty()
     try:
-        process = subprocess.Popen([sys.executable, "-m", "companion", "ratings-war", str(no_dice_file)],
+        process = subprocess.Popen([str(COMPANION), "ratings-war", str(no_dice_file)],
                                    stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    cwd=str(REPO))
         os.close(slave)

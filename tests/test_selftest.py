@@ -7,6 +7,7 @@ from pathlib import Path
 from PIL import Image
 
 from companion.config import default_config, parse_config
+from conftest import COMPANION
 from hardware.selftest import Check, check_panels, panel_test_pattern, run
 
 
@@ -54,7 +55,7 @@ def test_the_pattern_lights_every_edge_pixel():
 def test_companion_selftest_command_runs_on_the_simulator(tmp_path):
     import subprocess
     import sys
-    result = subprocess.run([sys.executable, "-m", "companion", "selftest", "--data-dir", str(tmp_path)],
+    result = subprocess.run([str(COMPANION), "selftest", "--data-dir", str(tmp_path)],
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Self-test: 18 passed, 0 failed, 1 skipped" in result.stdout

@@ -42,9 +42,16 @@ from pathlib import Path
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 
+from importlib.metadata import entry_points  # noqa: E402
+
 from companion.config import default_config  # noqa: E402
 from companion.journal import open_journal  # noqa: E402
-from ui.kiosk import build_app  # noqa: E402
+
+#: The kiosk front-end as the installed distribution registers it (``companion run`` loads the same entry
+#: point); the driver builds the app with that module's ``build_app``, so it runs the installed package.
+KIOSK_ENTRY_POINT = entry_points(group="tabletop_companion.frontends")["kiosk"]
+_kiosk = sys.modules.get(KIOSK_ENTRY_POINT.module) or __import__(KIOSK_ENTRY_POINT.module, fromlist=["run"])
+build_app = _kiosk.build_app
 
 
 class Retry(Exception):
@@ -140,11 +147,12 @@ class Driver:
     ``prefix`` is put before every screenshot and panel file name. ``config`` defaults to
     :func:`base_config`; ``configure``, if given, is called as ``configure(config, flags)`` once the journal
     is open and returns the configuration the app is built with (flags choosing readers, a PIN, …);
-    ``simulate`` builds the desktop simulator (keys for buttons, emulated panels).
+    ``simulate`` builds the desktop simulator (keys for buttons, emulated panels); other keyword arguments
+    go to ``build_app`` (``touch=`` a :class:`ui.touch.TouchScan`, ``start_new=True``).
     """
 
     def __init__(self, argv: list[str] | None = None, *, prefix: str = "", config=None, configure=None,
-                 simulate: bool = True):
+                 simulate: bool = True, **build_options):
         argv = sys.argv[1:] if argv is None else list(argv)
         self.data_dir, self.out_dir = Path(argv[0]), Path(argv[1])
         self.flags = tuple(argv[2:])
@@ -154,9 +162,9 @@ class Driver:
         self.config = config or base_config()
         if configure is not None:
             self.config = configure(self.config, self.flags)
-        self.app = build_app(journal=self.journal, config=self.config, simulate=simulate)
+        self.app = build_app(journal=self.journal, config=self.config, simulate=simulate, **build_options)
         self.controller = self.app.controller
-        self.result: dict = {"steps": [], "errors": []}
+        self.result: dict = {"steps": [], "errors": [], "app_module": _kiosk.__file__}
 
     # what the steps look at and save
 

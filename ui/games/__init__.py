@@ -18,15 +18,10 @@ from typing import Any
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from ui.boards import BOARDS
+
 log = logging.getLogger("companion.ui")
 
-#: Game name -> ``"module:Class"`` of its board (``None``: the generic player cards).
-BOARDS: dict[str, str | None] = {
-    "tv-wars": "ui.games.tv_wars:TvWarsBoard",
-    "death-show-tv": "ui.games.death_show_tv:DeathShowBoard",
-    "channel-won": "ui.games.channel_won:ChannelWonBoard",
-    "telly-time": "ui.games.telly_time:TellyTimeBoard",
-}
 
 
 class GameBoard(BoxLayout):
