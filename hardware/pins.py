@@ -1,15 +1,20 @@
 """Which gpiozero pin factory to use, chosen once and logged.
 
-``auto``: lgpio on a Raspberry Pi 5, RPi.GPIO on older Pis, gpiozero's mock pins on anything that is not a
-Pi (a desktop runs the simulator). ``mock``, ``lgpio`` and ``rpigpio`` force a choice. A backend that cannot
-load is named in one :class:`PinFactoryUnavailable` message with the fix; the caller keeps the touchscreen
-usable and never falls back silently to a library that cannot work on that board.
+``auto`` on a Raspberry Pi: lgpio wherever it is installed (gpiozero's own first choice; it uses
+``/dev/gpiochip*``, which the sandboxed unit can open, on every Pi from the 1 to the 5), RPi.GPIO only as a
+logged fallback when lgpio is missing (its edge detection exports pins through ``/sys/class/gpio``, which the
+shipped unit makes read-only, and it does not work on a Pi 5 at all). gpiozero's mock pins on anything that is
+not a Pi (a desktop runs the simulator). ``mock``, ``lgpio`` and ``rpigpio`` force a choice. A backend that
+cannot load is named in one :class:`PinFactoryUnavailable` message with the fix; the caller keeps the
+touchscreen usable and never falls back silently to a library that cannot work on that board.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 from pathlib import Path
+from typing import Callable
 
 from companion.errors import CompanionError
 
@@ -31,14 +36,28 @@ def board_model(model_file: Path = MODEL_FILE) -> str:
     return model if "Raspberry Pi" in model else ""
 
 
-def backend_for(choice: str, model: str) -> str:
+def installed(module: str) -> bool:
+    """Whether the Python module ``module`` (``"lgpio"``, ``"RPi.GPIO"``) can be imported here."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):      # a parent package that is missing or broken
+        return False
+
+
+def backend_for(choice: str, model: str, *, available: Callable[[str], bool] = installed) -> str:
     """Resolve ``choice`` (``auto``/``mock``/``lgpio``/``rpigpio``) for a board ``model`` to a concrete
-    backend name: ``auto`` gives ``lgpio`` on a Pi 5, ``rpigpio`` on older Pis and ``mock`` elsewhere."""
+    backend name. ``auto``: ``mock`` when ``model`` is not a Pi; on a Pi ``lgpio`` when the lgpio library is
+    installed (``available("lgpio")``), else ``rpigpio`` with a warning (not on a Pi 5, where only lgpio
+    works: there ``lgpio``, so that the error names the library to install)."""
     if choice != "auto":
         return choice
     if not model:
         return "mock"
-    return "lgpio" if "Raspberry Pi 5" in model else "rpigpio"
+    if available("lgpio") or "Raspberry Pi 5" in model:
+        return "lgpio"
+    log.warning("GPIO: lgpio is not installed, falling back to RPi.GPIO, whose edge detection needs a writable "
+                "/sys/class/gpio (not in the shipped service): pip install lgpio, or pin_factory = \"lgpio\"")
+    return "rpigpio"
 
 
 def make_pin_factory(choice: str, *, simulate: bool = False, model_file: Path = MODEL_FILE):

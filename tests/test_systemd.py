@@ -122,10 +122,6 @@ def kivy_config(path: Path) -> configparser.RawConfigParser:
     return parser
 
 
-TOUCH_CAPABLE = {"probesysfs", "mtdev", "hidinput", "linuxwacom", "mouse", "tuio", "wm_touch", "wm_pen",
-                 "mactouch", "leapfinger", "androidjoystick"}
-
-
 def input_providers(parser: configparser.RawConfigParser) -> dict[str, str]:
     """[input] as {key: provider name}."""
     return {key: raw.split(",", 1)[0].strip() for key, raw in parser.items("input")}
@@ -348,21 +344,12 @@ def test_desktop_dropin_verifies_and_overrides(tmp_path, verify_works):
 # --- Kivy configuration -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", ["kiosk", "desktop"])
-def test_kivy_config_claims_each_touch_device_once(edition):
+def test_kivy_config_leaves_the_input_section_to_the_app(edition):
+    """No provider line in either edition: the app sets [input] itself at start-up (ui/kiosk.py
+    configure_input, tested in tests/test_touch.py), one provider per device, so no line here can read a
+    touchscreen a second time."""
     parser = kivy_config(KIVY_CONFIGS[edition])          # strict: a duplicated key or section fails here
-    providers = input_providers(parser)
-    touch = {key: provider for key, provider in providers.items() if provider in TOUCH_CAPABLE}
-    # the app adds `mouse = mouse,disable_multitouch` itself (ui/kiosk.py); a second mouse line is not wanted
-    assert "mouse" not in providers and "mouse" not in touch.values()
-    if edition == "kiosk":
-        # the touchscreen read once, by probesysfs handing each multitouch device to one provider
-        assert list(touch.values()) == ["probesysfs"], providers
-        options = dict(part.split("=", 1) for part in parser.get("input", next(iter(touch))).split(",")[1:])
-        assert options.get("provider") in ("mtdev", "hidinput")
-        assert options.get("select_all") == "0", "select_all=1 would also claim keyboards and mice"
-        assert "rotation" not in options and "param" not in options, "touch follows [graphics] rotation"
-    else:
-        assert touch == {}, "on the desktop the display server reads the touchscreen; reading it again doubles taps"
+    assert input_providers(parser) == {}
 
 
 @pytest.mark.parametrize("edition", ["kiosk", "desktop"])
@@ -404,7 +391,7 @@ def test_kivy_reads_the_config_without_rewriting_it(tmp_path, edition):
     assert seen["file"] == seen["version"], "config_version must match the installed Kivy or it rewrites the file"
     assert snapshot(home) == before, "Kivy changed or added files in KIVY_HOME (read-only in the service)"
     assert seen["modules"] == {} and seen["fullscreen"] == "auto" and seen["cursor"] == "0"
-    assert len(seen["input"]) == (1 if edition == "kiosk" else 0)
+    assert seen["input"] == {}, "the app sets [input] itself"
 
 
 def test_config_example_matches_wiring_and_loads():
@@ -413,7 +400,10 @@ def test_config_example_matches_wiring_and_loads():
     assert config.panel_driver == "sh1106" and config.panel_interface == "i2c"
     assert config.multiplexer == "switch" and config.multiplexer_bus == 1 and config.multiplexer_address == 0x70
     assert config.data_dir is None, "a data_dir would override the service's state directory"
-    assert config.pin_factory == "lgpio", "RPi.GPIO's sysfs edge detection cannot work in the sandbox"
+    # RPi.GPIO's sysfs edge detection cannot work in the sandbox: "auto" must give lgpio where it is installed
+    from hardware.pins import backend_for
+    assert config.pin_factory in ("auto", "lgpio")
+    assert backend_for(config.pin_factory, "Raspberry Pi 4 Model B Rev 1.4", available=lambda m: True) == "lgpio"
     defaults = default_config()
     assert config.seats == defaults.seats and config.table_buttons == defaults.table_buttons   # wiring.md
 
