@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import time
 from pathlib import Path
 
@@ -38,11 +39,11 @@ from companion.errors import DiceError
 from companion.games import find_game, game_names
 from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
+from ui.boards import kv_files
 from ui.games import board_class
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
 log = logging.getLogger("companion.ui")
-KV_DIR = Path(__file__).parent / "kv"
 QUICK_REASONS = ("Bulletin card", "Auction won", "Promotion (6.6)", "Correction")
 
 
@@ -502,11 +503,19 @@ class TableController(EventDispatcher):
     held_usable = BooleanProperty(False)
     chosen_game = StringProperty("")
     key_help = StringProperty("")
+    #: "Touch unavailable: …" when the kiosk found no touchscreen to read (ui.touch), else "".
+    touch_problem = StringProperty("")
+    #: What the Home screen's message bar says when there is no message: the touch problem, if any, and what
+    #: the table buttons do there ("Buttons: Undo resumes #3 · Redo twice starts a new TV Wars game").
+    home_hint = StringProperty("")
 
     def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, readers=None, tray=None,
-                 tiles=None, **kwargs) -> None:
+                 tiles=None, touch_problem: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
+        self.touch_problem = f"Touch unavailable: {touch_problem}" if touch_problem else ""
+        self._button_inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._new_game_armed_until = 0.0
         self.readers, self.tray, self.tiles = readers, tray, tiles
         self._unknown_tags: list = []
         self._key_help_for: tuple | None = None
@@ -527,15 +536,93 @@ class TableController(EventDispatcher):
         """Queue a command for the table (applied on the next clock tick)."""
         self.table.post(command)
 
+    def post_button(self, command) -> None:
+        """A command from a GPIO button (any thread; never blocks). Applied in arrival order on the next tick;
+        on the Home screen the table buttons navigate instead (:meth:`home_button`)."""
+        self._button_inbox.put(command)
+
     def drain(self, *_):
-        """Match dice-reader readings, then apply queued commands (the owner thread is Kivy's main thread)."""
+        """Match dice-reader readings, then apply queued commands (the owner thread is Kivy's main thread).
+        Button commands go to the table in the order they were pressed, except the table buttons' presses on
+        the Home screen, which navigate."""
         if self.tray is not None:
             session = self.table.session
             matches = self.tray.poll(lambda: session.rules.pending_dice(session.state) if session else None,
                                      self.table.post)
             if matches:
                 self._show_held()
+        while True:
+            try:
+                command = self._button_inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(command, (Undo, Redo)) and self._on_home():
+                self.home_button("undo" if isinstance(command, Undo) else "redo")
+            else:
+                self.table.post(command)
         self.table.process_pending()
+
+    def _on_home(self) -> bool:
+        return self.table.session is None or (self.screens is not None and self.screens.current == "home")
+
+    # the Home screen from the table buttons (a kiosk without touch is played with buttons alone)
+    def _last_game(self):
+        """The saved game the Undo button resumes on Home: the most recent unfinished one, else the most recent."""
+        games = sorted(self.table.journal.games(), key=lambda g: (g.last_time or g.created, g.id), reverse=True)
+        unfinished = [g for g in games if g.status != "finished"]
+        return (unfinished or games or [None])[0]
+
+    def _home_new_game_text(self) -> str:
+        rules = find_game(self.config.game)
+        count = min(len(self.config.seats), rules.max_players)
+        return f"new {rules.title} game, {count} {getattr(rules, 'player_word', 'players')}"
+
+    def home_button(self, action: str) -> None:
+        """A table button pressed on the Home screen: ``undo`` resumes the last game (:meth:`_last_game`),
+        ``redo`` pressed twice within :data:`NEW_GAME_CONFIRM` seconds starts a new game of the configured game
+        with the configured seats (as many as it takes). Said on the screen and on every panel."""
+        if action == "undo":
+            game = self._last_game()
+            if game is None:
+                self._tell_table("No saved game to resume: press Redo twice for a " + self._home_new_game_text())
+                return
+            self._new_game_armed_until = 0.0
+            self.resume(game.id)
+            return
+        if time.monotonic() < self._new_game_armed_until:
+            self._new_game_armed_until = 0.0
+            rules = find_game(self.config.game)
+            self.chosen_game = self.config.game
+            self.new_game(min(len(self.config.seats), rules.max_players))
+            return
+        self._new_game_armed_until = time.monotonic() + NEW_GAME_CONFIRM
+        self._tell_table(f"Press Redo again to start a {self._home_new_game_text()}")
+
+    def _home_panels(self, on_home: bool) -> None:
+        """On the Home screen every panel says what the table buttons do there (and that touch is off, when
+        it is); leaving Home clears that, and a game opened without touch says so for a few seconds."""
+        if self.panels is None or self.buttons is None:
+            return
+        if on_home == getattr(self, "_panels_on_home", None):
+            return
+        self._panels_on_home = on_home
+        if on_home:
+            game = self._last_game()
+            lines = (["Touch off"] if self.touch_problem else []) + (
+                [f"Undo: resume #{game.id}"] if game is not None else []) + ["Redo twice: new game"]
+            text, seconds = "\n".join(lines), 24 * 3600.0
+        else:
+            text, seconds = ("Touch unavailable", 10.0) if self.touch_problem else ("", 0.0)
+        if time.monotonic() >= self._new_game_armed_until:
+            for seat in range(len(self.config.seats)):
+                self.panels.flash(seat, text, seconds=seconds)
+
+    def _tell_table(self, text: str) -> None:
+        """Say ``text`` in the message bar and on every panel (for a few seconds)."""
+        self.say(text)
+        if self.panels is not None:
+            for seat in range(len(self.config.seats)):
+                self.panels.flash(seat, text, seconds=NEW_GAME_CONFIRM)
 
     def _reader_status_changed(self) -> None:
         statuses = self.readers.statuses() if self.readers is not None else []
@@ -850,10 +937,12 @@ class TableController(EventDispatcher):
                 self._key_help_for = (rules.name, names)
                 self.key_help = "  ·  ".join(self.buttons.key_help(names, getattr(rules, "button_labels", None))
                                              + [f"Dice tray {SIMULATED_TRAY_KEY}"])
+        on_home = view is None or self.screens.current == "home"
         if self.panels is not None and view is None:
             self.panels.show([])
-        if view is None or self.screens.current == "home":      # the saved-games list is read only when seen
+        if on_home:      # the saved-games list is read only when seen
             self._refresh_home()
+        self._home_panels(on_home)
         if view is None:
             Window.allow_screensaver = True
             self.screens.current = "home"
@@ -960,6 +1049,12 @@ class TableController(EventDispatcher):
             box.add_widget(button)
         if not games:
             box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=dp(40)))
+        hint = []
+        if self.buttons is not None:
+            last = self._last_game()
+            hint.append("Buttons: " + (f"Undo resumes #{last.id} · " if last is not None else "")
+                        + f"Redo twice starts a {self._home_new_game_text()}")
+        self.home_hint = "\n".join(filter(None, [self.touch_problem, *hint]))
 
 
 def _player_of(command) -> str | None:
@@ -999,12 +1094,13 @@ class CompanionApp(App):
         self._corner_timer = None
         self._pin_failures = 0
         self._pin_locked_until = 0.0
+        self._leaving = False
 
     def build(self):
-        for name in ("common", "home", "dashboard", "history", "dialogs", "simulator"):
-            Builder.load_file(str(KV_DIR / f"{name}.kv"))
-        for board_kv in sorted((KV_DIR / "games").glob("*.kv")):     # the games' boards (ui.games)
-            Builder.load_file(str(board_kv))
+        for path in kv_files():
+            if not path.is_file():     # a broken install: say which file, instead of drawing boards without ids
+                raise FileNotFoundError(f"the companion's layout {path} is missing: reinstall the package")
+            Builder.load_file(str(path))
         screens = ScreenManager(transition=NoTransition())
         for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
             screens.add_widget(screen)
@@ -1024,7 +1120,7 @@ class CompanionApp(App):
             self.controller.bind(key_help=self.strip.setter("key_help"))
             root.add_widget(self.strip)
             Clock.schedule_interval(self._update_panels, 1 / 20)
-        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up, on_request_close=self._request_close)
         Window.clearcolor = (0.07, 0.08, 0.10, 1)
         table = self.controller.table
         table.claim()
@@ -1119,6 +1215,10 @@ class CompanionApp(App):
         popup.on_confirm = self.leave_kiosk
         self.controller._open(popup)
 
+    def stop(self, *largs):
+        self._leaving = True        # our own stop (exit gesture, SIGTERM, a driver) may close the window
+        return super().stop(*largs)
+
     def leave_kiosk(self) -> None:
         """Close deliberately (the service does not restart it: exit status 64)."""
         self.left_kiosk = True
@@ -1143,14 +1243,34 @@ class CompanionApp(App):
             widget.texture = _oled_texture(frame, seat.colour)
 
     def _key_down(self, window, key, scancode, codepoint, modifiers):
-        if self.simulate and self.controller.popup is None and _key_name(key, codepoint) == SIMULATED_TRAY_KEY:
+        """A key went down: the simulator's tray key, a key mapped to a button, else nothing for the keys
+        Kivy would act on itself (:data:`KIOSK_SWALLOWED_KEYS`: returning True stops Kivy's handlers)."""
+        name = _key_name(key, codepoint)
+        if self.simulate and self.controller.popup is None and name == SIMULATED_TRAY_KEY:
             self.controller.roll_into_reader()
             return True
-        if self.controller.buttons is None:
+        buttons, popup = self.controller.buttons, self.controller.popup
+        if buttons is not None and (popup is None or isinstance(popup, SelfTestPopup)) and buttons.key_down(name):
+            return True
+        if key in KIOSK_SWALLOWED_KEYS:
+            log.info("key %s ignored (the kiosk gives it no meaning)", name or key)
+            return True
+        return False
+
+    # Kivy's settings panel (F1, or a settings button) never opens over the kiosk
+    use_kivy_settings = False
+
+    def open_settings(self, *largs) -> bool:
+        return False
+
+    def _request_close(self, window, *args, source=None, **kwargs) -> bool:
+        """The window was asked to close (SDL's quit, a window manager's close, a key): refused in the kiosk,
+        which leaves only through its exit gesture or systemd's stop (SIGTERM); the simulator's window closes
+        from its window manager's close button (not from a key)."""
+        if self._leaving or (self.simulate and source != "keyboard"):
             return False
-        if self.controller.popup is not None and not isinstance(self.controller.popup, SelfTestPopup):
-            return False
-        return self.controller.buttons.key_down(_key_name(key, codepoint))
+        log.info("request to close the window (%s) ignored: the kiosk stays open", source or "window")
+        return True
 
     def _key_up(self, window, key, scancode):
         if self.controller.buttons is None:
@@ -1180,6 +1300,11 @@ PIN_LOCKOUT = 60.0
 
 #: In the simulator, this key rolls dice into the simulated dice reader's tray.
 SIMULATED_TRAY_KEY = "t"
+#: Seconds within which a second Redo press on the Home screen starts the new game.
+NEW_GAME_CONFIRM = 10.0
+#: Keys Kivy gives a meaning of its own (Escape closes the app or a dialog, F1 opens Kivy's settings panel,
+#: F2–F12 serve its debug modules): on a USB keyboard at the kiosk they do nothing, unless a button uses one.
+KIOSK_SWALLOWED_KEYS = frozenset({27, *range(282, 294)})
 
 _NAMED = {8: "backspace", 13: "enter", 32: "spacebar", 9: "tab", 27: "escape", 273: "up", 274: "down",
           275: "right", 276: "left"}

@@ -79,10 +79,38 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     return EXIT_LEFT_KIOSK if app.left_kiosk else 0
 
 
+def configure_input(kivy_config, *, simulate: bool, environ=os.environ, touch=None):
+    """Set Kivy's ``[input]`` section so that every tap arrives exactly once (see :mod:`ui.touch`), and
+    return the :class:`ui.touch.TouchScan` used, or ``None`` when a display server reads the devices.
+
+    The app owns the whole section: whatever Kivy's own config file has there (Kivy writes a ``probesysfs``
+    line into a new ``~/.kivy/config.ini`` on Linux, which would read a laptop's touchscreen a second time)
+    is removed. Always a ``mouse`` provider (``disable_multitouch``: no red dots for right clicks), fed by the
+    SDL2 window: the desktop's and the simulator's pointer, a USB mouse on the Lite kiosk. On the Lite kiosk
+    (no display server, or ``touch`` given), one provider per touchscreen found by :func:`ui.touch.scan`."""
+    from ui.touch import kivy_input_lines, owns_input_devices, scan
+    for option in list(kivy_config.options("input")):
+        kivy_config.remove_option("input", option)
+    kivy_config.set("input", "mouse", "mouse,disable_multitouch")
+    if touch is None and (simulate or not owns_input_devices(environ)):
+        log.info("input: pointer events from the display server (mouse provider only)")
+        return None
+    found = touch if touch is not None else scan()
+    for name, line in kivy_input_lines(found).items():
+        kivy_config.set("input", name, line)
+        log.info("input: %s reads %s", line.split(",", 1)[0], line.split(",", 1)[1])
+    if found.problem:
+        log.error("Touch unavailable: %s", found.problem)
+    return found
+
+
 def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int | None = None,
-              start_new: bool = False, notice: str = ""):
+              start_new: bool = False, notice: str = "", touch=None):
     """Configure Kivy and build the :class:`ui.app.CompanionApp` with its table, buttons and panels
-    (not yet running). Must be called before anything else imports ``kivy.core.window``."""
+    (not yet running). Must be called before anything else imports ``kivy.core.window``.
+
+    ``touch``: a :class:`ui.touch.TouchScan` to use instead of scanning ``/sys/class/input`` (tests feed
+    recorded devices through it); given, the app reads those touchscreens itself even under a display server."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")    # Kivy logs through our logging set-up, once
@@ -92,8 +120,8 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     KivyConfig.set("graphics", "width", str(width))
     KivyConfig.set("graphics", "height", str(height + (SIMULATOR_STRIP_HEIGHT if simulate else 0)))
     KivyConfig.set("graphics", "resizable", "0")
-    if simulate:   # on the kiosk the installed Kivy config claims each touch device once (systemd/kivy)
-        KivyConfig.set("input", "mouse", "mouse,disable_multitouch")
+    found = configure_input(KivyConfig, simulate=simulate, touch=touch)
+    touch_problem = found.problem if found is not None else ""
     KivyConfig.set("kivy", "exit_on_escape", "0")
     # a touchscreen without a keyboard: typing a reason brings up Kivy's on-screen keyboard
     KivyConfig.set("kivy", "keyboard_mode", "" if simulate else "systemanddock")
@@ -127,8 +155,18 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
         return rules.button_command(action, player, "button")
 
     notices = [notice] if notice else []
+    if touch_problem:
+        notices.append(f"Touch unavailable: {touch_problem}")
+    controllers: list = []      # the buttons post through the controller (built below): Home navigation
+
+    def post_button(command) -> None:
+        if controllers:
+            controllers[0].post_button(command)
+        else:
+            table.post(command)
+
     try:
-        buttons = ButtonBoard(config, table.post, command_for, simulate=simulate)
+        buttons = ButtonBoard(config, post_button, command_for, simulate=simulate)
         log.info("buttons on %s pins (%s mode)", type(buttons.factory).__name__ if buttons.factory else "default",
                  "simulator" if simulate else "Pi")
     except Exception as error:     # no usable GPIO backend: say so once, keep the touchscreen usable
@@ -147,5 +185,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     dice_port = DiceReaderPort()
     readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)   # desktop: a simulated reader
     controller = TableController(table, config, buttons=buttons, panels=panels, readers=readers,
-                                 tray=RollTray(dice_port), tiles=TileRegistry(journal.path))
+                                 tray=RollTray(dice_port), tiles=TileRegistry(journal.path),
+                                 touch_problem=touch_problem)
+    controllers.append(controller)
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)

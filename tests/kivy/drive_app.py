@@ -54,6 +54,13 @@ def card(name):
     return next(c for c in cards() if c.player_name == name)
 
 
+def roll_off_settled():
+    """Wait until the four networks' roll-off dice are all in (TV Wars 2.5): no roll-off roll is pending."""
+    request = controller.table.view().pending_dice
+    if request is not None and "roll-off" in request.reason and "re-roll" not in request.reason:
+        raise Retry
+
+
 def snapshot(label):
     view = controller.table.view()
     result["steps"].append({
@@ -234,6 +241,7 @@ else:
         lambda: key("d"),                      # CBA's roll button (keyboard → mock pin)
         lambda: key("c"),                      # PBC
         lambda: key("o"),                      # NBS
+        roll_off_settled,                      # the buttons' presses land after their debounce: wait for them
         lambda: snapshot("rolled"),
         lambda: key("q"),                      # ABS passes On the Air three times by button
         lambda: key("q"),
