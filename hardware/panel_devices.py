@@ -4,9 +4,10 @@ Layers as in luma: an *interface* (luma's ``i2c``/``spi``, wrapped in :class:`Mu
 companion switches a TCA9548A channel itself, and in :class:`SteadySerial`, which sends a failed write
 again), a *device* (``ssd1306``, ``sh1106`` or ``ssd1309``, 128×64, inside a :class:`LumaPanel` that starts
 it up again when it did not answer), and the drawing in :mod:`hardware.panels`. One panel that does not
-answer never stops the others: only an interface that cannot be opened at all fails :func:`open_panels`. With the kernel's i2c-mux overlay each channel is its own bus and
-no switching is needed. Several panels share address 0x3C only behind the multiplexer; the config refuses
-layouts where two panels would answer at once (see :func:`companion.config.parse_config`).
+answer never stops the others: only an interface that cannot be opened at all fails :func:`open_panels`.
+With the kernel's i2c-mux overlay each channel is its own bus and no switching is needed. Several panels
+share address 0x3C only behind the multiplexer; the config refuses layouts where two panels would answer
+at once (see :func:`companion.config.parse_config`).
 """
 
 from __future__ import annotations
@@ -135,8 +136,8 @@ class SteadySerial:
 
 class LumaPanel:
     """One real panel as PanelBank sees it (``width``, ``height``, ``mode``, ``size``, ``persist``,
-    ``display(image)``, ``cleanup()``, ``resent``, ``last_error``): a luma ``device_class`` (ssd1306, sh1106, ssd1309) on a
-    :class:`SteadySerial`, started up by :meth:`open`.
+    ``display(image)``, ``cleanup()``, ``resent``, ``last_error``): a luma ``device_class`` (ssd1306,
+    sh1106, ssd1309) on a :class:`SteadySerial`, started up by :meth:`open`.
 
     A panel that did not answer at boot, or whose last frame failed (it may have lost power and forgotten
     its set-up), is started up again by the next :meth:`display`, on the calling thread (the panel worker,

@@ -311,7 +311,7 @@ class PanelBank:
         else:
             with self._lock:
                 self._failures[index] += 1
-                delay = min(self.retry_max, self.retry_first * 2 ** (self._failures[index] - 1))
+                delay = min(self.retry_max, self.retry_first * 2 ** min(self._failures[index] - 1, 32))
                 self._retry_at[index] = time.monotonic() + delay
                 first = self._failures[index] == 1
                 if first:

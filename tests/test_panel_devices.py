@@ -191,7 +191,8 @@ def test_only_a_bus_that_cannot_be_opened_fails_open_panels_and_it_is_named():
     with pytest.raises(PanelUnavailable, match="I²C bus 1 of the panels' multiplexer cannot be opened.*i2c-1"):
         open_panels(switch_config(), open_bus=no_bus)
     overlay = parse_config({"panels": {"driver": "ssd1306", "multiplexer": "overlay"},
-                            "players": [{"name": "ABS", "panel": {"bus": 11}}, {"name": "CBA", "panel": {"bus": 12}}]})
+                            "players": [{"name": "ABS", "panel": {"bus": 11}},
+                                        {"name": "CBA", "panel": {"bus": 12}}]})
     with pytest.raises(PanelUnavailable, match=r"ABS.s panel \(.* bus 11\) cannot be opened"):
         open_panels(overlay, open_bus=no_bus)
 
@@ -377,3 +378,12 @@ def test_spi_panels_use_their_chip_select_and_dc_pins():
 def test_emulated_panels_need_no_bus():
     devices = open_panels(parse_config({}), open_bus=lambda n: pytest.fail("no bus for emulated panels"))
     assert len(devices) == 4 and all(d.width == 128 and d.height == 64 for d in devices)
+
+
+def test_the_self_test_names_a_panel_that_does_not_answer_and_passes_the_others(tmp_path):
+    from hardware.selftest import check_panels
+    bus = FakeBus(dead={2})
+    checks = check_panels(switch_config(), simulate=False, out_dir=tmp_path,
+                          open_panels=lambda config, simulate: open_panels(config, open_bus=lambda number: bus))
+    assert [check.passed for check in checks] == [True, True, False, True]
+    assert checks[2].part == "panel 3 (PBC)" and "is not answering" in checks[2].detail

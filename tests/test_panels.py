@@ -107,7 +107,8 @@ def test_a_failing_panel_does_not_stop_the_others_and_is_tried_with_growing_dela
     bank.devices[0].display = broken
     try:
         bank.show([VIEWS["abs-start"], VIEWS["cba-rich"]])
-        wait_for("the second panel to draw", lambda: same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"])))
+        wanted = render_player_panel(VIEWS["cba-rich"])
+        wait_for("the second panel to draw", lambda: same(bank.frames()[1][1], wanted))
         wait_for("seven tries of the first", lambda: len(tries) >= 7)
         assert bank.degraded() == [0] and bank.trouble() == (1, "Panel 1 is not answering")
         gaps = [later - earlier for earlier, later in zip(tries[2:], tries[3:7])]
