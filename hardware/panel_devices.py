@@ -1,10 +1,13 @@
 """Opening the player panels: luma.oled devices over I²C (optionally behind a TCA9548A) or SPI.
 
 Layers as in luma: an *interface* (luma's ``i2c``/``spi``, wrapped in :class:`MuxedSerial` when the
-companion switches a TCA9548A channel itself), a *device* (``ssd1306``, ``sh1106`` or ``ssd1309``, 128×64),
-and the drawing in :mod:`hardware.panels`. With the kernel's i2c-mux overlay each channel is its own bus and
-no switching is needed. Several panels share address 0x3C only behind the multiplexer; the config refuses
-layouts where two panels would answer at once (see :func:`companion.config.parse_config`).
+companion switches a TCA9548A channel itself, and in :class:`SteadySerial`, which sends a failed write
+again), a *device* (``ssd1306``, ``sh1106`` or ``ssd1309``, 128×64, inside a :class:`LumaPanel` that starts
+it up again when it did not answer), and the drawing in :mod:`hardware.panels`. One panel that does not
+answer never stops the others: only an interface that cannot be opened at all fails :func:`open_panels`.
+With the kernel's i2c-mux overlay each channel is its own bus and no switching is needed. Several panels
+share address 0x3C only behind the multiplexer; the config refuses layouts where two panels would answer
+at once (see :func:`companion.config.parse_config`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import threading
 from typing import Any, Callable
 
 from luma.core.device import dummy
+from luma.core.error import DeviceNotFoundError
 
 from companion.config import Config
 from companion.errors import CompanionError
@@ -77,14 +81,152 @@ def _luma_device_class(driver: str):
     return {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[driver]
 
 
+#: What a panel that does not answer raises: the bus's OSError (EREMOTEIO for a NACK, EIO, ETIMEDOUT), which
+#: luma's ``i2c.command`` turns into its DeviceNotFoundError.
+NOT_ANSWERING = (OSError, DeviceNotFoundError)
+DISPLAYOFF = 0xAE     # the first command of every driver's start-up sequence (ssd1306, sh1106, ssd1309)
+
+
+class SteadySerial:
+    """A luma serial interface whose failed writes are sent again at once, up to ``retries`` more times each.
+
+    Every ``command`` call is one I²C transaction; ``data`` goes out in blocks of ``block`` bytes, one
+    transaction each (``None``: one call to ``inner.data``, which luma's own ``i2c`` sends as one transfer
+    when it opened the bus itself), so a failure resends only the block that failed, not the blocks before
+    it. The panels acknowledge every byte once addressed, so a write that fails is one the panel did not
+    take (a NACK of its address): sending exactly that write again keeps the frame whole, which resending a
+    whole SSD1306 frame (33 transactions through an smbus object) on a bus failing one write in seven would
+    almost never do. A write still failing after its retries raises (:data:`NOT_ANSWERING`); the caller
+    retries the frame. ``resent`` counts the writes sent again, ``last_error`` is the latest failure.
+    One thread writes to one panel at a time (the panel worker).
+    """
+
+    def __init__(self, inner: Any, *, retries: int = 3, block: int | None = None) -> None:
+        self.inner, self.retries, self.block = inner, retries, block
+        self.resent = 0
+        self.last_error: BaseException | None = None
+
+    def _send(self, write: Callable[..., None], *args) -> None:
+        for attempt in range(self.retries + 1):
+            try:
+                write(*args)
+                return
+            except NOT_ANSWERING as error:
+                self.last_error = error
+                if attempt == self.retries:
+                    raise
+                self.resent += 1
+
+    def command(self, *cmd: int) -> None:
+        """Send command bytes (one transaction), again on failure."""
+        self._send(self.inner.command, *cmd)
+
+    def data(self, data) -> None:
+        """Send display data, block by block, each block again on failure."""
+        if self.block is None:
+            self._send(self.inner.data, data)
+            return
+        for start in range(0, len(data), self.block):
+            self._send(self.inner.data, data[start:start + self.block])
+
+    def cleanup(self) -> None:
+        """Release the inner interface."""
+        self.inner.cleanup()
+
+
+class LumaPanel:
+    """One real panel as PanelBank sees it (``width``, ``height``, ``mode``, ``size``, ``persist``,
+    ``display(image)``, ``cleanup()``, ``resent``, ``last_error``): a luma ``device_class`` (ssd1306,
+    sh1106, ssd1309) on a :class:`SteadySerial`, started up by :meth:`open`.
+
+    A panel that did not answer at boot, or whose last frame failed (it may have lost power and forgotten
+    its set-up), is started up again by the next :meth:`display`, on the calling thread (the panel worker,
+    which spaces its attempts with growing delays). ``where`` names it in errors, e.g. ``"PBC's panel
+    (ssd1306 at 0x3C on multiplexer channel 2)"``. Errors: :class:`PanelUnavailable` when the panel does not
+    answer.
+    """
+
+    width, height, mode = PANEL_WIDTH, PANEL_HEIGHT, "1"
+    size = (PANEL_WIDTH, PANEL_HEIGHT)
+
+    def __init__(self, where: str, device_class, serial: SteadySerial, **options) -> None:
+        self.where, self.serial = where, serial
+        self._class, self._options = device_class, options
+        self._device = None
+        self._ready = False
+        self._persist = False
+
+    @property
+    def answering(self) -> bool:
+        """Whether the panel is started up and its last frame went through."""
+        return self._ready
+
+    @property
+    def resent(self) -> int:
+        """Writes sent again so far (see :class:`SteadySerial`)."""
+        return self.serial.resent
+
+    @property
+    def last_error(self) -> BaseException | None:
+        """The latest failed write (see :class:`SteadySerial`), or None."""
+        return self.serial.last_error
+
+    @property
+    def persist(self) -> bool:
+        """Whether the panel keeps its last picture at exit (luma's ``persist``)."""
+        return self._persist
+
+    @persist.setter
+    def persist(self, value: bool) -> None:
+        self._persist = value
+        if self._device is not None:
+            self._device.persist = value
+
+    def open(self) -> None:
+        """Start the panel up (luma's start-up sequence: display off, set-up, blank, display on)."""
+        try:
+            if self._device is None:
+                # Probe first: luma keeps every device it makes until exit (an atexit hook), so a panel
+                # that does not answer must cost no device object per attempt.
+                self.serial.command(DISPLAYOFF)
+                self._device = self._class(self.serial, **self._options)
+            else:    # the same object again: one device per seat however often it is restarted
+                self._class.__init__(self._device, self.serial, **self._options)
+        except NOT_ANSWERING as error:
+            self._ready = False
+            raise PanelUnavailable(f"{self.where} is not answering: {error}") from error
+        self._device.persist = self._persist
+        self._ready = True
+
+    def display(self, image) -> None:
+        """Draw ``image`` (128×64, mode "1"), starting the panel up first if it is not answering yet."""
+        if not self._ready:
+            self.open()
+        try:
+            self._device.display(image)
+        except NOT_ANSWERING as error:
+            self._ready = False
+            raise PanelUnavailable(f"{self.where} is not answering: {error}") from error
+
+    def cleanup(self) -> None:
+        """Release the panel (luma's cleanup: off and blank unless ``persist``; the bus closed)."""
+        if self._device is not None:
+            self._device.cleanup()
+        else:
+            self.serial.cleanup()
+
+
 def open_panels(config: Config, *, simulate: bool = False,
                 open_bus: Callable[[int], Any] | None = None, spi_factory: Callable[..., Any] | None = None) -> list:
-    """One luma device per seat, in seat order.
+    """One device per seat, in seat order.
 
     Emulated panels (``panels.driver = "emulated"`` or ``simulate``) are luma's ``dummy`` devices. Real
-    panels are opened over I²C or SPI as configured. ``open_bus(n)`` returns an smbus2-like bus for bus
-    ``n`` (default: luma opens ``/dev/i2c-n`` itself); ``spi_factory(**kwargs)`` replaces luma's ``spi``
-    interface (tests). Raises :class:`PanelUnavailable` naming the seat and the reason.
+    panels are :class:`LumaPanel` s over I²C or SPI as configured, each started up here; one that does not
+    answer (nothing at its address or multiplexer channel) is still returned, and started up later by the
+    panel worker while the others draw. ``open_bus(n)`` returns an smbus2-like bus for bus ``n`` (default:
+    luma opens ``/dev/i2c-n`` itself); ``spi_factory(**kwargs)`` replaces luma's ``spi`` interface (tests).
+    Raises :class:`PanelUnavailable` naming the seat (or the multiplexer) and the reason only when an
+    interface itself cannot be opened (no ``/dev/i2c-1``, no permission, no SPI).
     """
     if simulate or config.panel_driver == "emulated":
         return [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in config.seats]
@@ -99,10 +241,17 @@ def open_panels(config: Config, *, simulate: bool = False,
 
     mux = None
     if config.panel_interface == "i2c" and config.multiplexer == "switch":
-        mux = MuxSwitch(bus(config.multiplexer_bus), config.multiplexer_address)
+        try:
+            mux = MuxSwitch(bus(config.multiplexer_bus), config.multiplexer_address)
+        except Exception as error:
+            raise PanelUnavailable(f"the I²C bus {config.multiplexer_bus} of the panels' multiplexer cannot be "
+                                   f"opened: {error}") from error
+    # luma's own i2c sends a frame's data as one transfer; through an smbus object it sends 32-byte blocks
+    block = 32 if open_bus and config.panel_interface == "i2c" else None
     devices = []
-    for index, seat in enumerate(config.seats):
+    for seat in config.seats:
         panel = seat.panel
+        where = f"{seat.name}'s panel ({config.panel_driver} {_where(config, panel)})"
         try:
             if config.panel_interface == "spi":
                 make_spi = spi_factory or spi
@@ -114,14 +263,21 @@ def open_panels(config: Config, *, simulate: bool = False,
             else:
                 serial = i2c(bus=bus(panel.bus), address=panel.address) if open_bus else \
                     i2c(port=panel.bus, address=panel.address)
-            devices.append(device_class(serial, width=PANEL_WIDTH, height=PANEL_HEIGHT, rotate=config.panel_rotate))
         except Exception as error:
             for device in devices:
                 _quiet_cleanup(device)
-            raise PanelUnavailable(f"{seat.name}'s panel ({config.panel_driver} {_where(config, panel)}) "
-                                   f"cannot be opened: {error}") from error
-    log.info("opened %d %s panels (%s%s)", len(devices), config.panel_driver, config.panel_interface,
-             f", multiplexer {config.multiplexer}" if config.panel_interface == "i2c" else "")
+            raise PanelUnavailable(f"{where} cannot be opened: {error}") from error
+        device = LumaPanel(where, device_class, SteadySerial(serial, block=block),
+                           width=PANEL_WIDTH, height=PANEL_HEIGHT, rotate=config.panel_rotate)
+        try:
+            device.open()
+        except PanelUnavailable:
+            pass            # the panel worker keeps trying, and says so once (hardware.panels.PanelBank)
+        devices.append(device)
+    answering = sum(device.answering for device in devices)
+    log.info("opened %d %s panels (%s%s)%s", len(devices), config.panel_driver, config.panel_interface,
+             f", multiplexer {config.multiplexer}" if config.panel_interface == "i2c" else "",
+             "" if answering == len(devices) else f"; {len(devices) - answering} not answering yet")
     return devices
 
 

@@ -19,11 +19,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 from companion.bank import format_dollars
 from companion.games import PlayerView
+from companion.words import and_join, noun, verb
 
 log = logging.getLogger("companion.panels")
 
 PANEL_WIDTH, PANEL_HEIGHT = 128, 64
-RETRY_FIRST, RETRY_MAX = 0.5, 10.0   # seconds between redraw attempts of a failing panel
+RETRY_FIRST, RETRY_MAX = 0.5, 10.0   # seconds between redraw attempts of a panel that is not answering
+FRAME_RETRIES = 2                    # immediate redraws of a frame that failed before the growing delays
 _FONTS: dict[int, ImageFont.FreeTypeFont] = {}
 
 
@@ -154,22 +156,43 @@ def render_private_panel(title: str, lines: Sequence[str]) -> Image.Image:
     return image
 
 
+def not_answering_text(seats: Sequence[int]) -> str:
+    """The touchscreen's words for the panels (seat indexes from 0) that are not answering:
+    ``[2]`` → ``"Panel 3 is not answering"``; ``[0, 2]`` → ``"Panels 1 and 3 are not answering"``;
+    ``[]`` → ``""``."""
+    seats = list(seats)
+    if not seats:
+        return ""
+    return (f"{noun(len(seats), 'Panel')} {and_join([str(seat + 1) for seat in seats])} "
+            f"{verb(len(seats), 'is', 'are')} not answering")
+
+
 class PanelBank:
-    """One emulated panel per seat, redrawn on a worker thread.
+    """One panel per seat (luma devices; emulated ``dummy`` ones by default), redrawn on a worker thread.
 
     ``show(views)`` (any thread; cheap) hands over the latest views, one per seat (``None`` = seat not
     playing); the worker redraws only panels whose view changed. ``frames()`` returns
-    ``(version, [PIL image per seat])`` for the simulator window. A panel whose device raises is retried
-after 0.5 s, doubling up to 10 s, and logged once per failure run; the others never wait for it. ``close()`` draws each panel's exit
+    ``(version, [PIL image per seat])`` for the simulator window. ``close()`` draws each panel's exit
     screen and stops the worker; safe to call twice.
+
+    One bad panel never holds up the others. A frame whose ``display`` raises is drawn again at once, up to
+    ``frame_retries`` times; if it still fails the panel is *not answering* (:meth:`degraded`,
+    :meth:`trouble`) and is tried again after ``retry_first`` seconds, doubling up to ``retry_max``, until a
+    frame goes through (a :class:`hardware.panel_devices.LumaPanel` that did not answer at boot starts
+    itself up on such a try). A panel that draws but needed its writes sent again (its ``resent`` count
+    grew) or its frame redrawn is *unsteady*. Each run of either is logged once when it starts and once
+    when it ends ("works again", "writes cleanly again"), never per retry.
     """
 
-    def __init__(self, seats: int | None = None, *, devices: Sequence | None = None) -> None:
+    def __init__(self, seats: int | None = None, *, devices: Sequence | None = None,
+                 retry_first: float = RETRY_FIRST, retry_max: float = RETRY_MAX,
+                 frame_retries: int = FRAME_RETRIES) -> None:
         if devices is None:
             devices = [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in range(seats or 0)]
         self.devices = list(devices)
         for device in self.devices:
             device.persist = True    # luma clears panels at exit; ours keep their exit screen
+        self.retry_first, self.retry_max, self.frame_retries = retry_first, retry_max, frame_retries
         seats = len(self.devices)
         self._shown: list[object] = [object()] * seats
         self._wanted: list[PlayerView | None] = [None] * seats
@@ -179,8 +202,10 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
         self._messages: dict[int, tuple[str, float]] = {}
         self._override: tuple[list[Image.Image], float] = ([], 0.0)
         self._private: dict[int, tuple[Image.Image, float]] = {}
-        self._failures = [0] * seats
+        self._failures = [0] * seats     # failed tries in the panel's current run of not answering
         self._retry_at = [0.0] * seats
+        self._unsteady = [0] * seats     # writes resent and frames redrawn since it last drew cleanly
+        self._trouble: tuple[int, str] = (0, "")
         self._stopping = False
         self._thread = threading.Thread(target=self._work, name="panels", daemon=True)
         self._thread.start()
@@ -269,27 +294,69 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                     image = picture[1]
                 else:
                     image = render_player_panel(picture[0], message=picture[1])
-                try:
-                    self.devices[index].display(image)
-                except Exception as error:   # a failing panel must not stop the others
-                    with self._lock:
-                        self._failures[index] += 1
-                        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (self._failures[index] - 1))
-                        self._retry_at[index] = time.monotonic() + delay
-                    if self._failures[index] == 1:
-                        log.warning("panel %d failed to draw (%s); retrying with growing delays", index + 1, error)
-                    continue
-                with self._lock:
-                    if self._failures[index]:
-                        log.info("panel %d works again after %d failures", index + 1, self._failures[index])
-                    self._failures[index] = 0
-                    self._retry_at[index] = 0.0
-                    self._shown[index] = picture
-                    self._frames[index] = image
-                    self._version += 1
+                self._draw(index, picture, image)
+
+    def _draw(self, index: int, picture, image: Image.Image) -> None:
+        """Send ``image`` to panel ``index`` (worker thread): at once again on failure, up to
+        ``frame_retries`` times unless the panel is already not answering; then book the outcome."""
+        device = self.devices[index]
+        resent_before = getattr(device, "resent", 0)
+        error = None
+        for redraws in range(1 if self._failures[index] else 1 + self.frame_retries):
+            try:
+                device.display(image)
+                break
+            except Exception as failure:   # a failing panel must not stop the others
+                error = failure
+        else:
+            with self._lock:
+                self._failures[index] += 1
+                delay = min(self.retry_max, self.retry_first * 2 ** min(self._failures[index] - 1, 32))
+                self._retry_at[index] = time.monotonic() + delay
+                first = self._failures[index] == 1
+                if first:
+                    self._trouble_changed()
+            if first:
+                log.warning("panel %d failed to draw (%s); retrying with growing delays, the other panels "
+                            "carry on", index + 1, error)
+            return
+        with self._lock:
+            recovered = self._failures[index]
+            self._failures[index] = 0
+            self._retry_at[index] = 0.0
+            if recovered:
+                self._trouble_changed()
+            self._shown[index] = picture
+            self._frames[index] = image
+            self._version += 1
+        if recovered:
+            log.info("panel %d works again after %d failed tries", index + 1, recovered)
+        hiccups = redraws + getattr(device, "resent", 0) - resent_before
+        if hiccups:
+            if not self._unsteady[index]:
+                log.warning("panel %d: some writes fail (%s) and are sent again; it still shows every frame",
+                            index + 1, error or getattr(device, "last_error", None))
+            self._unsteady[index] += hiccups
+        elif self._unsteady[index]:
+            log.info("panel %d writes cleanly again (%d writes or frames were sent again)", index + 1,
+                     self._unsteady[index])
+            self._unsteady[index] = 0
+
+    def _trouble_changed(self) -> None:
+        """The set of panels not answering changed (lock held)."""
+        self._trouble = (self._trouble[0] + 1,
+                         not_answering_text([i for i, failures in enumerate(self._failures) if failures]))
+
+    def trouble(self) -> tuple[int, str]:
+        """``(version, message)`` for the touchscreen: ``message`` names the panels not answering now
+        (:func:`not_answering_text`, ``""`` when all answer) and ``version`` grows each time that set changes,
+        so a screen polling this on its clock shows each message once. Cheap: no allocation."""
+        with self._lock:
+            return self._trouble
 
     def degraded(self) -> list[int]:
-        """Seat indexes of panels that are failing right now."""
+        """Seat indexes (from 0) of the panels not answering right now: their latest frame failed even after
+        its immediate redraws, and they are being tried again with growing delays."""
         with self._lock:
             return [i for i, failures in enumerate(self._failures) if failures]
 
@@ -324,5 +391,8 @@ after 0.5 s, doubling up to 10 s, and logged once per failure run; the others ne
                 with self._lock:
                     self._frames[index] = image
                     self._version += 1
-            except Exception:
-                log.exception("panel %d failed to draw its exit screen", index + 1)
+            except Exception as error:
+                if self._failures[index]:       # already logged as not answering
+                    log.warning("panel %d failed to draw its exit screen (%s)", index + 1, error)
+                else:
+                    log.exception("panel %d failed to draw its exit screen", index + 1)

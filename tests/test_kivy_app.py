@@ -285,6 +285,19 @@ def test_a_long_message_says_more_and_a_tap_shows_all_of_it_one_clause_a_line(tm
     shutil.copy(tmp_path / "out" / "message-popup.png", ARTIFACTS / "message-popup.png")
 
 
+def test_a_panel_that_stops_answering_is_said_once_on_the_touchscreen_and_the_words_go_when_it_answers(tmp_path):
+    result = _drive(tmp_path / "data", tmp_path / "out", "--dead-panel")
+    steps = steps_by_label(result)
+    assert (steps["panel down"]["message"], steps["panel down"]["refused"]) == ("Panel 2 is not answering", True)
+    assert steps["still down"]["message"] == "Panel 2 is not answering"
+    assert result["said"].count("Panel 2 is not answering") == 1       # once, not per retry
+    assert steps["panel back"]["message"] == ""
+    view = _journal_view(tmp_path / "data")
+    assert _same_image(tmp_path / "out" / "panel-back-panel-2.png",
+                       render_player_panel(view.players[1], message="Cable test"))
+    shutil.copy(tmp_path / "out" / "panel-not-answering.png", ARTIFACTS / "panel-not-answering.png")
+
+
 def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "kmsdrm"

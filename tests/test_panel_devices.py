@@ -1,39 +1,142 @@
-"""Real-panel plumbing without hardware: luma.oled devices over a recording fake I²C bus, a TCA9548A switched
-under one lock by two drawing threads, a bus that fails on one panel, the overlay layout and SPI."""
+"""Real-panel plumbing without hardware: luma.oled devices over a recording fake I²C bus that also models
+what each SSD1306 behind a TCA9548A makes of its bytes, switched under one lock by two drawing threads; a
+panel dead at boot, one unplugged while drawing, a bus failing one write in seven; the overlay layout and SPI."""
 
+import random
 import threading
+import time
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from companion.config import parse_config
 from companion.games import PlayerView
-from hardware.panel_devices import PanelUnavailable, open_panels
+from hardware.panel_devices import LumaPanel, PanelUnavailable, SteadySerial, open_panels
 from hardware.panels import PanelBank, render_player_panel
 
 MUX = 0x70
+NAMES = ("ABS", "CBA", "PBC", "NBS")
+
+
+class FakeSsd1306:
+    """One SSD1306's side of the bus: its command parser (the commands luma sends, with their argument
+    counts), horizontal addressing over its 8 pages × 128 columns of memory, and whether it is switched on.
+    A new one has lost its set-up, as a panel does when its power goes."""
+
+    ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+
+    def __init__(self):
+        self.ram = bytearray(128 * 8)
+        self.on = False
+        self.columns, self.pages = (0, 127), (0, 7)
+        self.column = self.page = 0
+
+    def command(self, data):
+        i = 0
+        while i < len(data):
+            op, args = data[i], data[i + 1:i + 1 + self.ARGS.get(data[i], 0)]
+            i += 1 + len(args)
+            if op in (0xAE, 0xAF):
+                self.on = op == 0xAF
+            elif op == 0x21:
+                self.columns, self.column = tuple(args), args[0]
+            elif op == 0x22:
+                self.pages, self.page = tuple(args), args[0]
+
+    def data(self, data):
+        for byte in data:
+            self.ram[self.page * 128 + self.column] = byte
+            self.column += 1
+            if self.column > self.columns[1]:
+                self.column = self.columns[0]
+                self.page = self.page + 1 if self.page < self.pages[1] else self.pages[0]
+
+    def image(self) -> Image.Image:
+        image = Image.new("1", (128, 64), 0)
+        for page in range(8):
+            for x in range(128):
+                byte = self.ram[page * 128 + x]
+                for bit in range(8):
+                    if byte >> bit & 1:
+                        image.putpixel((x, page * 8 + bit), 1)
+        return image
 
 
 class FakeBus:
     """Records every I²C write with the multiplexer channel in force and the panel the writing thread
-    meant to draw on (``bus.local.target``). ``fail_channel`` makes writes on that channel raise EREMOTEIO."""
+    meant to draw on (``bus.local.target``), and feeds it to that channel's :class:`FakeSsd1306`
+    (``panels``). Writes fail with EREMOTEIO, as a NACK does, and change nothing: on ``fail_channel`` or a
+    channel in ``dead``; at random with probability ``fail_rate`` (seeded ``rng``); or every
+    ``fail_every``-th write. ``refused[channel]`` counts the failed writes."""
 
-    def __init__(self, fail_channel=None):
+    def __init__(self, fail_channel=None, *, dead=(), fail_rate=0.0, seed=7, fail_every=0):
         self.channel = None
         self.writes = []          # (address, channel in force, target channel, number of bytes)
         self.local = threading.local()
         self.fail_channel = fail_channel
+        self.dead = set(dead)
+        self.fail_rate, self.rng, self.fail_every = fail_rate, random.Random(seed), fail_every
+        self.count = 0
+        self.refused: dict = {}
+        self.panels: dict = {}
         self.lock = threading.Lock()
+
+    def _fails(self) -> bool:
+        self.count += 1
+        return (self.fail_channel is not None and self.channel == self.fail_channel) or self.channel in self.dead \
+            or (self.fail_rate and self.rng.random() < self.fail_rate) \
+            or bool(self.fail_every and self.count % self.fail_every == 0)
 
     def write_byte(self, address, value):
         assert address == MUX
-        self.channel = value.bit_length() - 1
+        with self.lock:
+            if self.fail_rate and self.rng.random() < self.fail_rate:   # the multiplexer misses one too
+                raise OSError(121, "Remote I/O error")
+            self.channel = value.bit_length() - 1
 
     def write_i2c_block_data(self, address, register, data):
-        if self.fail_channel is not None and self.channel == self.fail_channel:
-            raise OSError(121, "Remote I/O error")
         with self.lock:
+            if self._fails():
+                self.refused[self.channel] = self.refused.get(self.channel, 0) + 1
+                raise OSError(121, "Remote I/O error")
             self.writes.append((address, self.channel, getattr(self.local, "target", None), len(data)))
+            panel = self.panels.setdefault(self.channel, FakeSsd1306())
+            panel.command(data) if register == 0x00 else panel.data(data)
+
+    def unplug(self, channel):
+        """The panel's cable comes loose: it stops answering and loses its set-up and picture."""
+        with self.lock:
+            self.dead.add(channel)
+            self.panels[channel] = FakeSsd1306()
+
+    def plug(self, channel):
+        with self.lock:
+            self.dead.discard(channel)
+
+    def shows(self, channel, image) -> bool:
+        """Whether the panel on ``channel`` is switched on and showing ``image``."""
+        with self.lock:
+            panel = self.panels.get(channel)
+            return panel is not None and panel.on and \
+                ImageChops.difference(panel.image(), image).getbbox() is None
+
+
+def wait_for(what, condition, timeout=20.0):
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.01)
+
+
+def views(balance):
+    return [PlayerView(name, "#fff", balance + 1000 * seat) for seat, name in enumerate(NAMES)]
+
+
+def all_show(bus, wanted, channels=range(4)) -> bool:
+    """Whether each of ``channels`` shows its player's panel for ``wanted`` (views, one per seat)."""
+    return all(bus.shows(channel, render_player_panel(wanted[channel])) for channel in channels)
 
 
 def switch_config(driver="ssd1306", **panels):
@@ -81,32 +184,155 @@ def test_a_full_frame_is_1024_data_bytes_plus_a_few_commands():
     assert data == 1024                                   # 128 × 64 pixels / 8
 
 
-def test_a_panel_failing_at_start_up_is_named():
-    bus = FakeBus(fail_channel=2)
-    with pytest.raises(PanelUnavailable, match="PBC's panel .* channel 2"):
-        open_panels(switch_config(), open_bus=lambda number: bus)
+def test_only_a_bus_that_cannot_be_opened_fails_open_panels_and_it_is_named():
+    def no_bus(number):
+        raise FileNotFoundError(2, "No such file or directory", f"/dev/i2c-{number}")
+
+    with pytest.raises(PanelUnavailable, match="I²C bus 1 of the panels' multiplexer cannot be opened.*i2c-1"):
+        open_panels(switch_config(), open_bus=no_bus)
+    overlay = parse_config({"panels": {"driver": "ssd1306", "multiplexer": "overlay"},
+                            "players": [{"name": "ABS", "panel": {"bus": 11}},
+                                        {"name": "CBA", "panel": {"bus": 12}}]})
+    with pytest.raises(PanelUnavailable, match=r"ABS.s panel \(.* bus 11\) cannot be opened"):
+        open_panels(overlay, open_bus=no_bus)
 
 
-def test_a_panel_failing_while_drawing_is_degraded_and_the_others_carry_on():
+def test_a_panel_dead_at_boot_leaves_the_other_three_drawing_and_draws_its_latest_view_once_it_answers(caplog):
+    caplog.set_level("INFO", logger="companion.panels")
+    bus = FakeBus(dead={2})                                # PBC's panel: nothing answers on channel 2
+    devices = open_panels(switch_config(), open_bus=lambda number: bus)
+    assert len(devices) == 4 and [d.answering for d in devices] == [True, True, False, True]
+    assert "1 not answering yet" in caplog.text
+    bank = PanelBank(devices=devices, retry_first=0.01, retry_max=0.04)
+    try:
+        first = views(31000)
+        bank.show(first)
+        wait_for("the three answering panels to draw", lambda: all_show(bus, first, (0, 1, 3)))
+        wait_for("panel 3 to be reported", lambda: bank.degraded() == [2])
+        assert bank.trouble() == (1, "Panel 3 is not answering")
+        tried = bus.refused[2]
+        wait_for("five more tries on panel 3", lambda: bus.refused[2] >= tried + 5 * 4)   # 4 writes a try
+        latest = views(45000)                              # the game goes on meanwhile
+        bank.show(latest)
+        wait_for("the others to draw the latest views", lambda: all_show(bus, latest, (0, 1, 3)))
+        assert not bus.shows(2, render_player_panel(latest[2]))
+        bus.plug(2)
+        wait_for("panel 3 to start up and draw the latest view", lambda: all_show(bus, latest))
+        wait_for("panel 3 to be reported back", lambda: bank.degraded() == [])
+        assert bank.trouble() == (2, "")
+    finally:
+        bank.close()
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len([w for w in warnings if w.startswith("panel 3 failed to draw")]) == 1, warnings   # not per try
+    assert "PBC's panel (ssd1306 at 0x3C on multiplexer channel 2) is not answering" in warnings[0]
+    assert caplog.text.count("panel 3 works again") == 1
+    assert not [w for w in warnings if not w.startswith("panel 3")], warnings
+
+
+def test_a_panel_unplugged_while_drawing_is_degraded_the_others_carry_on_and_it_starts_up_again():
     bus = FakeBus()
     devices = open_panels(switch_config(), open_bus=lambda number: bus)
-    bus.fail_channel = 1                                  # CBA's cable comes loose
-    bank = PanelBank(devices=devices)
-    views = [PlayerView(name, "#fff", 31000) for name in ("ABS", "CBA", "PBC", "NBS")]
-    bank.show(views)
-    import time
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and (bank.degraded() != [1] or bank.frames()[0] < 3):
-        time.sleep(0.02)
-    assert bank.degraded() == [1]
-    drawn = {channel for _, channel, _, n in bus.writes if n > 6}
-    assert {0, 2, 3} <= drawn
-    bus.fail_channel = None                               # plugged back in: it recovers by itself
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and bank.degraded():
-        time.sleep(0.05)
-    assert bank.degraded() == []
-    bank.close()
+    bank = PanelBank(devices=devices, retry_first=0.01, retry_max=0.04)
+    try:
+        bank.show(views(31000))
+        wait_for("all four panels to draw", lambda: all_show(bus, views(31000)))
+        bus.unplug(1)                                      # CBA's cable comes loose
+        latest = views(28000)
+        bank.show(latest)
+        wait_for("CBA's panel to be reported", lambda: bank.degraded() == [1])
+        wait_for("the others to draw", lambda: all_show(bus, latest, (0, 2, 3)))
+        assert bank.trouble()[1] == "Panel 2 is not answering"
+        bus.plug(1)                                        # plugged back in: set up again and drawn
+        wait_for("CBA's panel to show the latest view", lambda: all_show(bus, latest))
+        wait_for("CBA's panel to be reported back", lambda: bank.degraded() == [] and bank.trouble()[1] == "")
+    finally:
+        bank.close()
+
+
+def test_a_bus_failing_one_write_in_seven_at_random_still_gets_every_panel_to_its_latest_view(caplog):
+    caplog.set_level("INFO", logger="companion.panels")
+    bus = FakeBus(fail_rate=1 / 7, seed=1234)
+    devices = open_panels(switch_config(), open_bus=lambda number: bus)
+    bank = PanelBank(devices=devices, retry_first=0.01, retry_max=0.04)
+    try:
+        for balance in range(30000, 36000, 1000):          # the game moves faster than the panels draw
+            bank.show(views(balance))
+        latest = views(35000)
+        wait_for("every panel to show its latest view", lambda: all_show(bus, latest), timeout=60)
+        wait_for("every panel to answer", lambda: bank.degraded() == [])
+    finally:
+        bank.close()
+    assert sum(bus.refused.values()) > 50                  # the bus really failed, often
+    resent = sum(device.resent for device in devices)
+    for number in range(1, 5):                             # logged once per run of failures, not per retry
+        starts = sum(r.getMessage().startswith(f"panel {number}: some writes fail") for r in caplog.records)
+        ends = sum(r.getMessage().startswith(f"panel {number} writes cleanly again") for r in caplog.records)
+        assert starts in (ends, ends + 1) and 1 <= starts < resent / 8, (number, starts, ends, resent)
+
+
+def test_every_seventh_write_failing_is_logged_once_per_panel_and_never_reported_on_screen(caplog):
+    caplog.set_level("INFO", logger="companion.panels")
+    bus = FakeBus(fail_every=7)
+    devices = open_panels(switch_config(), open_bus=lambda number: bus)
+    bank = PanelBank(devices=devices, retry_first=0.01, retry_max=0.04)
+    try:
+        for balance in (31000, 32000, 33000):
+            bank.show(views(balance))
+            wait_for(f"every panel to show ${balance:,}", lambda: all_show(bus, views(balance)))
+        assert bank.trouble() == (0, "")                   # every frame got through: nothing to tell the players
+        bus.fail_every = 0                                 # the loose contact is fixed
+        bank.show(views(34000))
+        wait_for("every panel to show $34,000", lambda: all_show(bus, views(34000)))
+        wait_for("all four to write cleanly", lambda: caplog.text.count("writes cleanly again") == 4)
+    finally:
+        bank.close()
+    for number in range(1, 5):
+        assert caplog.text.count(f"panel {number}: some writes fail") == 1
+        assert caplog.text.count(f"panel {number} writes cleanly again") == 1
+    assert "failed to draw" not in caplog.text
+
+
+class ScheduledSerial:
+    """A luma serial interface (``command``/``data``/``cleanup``) in front of a :class:`FakeSsd1306`
+    whose calls numbered in ``failing`` (from 1) raise EREMOTEIO instead of arriving."""
+
+    def __init__(self, failing):
+        self.failing, self.calls, self.panel = set(failing), 0, FakeSsd1306()
+
+    def _call(self):
+        self.calls += 1
+        if self.calls in self.failing:
+            raise OSError(121, "Remote I/O error")
+
+    def command(self, *cmd):
+        self._call()
+        self.panel.command(list(cmd))
+
+    def data(self, data):
+        self._call()
+        self.panel.data(list(data))
+
+    def cleanup(self):
+        pass
+
+
+def test_a_frame_failing_after_its_write_retries_is_redrawn_at_once_and_never_reported(caplog):
+    from luma.oled.device import ssd1306
+    serial = ScheduledSerial(())
+    panel = LumaPanel("ABS's panel (test)", ssd1306, SteadySerial(serial, block=32), width=128, height=64)
+    panel.open()
+    start = serial.calls
+    serial.failing = set(range(start + 5, start + 9))      # the 5th write of the next frame fails 4 times
+    bank = PanelBank(devices=[panel], retry_first=5, retry_max=5)    # a growing delay would show
+    try:
+        bank.show([PlayerView("ABS", "#fff", 31000)])
+        assert bank.wait_idle(timeout=10), "the frame was not redrawn at once"
+        wanted = render_player_panel(PlayerView("ABS", "#fff", 31000))
+        assert serial.panel.on and ImageChops.difference(serial.panel.image(), wanted).getbbox() is None
+        assert bank.trouble() == (0, "") and panel.resent == 3
+    finally:
+        bank.close()
+    assert "failed to draw" not in caplog.text and caplog.text.count("some writes fail") == 1
 
 
 def test_overlay_layout_opens_each_panel_on_its_own_bus_without_switching():
@@ -152,3 +378,12 @@ def test_spi_panels_use_their_chip_select_and_dc_pins():
 def test_emulated_panels_need_no_bus():
     devices = open_panels(parse_config({}), open_bus=lambda n: pytest.fail("no bus for emulated panels"))
     assert len(devices) == 4 and all(d.width == 128 and d.height == 64 for d in devices)
+
+
+def test_the_self_test_names_a_panel_that_does_not_answer_and_passes_the_others(tmp_path):
+    from hardware.selftest import check_panels
+    bus = FakeBus(dead={2})
+    checks = check_panels(switch_config(), simulate=False, out_dir=tmp_path,
+                          open_panels=lambda config, simulate: open_panels(config, open_bus=lambda number: bus))
+    assert [check.passed for check in checks] == [True, True, False, True]
+    assert checks[2].part == "panel 3 (PBC)" and "is not answering" in checks[2].detail

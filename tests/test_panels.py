@@ -4,6 +4,7 @@ Set UPDATE_REFERENCE_PANELS=1 to rewrite the references after a deliberate layou
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -84,30 +85,82 @@ def test_bank_redraws_only_changed_panels_and_shows_an_exit_screen():
     assert same(frames[0], render_player_panel(None, message="Companion\nstopped"))
 
 
-def test_a_failing_panel_does_not_stop_the_others(caplog):
-    bank = PanelBank(2)
+def wait_for(what, condition, timeout=20.0):
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.005)
+
+
+def test_a_failing_panel_does_not_stop_the_others_and_is_tried_with_growing_delays(caplog):
+    caplog.set_level("INFO", logger="companion.panels")
+    bank = PanelBank(2, retry_first=0.02, retry_max=0.08, frame_retries=2)
+    tries = []
 
     def broken(image):
+        tries.append(time.monotonic())
         raise OSError(121, "Remote I/O error")
 
+    working = bank.devices[0].display
     bank.devices[0].display = broken
-    bank.show([VIEWS["abs-start"], VIEWS["cba-rich"]])
-    import time
-    deadline = time.monotonic() + 2
-    while time.monotonic() < deadline and not same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"])):
-        time.sleep(0.01)
-    assert same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"]))
-    assert "panel 1 failed" in caplog.text
-    assert bank.degraded() == [0]
-    time.sleep(0.3)
-    assert caplog.text.count("panel 1 failed") == 1          # logged once per failure run, not per retry
-    bank.devices[0].display = type(bank.devices[1]).display.__get__(bank.devices[0])   # plugged back in
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline and bank.degraded():
-        time.sleep(0.05)
-    assert bank.degraded() == []
-    assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
-    bank.close()
+    try:
+        bank.show([VIEWS["abs-start"], VIEWS["cba-rich"]])
+        wanted = render_player_panel(VIEWS["cba-rich"])
+        wait_for("the second panel to draw", lambda: same(bank.frames()[1][1], wanted))
+        wait_for("seven tries of the first", lambda: len(tries) >= 7)
+        assert bank.degraded() == [0] and bank.trouble() == (1, "Panel 1 is not answering")
+        gaps = [later - earlier for earlier, later in zip(tries[2:], tries[3:7])]
+        # three tries at once (the frame and its two redraws), then 0.02, 0.04, 0.08, 0.08 s apart at least
+        assert all(gap >= wanted * 0.99 for gap, wanted in zip(gaps, (0.02, 0.04, 0.08, 0.08))), gaps
+        assert caplog.text.count("panel 1 failed") == 1          # logged once per failure run, not per retry
+        bank.devices[0].display = working                        # plugged back in
+        wait_for("the first panel to draw", lambda: bank.degraded() == [])
+        assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
+        assert bank.trouble() == (2, "")
+    finally:
+        bank.close()
+    assert caplog.text.count("panel 1 failed") == 1 and caplog.text.count("panel 1 works again") == 1
+
+
+def test_trouble_names_the_panels_not_answering_and_changes_only_when_that_set_does():
+    bank = PanelBank(4, retry_first=0.01, retry_max=0.02)
+    broken = set()
+    for index, device in enumerate(bank.devices):
+        def display(image, index=index, draw=device.display):
+            if index in broken:
+                raise OSError(121, "Remote I/O error")
+            draw(image)
+        device.display = display
+    try:
+        seen = []
+
+        def settle(expected):
+            wait_for(f"trouble {expected!r}", lambda: bank.trouble()[1] == expected)
+            seen.append(bank.trouble())
+
+        broken.update({0, 2})
+        bank.show([VIEWS["abs-start"]] * 4)
+        settle("Panels 1 and 3 are not answering")
+        broken.add(3)
+        bank.show([VIEWS["cba-rich"]] * 4)
+        settle("Panels 1, 3 and 4 are not answering")
+        broken.clear()
+        settle("")
+        assert bank.wait_idle(timeout=10)
+        assert bank.trouble() == seen[-1]                        # nothing changes once all answer
+        versions = [version for version, _ in seen]
+        assert versions == sorted(set(versions)) and versions[0] >= 1
+    finally:
+        bank.close()
+
+
+def test_not_answering_text_counts_from_one():
+    from hardware.panels import not_answering_text
+    assert not_answering_text([2]) == "Panel 3 is not answering"
+    assert not_answering_text([0, 3]) == "Panels 1 and 4 are not answering"
+    assert not_answering_text([]) == ""
 
 
 @pytest.mark.parametrize("name, view, message", [

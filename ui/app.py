@@ -519,6 +519,7 @@ class TableController(EventDispatcher):
         self.readers, self.tray, self.tiles = readers, tray, tiles
         self._unknown_tags: list = []
         self._key_help_for: tuple | None = None
+        self._panel_trouble_seen, self._panel_trouble_said = 0, ""
         if readers is not None:     # reader threads report status and tiles; hand them to the main thread
             readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
             readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
@@ -561,6 +562,23 @@ class TableController(EventDispatcher):
             else:
                 self.table.post(command)
         self.table.process_pending()
+        self._say_panel_trouble()
+
+    def _say_panel_trouble(self) -> None:
+        """Say once which player panels are not answering ("Panel 3 is not answering", from
+        PanelBank.trouble: one lock, no allocation, so cheap on every tick), and take the words down when
+        they all answer again unless another message has replaced them. Display only."""
+        if self.panels is None:
+            return
+        version, text = self.panels.trouble()
+        if version == self._panel_trouble_seen:
+            return
+        self._panel_trouble_seen = version
+        if text:
+            self.say(text, refused=True)
+        elif self.message == self._panel_trouble_said:
+            self.say("")
+        self._panel_trouble_said = text
 
     def _on_home(self) -> bool:
         return self.table.session is None or (self.screens is not None and self.screens.current == "home")

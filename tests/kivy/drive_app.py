@@ -2,9 +2,9 @@
 
 Run by tests/test_kivy_app.py in a subprocess with a display (Xvfb). Usage:
 ``python drive_app.py DATA_DIR OUT_DIR [MODE]``, MODE one of --resume-check, --play-until-killed, --home,
---selftest, --pi-mode, --reader, --tiles, --exit-gesture, --exit-pin, --pick-game, --message (none: a whole
-game). Writes screenshots and panel PNGs into OUT_DIR and a ``result.json`` with what the screens showed
-(through tests/kivy/harness.py), then prints ``left_kiosk True|False``.
+--selftest, --pi-mode, --reader, --tiles, --exit-gesture, --exit-pin, --pick-game, --message, --dead-panel
+(none: a whole game). Writes screenshots and panel PNGs into OUT_DIR and a ``result.json`` with what the
+screens showed (through tests/kivy/harness.py), then prints ``left_kiosk True|False``.
 """
 
 import dataclasses
@@ -167,6 +167,29 @@ elif "--message" in sys.argv:      # a message longer than its bar says "more"; 
              wait_for_popup("whole message"), lambda: shot("message-popup"),
              lambda: result.__setitem__("popup_lines", popup().message.split("; ")),
              lambda: tap_text("Close", popup()), lambda: result.__setitem__("closed", popup() is None)]
+elif "--dead-panel" in sys.argv:   # CBA's panel (the 2nd) stops answering mid-game, then answers again
+    said = []
+    controller.bind(message=lambda _, text: said.append(text))
+    down = set()
+    second = controller.panels.devices[1]
+
+    def flaky(image, draw=second.display):
+        if down:
+            raise OSError(121, "Remote I/O error")
+        draw(image)
+
+    second.display = flaky
+
+    def wait_for_quiet_bar():
+        if controller.message:
+            raise Retry()
+
+    steps = [lambda: tap_text("2 networks"), lambda: down.add(1),
+             lambda: controller.panels.flash(1, "Cable test", seconds=120),    # something new to draw
+             wait_for_message("Panel 2 is not answering"), lambda: snapshot("panel down"),
+             lambda: shot("panel-not-answering"), lambda: None, lambda: None, lambda: snapshot("still down"),
+             down.clear, wait_for_quiet_bar, lambda: snapshot("panel back"), lambda: save_panels("panel-back"),
+             lambda: result.__setitem__("said", said)]
 elif "--exit-pin" in sys.argv:
     def type_pin(digits):
         return [lambda d=d: tap_text(d, controller.popup) for d in digits] + [lambda: tap_text("OK", controller.popup)]
