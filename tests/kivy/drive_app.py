@@ -216,10 +216,23 @@ elif "--reader" in sys.argv:
 elif "--selftest" in sys.argv:
     steps = [wait_for_reader, lambda: tap_text("Self-test"), lambda: shot("selftest-start"),
              lambda: save_panels("selftest")]
-    for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o"):
-        steps.append(lambda k=key_name: key(k))
-        steps.append(lambda: None)              # let the debounce settle
-    steps += [lambda: key("backspace", 8), lambda: None, lambda: tap_text("Skip"),
+    def press_and_wait(key_name):
+        """Press a button's key, then wait until the self-test has noted a press (its debounce has settled
+        and the next button is asked for), whatever the load."""
+        state = {}
+
+        def press():
+            state["checks"] = len(controller.popup.checks)
+            key(key_name) if key_name != "backspace" else key("backspace", 8)
+
+        def noted():
+            if len(controller.popup.checks) == state["checks"]:
+                raise Retry
+        return [press, noted]
+
+    for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o", "backspace"):
+        steps += press_and_wait(key_name)
+    steps += [lambda: tap_text("Skip"),
               lambda: result.__setitem__("selftest", [controller.popup.prompt, controller.popup.report]),
               lambda: shot("selftest-report"),
               lambda: tap_text("Close"), lambda: key("q"), lambda: snapshot("after selftest")]
