@@ -18,6 +18,8 @@ Measures (see benchmarks/README.md for how each is taken):
 3. ``import companion`` and ``import companion.table`` (subprocess minus a bare interpreter, median); target <= 150 ms
 4. resident memory of a headless table that has opened a 4-network game of ~1,000 moves;  target <= 60 MB
 5. the simulator's launch-to-first-frame time under Xvfb (``COMPANION_BENCH_FIRST_FRAME``); target <= 3 s
+6. bytes written to disk per move (``/proc/self/io``), journal and backups together, beside a bare SQLite
+   WAL + ``synchronous=FULL`` insert of the same rows;                      target <= 3x bare
 
 Only the standard library is used (besides the companion package itself).
 """
@@ -737,6 +739,132 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
 
 
 # --------------------------------------------------------------------------------------------------
+# 6. bytes written to disk per move (journal and backups together)
+
+_IO_CHILD = r"""
+import json, random, sqlite3, sys, time
+from pathlib import Path
+
+def written():
+    with open("/proc/self/io") as io:
+        return {k: int(v) for k, v in (line.split(": ") for line in io)}["write_bytes"]
+
+kind, bench_dir, path, moves = sys.argv[1], sys.argv[2], Path(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, bench_dir)
+import run as bench
+from companion.journal import Journal
+from companion.table import BACKUP_EVERY, Table
+result = {"kind": kind}
+if kind in ("companion", "journal-only"):  # the Table as the kiosk runs it: journal + background backups
+    before = written()
+    journal, table, game_id = bench._new_table(path)
+    if kind == "journal-only":
+        table.backup_every = None
+    rng = random.Random(2024)
+    accepted = 0
+    while accepted < moves:
+        if table.execute(bench._next_command(table, rng)).accepted:
+            accepted += 1
+            if accepted == moves * 3 // 4:
+                assert journal.wait_for_backups(120)
+                result["q3"] = written() - before
+    journal.backup_soon()         # the clean stop's backup, as ui/kiosk.py asks for it
+    journal.close()               # waits for it
+    result["total"] = written() - before
+    result["backup_every"] = BACKUP_EVERY
+    folder = path.parent / "backups"
+    result["backups_bytes"] = sum(f.stat().st_size for f in folder.iterdir()) if folder.is_dir() else 0
+    result["journal_bytes"] = path.stat().st_size
+else:                             # the same rows, one transaction per move, into a bare table
+    source = sqlite3.connect(f"file:{sys.argv[5]}?mode=ro&immutable=1", uri=True)
+    rows = source.execute("SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+                          "ORDER BY seq").fetchall()
+    source.close()
+    by_move = {}
+    for row in rows:
+        by_move.setdefault(row[2], []).append(row)
+    groups = list(by_move.values())
+    before = written()
+    db = sqlite3.connect(str(path), isolation_level=None)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, move INTEGER NOT NULL, "
+               "time REAL NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, schema_version INTEGER NOT NULL)")
+    for index, group in enumerate(groups, 1):
+        db.execute("BEGIN")
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", group)
+        db.execute("COMMIT")
+        if kind == "full-copies" and index % 50 == 0:    # the previous scheme: a whole copy every 50 moves
+            partial = path.with_name("copy.partial")
+            copy = sqlite3.connect(str(partial))
+            db.backup(copy)
+            copy.close()
+            partial.replace(path.with_name("copy.sqlite3"))
+        if index == len(groups) * 3 // 4:
+            result["q3"] = written() - before
+    db.close()
+    result["total"] = written() - before
+    result["moves"] = len(groups)
+print(json.dumps(result))
+"""
+
+
+def bench_disk_bytes(work: Path, moves: int) -> list[Row]:
+    """Bytes the process sends to the storage layer (``/proc/self/io`` ``write_bytes``) per move: the
+    companion (journal + backups, the Table as the kiosk runs it) beside a bare SQLite WAL +
+    ``synchronous=FULL`` insert of the same rows, and (info) the previous scheme's full copies."""
+    if not Path("/proc/self/io").exists():
+        raise RuntimeError("/proc/self/io is not available here")
+    bench_dir = str(Path(__file__).resolve().parent)
+
+    def child(kind: str, folder: str, *extra: str) -> dict:
+        target = work / folder
+        target.mkdir()
+        result = subprocess.run([sys.executable, "-c", _IO_CHILD, kind, bench_dir, str(target / "journal.sqlite3"),
+                                 str(moves), *extra], cwd=work, capture_output=True, text=True, timeout=1800)
+        if result.returncode != 0:
+            raise RuntimeError(f"{kind} child failed: {result.stderr.strip().splitlines()[-3:]}")
+        return json.loads(result.stdout)
+
+    progress(f"disk bytes: playing {moves:,} moves through the Table (journal + backups)")
+    ours = child("companion", "io-companion")
+    journal = str(work / "io-companion" / "journal.sqlite3")
+    alone = child("journal-only", "io-journal-only")
+    bare = child("bare", "io-bare", journal)
+    old = child("full-copies", "io-full-copies", journal)
+    n = bare["moves"]
+    last = n - n * 3 // 4
+
+    def per_move(result: dict) -> tuple[float, float]:
+        return result["total"] / n, (result["total"] - result["q3"]) / last
+
+    ours_all, ours_last = per_move(ours)
+    bare_all, bare_last = per_move(bare)
+    old_all, old_last = per_move(old)
+    alone_all, alone_last = per_move(alone)
+    ratio = ours_all / bare_all if bare_all else float("inf")
+    fs = _filesystem_of(work)
+    rows = [
+        Row("disk_bytes_per_move", "disk bytes per move: journal + backups (/proc/self/io write_bytes)",
+            f"{ours_all:,.0f} B/move = {ratio:.2f}× bare (last quarter {ours_last:,.0f} B/move; {n:,} moves, "
+            f"backup every {ours['backup_every']} moves; journal {ours['journal_bytes'] / 1e6:.1f} MB, backups "
+            f"{ours['backups_bytes'] / 1e6:.1f} MB on disk)", "≤ 3× bare", _verdict(ratio, 3, False), ratio, "×",
+            {**ours, "per_move": ours_all, "per_move_last_quarter": ours_last, "file_system": fs}),
+        Row("disk_bytes_per_move_journal_only", "  the journal alone (no backups)",
+            f"{alone_all:,.0f} B/move = {alone_all / bare_all:.2f}× bare (last quarter {alone_last:,.0f} B/move)",
+            "—", "info", alone_all, "B/move", {**alone, "per_move_last_quarter": alone_last}),
+        Row("disk_bytes_per_move_bare", "  bare SQLite WAL+FULL insert of the same rows",
+            f"{bare_all:,.0f} B/move (last quarter {bare_last:,.0f} B/move)", "—", "info", bare_all, "B/move",
+            {**bare, "per_move_last_quarter": bare_last}),
+        Row("disk_bytes_per_move_full_copies", "  previous scheme: bare + a full copy every 50 moves",
+            f"{old_all:,.0f} B/move = {old_all / bare_all:.2f}× bare (last quarter {old_last:,.0f} B/move: "
+            f"grows with the game)", "—", "info", old_all, "B/move", {**old, "per_move_last_quarter": old_last}),
+    ]
+    progress(f"disk bytes: {ours_all:,.0f} B/move ({ratio:.2f}× bare {bare_all:,.0f} B/move)")
+    return rows
+
+
+# --------------------------------------------------------------------------------------------------
 # main
 
 
@@ -785,13 +913,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to put the temporary journals (default: the system temp folder); "
                              "use a folder on the device that will hold the real journal, e.g. the SD card")
     parser.add_argument("--skip", action="append", default=[],
-                        choices=("appends", "replay", "imports", "memory", "ui"), help="skip a measure (repeatable)")
+                        choices=("appends", "replay", "imports", "memory", "ui", "disk"),
+                        help="skip a measure (repeatable)")
     args = parser.parse_args(argv)
 
-    sizes = ({"appends": 300, "replay_events": 2_000, "import_runs": 5, "memory_moves": 300, "ui_runs": 1}
+    sizes = ({"appends": 300, "replay_events": 2_000, "import_runs": 5, "memory_moves": 300, "ui_runs": 1,
+              "disk_moves": 1_000}
              if args.quick else
              {"appends": 2_000, "replay_events": REPLAY_TARGET_EVENTS, "import_runs": 15, "memory_moves": 1_000,
-              "ui_runs": 3})
+              "ui_runs": 3, "disk_moves": 5_000})
 
     if args.dir:
         args.dir.mkdir(parents=True, exist_ok=True)
@@ -828,6 +958,7 @@ def main(argv: list[str] | None = None) -> int:
                 lambda: bench_memory(work, sizes["memory_moves"], predicted_rate))
         saved = (_SAVED_GAME["path"], _SAVED_GAME["label"]) if _SAVED_GAME else None
         guarded("ui", "simulator first frame", "≤ 3 s", lambda: bench_first_frame(work, sizes["ui_runs"], saved))
+        guarded("disk", "disk bytes per move", "≤ 3× bare", lambda: bench_disk_bytes(work, sizes["disk_moves"]))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - started

@@ -2,8 +2,10 @@
 
 Subcommands (``companion SUBCOMMAND --help`` for each):
 
-* ``run [--config FILE] [--sim] [--new]`` — the kiosk on a Pi; on a desktop (or with ``--sim``) the
-  simulator: keyboard keys for buttons, emulated panels.
+* ``run [--config FILE] [--sim] [--new] [--headless]`` — the kiosk on a Pi; on a desktop (or with
+  ``--sim``) the simulator: keyboard keys for buttons, emulated panels. ``--headless``: no screen, panels
+  or buttons: start-up only (the lock, the journal check and any recovery, resuming the game), print
+  what was found and done, and exit.
 * ``games [list | resume ID | export ID --format json|csv | import FILE]`` — saved games.
 * ``export GAME --format json|csv [-o FILE]`` — one game's history (JSON) or bank ledger (CSV).
 * ``replay GAME`` — the history as readable lines.
@@ -50,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--sim", action="store_true", help="force simulator mode (keyboard buttons, emulated panels)")
     run.add_argument("--new", action="store_true", help="open on the home screen instead of resuming")
     run.add_argument("--resume", type=int, metavar="ID", help="resume this saved game")
+    run.add_argument("--headless", action="store_true",
+                     help="no screen, panels or buttons: check (and if need be recover) the journal, resume "
+                          "the game, print what was done, and exit")
 
     games = sub.add_parser("games", help="list, resume, export or import saved games",
                            description="Saved games. Without an action, lists them.")
@@ -317,12 +322,12 @@ def _run(args, config, *, resume: int | None) -> int:
     folder = data_dir(args.data_dir or config.data_dir)
     lock = InstanceLock(folder / LOCK_NAME).acquire()      # before any GPIO, serial or I2C
     try:
-        journal, recovery = open_journal(_journal_path(args, config))
-        if recovery:
-            log.warning("%s", recovery.message())
+        journal, recovery = open_journal(_journal_path(args, config))   # logs what a recovery did
         try:
             if resume is not None:
                 journal.game(resume)                      # an unknown id stops here, before any window
+            if getattr(args, "headless", False):
+                return _headless(journal, recovery, resume=resume, start_new=bool(getattr(args, "new", False)))
             frontend = _frontend("kiosk")
             return frontend(journal=journal, config=config, simulate=bool(getattr(args, "sim", False)),
                             resume=resume, start_new=bool(getattr(args, "new", False)),
@@ -331,6 +336,29 @@ def _run(args, config, *, resume: int | None) -> int:
             journal.close()
     finally:
         lock.release()
+
+
+def _headless(journal, recovery, *, resume: int | None, start_new: bool) -> int:
+    """``run --headless``: the kiosk's start-up without its screen. Prints the recovery notice (if any),
+    the games in the journal, and what was resumed; exits 0 (a read-only journal is not a failure)."""
+    from companion.commands import OpenGame
+    from companion.table import Table
+    table = Table(journal)
+    table.claim()
+    if recovery:
+        print(recovery.message())
+    games = journal.games()
+    state = "read-only: " + journal.read_only_reason if journal.read_only else "writable"
+    print(f"Journal {journal.path} ({state}): {len(games)} games, {sum(g.events for g in games)} events")
+    for game in games:
+        print(f"  game #{game.id} {game.game} {game.status}: {game.events} events")
+    outcome = None
+    if resume is not None:
+        outcome = table.execute(OpenGame(game_id=resume, source="startup"))
+    elif not start_new:
+        outcome = table.resume_latest()
+    print(outcome.message if outcome else "No game resumed.")
+    return 0
 
 
 def _selftest(args, config) -> int:

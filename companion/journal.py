@@ -6,10 +6,18 @@ Layout (schema version in ``PRAGMA user_version``):
   ``finished`` and is updated in the same transaction as the event that changed it.
 * ``events(seq, game_id, move, time, type, payload, schema_version)`` — one row per event; ``seq`` is
   journal-wide and increasing; ``move`` groups the events of one command; ``payload`` is JSON.
+* ``meta(key, value)`` — ``journal_id`` (a random id of this file, so a backup chain is only ever
+  continued from the journal it copies) and, after a recovery, ``seq_floor`` (no seq at or below it is
+  used again) and ``recovery`` (what the recovery said).
+* ``lost(first_seq, last_seq, time, note)`` — seqs a recovery did not keep: a later recovery knows those
+  holes are not damage. ``meta`` and ``lost`` are created when a journal is opened for writing; journals
+  written by earlier versions (without them) open and replay as before.
 
 The file uses WAL with ``synchronous=FULL`` and a busy timeout, and has one writer (the table's owner
-thread). :func:`open_journal` checks the file at start-up; a damaged file is moved aside (never
-deleted), what can be read from it is copied into a fresh journal, and a :class:`Recovery` says what.
+thread). Backups (:mod:`companion.backups`) are written by a background thread through their own
+connection (:meth:`Journal.backup_soon`). :func:`open_journal` checks the file at start-up and, when it
+is damaged, missing, stale or cannot be written, moves it aside (never deleted) and rebuilds it from the
+best of what can be read (:mod:`companion.recovery`); a :class:`Recovery` says exactly what.
 """
 
 from __future__ import annotations
@@ -20,20 +28,25 @@ import logging
 import os
 import sqlite3
 import time as _time
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from companion.errors import CompanionError, JournalError, UnknownGame
+from companion import backups as _backups
+from companion.errors import JournalError, UnknownGame
 from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent
 
 log = logging.getLogger("companion.journal")
 
 JOURNAL_FORMAT = 1
-#: Backups live in this folder beside the journal; this many are kept (newest first).
-BACKUP_DIR = "backups"
-BACKUPS_KEPT = 5
+#: Backups live in this folder beside the journal; this many generations are always kept (older ones too
+#: while they hold more of some game than the kept ones: see companion.backups).
+BACKUP_DIR = _backups.BACKUP_DIR
+BACKUPS_KEPT = _backups.GENERATIONS_KEPT
 BUSY_TIMEOUT_MS = 5_000
+#: How long ``close()`` lets a requested backup finish.
+BACKUP_CLOSE_TIMEOUT_S = 60.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -54,11 +67,42 @@ CREATE TABLE IF NOT EXISTS events (
     schema_version INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, seq);
+CREATE TABLE IF NOT EXISTS meta (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS lost (
+    first_seq  INTEGER NOT NULL,
+    last_seq   INTEGER NOT NULL,
+    time       REAL    NOT NULL,
+    note       TEXT    NOT NULL
+);
 """
 
 
 class JournalTooNew(JournalError):
-    """The journal was written by a newer companion; it is left untouched (not treated as damage)."""
+    """The journal was written by a newer companion (``Journal()`` refuses it; ``open_journal`` moves it
+    aside untouched and restores what the backups it can read hold)."""
+
+
+class JournalUnwritable(JournalError):
+    """The journal cannot be written: a read-only file, folder or file system, a full disk. A read-only
+    journal raises it for every write, naming why (``reason``)."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
+
+
+#: SQLite result codes that mean "cannot write here" rather than "this is not a journal".
+_UNWRITABLE = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_FULL", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
+
+
+def _unwritable(error: sqlite3.Error) -> bool:
+    name = getattr(error, "sqlite_errorname", "") or ""
+    text = str(error).lower()
+    return name.startswith(_UNWRITABLE) or "readonly" in text or "read-only" in text or "disk is full" in text \
+        or "unable to open" in text
 
 
 @dataclass(frozen=True)
@@ -79,27 +123,52 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class Recovery:
-    """What start-up did with a damaged journal: where the damaged file was moved (``moved_to``), why
-    it was judged damaged (``problem``), and how many games and events were copied into the new one."""
+    """What start-up did with a journal that was damaged, missing, stale or could not be written.
 
-    moved_to: Path
+    ``problem`` says what was wrong; ``moved_to`` is where the file was moved (``None`` if nothing was
+    moved); ``games_recovered``/``events_recovered`` count what the journal now holds; ``games`` is one
+    :class:`companion.recovery.GameReport` per game (what was kept, what was not, and where the rest is);
+    ``read_only`` is True when the games could only be opened read-only (then ``read_only_reason``).
+    """
+
+    moved_to: Path | None
     problem: str
     games_recovered: int
     events_recovered: int
-    #: The backup the journal was restored from, when it held more than the damaged file's readable part.
+    #: The newest backup that a kept game came from, if any.
     backup: Path | None = None
-    #: Unix time of the newest event in force after the recovery (None if nothing was recovered).
+    #: Unix time of the newest event kept (None if nothing was recovered).
     restored_to: float | None = None
+    kind: str = "damaged"
+    games: tuple = ()
+    read_only: bool = False
+    read_only_reason: str = ""
+    #: The words, when they were written by an earlier, interrupted start-up (then shown as they were).
+    text: str = field(default="", compare=False)
 
     def message(self) -> str:
-        """A sentence for the screen and the log: what was recovered first, then where and why."""
+        """Sentences for the screen and the log: what was wrong, where the file went, then per game what
+        was kept and what was not (clauses separated by ``; ``)."""
+        if self.text:
+            return self.text
         problem = " ".join(self.problem.split())
-        problem = problem if len(problem) <= 90 else problem[:89] + "…"
-        when = f", as it was at {_time.strftime('%H:%M', _time.localtime(self.restored_to))}" \
-            if self.restored_to else ""
-        source = f"from the backup {self.backup.name}" if self.backup else "from its readable part"
-        return (f"Journal damaged: restored {source}{when}: recovered {self.events_recovered} events of "
-                f"{self.games_recovered} games. The damaged file was kept as {self.moved_to} ({problem}).")
+        problem = problem if len(problem) <= 160 else problem[:159] + "…"
+        head = {"newer": "Journal from a newer companion", "unwritable": "Journal cannot be written",
+                "missing": "Journal missing", "stale": "Journal behind its backups"}.get(self.kind, "Journal damaged")
+        parts = [f"{head}: {problem}."]
+        if self.moved_to is not None and self.kind == "newer":
+            parts.append(f"It was moved, untouched, to {self.moved_to}; update the companion and put it back "
+                         f"as {self.moved_to.name.split('.newer-')[0]} to see its games.")
+        elif self.moved_to is not None:
+            parts.append(f"The file was kept as {self.moved_to} (never deleted).")
+        from companion.recovery import describe
+        parts.append(f"{'Shown' if self.read_only else 'Restored'}: recovered {self.events_recovered} events "
+                     f"of {self.games_recovered} games: {describe(list(self.games))}.")
+        if self.read_only:
+            parts.append(f"The games are open READ-ONLY, no move can be recorded: {self.read_only_reason}.")
+            if self.moved_to is None and self.kind not in ("missing", "unwritable"):
+                parts.append("The damaged file was left where it is.")
+        return " ".join(parts)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -117,10 +186,16 @@ class Journal:
     ``close()`` is safe to call twice; the journal is a context manager.
     """
 
-    def __init__(self, path: str | os.PathLike, *, read_only: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike, *, read_only: bool = False, reason: str = "") -> None:
         self.path = Path(path)
         self.read_only = read_only
+        self.read_only_reason = reason or ("opened read-only" if read_only else "")
         self._db = None
+        self._closed = True
+        self._depth = 0
+        self._seq_floor = 0
+        self._writer: _backups.BackupWriter | None = None
+        self._worker: _backups.BackupWorker | None = None
         try:
             if read_only:
                 if not self.path.exists():
@@ -134,7 +209,11 @@ class Journal:
                     self._db = self._connect_read_only("mode=ro&immutable=1")
                     self._check_version()
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as error:
+                    raise JournalUnwritable(f"cannot create the folder {self.path.parent}: {error.strerror}",
+                                            error.strerror or str(error)) from error
                 self._db = _connect(self.path)
                 mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 self._db.execute("PRAGMA synchronous = FULL")
@@ -144,16 +223,53 @@ class Journal:
                     raise JournalError(f"{self.path} could not be set to WAL with synchronous=FULL "
                                        f"(got {mode}, synchronous={synchronous}); use a local file system")
                 self._check_version()
-                self._db.executescript(_SCHEMA)
-                self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
+                self._db.execute("BEGIN IMMEDIATE")            # the first write: fails if we may not write
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('journal_id', ?)",
+                                 (uuid.uuid4().hex,))
+                if self._db.execute("PRAGMA user_version").fetchone()[0] != JOURNAL_FORMAT:
+                    self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
+                self._db.execute("COMMIT")
+                self._seq_floor = int(self._meta("seq_floor") or 0)
         except sqlite3.DatabaseError as error:
             self._close_quietly()
+            if not read_only and _unwritable(error):
+                raise JournalUnwritable(f"{self.path} cannot be written: {error}", str(error)) from error
             raise JournalError(f"{self.path} cannot be used as a journal: {error}") from error
         except JournalError:
             self._close_quietly()
             raise
+        if read_only:
+            self._seq_floor = int(self._meta("seq_floor") or 0)
         self._closed = False
-        self._depth = 0   # nesting of _transaction()
+
+    @classmethod
+    def in_memory(cls, path: str | os.PathLike, reason: str, fill=None) -> "Journal":
+        """A read-only journal held in memory (when nothing can be written where ``path`` is): ``fill(db)``
+        writes its content first; every later write raises :class:`JournalUnwritable` with ``reason``."""
+        journal = cls.__new__(cls)
+        journal.path = Path(path)
+        journal.read_only, journal.read_only_reason = False, ""
+        journal._depth, journal._seq_floor, journal._closed = 0, 0, False
+        journal._writer = journal._worker = None
+        journal._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        journal._db.executescript(_SCHEMA)
+        journal._db.execute("INSERT INTO meta (key, value) VALUES ('journal_id', ?)", (uuid.uuid4().hex,))
+        if fill is not None:
+            with journal._transaction():
+                fill(journal._db)
+        journal.read_only, journal.read_only_reason = True, reason
+        return journal
+
+    def _meta(self, key: str) -> str | None:
+        return _backups.meta_value(self._db, key)
+
+    @property
+    def journal_id(self) -> str | None:
+        """This file's random id (``None`` for a journal of an earlier version opened read-only)."""
+        return self._meta("journal_id")
 
     def _connect_read_only(self, query: str) -> sqlite3.Connection:
         db = sqlite3.connect(f"file:{self.path}?{query}", uri=True, isolation_level=None,
@@ -202,7 +318,8 @@ class Journal:
         return records
 
     def _insert(self, game_id: int, events: Sequence[NewEvent], time: float) -> list[EventRecord]:
-        first = self._db.execute("SELECT IFNULL(MAX(seq), 0) + 1 FROM events").fetchone()[0]
+        first = max(self._db.execute("SELECT IFNULL(MAX(seq), 0) + 1 FROM events").fetchone()[0],
+                    self._seq_floor + 1)   # seqs a recovery did not keep are never used again
         records = []
         for offset, event in enumerate(events):
             payload = json.dumps(dict(event.payload), sort_keys=True)
@@ -219,6 +336,9 @@ class Journal:
         """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``); nested uses join the outermost one
         (``import_json`` writes a whole game atomically). Any SQLite failure becomes a
         :class:`JournalError` naming the real cause (a failed rollback never hides it)."""
+        if self.read_only:
+            raise JournalUnwritable(f"the journal cannot be written ({self.read_only_reason}); nothing was "
+                                    f"recorded", self.read_only_reason)
         if self._depth:
             self._depth += 1
             try:
@@ -290,24 +410,46 @@ class Journal:
             raise JournalError(f"the journal {self.path} is damaged ({error}); `companion run` moves it aside "
                                f"and recovers what it can") from error
 
-    def take_backup(self, keep: int = BACKUPS_KEPT) -> Path:
-        """Copy the journal with SQLite's online backup API to ``backups/journal-<time>-<seq>.sqlite3``
-        beside it, and keep only the newest ``keep`` copies. Returns the new file. A safe point (the end of
-        a Ratings War, of a round, of a game) calls this; it never blocks the writer for long."""
-        folder = self.path.parent / BACKUP_DIR
-        folder.mkdir(parents=True, exist_ok=True)
-        seq = self._db.execute("SELECT IFNULL(MAX(seq), 0) FROM events").fetchone()[0]
-        target = folder / f"journal-{_time.strftime('%Y%m%d-%H%M%S')}-{seq:08d}.sqlite3"
-        partial = target.with_suffix(".partial")
-        copy = sqlite3.connect(str(partial))
+    def take_backup(self, keep: int = BACKUPS_KEPT) -> Path | None:
+        """Back the journal up now, on the calling thread (see :mod:`companion.backups`): a delta part
+        with the events since the last backup, or the base of a new generation. Returns the file written,
+        or ``None`` if nothing changed. Raises :class:`companion.backups.BackupError` if it fails.
+        The table uses :meth:`backup_soon` instead, which never makes its thread wait."""
+        if self.read_only:
+            return None
+        return self._backup_writer(keep).backup()
+
+    def _backup_writer(self, keep: int = BACKUPS_KEPT) -> _backups.BackupWriter:
+        if self._writer is None:
+            self._writer = _backups.BackupWriter(self.path, keep=keep)
+        self._writer.keep = keep
+        return self._writer
+
+    def backup_soon(self) -> None:
+        """Ask the background backup thread for a backup and return at once (nothing for a read-only
+        journal). Failures are logged; the game goes on."""
+        if self.read_only or self._closed:
+            return
+        if self._worker is None:
+            self._worker = _backups.BackupWorker(self._backup_writer())
+        self._worker.request()
+
+    def wait_for_backups(self, timeout: float | None = None) -> bool:
+        """Wait until the requested backups are written (True), or ``timeout`` seconds pass (False)."""
+        return self._worker.wait(timeout) if self._worker is not None else True
+
+    @property
+    def backup_worker(self) -> _backups.BackupWorker | None:
+        """The background backup thread's handle (``None`` until the first :meth:`backup_soon`)."""
+        return self._worker
+
+    def tile_rows(self) -> list[tuple]:
+        """The tile registry's rows ``(uid, kind, details JSON, learned)`` kept in this file (see
+        :mod:`companion.tiles`), for a read-only journal's stand-in registry; empty if there are none."""
         try:
-            self._db.backup(copy)
-        finally:
-            copy.close()
-        os.replace(partial, target)
-        for old in backups(self.path)[keep:]:
-            old.unlink(missing_ok=True)
-        return target
+            return [tuple(r) for r in self._db.execute("SELECT uid, kind, details, learned FROM tiles")]
+        except sqlite3.Error:
+            return []
 
     def integrity_problem(self) -> str | None:
         """``None`` if ``PRAGMA integrity_check`` passes, else its first complaint."""
@@ -315,9 +457,12 @@ class Journal:
         return None if result == "ok" else result
 
     def close(self) -> None:
-        """Close the file (checkpointing the WAL). Safe to call twice."""
+        """Let a requested backup finish (up to :data:`BACKUP_CLOSE_TIMEOUT_S`), then close the file
+        (checkpointing the WAL). Safe to call twice."""
         if not self._closed:
             self._closed = True
+            if self._worker is not None:
+                self._worker.close(BACKUP_CLOSE_TIMEOUT_S)
             self._db.close()
 
     def __enter__(self) -> "Journal":
@@ -327,182 +472,253 @@ class Journal:
         self.close()
 
 
-def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
-    """Open the journal at ``path`` for start-up, checking it first.
-
-    A file that is not a journal or fails ``PRAGMA integrity_check`` is moved aside (with its ``-wal``
-    and ``-shm`` files) to ``<name>.damaged-<time>``, every game and event that can still be read is
-    copied into a fresh journal at ``path``, and the returned :class:`Recovery` says what happened.
-    Raises :class:`JournalError` if even the fresh journal cannot be created.
-    """
-    path = Path(path)
-    problem = _problem_with(path) if path.exists() else None
-    if problem is None:
-        return Journal(path), None
-    stamp = _time.strftime("%Y%m%d-%H%M%S")
-    moved_to = path.with_name(f"{path.name}.damaged-{stamp}")
-    attempt = 1
-    while any(Path(str(moved_to) + suffix).exists() for suffix in ("", "-wal", "-shm")):
-        attempt += 1   # never replace (delete) an earlier damaged file
-        moved_to = path.with_name(f"{path.name}.damaged-{stamp}-{attempt}")
-    for suffix in ("", "-wal", "-shm"):
-        source = Path(str(path) + suffix)
-        if source.exists():
-            os.replace(source, Path(str(moved_to) + suffix))
-    journal = Journal(path)
-    games, events = _salvage(moved_to, journal)
-    backup = _best_backup(path, events)
-    if backup is not None:              # the newest sound backup holds more than the readable part
-        journal.close()
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(path) + suffix).unlink(missing_ok=True)   # only the fresh copy made just above
-        restore = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
-        target = sqlite3.connect(str(path))
-        try:
-            restore.backup(target)
-        finally:
-            restore.close()
-            target.close()
-        journal = Journal(path)
-        games, events = len(journal.games()), sum(g.events for g in journal.games())
-    last = journal._db.execute("SELECT MAX(time) FROM events").fetchone()[0]
-    return journal, Recovery(moved_to, problem, games, events, backup, last)
-
-
-
 def backups(journal_path: Path) -> list[Path]:
-    """The backups of the journal at ``journal_path``, newest first."""
-    folder = Path(journal_path).parent / BACKUP_DIR
-    return sorted(folder.glob("journal-*.sqlite3"), reverse=True) if folder.is_dir() else []
+    """The backup files of the journal at ``journal_path``: newest generation first (its base, then its
+    delta parts in order), earlier versions' full copies last."""
+    return _backups.backup_files(Path(journal_path))
 
 
-def _best_backup(path: Path, events_salvaged: int) -> Path | None:
-    """The newest backup that passes ``integrity_check`` and holds more events than were salvaged."""
-    for candidate in backups(path):
+def _sidecars(path: Path) -> list[Path]:
+    return [Path(str(path) + suffix) for suffix in ("-wal", "-shm")]
+
+
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _aside_name(path: Path, label: str) -> Path:
+    """``<name>.<label>-<time>`` beside ``path``, never one that exists (an earlier one is never replaced)."""
+    stamp = _time.strftime("%Y%m%d-%H%M%S")
+    moved_to = path.with_name(f"{path.name}.{label}-{stamp}")
+    attempt = 1
+    while any(_exists(Path(str(moved_to) + suffix)) for suffix in ("", "-wal", "-shm")):
+        attempt += 1
+        moved_to = path.with_name(f"{path.name}.{label}-{stamp}-{attempt}")
+    return moved_to
+
+
+def _remove_database_files(path: Path) -> None:
+    for candidate in [path, *_sidecars(path), Path(str(path) + "-journal")]:
+        if candidate.is_file():
+            candidate.unlink(missing_ok=True)
+
+
+def _finish_interrupted_recovery(path: Path) -> Recovery | None:
+    """A start-up that was killed while recovering: half-built files are removed (the recovery is done
+    again); a fully built one waiting to be moved into place is moved into place."""
+    for leftover in path.parent.glob(f"{path.name}.recovering*"):
+        if leftover.is_file():
+            leftover.unlink(missing_ok=True)
+    built = path.with_name(f"{path.name}.recovered")
+    if not built.is_file():
+        return None
+    if _exists(path):                       # killed before the damaged file was moved: recover again
+        _remove_database_files(built)
+        return None
+    os.replace(built, path)
+    _backups.fsync_dir(path.parent)
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            probe = Journal(candidate, read_only=True)
-        except JournalError:
-            continue
-        try:
-            if probe.integrity_problem() is None:
-                count = probe._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-                return candidate if count > events_salvaged else None
-        except sqlite3.DatabaseError:
-            continue
+            saved = json.loads(_backups.meta_value(db, "recovery") or "{}")
         finally:
-            probe.close()
-    return None
+            db.close()
+    except (sqlite3.Error, ValueError):
+        saved = {}
+    return Recovery(Path(saved["moved_to"]) if saved.get("moved_to") else None, saved.get("problem", "?"),
+                    saved.get("games", 0), saved.get("events", 0), kind=saved.get("kind", "damaged"),
+                    text=saved.get("message", ""))
 
 
-def _problem_with(path: Path) -> str | None:
-    """Check an existing journal file through a read-only connection (so a damaged file is moved aside
-    exactly as it was). Returns ``None`` if sound, else what is wrong; raises :class:`JournalTooNew`."""
+def _diagnose(path: Path) -> tuple[str, str] | None:
+    """``(problem, kind)`` if the journal at ``path`` cannot be opened as it is, else ``None``.
+
+    Kinds: ``missing`` (no file, but backups hold games), ``not-a-file``, ``empty``, ``unreadable``,
+    ``newer``, ``damaged``, ``wal-missing``, ``stale`` (a backup of this same journal holds more).
+    """
+    folder = _backups.folder_of(path)
+    if not _exists(path):
+        return _missing(path, folder, f"there is no journal file at {path}")
+    if not path.is_file():
+        what = "a folder" if path.is_dir() else "not a regular file"
+        return f"{path} is {what}, not a journal file", "not-a-file"
+    if path.stat().st_size == 0:
+        return f"{path} is empty (0 bytes)", "empty"
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        return f"{path} cannot be read: {error.strerror}", "unreadable"
+    wal, shm = _sidecars(path)
+    wal_missing = _exists(shm) and not _exists(wal)      # looked at before a probe can create a -wal
     try:
         probe = Journal(path, read_only=True)
-    except JournalTooNew:
-        raise
+    except JournalTooNew as error:
+        return str(error).split(";")[0], "newer"
     except JournalError as error:
-        return str(error.__cause__ or error)
+        return str(error.__cause__ or error), "damaged"
     try:
         problem = probe.integrity_problem()
-        if problem is None:
-            tables = {row[0] for row in probe._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if tables and not {"games", "events"} <= tables:
-                problem = f"not a companion journal (tables: {', '.join(sorted(tables))})"
-        return problem
+        if problem is not None:
+            return problem, "damaged"
+        tables = {row[0] for row in probe._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if wal_missing:
+            last = probe._db.execute("SELECT MAX(time) FROM events").fetchone()[0] \
+                if "events" in tables else None
+            when = f" after {_time.strftime('%H:%M', _time.localtime(last))}" if last else ""
+            return (f"its -wal file is missing (its -shm is there): moves made{when} may have been lost "
+                    f"with it", "wal-missing")
+        if not tables:                     # a file whose first transaction never finished
+            return _missing(path, folder, f"{path} holds no tables yet")
+        if not {"games", "events"} <= tables:
+            return f"not a companion journal (tables: {', '.join(sorted(tables))})", "damaged"
+        return _stale(probe, folder)
     except sqlite3.DatabaseError as error:
-        return str(error)
+        return str(error), "damaged"
     finally:
         probe.close()
 
 
-def _salvage(damaged: Path, journal: Journal) -> tuple[int, int]:
-    """Copy every game whose start can still be read from ``damaged`` into ``journal``, each with the
-    longest run of its events that still replays; return ``(games, events)`` copied.
+def _missing(path: Path, folder: Path, what: str) -> tuple[str, str] | None:
+    """No journal (or an empty one): only a problem if backups hold games."""
+    games = {game for generation in _backups.generations(folder)
+             for game in ((_backups.generation_summary(generation) or ({}, None))[0])}
+    if games:
+        return f"{what}, but the backups hold {len(games)} games", "missing" if not _exists(path) else "empty"
+    return None
 
-    Rows are read around damaged pages (see :func:`_readable_rows`). One transaction writes them all.
+
+def _stale(probe: Journal, folder: Path) -> tuple[str, str] | None:
+    """A backup of this same journal (same ``journal_id``; any backup for a journal without one) that
+    holds a game the journal lacks, or more of its events: the journal lost its end (a deleted -wal)."""
+    journal_id = probe.journal_id
+    mine = _backups.summary_of_db(probe._db)
+    for generation in _backups.generations(folder):
+        if journal_id is not None and generation.legacy:
+            continue
+        found = _backups.generation_summary(generation)
+        if found is None:
+            continue
+        summary, backup_id = found
+        if journal_id is not None and backup_id != journal_id:
+            continue
+        for game_id, (start, start_time, count, _last) in sorted(summary.items()):
+            own = mine.get(game_id)
+            if own is None:
+                return (f"the backup {generation.name} holds game #{game_id} ({count} events), which the "
+                        f"journal does not", "stale")
+            if own[0] == start and own[2] < count:
+                return (f"the backup {generation.name} holds {count} events of game #{game_id}, the journal "
+                        f"only {own[2]} (its -wal file may have been lost)", "stale")
+    return None
+
+
+def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
+    """Open the journal at ``path`` for start-up, checking it first.
+
+    A sound, writable journal is opened as it is (``Recovery`` is ``None``). Otherwise — a damaged file
+    (unreadable header or pages, truncated, not SQLite, not a journal), a 0-byte file, a folder in its
+    place, a missing or stale ``-wal``, a file that cannot be read or written, a journal from a newer
+    companion, no file although backups hold games — the file is moved aside (never deleted) and the
+    journal is rebuilt from the best source per game among the file's readable events and every backup
+    (:mod:`companion.recovery`: the longest contiguous prefix, never a splice across a gap). If nothing can
+    be written there (read-only folder or file system, full disk), the games open read-only, in memory if
+    need be, and the :class:`Recovery` says so; nothing is moved then. Half-written backup files are
+    removed first. Never raises for a damaged or unwritable journal.
     """
-    from companion.session import GameSession   # local: session imports nothing from the journal
+    path = Path(path)
+    interrupted = _finish_interrupted_recovery(path)
+    try:
+        _backups.clean_leftovers(_backups.folder_of(path))
+    except OSError as error:
+        log.warning("cannot clean the backup folder: %s", error)
+    diagnosis = _diagnose(path)
+    if diagnosis is None:
+        try:
+            return Journal(path), interrupted
+        except JournalUnwritable as error:
+            diagnosis = (error.reason, "unwritable")
+        except JournalError as error:      # e.g. a file system that cannot do WAL: say it, keep the kiosk up
+            diagnosis = (str(error), "unwritable")
+    return _recover(path, *diagnosis)
 
+
+def _recover(path: Path, problem: str, kind: str) -> tuple[Journal, Recovery]:
+    from companion import recovery as _recovery
+
+    folder = _backups.folder_of(path)
+    sources: list = []
+    if kind in ("unwritable", "wal-missing", "stale"):          # a sound file: every event in it counts
+        source = _recovery.sqlite_source(path, "journal", 0, backup=False, immutable=False) \
+            or _recovery.sqlite_source(path, "journal", 0, backup=False, immutable=True)
+        sources += [source] if source else []
+    elif kind == "damaged":
+        source = _recovery.damaged_source(path, "damaged journal", 0)
+        sources += [source] if source else []
+        if _exists(_sidecars(path)[0]):                           # the main file alone may read better
+            alone = _recovery.damaged_source(path, "damaged journal without its -wal", 1, ignore_wal=True)
+            sources += [alone] if alone else []
+    sources += _recovery.backup_sources(folder, 2)
+    moved_to = None if kind == "missing" else _aside_name(path, "newer" if kind == "newer" else "damaged")
+    for source in sources:
+        if source.where == path:           # named by where it will be once moved aside
+            source.where = moved_to
+    plan = _recovery.plan_recovery(sources, moved_to)
+    last = max((c.records[-1][3] for c in plan.choices), default=None)
+    used = plan.backups_used
+
+    def report(moved: Path | None, read_only: str = "") -> Recovery:
+        return Recovery(moved, problem, len(plan.choices), plan.events, used[0] if used else None, last, kind,
+                        tuple(plan.reports), bool(read_only), read_only)
+
+    recovery = report(moved_to)
+    building = path.with_name(f"{path.name}.recovering")
+    built = path.with_name(f"{path.name}.recovered")
     try:
-        source = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
-        # a truncated file (fewer pages than its header says) is otherwise refused as a whole
-        source.execute("PRAGMA writable_schema = ON")
-    except sqlite3.Error:
-        return 0, 0
-    try:
-        game_rows = _readable_rows(source, "games", "id", "id, game, created, status, players, options")
-        event_rows = _readable_rows(source, "events", "seq",
-                                    "seq, game_id, move, time, type, payload, schema_version")
-    finally:
-        source.close()
-    by_game: dict[int, list[EventRecord]] = {}
-    for seq, game_id, move, time, kind, payload, version in event_rows:
+        _remove_database_files(building)
+        fresh = Journal(building)
         try:
-            record = EventRecord(int(seq), int(game_id), int(move), float(time), str(kind), json.loads(payload),
-                                 int(version))
-        except (TypeError, ValueError):
-            continue
-        by_game.setdefault(record.game_id, []).append(record)
-    kept: list[tuple[tuple, list[EventRecord]]] = []
-    for row in game_rows:
-        records = by_game.get(row[0], [])
-        if not records or records[0].type != GAME_STARTED:
-            continue                       # without its start a game cannot be replayed
-        try:
-            json.loads(row[4]), json.loads(row[5])
-            session = GameSession(row[0], records[:1])
-        except (CompanionError, TypeError, ValueError, KeyError):
-            continue
-        good = 1
-        for record in records[1:]:
+            note = f"not kept by the recovery of {_time.strftime('%Y-%m-%d %H:%M:%S')} ({kind})"
+            saved = json.dumps({"moved_to": str(moved_to) if moved_to else None, "problem": problem,
+                                "kind": kind, "games": len(plan.choices), "events": plan.events,
+                                "message": recovery.message()})
+            with fresh._transaction():
+                _recovery.write_plan(fresh._db, plan, note)
+                fresh._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('recovery', ?)", (saved,))
+        finally:
+            fresh.close()
+        _backups.fsync_file(building)
+        os.replace(building, built)
+        _backups.fsync_dir(path.parent)
+        if moved_to is not None:
+            os.replace(path, moved_to)                 # never deleted: moved, with its -wal and -shm
+            for side, target in zip(_sidecars(path), _sidecars(moved_to)):
+                if _exists(side):
+                    os.replace(side, target)
+        os.replace(built, path)
+        _backups.fsync_dir(path.parent)
+        journal = Journal(path)
+    except (OSError, sqlite3.Error, JournalError) as error:
+        reason = getattr(error, "reason", None) or getattr(error, "strerror", None) or str(error)
+        log.error("cannot rebuild the journal at %s (%s); opening the games read-only", path, reason)
+        for leftover in (building, built):
             try:
-                session.take([record])
-            except Exception:              # the rest of this game's history is not consistent
-                break
-            good += 1
-        kept.append((row, records[:good]))
-    with journal._transaction():
-        for row, records in kept:
-            journal._db.execute("INSERT INTO games (id, game, created, status, players, options) "
-                                "VALUES (?, ?, ?, ?, ?, ?)", row)
-            for r in records:
-                journal._db.execute(
-                    "INSERT INTO events (seq, game_id, move, time, type, payload, schema_version) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (r.seq, r.game_id, r.move, r.time, r.type, json.dumps(dict(r.payload), sort_keys=True),
-                     r.schema_version))
-    return len(kept), sum(len(records) for _, records in kept)
-
-
-def _readable_rows(source: sqlite3.Connection, table: str, key: str, columns: str) -> list[tuple]:
-    """Every row of ``table`` (ordered by its integer primary key ``key``) that can still be read.
-
-    Rows are read one seek at a time, so a damaged page costs only the rows on it: when a seek fails,
-    the reader jumps ahead by key (doubling the jump) to the next readable row and carries on.
-    """
-    rows: list[tuple] = []
-    last = 0
-
-    def first_after(after: int):
-        row = source.execute(f"SELECT {columns} FROM {table} WHERE {key} > ? ORDER BY {key} LIMIT 1",
-                             (after,)).fetchone()
-        if row is not None and (not isinstance(row[0], int) or row[0] <= after):
-            raise sqlite3.DatabaseError("keys out of order (damaged b-tree)")
-        return row
-
-    while True:
-        try:
-            row = first_after(last)
-        except sqlite3.Error:
-            row, step = None, 1
-            while step < 1 << 40:                   # jump over the damaged stretch
-                try:
-                    row = first_after(last + step)
-                    break
-                except sqlite3.Error:
-                    step *= 2
-        if row is None:
-            return rows
-        rows.append(row)
-        last = row[0]
+                _remove_database_files(leftover)
+            except OSError:
+                pass
+        moved = moved_to if moved_to is not None and _exists(moved_to) and not _exists(path) else None
+        if moved is None:                  # the damaged file's unread events are still where it was
+            for game in plan.reports:
+                if game.rest_in == moved_to:
+                    game.rest_in = path
+        why = f"nothing can be written in {path.parent}: {reason}"
+        if kind == "unwritable" and moved is None and len(plan.choices) == len(
+                [c for c in plan.choices if c.source.label == "journal"]):
+            try:                                      # the file itself is sound: read it where it is
+                return Journal(path, read_only=True, reason=why), report(None, why)
+            except JournalError:
+                pass
+        journal = Journal.in_memory(path, why, lambda db: _recovery.write_plan(db, plan, "read-only view"))
+        return journal, report(moved, why)
+    log.warning("%s", recovery.message())
+    return journal, recovery

@@ -35,8 +35,9 @@ from companion.words import count
 
 log = logging.getLogger("companion.table")
 
-#: Moves between journal backups (besides the games' own safe points).
-BACKUP_EVERY = 50
+#: Moves between journal backups (besides the games' own safe points). A backup is a small delta part
+#: written by a background thread (companion.backups), so it can be frequent.
+BACKUP_EVERY = 10
 
 
 @dataclass(frozen=True)
@@ -172,20 +173,18 @@ class Table:
         return records, "; ".join(self.session.rules.describe(r.type, r.payload) for r in records)
 
     def _maybe_backup(self, records: Sequence[EventRecord], status: str | None) -> None:
-        """Back the journal up at a safe point: a game's end, an event the game names as one (the end of a
-        Ratings War, of a round), or every ``backup_every`` moves. A failed backup is logged, never refused."""
+        """Ask for a journal backup at a safe point: a game's end, an event the game names as one (the end
+        of a Ratings War, of a round), or every ``backup_every`` moves. The backup is written by the
+        journal's background thread (:meth:`Journal.backup_soon`): this thread never waits for it, and a
+        failed backup is logged, never refused."""
         if self.backup_every is None:
             return
         self._moves_since_backup += 1
         safe = getattr(self.session.rules, "safe_point_events", ())
         if status == "finished" or any(r.type in safe for r in records) or \
                 self._moves_since_backup >= self.backup_every:
-            try:
-                path = self.journal.take_backup()
-                self._moves_since_backup = 0
-                log.info("journal backed up to %s", path)
-            except Exception as error:
-                log.warning("journal backup failed (the game goes on): %s", error)
+            self._moves_since_backup = 0
+            self.journal.backup_soon()
 
     def _status_change(self, after: Any) -> str | None:
         """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""

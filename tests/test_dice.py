@@ -78,14 +78,19 @@ def test_reader_port_keeps_at_most_capacity_readings():
     assert [reader.take(), reader.take(), reader.take(), reader.take()] == [(3,), (4,), (5,), None]
 
 
-def test_a_journal_from_a_newer_companion_is_refused_not_moved_aside(tmp_path):
+def test_a_journal_from_a_newer_companion_is_moved_aside_untouched(tmp_path):
     path = tmp_path / "journal.sqlite3"
     Journal(path).close()
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA user_version = 99")
+    before = path.read_bytes()
     with pytest.raises(JournalTooNew, match="newer companion"):
-        open_journal(path)
-    assert sorted(p.name for p in tmp_path.iterdir() if "damaged" in p.name) == []
+        Journal(path)
+    journal, recovery = open_journal(path)         # the kiosk starts (no restart loop) and says why
+    journal.close()
+    assert recovery.kind == "newer" and "update the companion" in recovery.message()
+    (moved,) = [p for p in tmp_path.iterdir() if ".newer-" in p.name and not p.name.endswith(("-wal", "-shm"))]
+    assert moved.read_bytes() == before
 
 
 def test_read_only_journal_never_writes(tmp_path):

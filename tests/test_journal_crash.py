@@ -355,33 +355,45 @@ def test_a_full_disk_refuses_the_move_with_the_real_cause_and_changes_nothing(tm
     assert len(table.journal.events(1)) == 1 + accepted + 1
 
 
-def test_backups_at_safe_points_rotate_and_restore_a_damaged_journal(tmp_path):
-    """Backups are taken with SQLite's backup API at safe points (TV Wars 2.5's roll-off result, every N moves),
-    only the newest few are kept, and a journal damaged beyond its readable part is restored from the newest
-    sound backup, saying so."""
+def test_backups_at_safe_points_are_incremental_and_restore_a_damaged_journal(tmp_path, caplog):
+    """Backups are asked for at safe points (TV Wars 2.5's roll-off result, every N moves) and written by the
+    journal's background thread, never the table's: a base copy, then delta parts holding only the events
+    since. A journal damaged beyond its readable part is restored from them, saying so."""
+    import logging
+    import threading
+
+    from companion.backups import generations, read_part
     from companion.commands import AnswerDice, NewGame, PlayerSeat
     from companion.games.tv_wars import PassOnTheAir
-    from companion.journal import BACKUPS_KEPT, backups
     from companion.table import Table
 
+    caplog.set_level(logging.INFO, logger="companion.backups")
     path = tmp_path / "journal.sqlite3"
+    folder = tmp_path / "backups"
     table = Table(Journal(path), backup_every=10)
     table.claim()
     table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
     table.execute(AnswerDice(roller="ABS", values=(6, 6)))
     table.execute(AnswerDice(roller="CBA", values=(1, 1)))          # Best Network News awarded: a safe point
-    assert len(backups(path)) == 1
+    assert table.journal.wait_for_backups(30)
+    (generation,) = generations(folder)
+    assert generation.base_seq == len(table.journal.events(1)) and not generation.parts
     for _ in range(75):
         table.execute(PassOnTheAir(network="ABS"))
-    kept = backups(path)
-    assert len(kept) == BACKUPS_KEPT and kept == sorted(kept, reverse=True)
-    newest_events = len(table.journal.events(1)) - 5                # the newest backup is up to 5 moves behind
+    assert table.journal.wait_for_backups(30)
+    (generation,) = generations(folder)
+    assert len(generation.parts) == 7                               # one per 10 moves, nothing copied twice
+    seqs = [row[0] for part in generation.parts for row in read_part(part.path).events]
+    assert seqs == list(range(generation.base_seq + 1, seqs[-1] + 1))
+    assert seqs[-1] == len(table.journal.events(1)) - 5              # up to 5 moves behind
+    written_by = {r.threadName for r in caplog.records if "backed up to" in r.getMessage()}
+    assert written_by == {"journal-backup"} and threading.current_thread().name not in written_by
     table.journal.close()
 
     path.write_bytes(path.read_bytes()[:4096] + bytes(8192))       # the journal's pages are gone
     journal, recovery = open_journal(path)
-    assert recovery.backup == kept[0]
-    assert "restored from the backup" in recovery.message() and "as it was at" in recovery.message()
-    assert len(journal.events(1)) >= newest_events
+    assert recovery.backup == generation.base
+    assert "from the backup gen-000001" in recovery.message() and "as it was at" in recovery.message()
+    assert len(journal.events(1)) == seqs[-1]
     assert journal.integrity_problem() is None
     journal.close()

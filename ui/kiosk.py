@@ -7,6 +7,7 @@ On a Pi: the same, with real pins; full-screen kiosk details and real panels are
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -66,10 +67,9 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     try:
         app.run()
     finally:
-        try:
-            app.controller.table.journal.take_backup()       # a clean stop is a safe point too
-        except Exception as error:
-            log.warning("journal backup at shutdown failed: %s", error)
+        # a clean stop is a safe point too: the backup thread writes it, and Journal.close() (in the CLI)
+        # lets it finish
+        app.controller.table.journal.backup_soon()
         app.controller.readers.stop()
         app.controller.panels.close()
         if app.controller.buttons is not None:
@@ -102,6 +102,23 @@ def configure_input(kivy_config, *, simulate: bool, environ=os.environ, touch=No
     if found.problem:
         log.error("Touch unavailable: %s", found.problem)
     return found
+
+
+def _tile_registry(journal: Journal, registry_class):
+    """The tile registry in the journal's file; for a journal that cannot be written, a registry in memory
+    holding the tiles learned so far (tiles learned now are not kept)."""
+    if not journal.read_only:
+        try:
+            return registry_class(journal.path)
+        except CompanionError as error:
+            log.error("%s; tiles learned now are not kept", error)
+    registry = registry_class(":memory:")
+    for uid, kind, details, _learned in journal.tile_rows():
+        try:
+            registry.learn(uid, kind, json.loads(details))
+        except (CompanionError, ValueError) as error:
+            log.warning("tile %s is not usable: %s", uid, error)
+    return registry
 
 
 def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int | None = None,
@@ -185,7 +202,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     dice_port = DiceReaderPort()
     readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)   # desktop: a simulated reader
     controller = TableController(table, config, buttons=buttons, panels=panels, readers=readers,
-                                 tray=RollTray(dice_port), tiles=TileRegistry(journal.path),
+                                 tray=RollTray(dice_port), tiles=_tile_registry(journal, TileRegistry),
                                  touch_problem=touch_problem)
     controllers.append(controller)
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)

@@ -1,0 +1,618 @@
+"""Fault injection: every kind of journal damage, recovered honestly at start-up.
+
+Each test makes a real journal with several games (through the real Table, with its background backups),
+damages it the way the world does (overwritten pages, truncation, a 0-byte file, a deleted or stale -wal,
+wrong permissions, a folder or a non-SQLite file in its place, a newer companion's journal, a full disk),
+starts the companion headless (``companion run --headless``, a real process) and checks what it kept
+(per game an exact prefix of what was written, never a splice across a gap), what it said, and that the
+damaged file is still there, byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.backups import BackupWriter, generations, read_part
+from companion.commands import OpenGame
+from companion.games.tv_wars import PassOnTheAir
+from companion.journal import Journal, open_journal
+from companion.table import Table
+
+from conftest import REPO, run_companion
+
+EVENT_COLUMNS = "seq, game_id, move, time, type, payload, schema_version"
+
+#: A child that plays like the Table below, waits for its backups, says "ready" and waits to be killed
+#: (so its -wal still holds the moves: nothing is checkpointed).
+PLAYER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[4])
+from tests_player import play
+from companion.journal import Journal
+from companion.table import Table
+table = Table(Journal(sys.argv[1]), backup_every=int(sys.argv[3]))
+table.claim()
+play(table, int(sys.argv[2]))
+table.journal.backup_soon()
+assert table.journal.wait_for_backups(60)
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+PLAY = r'''
+from companion.commands import NewGame, OpenGame, PlayerSeat, Undo
+from companion.games.tv_wars import PassOnTheAir
+
+
+def play(table, moves, games=3, first=True):
+    """Start ``games`` TV Wars games (if ``first``) and a Death Show TV game, then play ``moves`` moves
+    round-robin over the TV Wars games (every ninth an undo)."""
+    if first:
+        for _ in range(games):
+            assert table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
+                                         options={"roll_off": False})).accepted
+        assert table.execute(NewGame(game="death-show-tv", players=(PlayerSeat("Ava"), PlayerSeat("Ben")))).accepted
+    ids = [g.id for g in table.journal.games() if g.game == "tv-wars"]
+    for move in range(moves):
+        table.execute(OpenGame(game_id=ids[move % len(ids)]))
+        command = Undo() if move % 9 == 8 else PassOnTheAir(network="ABS" if move % 2 else "CBA")
+        outcome = table.execute(command)
+        assert outcome.accepted, outcome.message
+'''
+
+
+@pytest.fixture(scope="module")
+def player_module(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("player")
+    (folder / "tests_player.py").write_text(PLAY)
+    return folder
+
+
+def _play(path: Path, moves: int, player_module: Path, backup_every: int | None = 7) -> None:
+    sys.path.insert(0, str(player_module))
+    try:
+        from tests_player import play
+    finally:
+        sys.path.remove(str(player_module))
+    table = Table(Journal(path), backup_every=backup_every)
+    table.claim()
+    play(table, moves)
+    if backup_every is not None:
+        table.journal.backup_soon()          # as the kiosk does at a clean stop
+    assert table.journal.wait_for_backups(60), "the backups were not written within 60 s"
+    table.journal.close()
+
+
+def _rows(path: Path, uri: str = "") -> dict[int, list[tuple]]:
+    """Every event row per game, read with plain sqlite3 (``uri`` query, e.g. ``mode=ro&immutable=1``)."""
+    db = sqlite3.connect(f"file:{path}?{uri or 'mode=ro'}", uri=True)
+    try:
+        result: dict[int, list[tuple]] = {}
+        for row in db.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY seq"):
+            result.setdefault(row[1], []).append(tuple(row))
+        return result
+    finally:
+        db.close()
+
+
+def _reference(data_dir: Path) -> dict[int, list[tuple]]:
+    """What the journal holds now, read from a copy (a connection to the real file could checkpoint it)."""
+    copy = Path(tempfile.mkdtemp(prefix="reference-"))
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            source = data_dir / f"journal.sqlite3{suffix}"
+            if source.exists():
+                shutil.copy2(source, copy / source.name)
+        return _rows(copy / "journal.sqlite3")
+    finally:
+        shutil.rmtree(copy)
+
+
+def _headless(data_dir: Path, *extra: str, user: list[str] | None = None) -> subprocess.CompletedProcess:
+    if user is None:
+        result = run_companion("run", "--headless", "--data-dir", str(data_dir), *extra, timeout=120)
+    else:                        # as an unprivileged user (root ignores file permissions)
+        env = dict(os.environ, HOME=str(data_dir.parent))
+        env.pop("COMPANION_DATA_DIR", None)
+        result = subprocess.run([*user, sys.executable, "-m", "companion", "run", "--headless", "--data-dir",
+                                 str(data_dir), *extra], capture_output=True, text=True, timeout=120,
+                                cwd=str(REPO), env=env)
+    assert result.returncode == 0, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def _assert_prefixes(recovered: dict[int, list[tuple]], original: dict[int, list[tuple]]) -> dict[int, int]:
+    """Every recovered game is exactly the first events of the same game as written: no splice, nothing
+    invented. Returns the number kept per game."""
+    kept = {}
+    for game_id, rows in recovered.items():
+        written = original.get(game_id, [])
+        assert rows == written[:len(rows)], f"game #{game_id}: what was kept is not how the game began"
+        kept[game_id] = len(rows)
+    return kept
+
+
+def _damaged(data_dir: Path, label: str = "damaged") -> list[Path]:
+    return sorted(p for p in data_dir.iterdir() if f".{label}-" in p.name and not p.name.endswith(("-wal", "-shm")))
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    return folder
+
+
+# -- damaged pages, truncation, header -------------------------------------------------------------------
+def test_an_overwritten_page_without_backups_keeps_each_game_up_to_the_hole_never_across_it(data_dir,
+                                                                                          player_module):
+    """The issue's case: one page overwritten, no backup. Each game keeps its events up to the first
+    unreadable seq after its start (dropping a move the hole may have cut in half); nothing after the
+    hole is replayed, and the message says per game what was kept and where the rest is."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 240, player_module, backup_every=None)
+    original = _rows(path)
+    data = bytearray(path.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    page = len(data) // page_size // 2
+    data[page * page_size:(page + 1) * page_size] = bytes(random.Random(5).randrange(256) for _ in range(page_size))
+    path.write_bytes(bytes(data))
+
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    assert moved.read_bytes() == bytes(data), "the damaged file must be kept exactly as it was"
+    recovered = _rows(path)
+    kept = _assert_prefixes(recovered, original)
+    all_seqs = sorted(row[0] for rows in original.values() for row in rows)
+    kept_seqs = {row[0] for rows in recovered.values() for row in rows}
+    hole = min(seq for seq in all_seqs if seq not in kept_seqs)
+    for game_id, rows in recovered.items():
+        assert all(row[0] < hole for row in rows), f"game #{game_id} was replayed across the hole at #{hole}"
+    cut = [g for g in original if kept.get(g, 0) < len(original[g])]
+    assert cut, "the damage cost nothing; the test proves nothing"
+    message = result.stdout
+    assert "Journal damaged" in message and moved.name in message
+    for game_id in cut:
+        if kept.get(game_id):
+            last = recovered[game_id][-1][0]
+            assert (f"Game #{game_id} (TV Wars: ABS, CBA): events #{original[game_id][0][0]}–#{last} kept"
+                    in message), message
+            assert f"could not be read whole and are in {moved.name}" in message
+    assert f"recovered {sum(kept.values())} events of {len(recovered)} games" in message
+    # the recovered journal is a working journal: its games open and take new moves after the hole's seqs
+    journal, again = open_journal(path)
+    try:
+        assert again is None
+        table = Table(journal, backup_every=None)
+        table.claim()
+        game = next(iter(cut))
+        assert table.execute(OpenGame(game_id=game)).accepted
+        record = table.execute(PassOnTheAir(network="ABS")).records[0]
+        assert record.seq > max(all_seqs), "a seq the damaged file used was given out again"
+    finally:
+        journal.close()
+
+
+def test_an_overwritten_page_with_backups_restores_every_game_from_the_best_source(data_dir, player_module):
+    path = data_dir / "journal.sqlite3"
+    _play(path, 240, player_module)
+    original = _rows(path)
+    data = bytearray(path.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    page = len(data) // page_size // 2
+    data[page * page_size:(page + 1) * page_size] = bytes(random.Random(6).randrange(256) for _ in range(page_size))
+    path.write_bytes(bytes(data))
+
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    assert moved.read_bytes() == bytes(data)
+    kept = _assert_prefixes(_rows(path), original)
+    assert kept == {g: len(rows) for g, rows in original.items()}, "the backups held every move"
+    assert "from the backup gen-" in result.stdout
+
+
+def test_a_zeroed_header_is_restored_from_the_backups(data_dir, player_module):
+    path = data_dir / "journal.sqlite3"
+    _play(path, 100, player_module)
+    original = _rows(path)
+    data = bytes(100) + path.read_bytes()[100:]
+    path.write_bytes(data)
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    assert moved.read_bytes() == data
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+    assert "Journal damaged" in result.stdout
+
+
+@pytest.mark.parametrize("with_backups", [False, True])
+def test_a_truncated_journal_keeps_prefixes_and_the_backups_fill_in(data_dir, player_module, with_backups):
+    path = data_dir / "journal.sqlite3"
+    _play(path, 240, player_module, backup_every=7 if with_backups else None)
+    original = _rows(path)
+    data = path.read_bytes()[: path.stat().st_size // 2]
+    path.write_bytes(data)
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    assert moved.read_bytes() == data
+    kept = _assert_prefixes(_rows(path), original)
+    if with_backups:
+        assert kept == {g: len(r) for g, r in original.items()}
+    else:
+        assert 0 < sum(kept.values()) < sum(len(r) for r in original.values())
+        assert "could not be read" in result.stdout
+
+
+# -- empty, missing, folder, not SQLite, newer -------------------------------------------------------------
+def test_a_zero_byte_journal_is_damage_and_an_older_good_backup_beats_a_newer_empty_one(data_dir, player_module):
+    """The issue's case: a 0-byte file was taken as an empty journal and the next clean stop backed up the
+    empty journal. Now a 0-byte file is damage, and every backup is looked at, not only the newest."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    empty = data_dir.parent / "empty" / "journal.sqlite3"        # a newer generation holding no game
+    Journal(empty).close()
+    writer = BackupWriter(empty)
+    writer.folder = data_dir / "backups"
+    writer.backup()
+    assert generations(data_dir / "backups")[0].base_seq == 0, "the empty backup should be the newest"
+    path.write_bytes(b"")
+
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    assert moved.stat().st_size == 0
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+    assert "is empty (0 bytes)" in result.stdout
+    assert f"recovered {sum(len(r) for r in original.values())} events of {len(original)} games" in result.stdout
+
+
+def test_a_deleted_journal_is_restored_from_its_backups(data_dir, player_module):
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    path.unlink()
+    result = _headless(data_dir)
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+    assert "Journal missing" in result.stdout
+
+
+@pytest.mark.parametrize("kind", ["folder", "garbage"])
+def test_a_folder_or_a_non_sqlite_file_in_its_place_is_moved_aside(data_dir, player_module, kind):
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    path.unlink()
+    if kind == "folder":
+        path.mkdir()
+        (path / "inside.txt").write_text("someone's notes")
+    else:
+        path.write_bytes(b"#!/bin/sh\necho not a journal\n" * 200)
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    if kind == "folder":
+        assert (moved / "inside.txt").read_text() == "someone's notes"
+        assert "is a folder, not a journal file" in result.stdout
+    else:
+        assert moved.read_bytes() == b"#!/bin/sh\necho not a journal\n" * 200
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+
+
+def test_a_journal_from_a_newer_companion_is_moved_aside_untouched(data_dir, player_module):
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    data = path.read_bytes()
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir, "newer")
+    assert moved.read_bytes() == data
+    assert "written by a newer companion" in result.stdout and "update the companion" in result.stdout
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+
+
+# -- -wal and -shm ----------------------------------------------------------------------------------------
+def _play_and_kill(path: Path, moves: int, player_module: Path) -> None:
+    child = subprocess.Popen([sys.executable, "-c", PLAYER, str(path), str(moves), "7", str(player_module)],
+                             cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline()
+        assert line.strip() == "ready", (line, child.stderr.read() if child.poll() is not None else "")
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
+        child.stderr.close()
+
+
+def test_a_deleted_wal_loses_nothing_a_backup_holds(data_dir, player_module):
+    """The issue's case: the -wal (holding every move since the last checkpoint) is deleted after a power
+    cut. The journal file alone is sound but behind; its backups hold the moves, and they are used."""
+    path = data_dir / "journal.sqlite3"
+    _play_and_kill(path, 120, player_module)
+    original = _reference(data_dir)
+    try:
+        alone = sum(map(len, _rows(path, "mode=ro&immutable=1").values()))
+    except sqlite3.OperationalError:        # not even the tables were checkpointed into the file
+        alone = 0
+    assert alone < sum(map(len, original.values())), "the -wal held nothing"
+    main_bytes = path.read_bytes()
+    Path(f"{path}-wal").unlink()
+
+    result = _headless(data_dir)
+    (moved,) = _damaged(data_dir)
+    assert moved.read_bytes() == main_bytes
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+    assert "-wal file is missing" in result.stdout
+
+
+def test_a_stale_wal_from_an_earlier_moment_is_not_trusted(data_dir, player_module):
+    """A -wal left over from an earlier power cut beside a newer journal file (put back by hand, or by a
+    restore that forgot it): its old pages must not silently replace the newer ones."""
+    path = data_dir / "journal.sqlite3"
+    _play_and_kill(path, 40, player_module)
+    stale = Path(f"{path}-wal").read_bytes()
+    sys.path.insert(0, str(player_module))
+    try:
+        from tests_player import play
+    finally:
+        sys.path.remove(str(player_module))
+    table = Table(Journal(path), backup_every=7)   # opening checkpoints the -wal; play on, stop cleanly
+    table.claim()
+    play(table, 80, first=False)
+    table.journal.backup_soon()
+    assert table.journal.wait_for_backups(60)
+    table.journal.close()
+    original = _rows(path)
+    Path(f"{path}-wal").write_bytes(stale)
+
+    _headless(data_dir)
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+
+
+def test_a_stale_shm_is_rebuilt_and_nothing_is_lost(data_dir, player_module):
+    """SQLite rebuilds a -shm that does not match its -wal: the journal opens as it is, every move there."""
+    path = data_dir / "journal.sqlite3"
+    _play_and_kill(path, 60, player_module)
+    original = _reference(data_dir)
+    shm = Path(f"{path}-shm")
+    shm.write_bytes(bytes(random.Random(2).randrange(256) for _ in range(shm.stat().st_size)))
+    result = _headless(data_dir)
+    assert _rows(path) == original
+    assert not _damaged(data_dir) and "Journal damaged" not in result.stdout
+
+
+# -- permissions, read-only, full disk -------------------------------------------------------------------
+def _unprivileged(folder: Path) -> list[str]:
+    """The command prefix that runs as an unprivileged user, and ``folder`` handed to that user; root
+    ignores file modes, so as root the companion is run as ``nobody`` (with setpriv)."""
+    if os.geteuid() != 0:
+        return []
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: file permissions cannot be tested")
+    for path in [folder, *folder.rglob("*")]:
+        os.chown(path, 65534, 65534)
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+@pytest.fixture
+def open_data_dir(player_module):
+    """A data directory an unprivileged user can reach (pytest's own folders are private to root)."""
+    parent = Path(tempfile.mkdtemp(prefix="companion-perm-"))
+    os.chmod(parent, 0o755)
+    folder = parent / "data"
+    folder.mkdir()
+    try:
+        yield folder
+    finally:
+        for path in [folder, *folder.rglob("*")]:
+            try:
+                os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            except OSError:
+                pass
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+def test_a_read_only_journal_file_is_copied_into_a_writable_one(open_data_dir, player_module):
+    path = open_data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    user = _unprivileged(open_data_dir)
+    os.chmod(path, 0o444)
+    result = _headless(open_data_dir, user=user)
+    (moved,) = _damaged(open_data_dir)
+    assert _rows(moved) == original
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+    assert "cannot be written" in result.stdout
+    assert "read-only" not in result.stdout.split("Journal ")[-1].split("\n")[0]   # the new journal is writable
+
+
+def test_an_unreadable_journal_file_is_restored_from_the_backups(open_data_dir, player_module):
+    path = open_data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    user = _unprivileged(open_data_dir)
+    os.chmod(path, 0o000)
+    result = _headless(open_data_dir, user=user)
+    (moved,) = _damaged(open_data_dir)
+    assert "cannot be read" in result.stdout
+    assert moved.stat().st_mode & 0o777 == 0
+    assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
+
+
+def test_a_read_only_data_directory_opens_the_games_read_only_and_keeps_running(open_data_dir, player_module):
+    """Nothing can be written: the kiosk does not refuse to start (systemd would restart it for ever); the
+    games open read-only, the message says so, nothing is moved, and a move is refused with the reason."""
+    path = open_data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):   # left by the reading above; with them
+        if side.exists():                                      # there, SQLite could still write
+            assert side.name.endswith("-shm") or side.stat().st_size == 0
+            side.unlink()
+    before = sorted(p.name for p in open_data_dir.iterdir())
+    user = _unprivileged(open_data_dir)
+    os.chmod(open_data_dir, 0o555)
+    result = _headless(open_data_dir, user=user)
+    assert "READ-ONLY" in result.stdout and "read-only:" in result.stdout, result.stdout
+    assert f"{sum(len(r) for r in original.values())} events" in result.stdout
+    assert "Resumed game #" in result.stdout
+    assert sorted(p.name for p in open_data_dir.iterdir()) == before, "something was moved or created"
+    os.chmod(open_data_dir, 0o755)
+    assert _rows(path) == original
+
+
+def test_a_read_only_journal_refuses_moves_with_the_reason(tmp_path, player_module):
+    """In-process: a journal that cannot be written (here a damaged one in a folder where the rebuilt file
+    cannot be made) is opened read-only in memory; a move is refused with the reason, nothing changes."""
+    path = tmp_path / "journal.sqlite3"
+    _play(path, 30, player_module)
+    original = _rows(path)
+    blocker = tmp_path / "journal.sqlite3.recovering"
+    blocker.mkdir()                  # the rebuilt journal cannot be created: a folder is in its way
+    data = bytes(100) + path.read_bytes()[100:]
+    path.write_bytes(data)
+    journal, recovery = open_journal(path)
+    try:
+        assert recovery.read_only and journal.read_only
+        assert path.read_bytes() == data and not _damaged(tmp_path), "nothing is moved when nothing can be built"
+        assert {g.id: g.events for g in journal.games()} == {g: len(r) for g, r in original.items()}
+        table = Table(journal)
+        table.claim()
+        assert table.resume_latest().accepted
+        before = table.state
+        outcome = table.execute(PassOnTheAir(network="ABS"))
+        assert not outcome.accepted and "cannot be written" in outcome.message
+        assert table.state == before
+        assert "READ-ONLY" in recovery.message()
+    finally:
+        journal.close()
+        blocker.rmdir()
+
+
+def _small_file_system(folder: Path, size_kb: int):
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root")
+    folder.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(folder)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+
+
+def test_a_full_disk_at_start_up_opens_the_games_read_only(tmp_path, player_module):
+    """A damaged journal on a full card: no rebuilt journal can be written, so the games open read-only
+    (from the backups) and the kiosk stays up; the damaged file stays where it was."""
+    data_dir = tmp_path / "card"
+    _small_file_system(data_dir, 1024)
+    try:
+        path = data_dir / "journal.sqlite3"
+        _play(path, 60, player_module)
+        original = _rows(path)
+        data = bytes(100) + path.read_bytes()[100:]
+        path.write_bytes(data)
+        filler = data_dir / "filler"
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(fd, bytes(4096)):
+                pass
+        except OSError:
+            pass                                 # the card is full
+        finally:
+            os.close(fd)
+        result = _headless(data_dir)
+        assert "READ-ONLY" in result.stdout
+        assert "No space left" in result.stdout or "full" in result.stdout, result.stdout
+        assert path.read_bytes() == data
+        assert f"recovered {sum(len(r) for r in original.values())} events" in result.stdout
+        filler.unlink()
+    finally:
+        subprocess.run(["umount", str(data_dir)], check=False)
+
+
+# -- kills during backups ---------------------------------------------------------------------------------
+BACKER = r"""
+import sys
+sys.path.insert(0, sys.argv[3])
+from tests_player import play
+from companion.games.tv_wars import PassOnTheAir
+from companion.journal import Journal
+from companion.table import Table
+import companion.backups as backups
+backups.MIN_PARTS_BYTES = 4096          # new generations and merges often, so kills land in them too
+backups.MERGE_FAN_IN = 4
+table = Table(Journal(sys.argv[1]), backup_every=None)
+table.claim()
+play(table, 1, first=not table.journal.games())
+print("ready", flush=True)
+while True:
+    assert table.execute(PassOnTheAir(network="ABS")).accepted
+    print("backup", flush=True)
+    table.journal.take_backup()
+    print("done", flush=True)
+"""
+
+
+def test_kills_during_backups_leave_only_whole_backup_files(tmp_path, player_module):
+    """SIGKILL a process that does little but back up (parts, merges, new generations) at random moments:
+    after each kill, start-up removes every half-written file, every backup file left is whole, and the
+    backups never hold more than the journal (or anything it does not)."""
+    path = tmp_path / "journal.sqlite3"
+    folder = tmp_path / "backups"
+    rng = random.Random(44)
+    leftovers_seen = during_backup = 0
+    for kill in range(30):
+        child = subprocess.Popen([sys.executable, "-c", BACKER, str(path), "x", str(player_module)],
+                                 cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = child.stdout.readline()
+            assert line.strip() == "ready", (line, child.stderr.read() if child.poll() is not None else "")
+            time.sleep(rng.uniform(0.0, 0.4))
+            child.send_signal(signal.SIGKILL)
+            out, err = child.communicate(timeout=30)
+            assert child.returncode == -signal.SIGKILL, err
+            during_backup += out.split()[-1:] == ["backup"]
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            child.stdout.close()
+            child.stderr.close()
+        leftovers_seen += sum(1 for p in folder.glob("*.tmp"))
+        journal, recovery = open_journal(path)
+        try:
+            assert recovery is None, recovery.message()
+            assert not list(folder.glob("*.tmp")), "start-up left half-written backup files"
+            rows = {row[0]: row for rows in _rows(path).values() for row in rows}
+            for generation in generations(folder):
+                assert not generation.stray, f"a delta part is missing in {generation.name}"
+                db = sqlite3.connect(f"file:{generation.base}?mode=ro&immutable=1", uri=True)
+                try:
+                    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+                    base_rows = db.execute(f"SELECT {EVENT_COLUMNS} FROM events").fetchall()
+                finally:
+                    db.close()
+                for row in base_rows:
+                    assert rows[row[0]] == tuple(row), "a backup holds an event the journal does not"
+                for part in generation.parts:
+                    content = read_part(part.path)
+                    assert content is not None and content.complete, f"{part.path.name} is not whole"
+                    for row in content.events:
+                        assert rows[row[0]] == tuple(row)
+        finally:
+            journal.close()
+    assert generations(folder), "no backup was ever written"
+    assert during_backup >= 5, f"only {during_backup} of 30 kills landed during a backup: the test proves little"
+    assert len(list(folder.iterdir())) < 80, "backup files pile up"
+    print(f"{during_backup} of 30 kills during a backup; half-written files removed at start-up: {leftovers_seen}")
