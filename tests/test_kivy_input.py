@@ -43,6 +43,7 @@ def assert_each_tap_counted_once(result: dict, kinds: list[str]) -> None:
         assert later == tap["after"], f"{tap['kind']} {tap['action']} counted again later: {later} vs {tap}"
         assert tap["touches"] == 1, f"{tap['kind']}: {tap['touches']} touches reached the window for one tap"
     assert result["marker"]["after"]["undo"] == result["marker"]["before"]["undo"] + 1
+    assert result["marker"]["after"]["redo"] == result["marker"]["before"]["redo"], "the last tap counted again"
 
 
 def test_the_x_pointer_taps_once_and_kivys_keys_do_nothing(tmp_path):

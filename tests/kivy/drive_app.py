@@ -8,10 +8,12 @@ screens showed (through tests/kivy/harness.py), then prints ``left_kiosk True|Fa
 """
 
 import dataclasses
+import functools
+import itertools
 import sys
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
-from harness import Retry, button_text, find, key, tap, tap_text
+from harness import Retry, button_text, find, key, tap, tap_text, until, waiting
 
 resume_check = "--resume-check" in sys.argv
 play_until_killed = "--play-until-killed" in sys.argv
@@ -37,6 +39,7 @@ def configure(config, flags):
 driver = harness.Driver(configure=configure, simulate="--pi-mode" not in sys.argv)
 controller, result = driver.controller, driver.result
 popup, shot, save_panels, write_result = driver.popup, driver.shot, driver.save_panels, driver.write_result
+press = driver.press
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
@@ -58,7 +61,7 @@ def roll_off_settled():
     """Wait until the four networks' roll-off dice are all in (TV Wars 2.5): no roll-off roll is pending."""
     request = controller.table.view().pending_dice
     if request is not None and "roll-off" in request.reason and "re-roll" not in request.reason:
-        raise Retry
+        raise Retry(f"the roll-off dice to be all in (still asked: {request.describe()})")
 
 
 def snapshot(label):
@@ -86,16 +89,19 @@ def record_home_geometry():
 
 
 def settle_roll_off():
+    """Settle the roll-off (and any tie's re-roll) with the built-in dice: roll for whoever is asked, until
+    nobody is asked for dice any more."""
     from companion.commands import RollDice
     view = controller.table.view()
     if view and view.pending_dice:
         controller.post(RollDice(roller=view.pending_dice.roller))
+        raise Retry(f"the roll-off to be settled (asked: {view.pending_dice.describe()})")
 
 
 def wait_for_reader():
-    """Repeat this step until the simulated dice reader is connected (its 2 s deaf period is real)."""
-    if not all(status.connected for status in controller.readers.statuses()):
-        raise Retry()
+    """Wait until every reader (the simulated dice reader: its 2 s deaf period is real) is connected."""
+    until(lambda: all(status.connected for status in controller.readers.statuses()),
+          lambda: f"every reader to connect ({controller.readers.status_text()})")
 
 
 def hold_corners():
@@ -106,28 +112,50 @@ def hold_corners():
         touch.touch_down()
 
 
-def wait_for_exit_dialog():
-    if controller.popup is None or "Leave the kiosk" not in controller.popup.title:
-        raise Retry()
-
-
 def wait_for_popup(title_part):
-    def step():
-        if controller.popup is None or title_part not in controller.popup.title:
-            raise Retry()
-    return step
+    return waiting(lambda: controller.popup is not None and title_part in controller.popup.title,
+                   f"a dialog titled ...{title_part}... to open")
 
 
 def wait_for_message(part):
-    def step():
-        if part not in controller.message:
-            raise Retry()
-    return step
+    return waiting(lambda: part in controller.message, f"the message bar to say ...{part}...")
 
 
 def choose(text):
     return lambda: tap(find(controller.popup, lambda w: getattr(w, "text", None) == text
                             and hasattr(w, "group") and w.get_root_window() is not None))
+
+
+def clock_passed(seconds, what):
+    """Two steps: mark now on Kivy's clock, then wait until an event scheduled ``seconds`` later on that clock
+    has run and the frame after it has begun, so every timer the app started with that delay before the mark
+    has had its turn (``what`` says which), however slowly the clock runs."""
+    passed = []
+
+    def mark():
+        Clock.schedule_once(lambda dt: Clock.schedule_once(lambda dt: passed.append(True), 0), seconds)
+
+    return [mark, waiting(lambda: passed, f"Kivy's clock to pass {seconds:g} s ({what})")]
+
+
+def reader_answers(roller):
+    """Steps: roll into the simulated dice reader's tray (key t, for the dice asked of ``roller``), then wait
+    until the table has taken the reading as ``roller``'s dice (an AnswerDice from the reader)."""
+    mark = {}
+
+    def roll():
+        request = until(lambda: controller.table.view().pending_dice, f"dice to be asked of {roller}")
+        assert request.roller == roller, request.describe()
+        mark["heard"] = len(driver.heard)
+        key("t")
+
+    def answered(outcome):
+        command = outcome.command
+        return outcome.accepted and type(command).__name__ == "AnswerDice" and command.source == "reader" \
+            and command.roller == roller
+
+    return [roll, waiting(lambda: any(answered(o) for o in driver.heard[mark["heard"]:]),
+                          f"the simulated dice reader's roll to answer {roller}'s dice")]
 
 
 if "--tiles" in sys.argv:
@@ -140,17 +168,26 @@ if "--tiles" in sys.argv:
              lambda: tile_simulator.remove(1), lambda: tile_simulator.place(2, "04A1B2C3"),
              wait_for_message("slot 2"), lambda: snapshot("known tile")]
 elif "--exit-gesture" in sys.argv:
+    from ui.app import EXIT_HOLD
     steps = [lambda: tap_text("2 networks"), lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
-             lambda: None, lambda: None,
+             *clock_passed(EXIT_HOLD, "the exit gesture's hold time, with one corner held"),
              lambda: result.__setitem__("one_corner_popup", controller.popup is not None),
-             hold_corners, wait_for_exit_dialog, lambda: shot("exit-dialog"),
+             hold_corners, wait_for_popup("Leave the kiosk"), lambda: shot("exit-dialog"),
              lambda: result.__setitem__("exit_dialog", controller.popup.title), write_result,
              lambda: tap(controller.popup.ids.confirm)]
 elif "--pick-game" in sys.argv:    # the home screen's game picker starts a game of another registered game
-    steps = [lambda: tap_text("Death Show TV"), lambda: None, lambda: shot("home-death-show"),
-             lambda: result.__setitem__("new_buttons", sorted(
-                 w.text.split("\n")[0] for w in controller.screens.get_screen("home").ids.new_game_box.children)),
-             lambda: tap_text("3 Contestants"), lambda: None, lambda: None,
+    def new_buttons():
+        return sorted(w.text.split("\n")[0]
+                      for w in controller.screens.get_screen("home").ids.new_game_box.children)
+
+    steps = [lambda: tap_text("Death Show TV"),
+             waiting(lambda: controller.chosen_game == "death-show-tv" and "2 Contestants" in new_buttons(),
+                     "the home screen to offer Death Show TV's Contestants"),
+             lambda: shot("home-death-show"),
+             lambda: result.__setitem__("new_buttons", new_buttons()),
+             lambda: tap_text("3 Contestants"),
+             waiting(lambda: controller.table.session is not None and controller.screens.current == "dashboard",
+                     "the new game to open on the dashboard"),
              lambda: result.__setitem__("game", controller.table.session.rules.name),
              lambda: result.__setitem__("players", [p.name for p in controller.table.session.players]),
              lambda: result.__setitem__("options", controller.table.session.options),
@@ -158,37 +195,44 @@ elif "--pick-game" in sys.argv:    # the home screen's game picker starts a game
 elif "--message" in sys.argv:      # a message longer than its bar says "more"; a tap shows all of it
     LONG = "; ".join(f"Clause {i}: Sports Lead 1 = 2 Coach - 1 Business bonus, Ava 0 to 1" for i in range(1, 7))
 
+    def message_bar():
+        return controller.screens.get_screen("dashboard").ids.message_bar
+
     def tap_bar():
-        bar = controller.screens.get_screen("dashboard").ids.message_bar
+        bar = message_bar()
         result["more_shown"] = bar.ids.line.is_shortened
         tap(bar)
 
-    steps = [lambda: tap_text("2 networks"), lambda: controller.say(LONG), lambda: None, tap_bar,
-             wait_for_popup("whole message"), lambda: shot("message-popup"),
+    steps = [lambda: tap_text("2 networks"), lambda: controller.say(LONG),
+             waiting(lambda: message_bar().ids.line.text == LONG, "the message bar to show the long message"),
+             tap_bar, wait_for_popup("whole message"), lambda: shot("message-popup"),
              lambda: result.__setitem__("popup_lines", popup().message.split("; ")),
              lambda: tap_text("Close", popup()), lambda: result.__setitem__("closed", popup() is None)]
 elif "--dead-panel" in sys.argv:   # CBA's panel (the 2nd) stops answering mid-game, then answers again
     said = []
     controller.bind(message=lambda _, text: said.append(text))
     down = set()
+    tries = []          # when the 2nd panel was tried while it was not answering (the panel bank's retries)
     second = controller.panels.devices[1]
 
     def flaky(image, draw=second.display):
         if down:
+            tries.append(image)
             raise OSError(121, "Remote I/O error")
         draw(image)
 
     second.display = flaky
-
-    def wait_for_quiet_bar():
-        if controller.message:
-            raise Retry()
+    mark = {}
 
     steps = [lambda: tap_text("2 networks"), lambda: down.add(1),
              lambda: controller.panels.flash(1, "Cable test", seconds=120),    # something new to draw
              wait_for_message("Panel 2 is not answering"), lambda: snapshot("panel down"),
-             lambda: shot("panel-not-answering"), lambda: None, lambda: None, lambda: snapshot("still down"),
-             down.clear, wait_for_quiet_bar, lambda: snapshot("panel back"), lambda: save_panels("panel-back"),
+             lambda: shot("panel-not-answering"), lambda: mark.__setitem__("tries", len(tries)),
+             waiting(lambda: len(tries) >= mark["tries"] + 2, "the panel bank to try panel 2 twice more"),
+             lambda: snapshot("still down"),
+             down.clear, waiting(lambda: controller.message == "",
+                                 "the message bar to drop the words once panel 2 answers again"),
+             lambda: snapshot("panel back"), lambda: save_panels("panel-back"),
              lambda: result.__setitem__("said", said)]
 elif "--exit-pin" in sys.argv:
     def type_pin(digits):
@@ -203,58 +247,53 @@ elif "--exit-pin" in sys.argv:
 elif "--reader" in sys.argv:
     steps = [lambda: tap_text("2 networks"), wait_for_reader,
              lambda: result.__setitem__("reader_status", controller.reader_status),
-             lambda: key("t"), lambda: None, lambda: None, lambda: None,
-             lambda: snapshot("reader answered ABS"),
-             lambda: key("t"), lambda: None, lambda: None, lambda: None,
-             lambda: snapshot("reader answered CBA")]
-    # settle any roll-off tie with the built-in dice so that nothing is asked for any more
-    steps += [settle_roll_off for _ in range(4)]
-    steps += [lambda: key("t"), lambda: None, lambda: None, lambda: None,
-              lambda: snapshot("unclaimed"), lambda: shot("reader-unclaimed"),
-              lambda: result.__setitem__("held", controller.held_text),
-              lambda: tap_text("Discard"), lambda: snapshot("discarded")]
+             *reader_answers("ABS"), lambda: snapshot("reader answered ABS"),
+             *reader_answers("CBA"), lambda: snapshot("reader answered CBA"),
+             settle_roll_off,          # any roll-off tie, with the built-in dice: nothing is asked for any more
+             lambda: key("t"),
+             waiting(lambda: controller.held_text, "the simulated dice reader's unasked roll to be held"),
+             lambda: snapshot("unclaimed"), lambda: shot("reader-unclaimed"),
+             lambda: result.__setitem__("held", controller.held_text),
+             lambda: tap_text("Discard"), lambda: snapshot("discarded")]
 elif "--selftest" in sys.argv:
     steps = [wait_for_reader, lambda: tap_text("Self-test"), lambda: shot("selftest-start"),
              lambda: save_panels("selftest")]
+
     def press_and_wait(key_name):
-        """Press a button's key, then wait until the self-test has noted a press (its debounce has settled
-        and the next button is asked for), whatever the load."""
-        state = {}
-
-        def press():
-            state["checks"] = len(controller.popup.checks)
-            key(key_name) if key_name != "backspace" else key("backspace", 8)
-
-        def noted():
-            if len(controller.popup.checks) == state["checks"]:
-                raise Retry
-        return [press, noted]
+        """Press a button's key like a finger, then wait until the self-test has noted a press (the next
+        button is asked for), whatever the load."""
+        mark = {}
+        return [lambda: mark.__setitem__("checks", len(controller.popup.checks)),
+                *press(key_name, heard=False),
+                waiting(lambda: len(controller.popup.checks) > mark["checks"],
+                        f"the self-test to note the press of key {key_name}")]
 
     for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o", "backspace"):
         steps += press_and_wait(key_name)
     steps += [lambda: tap_text("Skip"),
               lambda: result.__setitem__("selftest", [controller.popup.prompt, controller.popup.report]),
               lambda: shot("selftest-report"),
-              lambda: tap_text("Close"), lambda: key("q"), lambda: snapshot("after selftest")]
+              lambda: tap_text("Close"), *press("q", heard=False),      # no game: the press reaches nothing
+              lambda: snapshot("after selftest")]
 elif "--pi-mode" in sys.argv:
     steps = [lambda: snapshot("pi mode"), lambda: tap_text("2 networks"), lambda: snapshot("pi game")]
 elif home_check:
     steps = [lambda: controller.go_home(), record_home_geometry, lambda: shot("home-many-games")]
 elif play_until_killed:
-    # Keeps pressing ABS's On the Air button (mock pin) and an undo now and then until SIGKILLed.
-    def keep_pressing(dt, count=[0]):
-        count[0] += 1
-        key("backspace", 8) if count[0] % 7 == 0 else key("q")
-        print("pressed", count[0], flush=True)
+    # Keeps pressing ABS's On the Air button (mock pin) and an undo now and then until SIGKILLed; each press
+    # is printed once the table has told its outcome.
     def roll_off_settled():
         """Nobody moves before the roll-off has decided who starts (TV Wars 2.5): roll until it has."""
         settle_roll_off()
-        if controller.table.state.roll_off is not None:
-            raise Retry()
+        until(lambda: controller.table.state.roll_off is None, "the roll-off to decide who starts")
 
-    steps = [lambda: tap_text("2 networks") if controller.table.session is None else None,
-             roll_off_settled,
-             lambda: Clock.schedule_interval(keep_pressing, 0.15)] + [lambda: None] * 100000
+    def keep_pressing():
+        for count in itertools.count(1):
+            yield from press("backspace" if count % 7 == 0 else "q")
+            yield lambda n=count: print("pressed", n, flush=True)
+
+    steps = itertools.chain([lambda: tap_text("2 networks") if controller.table.session is None else None,
+                             roll_off_settled], keep_pressing())
 elif resume_check:
     steps = [
         lambda: snapshot("resumed"),
@@ -262,6 +301,14 @@ elif resume_check:
         lambda: save_panels("resumed"),
     ]
 else:
+    def refusals_stay_on_the_panels():
+        """From here on a refusal flashed on the presser's panel stays there for the rest of the run, not the
+        app's 4 s: the final panels are checked against the refusal, however long the steps after it take."""
+        controller.panels.flash = functools.partial(controller.panels.flash, seconds=3600)
+
+    def undo_button():
+        return controller.screens.get_screen("dashboard").ids.undo_button
+
     steps = [
         lambda: snapshot("home"),
         lambda: shot("home"),
@@ -274,14 +321,14 @@ else:
         lambda: tap(find(popup().ids.dice_box.children[-2], button_text("4"))),
         lambda: shot("dice-dialog"),
         lambda: tap(popup().ids.record),
-        lambda: key("d"),                      # CBA's roll button (keyboard → mock pin)
-        lambda: key("c"),                      # PBC
-        lambda: key("o"),                      # NBS
-        roll_off_settled,                      # the buttons' presses land after their debounce: wait for them
+        *press("d"),                           # CBA's roll button (keyboard → mock pin), heard by the table
+        *press("c"),                           # PBC
+        *press("o"),                           # NBS
+        roll_off_settled,
         lambda: snapshot("rolled"),
-        lambda: key("q"),                      # ABS passes On the Air three times by button
-        lambda: key("q"),
-        lambda: key("q"),
+        *press("q"),                           # ABS passes On the Air three times by button
+        *press("q"),
+        *press("q"),
         lambda: tap(find(card("CBA"), button_text("On the Air"))),
         lambda: tap(find(card("PBC"), button_text("Sponsor"))),
         lambda: tap_text("+", popup()),
@@ -306,11 +353,11 @@ else:
         lambda: snapshot("played"),
         lambda: shot("dashboard"),
         lambda: save_panels("played"),
-        lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
+        lambda: tap(undo_button()),
         lambda: snapshot("undo 1"),
-        lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
+        lambda: tap(undo_button()),
         lambda: snapshot("undo 2"),
-        lambda: key("backspace", 8),           # the table's undo button
+        *press("backspace"),                   # the table's undo button
         lambda: snapshot("undo 3"),
         lambda: tap(controller.screens.get_screen("dashboard").ids.redo_button),
         lambda: snapshot("redo 1"),
@@ -320,15 +367,15 @@ else:
         lambda: snapshot("exported"),
         lambda: tap_text("End game"),
         lambda: tap(popup().ids.confirm),
-        lambda: key("q"),                      # a button press for a finished game is refused
+        refusals_stay_on_the_panels,
+        *press("q"),                           # a button press for a finished game is refused
         lambda: snapshot("ended"),
-        lambda: key("backspace", 8),           # undo reopens it
+        *press("backspace"),                   # undo reopens it
         lambda: snapshot("reopened"),
         lambda: tap_text("Back"),
         lambda: snapshot("final"),
         lambda: save_panels("final"),
     ]
-
 
 driver.run(steps)
 if tile_simulator is not None:

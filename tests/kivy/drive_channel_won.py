@@ -6,7 +6,7 @@ Run by tests/test_kivy_channel_won.py in a subprocess with a display (Xvfb). Usa
 """
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
-from harness import find, key, tap
+from harness import find, tap
 
 from companion.commands import NewGame, PlayerSeat
 from companion.games.channel_won.cards import leads_option, parse_catalogue
@@ -166,8 +166,8 @@ steps = [
     lambda: snapshot("new game"),
     lambda: shot("cw-phase1"),
     lambda: save_panels("phase1"),
-    lambda: key("q"),                                  # Ava's seat button 1: take a card
-    lambda: key("q"),                                  # mashed: not her turn now, refused
+    *driver.press("q"),                                # Ava's seat button 1: take a card (heard by the table)
+    *driver.press("q"),                                # mashed: not her turn now, refused
     lambda: snapshot("button mashed"),
     collect_round,
     lambda: snapshot("phase 2"),

@@ -17,7 +17,9 @@ Run by tests/test_kivy_input.py under Xvfb: ``python drive_input.py DATA_DIR OUT
   mtdev provider code is real.
 
 Each tap goes on the dashboard's Undo button (one ``history_restored`` undo in the journal), then one on
-Redo as the marker; the test checks each tap added exactly one entry. Results in ``result.json``.
+Redo; the test checks each tap added exactly one entry. After the last tap a marker tap on Undo goes through
+the X server too: X hands events on in order, so once the marker's entry is in, anything the taps before it
+could still have caused has been handled (and counted, if it was counted twice). Results in ``result.json``.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import threading
 from pathlib import Path
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
-from harness import Retry
+from harness import Retry, until, waiting
 
 MODE = sys.argv[3]
 EVENT = struct.Struct("llHHi")                     # struct input_event on a 64-bit kernel (24 bytes)
@@ -186,7 +188,7 @@ def window_geometry() -> tuple[int, int]:
         values = dict(line.split("=", 1) for line in out.split() if "=" in line)
         if values.get("WIDTH") == str(Window.width) and values.get("HEIGHT") == str(Window.height):
             return int(values["X"]), int(values["Y"])
-    raise Retry     # not mapped yet
+    raise Retry("the app's window to be mapped on the X screen")
 
 
 def xdotool(*args: str) -> None:
@@ -240,11 +242,10 @@ def start_game():
 
 def make_moves():
     """The roll-off's dice (TV Wars 2.5), so that Undo has moves to undo."""
-    if controller.table.session is None:
-        raise Retry
+    until(lambda: controller.table.session is not None, "the new game to open")
     if controller.dice_roller:
         controller.roll()
-        raise Retry
+        raise Retry(f"the roll-off to ask for no more dice (asked of {controller.dice_roller})")
     result["moves_made"] = len(controller.table.session.line)
 
 
@@ -255,15 +256,13 @@ def tap_steps(kind: str, tap, target: str, action: str):
     record: dict = {"kind": kind, "action": action}
 
     def press():
-        if button(target).disabled:
-            raise Retry
+        until(lambda: not button(target).disabled, f"the {target} to be enabled")
         record["before"], record["touches_before"] = journal_counts(), len(touch_seen)
         tap(button(target))
 
     def landed():
-        counts = journal_counts()
-        if counts[action] == record["before"][action]:
-            raise Retry
+        counts = until(lambda: (lambda c: c[action] > record["before"][action] and c)(journal_counts()),
+                       f"the {kind} tap on the {target} to be journalled ({action})")
         record["after"], record["touches"] = counts, len(touch_seen) - record["touches_before"]
         result.setdefault("taps", []).append(record)
     return [press, landed]
@@ -274,22 +273,25 @@ def taps_for(kind: str, tap):
 
 
 def final_marker():
-    """The table's Undo key (a mock GPIO pin) after the last tap: once its entry is in, the taps before it
-    have had every chance to be counted twice."""
+    """Steps: a tap on Undo through the X server after the last tap (pointer taps, in both modes that use
+    it); X hands its events on in order, so once the marker's entry is in, whatever the taps before it caused
+    has been handled. ``result["marker"]`` gets the counts before and after."""
     marker = result.setdefault("marker", {})
-    if "before" not in marker:
+
+    def tap_marker():
+        until(lambda: not button("undo_button").disabled, "the undo button to be enabled (for the marker)")
         marker["before"] = journal_counts()
-        harness.key("backspace", 8)
-        raise Retry
-    counts = journal_counts()
-    if counts["undo"] == marker["before"]["undo"]:
-        raise Retry
-    marker["after"] = counts
+        pointer_tap(button("undo_button"))
+
+    def marker_in():
+        marker["after"] = until(lambda: (lambda c: c["undo"] > marker["before"]["undo"] and c)(journal_counts()),
+                                "the marker tap on Undo to be journalled")
+    return [tap_marker, marker_in]
 
 
 steps = [start_game, make_moves]
 if MODE == "pointer":
-    steps += taps_for("pointer", pointer_tap) + [final_marker]
+    steps += taps_for("pointer", pointer_tap) + final_marker()
 
     def open_dialog():
         """A dialog Kivy would let Escape dismiss (auto_dismiss, as the message bar's "more" dialog)."""
@@ -316,8 +318,7 @@ if MODE == "pointer":
         pointer_tap(harness.find(controller.popup, harness.button_text("Close", exact=True)))
 
     def keys_done():
-        if not result["dialog"].get("dismissed"):
-            raise Retry
+        until(lambda: result["dialog"].get("dismissed"), "the dialog to be closed by the marker click on Close")
 
     def after_keys():
         from kivy.app import App
@@ -329,34 +330,35 @@ if MODE == "pointer":
     steps += [open_dialog, kivy_keys, click_close, keys_done, after_keys]
 elif MODE == "devices":
     steps += taps_for("single-touch", single_touch_tap) + taps_for("multitouch", multitouch_tap)
-    steps += taps_for("pointer", pointer_tap) + [final_marker]
+    steps += taps_for("pointer", pointer_tap) + final_marker()
 elif MODE in ("no-touch", "no-touch-resume"):
     # started on Home (start_new, as after `companion run --new`): the table buttons alone start or resume
 
     def on_home():
-        if controller.screens.current != "home":
-            raise Retry
+        until(lambda: controller.screens.current == "home", "the Home screen")
         driver.save_panels(MODE)
         result["home"] = {"screen": controller.screens.current, "hint": controller.home_hint,
                           "touch_problem": controller.touch_problem, "moves": moves()}
 
     def wait_game():
-        if controller.table.session is None or controller.screens.current != "dashboard":
-            raise Retry
+        until(lambda: controller.table.session is not None and controller.screens.current == "dashboard",
+              "a game to open on the dashboard")
         result["started"] = {"game": controller.table.session.rules.name, "id": controller.table.session.game_id,
                              "players": [p.name for p in controller.table.view().players], "moves": moves()}
 
     def rolled():
-        if moves() <= result["started"]["moves"]:
-            raise Retry
+        until(lambda: moves() > result["started"]["moves"], "the roll button's dice to be journalled")
         result["after_roll"] = {"moves": moves()}
 
     steps = [on_home, lambda: driver.shot(f"{MODE}-home")]
     if MODE == "no-touch":
-        steps += [lambda: harness.key("="), lambda: harness.key("="), wait_game,
-                  lambda: harness.key("e"), rolled, lambda: driver.shot("no-touch-game")]
+        steps += [*driver.press("=", heard=False),          # Redo on Home: once arms a new game…
+                  waiting(lambda: controller.message.startswith("Press Redo again"),
+                          "Home to ask for Redo again"),
+                  *driver.press("="), wait_game,                # …twice starts it
+                  *driver.press("e"), rolled, lambda: driver.shot("no-touch-game")]
     else:
-        steps += [lambda: harness.key("backspace", 8), wait_game, lambda: driver.shot("no-touch-resumed")]
+        steps += [*driver.press("backspace"), wait_game, lambda: driver.shot("no-touch-resumed")]
 else:
     raise SystemExit(f"unknown mode {MODE}")
 

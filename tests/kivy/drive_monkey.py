@@ -35,11 +35,10 @@ once, and the monkey never holds two touches.
 
 import logging
 import random
-import time
 import traceback
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
-from harness import Retry, find, key, tap
+from harness import Retry, find, key, tap, until
 
 from companion.session import GameSession
 
@@ -96,6 +95,19 @@ ExceptionManager.add_handler(_Recorder())
 controller.table.subscribe(lambda table, outcome: result["outcomes"].__setitem__(
     "accepted" if outcome.accepted else "refused",
     result["outcomes"]["accepted" if outcome.accepted else "refused"] + 1))
+
+# The readings the roll tray has taken from the dice readers' port (each becomes an answer or a held roll), so
+# the end of the run can wait until every reading a reader delivered has reached the table.
+taken = [0]
+
+
+def _counting_take(take=controller.tray.port.take):
+    values = take()
+    taken[0] += values is not None
+    return values
+
+
+controller.tray.port.take = _counting_take
 
 rng = random.Random(SEED)
 SEAT_KEYS = "qweasdzxcuio"
@@ -269,29 +281,28 @@ def monkey(number: int) -> None:
 # --- start, then check ---------------------------------------------------------------------------------------
 
 def start_from_picker() -> None:
-    if controller.screens.current != "home":
-        raise Retry()
+    until(lambda: controller.screens.current == "home", "the Home screen")
     picker = controller.screens.get_screen("home").ids.game_picker
-    choice = next((b for b in picker.children if b.game == GAME), None)
-    if choice is None:
-        raise Retry()
-    tap(choice)
+    tap(until(lambda: next((b for b in picker.children if b.game == GAME), None), f"the picker to offer {GAME}"))
 
 
 def tap_new_game() -> None:
-    count = rng.choice(("2", "3"))
+    """Tap the New game button for 2 or 3 players (chosen once: a retry must not draw from the seed again)."""
+    if "players_chosen" not in result:
+        result["players_chosen"] = rng.choice(("2", "3"))
+    count = result["players_chosen"]
     box = controller.screens.get_screen("home").ids.new_game_box
     button = next((b for b in box.children if b.text.startswith(count + " ")), None)
     if button is None or controller.chosen_game != GAME:
-        raise Retry()
+        raise Retry(f"Home to offer a new {GAME} game for {count}")
     result["players"] = int(count)
     tap(button)
 
 
 def wait_for_game() -> None:
-    session = controller.table.session
-    if session is None or session.rules.name != GAME or controller.screens.current != "dashboard":
-        raise Retry()
+    session = until(lambda: controller.table.session, f"the {GAME} game to open")
+    until(lambda: session.rules.name == GAME and controller.screens.current == "dashboard",
+          f"the {GAME} game's dashboard")
     result["first_game"] = session.game_id
 
 
@@ -299,21 +310,32 @@ def shot_start() -> None:
     driver.shot("000-start")        # a step after the screen change, so the dashboard is fully drawn
 
 
-settled_at = [0.0]
+def dice_on_the_way() -> str:
+    """What the simulated dice reader may still hand the table ("" when nothing): a roll it has not had
+    acknowledged, or a reading delivered to the port that the roll tray has not taken yet."""
+    readers = controller.readers
+    if readers is None:
+        return ""
+    if readers.simulator is not None and readers.simulator.pending:
+        return f"the simulated dice reader's {readers.simulator.pending} roll(s) to be read"
+    delivered = sum(connection.stats()["dice_delivered"] for connection in readers.connections)
+    waiting = delivered - taken[0] - controller.tray.port.dropped
+    return f"the roll tray to take {waiting} delivered reading(s)" if waiting > 0 else ""
 
 
 def settle() -> None:
-    """Close any dialog, go to the open game's dashboard and wait a moment (a seat key's pin is held a little
-    after the key goes up; a screen change lands on the next frame)."""
+    """Close any dialog, go to the open game's dashboard, and wait until nothing more can reach the table:
+    every seat key's press and release has registered and no button timer is left (a key's command is posted
+    from one), and every roll made into the simulated dice reader has been read and taken by the roll tray.
+    After this no input is made, so the checks below see the journal as it will stay."""
     for widget in list(Window.children):
         if isinstance(widget, ModalView):
             widget.dismiss(animation=False)
-    if not settled_at[0]:
-        settled_at[0] = time.monotonic()
     if controller.table.session is not None and controller.screens.current != "dashboard":
         controller.show_dashboard()
-    if time.monotonic() - settled_at[0] < 0.6:
-        raise Retry()
+    busy = driver.buttons_busy() or dice_on_the_way()
+    if busy:
+        raise Retry(busy)
 
 
 def tap_history() -> None:
@@ -365,6 +387,7 @@ def check_journal() -> None:
 
 steps = [start_from_picker, tap_new_game, wait_for_game, shot_start,
          *[(lambda n=n: monkey(n)) for n in range(1, ACTIONS + 1)],
-         settle, tap_history, check_responsive, check_journal]
+         settle, settle,     # the second sees what the first's drain applied (a dialog it opened, say)
+         tap_history, check_responsive, check_journal]
 
-driver.run(steps, first_after=0.3, step_gap=0.005)
+driver.run(steps, step_gap=0.005)        # fast random steps; the checks after settle() wait for conditions

@@ -7,18 +7,20 @@ every Label/Button text on the shared screen at several points (the secrecy chec
 
 import dataclasses
 import sys
-import time
 from functools import partial
 from pathlib import Path
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
-from harness import Retry, button_text, find, walk
+from harness import Retry, button_text, find, key_down, key_up, waiting, walk
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))       # tests/ (the war example harness)
 
 from companion.commands import NewGame, PlayerSeat  # noqa: E402
 
-config = dataclasses.replace(harness.base_config(dice_seed=11), house_rules={"roll_off": False})
+# This driver holds ABS's roll button on purpose (the peek) and never presses a roll button briefly: the app's
+# own hold time, not the drivers' long one (harness.HOLD_TIME).
+config = dataclasses.replace(harness.base_config(dice_seed=11), house_rules={"roll_off": False},
+                             hold_time=harness.default_config().hold_time)
 driver = harness.Driver(config=config)
 controller, result = driver.controller, driver.result
 result.update(texts={}, sizes={})
@@ -57,25 +59,6 @@ def snapshot(label):
                   for c in board().cards.values()},
         "turn": state.turn, "popup": popup().title if popup() else "",
     })
-
-
-def wait(seconds):
-    deadline = []
-
-    def step():
-        if not deadline:
-            deadline.append(time.monotonic() + seconds)
-        if time.monotonic() < deadline[0]:
-            raise Retry()
-    return step
-
-
-def key_down(char):
-    Window.dispatch("on_key_down", ord(char), 0, char, [])
-
-
-def key_up(char):
-    Window.dispatch("on_key_up", ord(char), 0)
 
 
 def post_land(space):
@@ -121,8 +104,7 @@ def starting(network, bumps):
             row["colour"] = "green"
 
     taps = [lambda i=index: bump(i) for index, count in enumerate(bumps) for _ in range(count)]
-    return [open_it, reveal, lambda: None, *taps, three_dramas_refused,
-            lambda: tap_text("Enter", popup())]   # one frame to lay out
+    return [open_it, reveal, *taps, three_dramas_refused, lambda: tap_text("Enter", popup())]
 
 
 def peek_check():
@@ -143,7 +125,11 @@ def peek_check():
 def after_release():
     result["peek_after_release"] = controller.panels.private_showing(0)
     result["peek_history_after"] = len(controller.table.history())
-    save_panels("after-peek")
+
+
+def peek_showing():
+    """ABS's panel shows a private page and has drawn it."""
+    return controller.panels.private_showing(0) and driver.panels_idle()
 
 
 def lineup(network):
@@ -174,15 +160,17 @@ def lineup(network):
         if network == "ABS":
             result["private_refusal"] = [controller.message, controller.message_refused]
 
-    return [lambda: tap_text(f"{network} line-up"), lambda: None, gate_first, lambda: None, check_empty,
-            lambda: None, record_refusal, fill,
+    return [lambda: tap_text(f"{network} line-up"), gate_first, check_empty, record_refusal, fill,
             lambda: shot(f"tvw-lineup-{network}"),
             lambda: texts(f"lineup {network}"), lambda: tap_text("Check", popup()), lambda: tap_text("Lock in", popup())]
 
 
 def roll_war():
+    """Roll by the dice bar for whoever the Ratings War asks, until it asks nobody."""
     if controller.dice_roller:
-        tap_text(f"Roll {controller.dice_roller}")
+        roller = controller.dice_roller
+        tap_text(f"Roll {roller}")
+        raise Retry(f"the Ratings War to ask for no more dice (asked of {roller})")
 
 
 def grid_example():
@@ -263,7 +251,12 @@ steps = [
     lambda: tap_text("ABS: enter the value"), lambda: tap_text("I am ABS", popup()), lambda: tap_text("30", popup()),
     lambda: snapshot("star won"),
     # peek: ABS holds its roll button (key e) past hold_time; its own panel shows its private figures
-    lambda: key_down("e"), wait(1.3), peek_check, lambda: key_up("e"), wait(0.4), after_release,
+    lambda: key_down("e"),
+    waiting(peek_showing, "ABS's held roll button (a long press) to show its private figures on its own panel"),
+    peek_check, lambda: key_up("e"),
+    waiting(lambda: not controller.panels.private_showing(0) and driver.panels_idle(),
+            "ABS's panel to leave the private page once the button is up"),
+    after_release, lambda: save_panels("after-peek"),
     # 9.6 Bulletin and 7 bankruptcy: NBS must pay $40,000
     lambda: post_land("bulletin"),                   # NBS's turn
     lambda: tap_text("Bulletin card effect"), lambda: tap_text("Pay the bank", popup()),
@@ -288,7 +281,7 @@ steps = [
     *[step for name in ("ABS", "CBA", "PBC", "NBS") for step in lineup(name)],
     lambda: snapshot("war locked"), lambda: tap_text("Reveal the line-ups"), lambda: snapshot("war revealed"),
     lambda: tap_text("Resolution grid"), lambda: shot("tvw-war-grid"), lambda: texts("war grid"), close,
-    *[roll_war for _ in range(12)], lambda: snapshot("war over"),
+    roll_war, lambda: snapshot("war over"),
     # the resolution grid (the rulebook's example through the war harness)
     grid_example, lambda: shot("tvw-grid-before"), lambda: scroll_grid(0), lambda: shot("tvw-grid-odds"), close,
     grid_example_done, lambda: shot("tvw-grid-top"), lambda: scroll_grid(0.45), lambda: shot("tvw-grid-middle"),
@@ -305,4 +298,4 @@ steps += [lambda: post_land("critics_choice"), lambda: snapshot("ended"), lambda
           close]
 
 
-driver.run(steps, step_gap=0.12)
+driver.run(steps)
