@@ -1170,10 +1170,28 @@ class _OddsProgram(NamedTuple):
     stake: bool
 
 
+def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Every combination of the Special ``rolls`` (each ``(sum, ways)`` pairs): ``(10 × sum each, sum each,
+    ways)``; one empty combination for no Specials."""
+    combinations = []
+    for combination in product(*rolls):
+        ways = 1
+        for _, count in combination:
+            ways *= count
+        combinations.append((tuple(SPECIAL_PER_PIP * total for total, _ in combination),
+                             tuple(total for total, _ in combination), ways))
+    return combinations
+
+
 class _OddsSlot:
     """One half-hour of the odds: what is fixed before any dice (the programs that may be on the air, the
     Specials first rolled here, what still airs after it), and :meth:`step` from the states before it to
-    those after it."""
+    those after it.
+
+    A Special first rolled here that goes on after it (``going_on``) carries its sum into the state; one
+    that ends here (``ending``) matters only through where its total ranks among the others (below, equal
+    to or above the lowest and the highest of the rest, and against each other), so its rolls that rank
+    the same are added up before the slot is settled."""
 
     def __init__(self, war: War, slot: int, programs: Sequence[tuple[ProgramRef, Placement]],
                  rolls: Mapping[int, tuple[tuple[int, int], ...]]) -> None:
@@ -1197,22 +1215,19 @@ class _OddsSlot:
             special = specials.index(index[ref]) if program.special else -1
             self.programs.append(_OddsProgram(index[ref], seat, program.colour, special, base, points,
                                               self.lead_in_counts[seat]))
-        #: The Specials first rolled here (3.3: at their first slot that is resolved) ...
-        self.new = tuple(p.special for p in self.programs if p.special >= 0
-                         and all(war.preempted_by(earlier) for earlier in range(programs[p.ref][0].start, slot)))
-        self.scale = 1
-        for j in self.new:
-            self.scale *= sum(ways for _, ways in rolls[specials[j]])
-        #: ... and every combination of their rolls: (10 × sum each, sum each, ways).
-        self.rolls = []
-        for combination in product(*(rolls[specials[j]] for j in self.new)):
-            ways = 1
-            for _, count in combination:
-                ways *= count
-            self.rolls.append((tuple(SPECIAL_PER_PIP * total for total, _ in combination),
-                               tuple(total for total, _ in combination), ways))
         self.alive = sum(1 << i for i, end in enumerate(ends) if end > slot)     # programs still to air after it
         self.special_alive = tuple(ends[i] > slot for i in specials)
+        # the Specials first rolled here (3.3: at their first slot that is resolved), and their rolls
+        new = [p.special for p in self.programs if p.special >= 0
+               and all(war.preempted_by(earlier) for earlier in range(programs[p.ref][0].start, slot))]
+        self.going_on = tuple(j for j in new if self.special_alive[j])
+        self.ending = tuple(j for j in new if not self.special_alive[j])
+        self.going_on_rolls = _combinations([rolls[specials[j]] for j in self.going_on])
+        self.ending_rolls = [(deltas, ways) for deltas, _, ways in _combinations([rolls[specials[j]]
+                                                                                  for j in self.ending])]
+        self.scale = 1
+        for j in new:
+            self.scale *= sum(ways for _, ways in rolls[specials[j]])
 
     @staticmethod
     def outcomes(totals: Sequence[int | None], stakes: Sequence[bool]) -> list[tuple[int | None, int | None, int]]:
@@ -1226,18 +1241,56 @@ class _OddsSlot:
         pairs = [(low, high) for low in lows for high in highs if low is None or low != high]
         return [(*standing.settle(low, high), len(pairs)) for low, high in pairs]
 
+    def _ranked(self, totals: list[int | None], ending_at: Sequence[int]) -> list[tuple[list[int | None], int]]:
+        """The rolls of the Specials ending here (at positions ``ending_at`` of ``totals``, which holds
+        their totals before the roll) grouped by how they rank: ``(totals with one such roll, ways)``."""
+        if not ending_at:
+            return [(totals, 1)]
+        rest = [total for position, total in enumerate(totals) if total is not None and position not in ending_at]
+        low, high = (min(rest), max(rest)) if rest else (0, 0)
+        classes: dict[tuple | int, list] = {}
+        if len(ending_at) == 1:                         # the usual case, made quick
+            position = ending_at[0]
+            for (delta,), ways in self.ending_rolls:
+                total = totals[position] + delta
+                key = (total > low) - (total < low) + 3 * ((total > high) - (total < high)) if rest else 0
+                entry = classes.get(key)
+                if entry is None:
+                    classes[key] = [(total,), ways]
+                else:
+                    entry[1] += ways
+        else:
+            for deltas, ways in self.ending_rolls:
+                ranked = tuple(totals[position] + delta for position, delta in zip(ending_at, deltas))
+                key = tuple((a > b) - (a < b) for i, a in enumerate(ranked) for b in ranked[i + 1:])
+                if rest:
+                    key += tuple((total > low) - (total < low) + 3 * ((total > high) - (total < high))
+                                 for total in ranked)
+                entry = classes.get(key)
+                if entry is None:
+                    classes[key] = [ranked, ways]
+                else:
+                    entry[1] += ways
+        grouped = []
+        for ranked, ways in classes.values():
+            full = list(totals)
+            for position, total in zip(ending_at, ranked):
+                full[position] = total
+            grouped.append((full, ways))
+        return grouped
+
     def step(self, states: Mapping[_State, int], lost: Sequence[int]) -> tuple[dict[_State, int], list[int], int]:
         """From the ``states`` before this slot (state → weight) and the weight ``lost`` so far by program:
         the states after it, the weight lost by then, and the factor by which it multiplied the denominator."""
-        special_alive = self.special_alive
+        special_alive, alive = self.special_alive, self.alive
         if self.preempted:                              # 9.91: nothing happens, no Lead-In out of it
             merged: dict[_State, int] = {}
             for (cancelled, sums, _), weight in states.items():
-                key = (cancelled & self.alive, tuple(v if keep else 0 for v, keep in zip(sums, special_alive)), -1)
+                key = (cancelled & alive, tuple(v if keep else 0 for v, keep in zip(sums, special_alive)), -1)
                 merged[key] = merged.get(key, 0) + weight
             return merged, list(lost), 1
         buckets: dict[int, tuple[dict[_State, int], list[int]]] = {1: ({}, [0] * len(lost))}
-        lead_in_counts, new, outcomes = self.lead_in_counts, self.new, self.outcomes
+        lead_in_counts, outcomes = self.lead_in_counts, self.outcomes
         for (cancelled, sums, lead_in), weight in states.items():
             on_air = [p for p in self.programs if not cancelled >> p.ref & 1]
             sharing = Counter(p.colour for p in on_air)
@@ -1245,30 +1298,32 @@ class _OddsSlot:
                      p.base + p.points[sharing[p.colour]][p.seat == lead_in]
                      + (SPECIAL_PER_PIP * sums[p.special] if p.special >= 0 else 0) for p in on_air]
             stakes = [p.stake for p in on_air]
-            rolled = [next(position for position, p in enumerate(on_air) if p.special == j) for j in new]
+            position_of = {p.special: position for position, p in enumerate(on_air) if p.special >= 0}
+            going_on_at = [position_of[j] for j in self.going_on]
+            ending_at = [position_of[j] for j in self.ending]
             kept = [v if keep else 0 for v, keep in zip(sums, special_alive)]
-            still = [(i, j) for i, j in enumerate(new) if special_alive[j]]
-            mask = cancelled & self.alive
-            for deltas, rolled_sums, ways in self.rolls:
+            mask = cancelled & alive
+            for deltas, going_on_sums, going_on_ways in self.going_on_rolls:
                 totals = fixed[:]
-                for position, delta in zip(rolled, deltas):
+                for position, delta in zip(going_on_at, deltas):
                     totals[position] += delta
-                for i, j in still:
-                    kept[j] = rolled_sums[i]
+                for j, total in zip(self.going_on, going_on_sums):
+                    kept[j] = total
                 after = tuple(kept)
-                ways *= weight
-                for lowest, winner, denominator in outcomes(totals, stakes):
-                    bucket = buckets.get(denominator) or buckets.setdefault(denominator, ({}, [0] * len(lost)))
-                    after_mask, after_sums = mask, after
-                    if lowest is not None:
-                        program = on_air[lowest]
-                        bucket[1][program.ref] += ways
-                        after_mask |= (1 << program.ref) & self.alive
-                        if program.special >= 0 and after[program.special]:
-                            after_sums = after[:program.special] + (0,) + after[program.special + 1:]
-                    seat = -1 if winner is None else on_air[winner].seat
-                    state = (after_mask, after_sums, seat if seat >= 0 and lead_in_counts[seat] else -1)
-                    bucket[0][state] = bucket[0].get(state, 0) + ways
+                for ranked, ending_ways in self._ranked(totals, ending_at):
+                    ways = weight * going_on_ways * ending_ways
+                    for lowest, winner, denominator in outcomes(ranked, stakes):
+                        bucket = buckets.get(denominator) or buckets.setdefault(denominator, ({}, [0] * len(lost)))
+                        after_mask, after_sums = mask, after
+                        if lowest is not None:
+                            program = on_air[lowest]
+                            bucket[1][program.ref] += ways
+                            after_mask |= (1 << program.ref) & alive
+                            if program.special >= 0 and after[program.special]:
+                                after_sums = after[:program.special] + (0,) + after[program.special + 1:]
+                        seat = -1 if winner is None else on_air[winner].seat
+                        state = (after_mask, after_sums, seat if seat >= 0 and lead_in_counts[seat] else -1)
+                        bucket[0][state] = bucket[0].get(state, 0) + ways
         common = lcm(*buckets)
         merged, total_lost = {}, [weight * self.scale * common for weight in lost]
         for denominator, (after_states, gone) in buckets.items():
