@@ -734,9 +734,10 @@ def test_property_odds_with_every_special_unknown_are_exactly_the_old_enumeratio
 
 @pytest.mark.slow
 def test_four_specials_and_the_8_30_tie_give_exactly_the_old_enumeration(example):
-    """The benchmark's line-up: the rulebook example with SILVER GIRLS (8:00), BEERS (9:30) and DR. KILLJOY
-    (10:00) made Specials beside NBS's SPECIAL, so four Specials are rolled, and PBC and NBS still tie at
-    8:30. The old enumeration follows its 11⁴ Special branches (a few seconds)."""
+    """The rulebook example with SILVER GIRLS (8:00), BEERS (9:30) and DR. KILLJOY (10:00) made Specials
+    beside NBS's SPECIAL: four Specials rolled in three slots, two of them in the same slot, and PBC and NBS
+    tied at 8:30 whenever SILVER GIRLS is cancelled at 8:00. The old enumeration follows its 11⁴ Special
+    branches (a few seconds; ``benchmarks/ratings_war.py --old`` compares the benchmark's line-ups)."""
     war_ = as_specials(example[0], "SILVER GIRLS", "BEERS", "DR. KILLJOY")
     assert sum(placement.program.special for _, placement in war_.programs()) == 4
     odds = survival_odds(war_)

@@ -1170,7 +1170,8 @@ class _OddsProgram(NamedTuple):
     stake: bool
 
 
-def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]
+                  ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Every combination of the Special ``rolls`` (each ``(sum, ways)`` pairs): ``(10 × sum each, sum each,
     ways)``; one empty combination for no Specials."""
     combinations = []
