@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from companion.checks import is_whole
 from companion.commands import PlayerSeat
 from companion.errors import JournalError, NothingToRedo, NothingToUndo, UnknownGame
-from companion.events import GAME_STARTED, HISTORY_RESTORED, EventRecord, NewEvent
+from companion.events import GAME_STARTED, HISTORY_RESTORED, SCHEMA_VERSION, EventRecord, NewEvent
 from companion.games import GameRules, find_game
 
 #: A state is kept at every node of this depth multiple (the start, 64 moves in, 128, ...).
@@ -62,19 +62,32 @@ class HistoryEntry:
 
 class _Node:
     """One line of moves: ``move`` after the line ``parent`` (``None`` at the start); ``depth`` = its length.
-    The move's events are ``first`` and ``rest`` (most moves have one); ``state`` is kept only at checkpoint
-    depths."""
+    The node where a move was made also stands for that move's history entry. The move's first event is kept
+    as its fields (``time``, ``type``, ``payload``; ``record`` holds the record itself only when it cannot be
+    rebuilt from them), its later events in ``rest``; ``state`` is kept only at checkpoint depths."""
 
-    __slots__ = ("move", "parent", "depth", "first", "rest", "state")
+    __slots__ = ("move", "parent", "depth", "time", "type", "payload", "rest", "record", "state")
 
-    def __init__(self, move: int | None, parent: "_Node | None", first: EventRecord | None = None,
-                 rest: tuple[EventRecord, ...] = (), state: Any = None) -> None:
-        self.move, self.parent, self.first, self.rest, self.state = move, parent, first, rest, state
+    def __init__(self, move: int | None, parent: "_Node | None", time: float | None = None, type: str | None = None,
+                 payload: Mapping[str, Any] | None = None, rest: tuple[EventRecord, ...] = (),
+                 record: EventRecord | None = None, state: Any = None) -> None:
+        self.move, self.parent, self.time, self.type, self.payload = move, parent, time, type, payload
+        self.rest, self.record, self.state = rest, record, state
         self.depth = parent.depth + 1 if parent is not None else 0
 
     @property
-    def records(self) -> tuple[EventRecord, ...]:
-        return (self.first,) + self.rest if self.first is not None else ()
+    def seq(self) -> int:
+        """The ``seq`` of the move's first event (its history entry)."""
+        return self.record.seq if self.record is not None else self.move
+
+
+class _Restore:
+    """A history entry that is an undo, redo or jump: its ``record`` and the line ``after`` it."""
+
+    __slots__ = ("seq", "record", "after")
+
+    def __init__(self, record: EventRecord, after: _Node) -> None:
+        self.seq, self.record, self.after = record.seq, record, after
 
 
 class _Recent:
@@ -104,22 +117,25 @@ class _Recent:
 class _Moves(Mapping):
     """``session.moves``: move id → that move's records (a tuple, in ``seq`` order), read-only."""
 
-    __slots__ = ("_home",)
+    __slots__ = ("_session",)
 
-    def __init__(self, home: dict[int, _Node]) -> None:
-        self._home = home
+    def __init__(self, session: "GameSession") -> None:
+        self._session = session
 
     def __getitem__(self, move: int) -> tuple[EventRecord, ...]:
-        return self._home[move].records
+        node = self._session._find(move)
+        if node is None:
+            raise KeyError(move)
+        return self._session._records(node)
 
     def __contains__(self, move: object) -> bool:
-        return move in self._home
+        return self._session._find(move) is not None
 
     def __iter__(self) -> Iterator[int]:
-        return iter(self._home)
+        return (entry.move for entry in self._session._entries if type(entry) is _Node)
 
     def __len__(self) -> int:
-        return len(self._home)
+        return self._session._move_count
 
 
 class GameSession:
@@ -127,8 +143,7 @@ class GameSession:
     in ``seq`` order: a list, or rows streamed from the journal).
 
     Attributes: ``line`` (move ids in force, oldest first), ``redo_stack`` (the next redo on top),
-    ``moves`` (move id → its records), ``entries`` (the first record of each move and each restore record, in
-    order). Treat them as read-only.
+    ``moves`` (move id → its records). Treat them as read-only.
 
     Raises :class:`UnknownGame` without a ``game_started`` first record, :class:`JournalError` if the records
     cannot be replayed (the first bad ``seq`` is named).
@@ -147,12 +162,13 @@ class GameSession:
         self.started = first
         self._root = _Node(None, None, state=self.rules.new_game(self.players, self.options))
         self._node, self._state = self._root, self._root.state
-        self._home: dict[int, _Node] = {}          # move id → the node where it was made
+        self._entries: list[_Node | _Restore] = []  # the history after the start: a move's node, or a restore
+        self._move_count = 0
+        # Entries are found by bisection on seq while they come in seq order and each move's id is its first
+        # seq (every journal the table writes); otherwise (hand-made records) through this move id → node map.
+        self._index: dict[int, _Node] | None = None
         self._aliases: dict[tuple[_Node, int], _Node] = {}   # a move re-added elsewhere (hand-made journals)
-        self.moves: Mapping[int, tuple[EventRecord, ...]] = _Moves(self._home)
-        self.entries: list[EventRecord] = []       # first record of each move, and each restore record
-        self._after: list[_Node] = []              # the line right after each entry
-        self._sorted = True                        # entries in increasing seq (then found by bisection)
+        self.moves: Mapping[int, tuple[EventRecord, ...]] = _Moves(self)
         self.line: list[int] = []
         self._path: list[_Node] = []               # the nodes of the line: _path[i].depth == i + 1
         self.redo_stack: list[int] = []
@@ -172,9 +188,9 @@ class GameSession:
         return self._state
 
     # -- applying committed records ---------------------------------------------------------------------
-    def _compact(self, record: EventRecord) -> EventRecord:
-        """The record as kept: its type and payload keys interned, a flat payload shared with identical ones."""
-        payload = record.payload
+    def _share(self, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The payload as kept: keys interned; a flat one (strings, whole numbers, booleans, nulls) shared with
+        every identical one (up to :data:`SHARED_PAYLOADS` of them)."""
         try:
             values = tuple(payload.values())
             if all(type(value) in _SCALARS for value in values):
@@ -184,47 +200,99 @@ class GameSession:
                     shared = {sys.intern(k): v for k, v in payload.items()}
                     if len(self._payloads) < SHARED_PAYLOADS:
                         self._payloads[key] = shared
-                payload = shared
-            else:
-                payload = {sys.intern(k): v for k, v in payload.items()}
+                return shared
+            return {sys.intern(k): v for k, v in payload.items()}
         except (TypeError, AttributeError):          # keys that are not strings: kept as they are
-            pass
+            return payload
+
+    def _compact(self, record: EventRecord) -> EventRecord:
+        """The record as kept: its type interned, its payload shared (:meth:`_share`)."""
         move = record.seq if record.move == record.seq else record.move
         game_id = self.game_id if record.game_id == self.game_id else record.game_id
-        return EventRecord(record.seq, game_id, move, record.time, sys.intern(record.type), payload,
+        return EventRecord(record.seq, game_id, move, record.time, sys.intern(record.type),
+                           self._share(record.payload), record.schema_version)
+
+    def _compact_restore(self, record: EventRecord, moved: list[_Node]) -> EventRecord:
+        """A restore record as kept: the move ids in its payload's lists are the game's own int objects (the
+        ones ``line`` holds), its strings interned."""
+        same = {node.move: node.move for node in moved}
+
+        def kept(value):
+            if type(value) is str:
+                return sys.intern(value)
+            if type(value) is list:
+                return [same.get(item, item) if type(item) is int else item for item in value]
+            return value
+
+        payload = record.payload
+        try:
+            payload = {sys.intern(k): kept(v) for k, v in payload.items()}
+        except TypeError:
+            pass
+        game_id = self.game_id if record.game_id == self.game_id else record.game_id
+        return EventRecord(record.seq, game_id, record.move, record.time, HISTORY_RESTORED, payload,
                            record.schema_version)
 
-    def _take(self, record: EventRecord) -> None:
-        record = self._compact(record)
-        if record.type == HISTORY_RESTORED:
-            self._restore(record.payload["keep"], record.payload["append"])
-            self._add_entry(record, self._node)
-        elif record.move in self._home:
-            node = self._home[record.move]
-            last = self.entries[-1]
-            if node is not self._node or last.type == HISTORY_RESTORED or last.move != record.move:
-                raise ValueError(f"it belongs to move #{record.move}, which is not the latest move")
-            state = self.rules.evolve(self._state, record.type, record.payload)
-            node.rest += (record,)
-            self._state = state
-            if node.state is not None:
-                node.state = state
-            self._recent.put(node, state)
-        else:
-            state = self.rules.evolve(self._state, record.type, record.payload)
-            node = _Node(record.move, self._node, record)
-            self._home[record.move] = node
-            self.line.append(record.move)
-            self._path.append(node)
-            self.redo_stack.clear()
-            self._add_entry(record, node)
-            self._arrive(node, state)
+    def _records(self, node: _Node) -> tuple[EventRecord, ...]:
+        first = node.record or EventRecord(node.move, self.game_id, node.move, node.time, node.type, node.payload)
+        return (first,) + node.rest
 
-    def _add_entry(self, record: EventRecord, node: _Node) -> None:
-        if self.entries and record.seq <= self.entries[-1].seq:
-            self._sorted = False
-        self.entries.append(record)
-        self._after.append(node)
+    def _take(self, record: EventRecord) -> None:
+        if record.type == HISTORY_RESTORED:
+            moved = self._restore(record.payload["keep"], record.payload["append"])
+            self._add_entry(_Restore(self._compact_restore(record, moved), self._node))
+            return
+        latest = self._entries[-1] if self._entries else None
+        if type(latest) is _Node and latest.move == record.move:     # a further event of the latest move
+            record = self._compact(record)
+            state = self.rules.evolve(self._state, record.type, record.payload)
+            latest.rest += (record,)
+            self._state = state
+            if latest.state is not None:
+                latest.state = state
+            self._recent.put(latest, state)
+            return
+        if self._find(record.move) is not None:
+            raise ValueError(f"it belongs to move #{record.move}, which is not the latest move")
+        kind, payload = sys.intern(record.type), self._share(record.payload)
+        state = self.rules.evolve(self._state, kind, payload)
+        rebuilt = (record.seq == record.move and record.game_id == self.game_id
+                   and record.schema_version == SCHEMA_VERSION)
+        node = _Node(record.move, self._node, record.time, kind, payload,
+                     record=None if rebuilt else self._compact(record))
+        self.line.append(node.move)
+        self._path.append(node)
+        self.redo_stack.clear()
+        self._move_count += 1
+        self._add_entry(node)
+        self._arrive(node, state)
+
+    def _add_entry(self, entry: _Node | _Restore) -> None:
+        entries = self._entries
+        if self._index is None and ((entries and entry.seq <= entries[-1].seq)
+                                    or (type(entry) is _Node and entry.seq != entry.move)):
+            self._index = {e.move: e for e in reversed(entries) if type(e) is _Node}
+        entries.append(entry)
+        if self._index is not None and type(entry) is _Node:
+            self._index.setdefault(entry.move, entry)
+
+    def _home(self, move: Any) -> _Node:
+        """The node where ``move`` was made; ``KeyError`` if there is no such move."""
+        node = self._find(move)
+        if node is None:
+            raise KeyError(f"no move #{move} in game #{self.game_id}")
+        return node
+
+    def _find(self, move: Any) -> _Node | None:
+        """The node where ``move`` was made, or ``None``."""
+        if self._index is not None:
+            return self._index.get(move)
+        entries = self._entries
+        if not is_whole(move) or not entries or move > entries[-1].seq:
+            return None
+        index = bisect_left(entries, move, key=_SEQ)
+        entry = entries[index] if index < len(entries) else None
+        return entry if type(entry) is _Node and entry.move == move else None
 
     def _arrive(self, node: _Node, state: Any) -> None:
         """Make ``node`` (with its ``state``) the current line."""
@@ -246,8 +314,8 @@ class GameSession:
         return state
 
     def _fold(self, state: Any, node: _Node) -> Any:
-        evolve, first = self.rules.evolve, node.first
-        state = evolve(state, first.type, first.payload)
+        evolve = self.rules.evolve
+        state = evolve(state, node.type, node.payload)
         for record in node.rest:
             state = evolve(state, record.type, record.payload)
         return state
@@ -279,12 +347,13 @@ class GameSession:
     def _child(self, parent: _Node, move: int, create: bool) -> _Node | None:
         """The line ``parent`` + ``move`` (``KeyError`` for an unknown move; ``None`` if ``create`` is false
         and no line of the game ever was that)."""
-        home = self._home[move]
+        home = self._home(move)
         if home.parent is parent:
             return home
         alias = self._aliases.get((parent, move))
         if alias is None and create:
-            alias = self._aliases[(parent, move)] = _Node(move, parent, home.first, home.rest)
+            alias = self._aliases[(parent, move)] = _Node(move, parent, home.time, home.type, home.payload,
+                                                          home.rest, home.record)
         return alias
 
     def _node_at(self, keep: int) -> _Node:
@@ -298,20 +367,21 @@ class GameSession:
         state = self._state_at(node)
         for move in append:
             child = self._child(node, move, create=False) if node is not None else None
-            state = self._fold(state, child if child is not None else self._home[move])
+            state = self._fold(state, child if child is not None else self._home(move))
             if child is not None:
                 self._recent.put(child, state)
             node = child
         return state
 
-    def _restore(self, keep: int, append: Sequence[int]) -> None:
+    def _restore(self, keep: int, append: Sequence[int]) -> list[_Node]:
+        """Make the line ``line[:keep] + append``; returns the nodes of the moves it removed and re-added."""
         node = self._node_at(keep)
         added = []
         for move in append:
             node = self._child(node, move, create=True)
             added.append(node)
         state = self._state_at(node)
-        removed = self.line[keep:]
+        removed, removed_nodes = self.line[keep:], self._path[keep:]
         del self.line[keep:]
         del self._path[keep:]
         self.redo_stack.extend(reversed(removed))
@@ -323,6 +393,7 @@ class GameSession:
             self.line.append(child.move)
             self._path.append(child)
         self._arrive(node, state)
+        return removed_nodes + added
 
     # -- planning undo / redo / jump -------------------------------------------------------------------
     def plan_undo(self, steps: int) -> NewEvent:
@@ -335,7 +406,7 @@ class GameSession:
         jump = self._last_jump()
         if steps == 1 and jump is not None:
             # the last thing done was a jump back: undo puts back what the jump took away
-            before = self.entries[-2].seq if len(self.entries) > 1 else self.started.seq
+            before = self._entries[-2].seq if len(self._entries) > 1 else self.started.seq
             event = self.plan_jump(before)
             return NewEvent(HISTORY_RESTORED, {**event.payload, "action": "undo", "undid_jump": jump.seq})
         if steps > len(self.line):
@@ -346,9 +417,9 @@ class GameSession:
                                            "undone": undone, "redone": []})
 
     def _last_jump(self) -> EventRecord | None:
-        last = self.entries[-1] if self.entries else None
-        if last is not None and last.type == HISTORY_RESTORED and last.payload["action"] == "jump":
-            return last
+        last = self._entries[-1] if self._entries else None
+        if type(last) is _Restore and last.record.payload["action"] == "jump":
+            return last.record
         return None
 
     def plan_redo(self) -> NewEvent:
@@ -382,10 +453,10 @@ class GameSession:
                                            "undone": self.line[keep:], "redone": list(added)})
 
     def _entry_index(self, seq: int) -> int:
-        """The index in ``entries`` of entry ``seq``; raises :class:`NothingToUndo` if there is none."""
-        entries = self.entries
-        if self._sorted:
-            index = bisect_left(entries, seq, key=_SEQ)
+        """The index in the entries of entry ``seq``; raises :class:`NothingToUndo` if there is none."""
+        entries = self._entries
+        if self._index is None:
+            index = bisect_left(entries, seq, key=_SEQ) if is_whole(seq) else len(entries)
             if index < len(entries) and entries[index].seq == seq:
                 return index
         else:
@@ -397,7 +468,14 @@ class GameSession:
     def _entry_node(self, seq: int) -> _Node:
         if seq == self.started.seq:
             return self._root
-        return self._after[self._entry_index(seq)]
+        entry = self._entries[self._entry_index(seq)]
+        return entry if type(entry) is _Node else entry.after
+
+    @property
+    def entries(self) -> list[EventRecord]:
+        """The first record of each move and each restore record, in order (a new list: for tools and tests;
+        screens read :meth:`history_entries`)."""
+        return [self._records(e)[0] if type(e) is _Node else e.record for e in self._entries]
 
     def line_after(self, seq: int) -> list[int]:
         """The line of moves in force right after history entry ``seq`` (raises :class:`NothingToUndo` if
@@ -412,18 +490,22 @@ class GameSession:
     # -- describing -------------------------------------------------------------------------------------
     def describe_move(self, move: int) -> str:
         """The readable text of a move (its events joined by ``"; "``)."""
-        key = ("move", move)
+        return self._describe_node(self._home(move))
+
+    def _describe_node(self, node: _Node) -> str:
+        key = ("move", node.move)
         text = self._texts.get(key)
         if text is None:
-            text = "; ".join(self.rules.describe(r.type, r.payload) for r in self._home[move].records)
+            describe = self.rules.describe
+            text = "; ".join([describe(node.type, node.payload)] + [describe(r.type, r.payload) for r in node.rest])
             self._texts.put(key, text)
         return text
 
     def summarize_move(self, move: int) -> str:
         """A short text of a move for a button: ``"#12 Cleo plays a Location on Sports"`` — its first event,
         which is what the player did; later events are its consequences (a phase change, a turn passing)."""
-        first = self._home[move].first
-        return f"#{move} {self.rules.describe(first.type, first.payload)}"
+        node = self._home(move)
+        return f"#{move} {self.rules.describe(node.type, node.payload)}"
 
     def describe_entry(self, record: EventRecord) -> str:
         """The readable text of a history entry."""
@@ -448,15 +530,18 @@ class GameSession:
 
     def in_force(self, move: int) -> bool:
         """Whether ``move``'s effect is part of the game now (``KeyError`` for an unknown move)."""
-        node = self._home[move]
-        if node.depth <= len(self._path) and self._path[node.depth - 1] is node:
+        return self._node_in_force(self._home(move))
+
+    def _node_in_force(self, node: _Node) -> bool:
+        path = self._path
+        if node.depth <= len(path) and path[node.depth - 1] is node:
             return True
-        return bool(self._aliases) and move in self.line     # re-added elsewhere (hand-made journals only)
+        return bool(self._aliases) and node.move in self.line     # re-added elsewhere (hand-made journals only)
 
     @property
     def entry_count(self) -> int:
         """How many history entries there are, the game's start included (the length of :meth:`history`)."""
-        return len(self.entries) + 1
+        return len(self._entries) + 1
 
     def history_entries(self, start: int, stop: int) -> list[HistoryEntry]:
         """``history()[start:stop]`` (``0 <= start <= stop``), oldest first, with work in proportion to
@@ -468,21 +553,22 @@ class GameSession:
             result.append(HistoryEntry(self.started.seq, self.started.time, "start",
                                        f"Game started: {self.rules.title}, {names}"))
             start = 1
-        for record in self.entries[start - 1:stop - 1]:
-            if record.type == HISTORY_RESTORED:
+        for entry in self._entries[start - 1:stop - 1]:
+            if type(entry) is _Restore:
+                record = entry.record
                 result.append(HistoryEntry(record.seq, record.time, record.payload["action"],
                                            self.describe_entry(record)))
             else:
-                result.append(HistoryEntry(record.seq, record.time, "move", self.describe_move(record.move),
-                                           self.in_force(record.move)))
+                result.append(HistoryEntry(entry.seq, entry.time, "move", self._describe_node(entry),
+                                           self._node_in_force(entry)))
         return result
 
     def entry_in_force(self, index: int) -> bool:
         """``history()[index].in_force``, in constant time."""
         if index == 0:
             return True
-        record = self.entries[index - 1]
-        return record.type == HISTORY_RESTORED or self.in_force(record.move)
+        entry = self._entries[index - 1]
+        return type(entry) is _Restore or self._node_in_force(entry)
 
     def history(self) -> list[HistoryEntry]:
         """Every entry, oldest first, each marked whether its move is in force now. The first entry is
