@@ -987,7 +987,15 @@ class TableController(EventDispatcher):
             self.panels.show(list(players))
         self._refresh_history()
 
-    def _refresh_history(self, *_) -> None:
+    def screen_changed(self, *_) -> None:
+        """Another screen is shown: the history's rows are read or dropped (never takes the kiosk down)."""
+        try:
+            self._refresh_history()
+        except Exception as error:
+            log.exception("refreshing the history screen failed")
+            self.message, self.message_refused = f"Display problem: {error}", True
+
+    def _refresh_history(self) -> None:
         """The history screen's rows: built when it is shown, then brought up to date with the entries new
         since the last refresh; dropped when another screen is shown (a hidden history costs nothing)."""
         if self.screens is None:
@@ -1167,7 +1175,7 @@ class CompanionApp(App):
         for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
             screens.add_widget(screen)
         self.controller.screens = screens
-        screens.bind(current=self.controller._refresh_history)     # rows built on showing, dropped on leaving
+        screens.bind(current=self.controller.screen_changed)      # history rows built on showing, dropped on leaving
         root = BoxLayout(orientation="vertical")
         screens.size_hint_y = None
         screens.height = TOUCHSCREEN_SIZE[1]
