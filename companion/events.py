@@ -25,7 +25,7 @@ class NewEvent:
     payload: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EventRecord:
     """One journal row.
 

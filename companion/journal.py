@@ -31,7 +31,7 @@ import time as _time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from companion import backups as _backups
 from companion.errors import JournalError, UnknownGame
@@ -400,6 +400,21 @@ class Journal:
                 "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
                 "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
             return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+
+    def iter_events(self, game_id: int, batch: int = 1000) -> Iterator[EventRecord]:
+        """The events of ``game_id`` in sequence order, as :meth:`events`, read and decoded ``batch`` rows at
+        a time: a replay that keeps only what it needs holds one batch of decoded rows at once, not the game."""
+        after = 0
+        while True:
+            with self._reading():
+                rows = self._db.execute(
+                    "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+                    "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?", (game_id, after, batch)).fetchall()
+                records = [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+            yield from records
+            if len(rows) < batch:
+                return
+            after = rows[-1][0]
 
     @contextlib.contextmanager
     def _reading(self):

@@ -201,7 +201,7 @@ class Table:
         except Exception:
             log.exception("could not apply committed events %s; replaying game #%s from the journal",
                           [r.seq for r in records], self.session.game_id)
-            self.session = GameSession(self.session.game_id, self.journal.events(self.session.game_id))
+            self.session = GameSession(self.session.game_id, self.journal.iter_events(self.session.game_id))
 
     def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
         status = self._status_change(self.session.preview_restore(event.payload["keep"], event.payload["append"]))
@@ -220,7 +220,7 @@ class Table:
 
     def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
         self.journal.game(game_id)   # raises UnknownGame
-        self.session = GameSession(game_id, self.journal.events(game_id))
+        self.session = GameSession(game_id, self.journal.iter_events(game_id))   # a batch of rows at a time
         moves = len(self.session.line)
         names = ", ".join(seat.name for seat in self.session.players)
         return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} "

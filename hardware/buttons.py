@@ -1,9 +1,11 @@
 """Player and table buttons (gpiozero): each press becomes one command posted to the table.
 
-Each configured button is a gpiozero :class:`~gpiozero.Button` (internal pull-up, switch to ground). Its raw
-edges go through a :class:`~hardware.debounce.PressDetector` (debounce, short versus long press); the
-resulting action only *posts* a command; the table's owner thread applies it. Which player a seat's buttons act for follows the open game: the owner thread
-calls :meth:`ButtonBoard.seat_players` after each change.
+Each configured button is a gpiozero digital input (internal pull-up, switch to ground). Its raw
+edges, each with the timestamp the pin library gave it, go through a :class:`~hardware.debounce.PressDetector`
+(debounce, short versus long press, decided from those timestamps); the resulting action only *posts* a
+command; the table's owner thread applies it. Every button's timed checks run on one
+:class:`~hardware.debounce.SchedulerThread`. Which player a seat's buttons act for follows the open game: the
+owner thread calls :meth:`ButtonBoard.seat_players` after each change.
 
 On a desktop the pins are gpiozero's :class:`~gpiozero.pins.mock.MockFactory` pins, and the simulator
 drives them from keyboard keys (:meth:`ButtonBoard.key_down` / :meth:`ButtonBoard.key_up`), so the same
@@ -16,13 +18,13 @@ import logging
 import time
 from typing import Mapping, Callable, Sequence
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from companion.commands import Command, Redo, Undo
 from companion.config import PEEK, ButtonConfig, Config
 from companion.errors import CommandError
-from hardware.debounce import PressDetector, Schedule, thread_timer
+from hardware.debounce import PressDetector, Scheduler, SchedulerThread
 from hardware.pins import make_pin_factory
 
 log = logging.getLogger("companion.buttons")
@@ -30,20 +32,38 @@ log = logging.getLogger("companion.buttons")
 CommandFor = Callable[[str, str], Command]   # (action, player name) -> command
 
 
+class _Switch(DigitalInputDevice):
+    """A push switch to ground on a gpiozero input (pull-up; active = pressed) that hands every raw edge to
+    ``on_edge(ticks, pressed)``: ``ticks`` as the pin factory stamped the change (lgpio: the kernel's
+    timestamp), ``pressed`` the level it changed to; gpiozero's own events carry neither. Not a
+    :class:`~gpiozero.Button`: its hold thread (one per button) would go unused."""
+
+    def __init__(self, pin: int, *, on_edge: Callable[[float, bool], None], **options) -> None:
+        self._on_edge = on_edge
+        super().__init__(pin, **options)
+
+    def _pin_changed(self, ticks, state) -> None:
+        super()._pin_changed(ticks, state)
+        self._on_edge(ticks, bool(self._state_to_value(state)))
+
+
 class ButtonBoard:
     """Every configured button, wired to post commands.
 
     ``post`` is the table's thread-safe :meth:`~companion.table.Table.post`; ``command_for(action,
-    player)`` builds a player button's command (the open game's ``button_command``). ``close()`` releases
-    every pin and is safe to call twice, so set-up and teardown can repeat in one process.
+    player)`` builds a player button's command (the open game's ``button_command``). ``scheduler`` runs
+    the timed checks (default: a :class:`~hardware.debounce.SchedulerThread` of the board's own, stopped
+    by :meth:`close`). ``close()`` releases every pin and is safe to call twice, so set-up and teardown
+    can repeat in one process.
     """
 
     def __init__(self, config: Config, post: Callable[[Command], None], command_for: CommandFor, *,
-                 simulate: bool = False, pin_factory=None, schedule: Schedule = thread_timer) -> None:
+                 simulate: bool = False, pin_factory=None, scheduler: Scheduler | None = None) -> None:
         self._post = post
         self._command_for = command_for
         self._config = config
-        self._schedule = schedule
+        self._own_scheduler = scheduler is None
+        self._scheduler: Scheduler = SchedulerThread() if scheduler is None else scheduler
         self.factory = pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory,
                                                                                     simulate=simulate)
         self._players: tuple[str | None, ...] = ()
@@ -53,9 +73,9 @@ class ButtonBoard:
         self.capture: Callable[[int | None, ButtonConfig, str], None] | None = None
         #: ``on_peek(seat, player, held)``: a ``long = "peek"`` button was held (``held=True``, at the hold
         #: time) or released after that (``held=False``). Display only: a peek never posts a command. Called
-        #: on a timer thread; the UI hops to its own thread.
+        #: on the scheduler thread or the pins' callback thread; the UI hops to its own thread.
         self.on_peek: Callable[[int, str, bool], None] | None = None
-        self._buttons: list[Button] = []
+        self._buttons: list[_Switch] = []
         self.detectors: dict[int, PressDetector] = {}     # by BCM pin
         try:
             for seat_index, seat in enumerate(config.seats):
@@ -69,19 +89,24 @@ class ButtonBoard:
 
     def _add(self, button: ButtonConfig, seat: int | None) -> None:
         if button.pin is not None:
-            device = Button(button.pin, pull_up=True, bounce_time=None, pin_factory=self.factory)
+            device = _Switch(button.pin, pull_up=True, bounce_time=None, pin_factory=self.factory,
+                             on_edge=lambda ticks, pressed, pin=button.pin: self._edge(pin, ticks, pressed))
             self._buttons.append(device)
             detector = PressDetector(
-                lambda d=device: d.is_pressed, bounce_time=self._config.bounce_time,
-                hold_time=self._config.hold_time, schedule=self._schedule,
+                bounce_time=self._config.bounce_time, hold_time=self._config.hold_time,
+                scheduler=self._scheduler, pressed=device.is_active, ticks_diff=self.factory.ticks_diff,
                 on_short=lambda b=button, s=seat: self.press(b, s),
                 on_long=(lambda b=button, s=seat: self.press(b, s, b.long)) if button.long else None,
                 on_long_release=(lambda s=seat: self._peek(s, False)) if button.long == PEEK else None)
-            device.when_pressed = lambda _device=None, d=detector: d.edge()
-            device.when_released = lambda _device=None, d=detector: d.edge()
             self.detectors[button.pin] = detector
         if button.key is not None:
             self._keys[button.key] = (button.pin, seat, button)
+
+    def _edge(self, pin: int, ticks: float, pressed: bool) -> None:
+        """A raw edge on ``pin`` (the pin factory's callback thread): to its detector, if it has one yet."""
+        detector = self.detectors.get(pin)
+        if detector is not None:
+            detector.edge(ticks, pressed)
 
     def seat_players(self, players: Sequence[str | None]) -> None:
         """Say which player sits at each seat now (owner thread; an atomic swap)."""
@@ -151,7 +176,7 @@ class ButtonBoard:
         if held >= shortest:
             mock_pin.drive_high()
         else:
-            self._schedule(shortest - held, mock_pin.drive_high)
+            self._scheduler.call_at(self._scheduler.now() + shortest - held, mock_pin.drive_high)
         return True
 
     def key_help(self, seat_names: Sequence[str], labels: Mapping[str, str] | None = None) -> list[str]:
@@ -177,5 +202,7 @@ class ButtonBoard:
         for device in self._buttons:
             device.close()
         self._buttons.clear()
+        if self._own_scheduler:
+            self._scheduler.close()
         if isinstance(self.factory, MockFactory):
             self.factory.reset()

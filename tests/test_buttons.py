@@ -1,13 +1,13 @@
 """Buttons on gpiozero's MockFactory pins: debounced presses become commands posted to the table.
 
-Timing runs on a virtual clock (tests/fakeclock.py) so bounce and hold are exact, not sleeps.
+Timing runs on a virtual clock (tests/fakeclock.py) so bounce and hold are exact, not sleeps: the pins stamp
+their edges with it and the detectors' checks run on it.
 """
 
 import random
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
 from companion.commands import Redo, RollDice, Undo
@@ -15,24 +15,24 @@ from companion.config import ButtonConfig, default_config, parse_config
 from companion.games.tv_wars import TV_WARS, LandOnSponsor, PassOnTheAir
 from hardware.buttons import ButtonBoard
 from hardware.debounce import PressDetector
-from fakeclock import FakeClock
+from fakeclock import FakeClock, StampedFactory
 
 BOUNCE = 0.03   # the default hardware.bounce_time
 
 
 @pytest.fixture
 def factory():
-    factory = MockFactory()
+    factory = StampedFactory(FakeClock())
     yield factory
     factory.reset()
 
 
-def board(factory, posted, config=None, clock=None):
-    clock = clock or FakeClock()
+def board(factory, posted, config=None):
+    """A board on ``factory``'s pins whose checks run on the factory's fake clock (``board.clock``)."""
     result = ButtonBoard(config or default_config(), posted.append, TV_WARS.button_command, pin_factory=factory,
-                         schedule=clock.schedule)
+                         scheduler=factory.clock)
     result.seat_players(["ABS", "CBA"])
-    result.clock = clock
+    result.clock = factory.clock
     return result
 
 
@@ -91,7 +91,7 @@ def bounce_then(pin, level, clock, rng):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), presses=st.integers(1, 12))
 def test_bouncing_switch_gives_exactly_one_press_and_one_release_each(seed, presses):
-    factory = MockFactory()
+    factory = StampedFactory(FakeClock())
     try:
         posted = []
         one_button = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17}}},
@@ -199,11 +199,9 @@ def test_an_unknown_action_is_logged_not_raised(factory, caplog):
 
 
 def test_press_detector_with_zero_bounce_is_immediate():
-    level = [False]
     shorts = []
-    detector = PressDetector(lambda: level[0], bounce_time=0, hold_time=1, on_short=lambda: shorts.append(1))
-    level[0] = True
-    detector.edge()
+    detector = PressDetector(bounce_time=0, hold_time=1, on_short=lambda: shorts.append(1), scheduler=FakeClock())
+    detector.edge(0.0, True)
     assert shorts == [1]
 
 
@@ -264,16 +262,13 @@ def test_a_failing_peek_listener_never_takes_the_buttons_down(factory):
 
 def test_press_detector_long_release_fires_only_after_a_long_press():
     clock = FakeClock()
-    level = [False]
     calls = []
-    detector = PressDetector(lambda: level[0], bounce_time=BOUNCE, hold_time=0.8, schedule=clock.schedule,
+    detector = PressDetector(bounce_time=BOUNCE, hold_time=0.8, scheduler=clock,
                              on_short=lambda: calls.append("short"), on_long=lambda: calls.append("long"),
                              on_long_release=lambda: calls.append("long released"))
     for held in (0.3, 1.5):
-        level[0] = True
-        detector.edge()
+        detector.edge(clock.now(), True)
         clock.advance(held)
-        level[0] = False
-        detector.edge()
+        detector.edge(clock.now(), False)
         clock.advance(BOUNCE * 2)
     assert calls == ["short", "long", "long released"]

@@ -14,6 +14,8 @@ What reaches the app through real components and what through recordings:
 from __future__ import annotations
 
 import shutil
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +26,19 @@ pytestmark = pytest.mark.kivy
 
 TOUCH_DEVICES = {name: REAL_DEVICES[name] for name in ("ADS7846 Touchscreen", "raspberrypi-ts",
                                                        "Logitech USB Optical Mouse", "Dell Dell USB Keyboard")}
+
+
+def installed_kivy_home(tmp_path, edition: str) -> dict:
+    """The environment of an installed kiosk edition: KIVY_HOME with a copy of the Kivy config the installer
+    puts in /etc (from the installed package's share/), the unit's SDL variables, and windowed rather than
+    full screen (Xvfb's screen is larger than the touchscreen)."""
+    share = Path(sys.prefix) / "share/tabletop-companion/systemd" / ("kivy" if edition == "lite" else "kivy-desktop")
+    home = tmp_path / f"kivy-{edition}"
+    for sub in ("mods", "icon"):
+        (home / sub).mkdir(parents=True)
+    shutil.copy(share / "config.ini", home / "config.ini")
+    return {"KIVY_HOME": str(home), "KCFG_GRAPHICS_FULLSCREEN": "0",
+            "SDL_TOUCH_MOUSE_EVENTS": "0" if edition == "lite" else "1"}
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +62,9 @@ def assert_each_tap_counted_once(result: dict, kinds: list[str]) -> None:
 
 
 def test_the_x_pointer_taps_once_and_kivys_keys_do_nothing(tmp_path):
-    result = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out", "pointer")
+    """The desktop edition: its installed Kivy config and drop-in environment, the pointer from the X server."""
+    result = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out", "pointer",
+                        env=installed_kivy_home(tmp_path, "desktop"))
     assert_each_tap_counted_once(result, ["pointer"])
     assert result["input_lines"] == {"mouse": "mouse,disable_multitouch"}
     assert result["touch_devices"] == ["mouse"]
@@ -61,7 +78,7 @@ def test_the_x_pointer_taps_once_and_kivys_keys_do_nothing(tmp_path):
 def test_touchscreens_on_the_lite_kiosk_tap_once_each(tmp_path):
     sys_dir, dev_dir = make_sysfs(tmp_path / "input", TOUCH_DEVICES, fifos=True)
     result = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out", "devices", str(sys_dir),
-                        str(dev_dir))
+                        str(dev_dir), env=installed_kivy_home(tmp_path, "lite"))
     assert_each_tap_counted_once(result, ["single-touch", "multitouch", "pointer"])
     lines = result["input_lines"]
     assert lines.pop("mouse") == "mouse,disable_multitouch"
@@ -73,14 +90,15 @@ def test_no_touchscreen_the_buttons_start_and_resume_a_game(tmp_path):
     sys_dir, dev_dir = make_sysfs(tmp_path / "input", {name: REAL_DEVICES[name] for name in
                                                        ("Logitech USB Optical Mouse", "Dell Dell USB Keyboard")})
     out = tmp_path / "out"
-    first = run_driver("drive_input.py", tmp_path / "data", out, "no-touch", str(sys_dir), str(dev_dir))
+    lite = installed_kivy_home(tmp_path, "lite")
+    first = run_driver("drive_input.py", tmp_path / "data", out, "no-touch", str(sys_dir), str(dev_dir), env=lite)
     problem = "Touch unavailable: no touchscreen among 2 input devices (keyboard, mouse)"
     assert first["home"]["touch_problem"] == problem
     assert first["home"]["hint"] == problem + "\nButtons: Redo twice starts a new TV Wars game, 4 networks"
     assert first["started"]["game"] == "tv-wars" and first["started"]["players"] == ["ABS", "CBA", "PBC", "NBS"]
     assert first["after_roll"]["moves"] > first["started"]["moves"]
     again = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out2", "no-touch-resume", str(sys_dir),
-                       str(dev_dir))
+                       str(dev_dir), env=lite)
     assert "Undo resumes #1" in again["home"]["hint"]
     assert again["started"]["id"] == first["started"]["id"]
     assert again["started"]["moves"] == first["after_roll"]["moves"]

@@ -130,6 +130,9 @@ def test_resolution_grid_of_the_rulebook_example_with_breakdowns_cancellations_a
     result, _, _ = played
     before = "\n".join(result["grid_before"])
     assert "Chance of surviving" in before and "DIE-NASTY" in before
+    four = result["grid_four_specials"]                    # four Specials: the odds of all eleven programs
+    assert any("Chance of surviving" in line for line in four), four
+    assert len([line for line in four if re.fullmatch(r"(ABS|CBA|PBC|NBS) .+: \d+%", line)]) == 11, four
     after = "\n".join(result["grid_after"])
     for part in ("[b]85[/b]", "80 + 5 [Network News]", "90 - 10\n[Counter-Programming]".replace("\n", " "),
                  "Cancelled", "(TV Wars 6.8)", "PBC and NBS tie for lowest"):
@@ -249,4 +252,4 @@ def test_6_a_ratings_war_through_the_board_lineups_lock_reveal_grid_dice(played)
     assert events(records, "ratings_war_revealed") and events(records, "ratings_war_ended")
     assert steps["war over"]["actions"][-1] == "Last war's grid"
     grid = "\n".join(result["texts"]["war grid"])
-    assert "SITUATION COMEDY" in grid and ("Chance of surviving" in grid or "Survival odds not shown" in grid)
+    assert "SITUATION COMEDY" in grid and "Chance of surviving" in grid

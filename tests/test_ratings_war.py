@@ -24,10 +24,11 @@ from companion.games.tv_wars.lineup_file import LineUpFileError, load_lineup_fil
 from companion.games.tv_wars.ratings_war import (Bonus, HouseRules, LineUp, Placement, Program, ProgramRef,
                                                   War, check_lineup, check_war, consequences, counter_programming,
                                                   max_programming, missing_rolls, play_out, render_resolution,
-                                                  resolution_to_dict, resolve_war, score_line, survival_odds,
-                                                  with_preemption)
+                                                  resolution_to_dict, resolve_war, score_line, special_key,
+                                                  survival_odds, with_preemption)
 
 from conftest import COMPANION, REPO
+from ratings_war_oracle import oracle_survival_odds
 
 EXAMPLE = REPO / "tests" / "data" / "ratings-war-example.toml"
 
@@ -576,16 +577,25 @@ BONUSES = st.one_of(st.none(), st.none(), st.builds(Bonus.star, st.sampled_from(
                     st.builds(Bonus.viewers_views, st.integers(-28, 29)))
 
 
+#: Bonus tiles in tens only (or none), so that totals often tie (6.7).
+TIE_PRONE_BONUSES = st.one_of(st.none(), st.none(), st.none(), st.just(Bonus.emmy()),
+                              st.builds(Bonus.star, st.sampled_from((10, 20, 30))))
+
+
 @st.composite
-def lineups(draw, name: str, specials: bool) -> LineUp:
-    half_hours = draw(st.integers(0, 6))
-    placements = []
+def lineups(draw, name: str, specials: bool, bonuses=BONUSES, special_share: int = 1,
+            super_bowl: bool = False) -> LineUp:
+    """A line-up of 0 to 6 half-hours; ``special_share`` in 5 + ``special_share`` programs is a Special;
+    ``super_bowl``: it opens with the Super Bowl (9.8)."""
+    placements = [Placement(Program.super_bowl_tile())] if super_bowl else []
+    half_hours = draw(st.integers(2 if super_bowl else 0, 6))
     while sum(p.program.length for p in placements) < half_hours:
         room = half_hours - sum(p.program.length for p in placements)
         length = draw(st.integers(1, min(4, room)))
         colour = draw(st.sampled_from(COLOUR_NAMES))
-        kind = draw(st.sampled_from(("program",) * 5 + (("special",) if specials else ()) + (("movie",) if length == 4 else ())))
-        bonus = draw(BONUSES)
+        kind = draw(st.sampled_from(("program",) * 5 + (("special",) * special_share if specials else ())
+                                    + (("movie",) if length == 4 else ())))
+        bonus = draw(bonuses)
         if kind == "movie":
             program = Program.movie(colour=colour)
             bonus = None if bonus == Bonus.emmy() else bonus
@@ -598,16 +608,22 @@ def lineups(draw, name: str, specials: bool) -> LineUp:
 
 
 @st.composite
-def wars(draw, specials: bool = True, max_specials: int = 6) -> War:
+def wars(draw, specials: bool = True, max_specials: int = 6, bonuses=BONUSES, special_share: int = 1,
+         super_bowl: bool = False) -> War:
+    """A legal war of 2 to 4 networks with at most ``max_specials`` Specials; with ``super_bowl``, sometimes
+    (one in four) a February Sweeps war in which one network plays the Super Bowl."""
     n = draw(st.integers(2, 4))
-    lines = [draw(lineups(name, specials)) for name in ("ABS", "CBA", "PBC", "NBS")[:n]]
+    bowl = draw(st.integers(0, n - 1)) if super_bowl and draw(st.integers(0, 3)) == 0 else -1
+    lines = [draw(lineups(name, specials, bonuses, special_share, seat == bowl))
+             for seat, name in enumerate(("ABS", "CBA", "PBC", "NBS")[:n])]
     news = draw(st.integers(-1, n - 1))
     if news >= 0:
         lines[news] = replace(lines[news], best_network_news=True)
     if draw(st.booleans()):
         who = draw(st.integers(0, n - 1))
         lines[who] = replace(lines[who], preemption=draw(st.integers(0, 4)))
-    result = War(tuple(lines), house_rules=HouseRules(draw(st.sampled_from((-30, -20)))))
+    house_rules = HouseRules(draw(st.sampled_from((-30, -20))))
+    result = War(tuple(lines), february_sweeps=bowl >= 0, house_rules=house_rules)
     try:
         check_war(result)
     except IllegalCommand:
@@ -655,7 +671,7 @@ def test_property_resolution_is_deterministic_given_the_dice(war_, seed):
 
 
 @PROPERTY
-@given(wars(max_specials=2))
+@given(wars(max_specials=4))
 def test_property_survival_odds_are_probabilities(war_):
     odds = survival_odds(war_)
     assert set(odds) == {ref for ref, _ in war_.programs()}
@@ -672,7 +688,7 @@ def test_property_without_specials_or_ties_the_odds_are_certain_and_match(war_):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-@given(wars(max_specials=1), st.integers(0, 2**32))
+@given(wars(max_specials=4), st.integers(0, 2**32))
 def test_property_odds_agree_with_the_share_of_outcomes_that_cancel(war_, seed):
     """A program the resolution cancels had a chance below 1; one it keeps had a chance above 0."""
     r, _ = play_out(war_, roll=_random_rolls(seed))
@@ -680,6 +696,53 @@ def test_property_odds_agree_with_the_share_of_outcomes_that_cancel(war_, seed):
     cancelled = {c.ref for c in r.cancellations}
     for ref, chance in odds.items():
         assert (chance < 1) if ref in cancelled else (chance > 0)
+
+
+# -- the survival odds against the old enumeration -------------------------------------------------------------
+
+def as_specials(war_: War, *names: str) -> War:
+    """``war_`` with the programs called ``names`` turned into Specials of the same length and colour."""
+    return replace(war_, lineups=tuple(
+        replace(lineup, programs=tuple(
+            Placement(Program.special_program(p.program.length, p.program.colour, p.program.name), p.bonus)
+            if p.program.name in names else p for p in lineup.programs))
+        for lineup in war_.lineups))
+
+
+@PROPERTY
+@given(wars(max_specials=4, bonuses=TIE_PRONE_BONUSES, special_share=4, super_bowl=True), st.data())
+def test_property_slot_by_slot_odds_are_exactly_the_old_enumeration(war_, data):
+    """The odds merge the branches that leave the same war to play, slot by slot; the old enumeration
+    (tests/ratings_war_oracle.py) follows every Special roll and tie-break outcome to the end on its own.
+    Line-ups with 0 to 4 Specials whose totals often tie (ratings, Specials and bonuses in tens), sometimes
+    the Super Bowl, sometimes a Preemption. All but two of the Specials have a known roll, so the old
+    enumeration has at most 11 × 11 Special branches and stays fast."""
+    specials = [ref for ref, placement in war_.programs() if placement.program.special]
+    unknown = set(data.draw(st.lists(st.sampled_from(specials), unique=True, min_size=min(2, len(specials)),
+                                     max_size=2))) if specials else set()
+    dice = {special_key(ref): data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)), label=special_key(ref))
+            for ref in specials if ref not in unknown}
+    assert survival_odds(war_, dice) == oracle_survival_odds(war_, dice)
+
+
+@settings(PROPERTY, max_examples=25)
+@given(wars(max_specials=3, bonuses=TIE_PRONE_BONUSES, special_share=4))
+def test_property_odds_with_every_special_unknown_are_exactly_the_old_enumeration(war_):
+    """As above with no roll known: up to three Specials (11³ branches for the old enumeration)."""
+    assert survival_odds(war_) == oracle_survival_odds(war_)
+
+
+@pytest.mark.slow
+def test_four_specials_and_the_8_30_tie_give_exactly_the_old_enumeration(example):
+    """The rulebook example with SILVER GIRLS (8:00), BEERS (9:30) and DR. KILLJOY (10:00) made Specials
+    beside NBS's SPECIAL: four Specials rolled in three slots, two of them in the same slot, and PBC and NBS
+    tied at 8:30 whenever SILVER GIRLS is cancelled at 8:00. The old enumeration follows its 11⁴ Special
+    branches (a few seconds; ``benchmarks/ratings_war.py --old`` compares the benchmark's line-ups)."""
+    war_ = as_specials(example[0], "SILVER GIRLS", "BEERS", "DR. KILLJOY")
+    assert sum(placement.program.special for _, placement in war_.programs()) == 4
+    odds = survival_odds(war_)
+    assert odds == oracle_survival_odds(war_)
+    assert 0 < odds[ProgramRef("PBC", 0)] < 1                         # NUTS LANDING may lose the 8:30 tie
 
 
 # -- the file format ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from companion.commands import BANK, AnswerDice, Command
 from companion.errors import (CommandError, DiceError, IllegalCommand, InsufficientFunds, MalformedCommand)
 from companion.games.tv_wars.holdings import (BONUS_RETURNED, HOLDINGS_EVENTS, NETWORK_OUT, PROGRAM_LOST,
                                               BonusTile, Holdings, ProgramTile, Supply, apply_holdings_event)
-from companion.games.tv_wars.ratings_war import HouseRules, ProgramRef
+from companion.games.tv_wars.ratings_war import HouseRules, ProgramRef, survival_odds
 from companion.games.tv_wars.war_at_table import (LINEUP_ENTERED, LINEUP_LOCKED, LINEUPS_REVEALED,
                                                   PREEMPTION_DECIDED, RATINGS_WAR_ENDED, RATINGS_WAR_STARTED,
                                                   SLOT_RESOLVED, WAR_DICE_ROLLED, WAR_EVENTS, EnterLineUp, LockLineUp,
@@ -122,6 +122,19 @@ def enter_all(table: Table, lineups=EXAMPLE_LINEUPS, promotion=("PBC",), lock=Tr
 
 def example_table(preemption: bool = False) -> Table:
     return Table(example_holdings(preemption), landed_by="CBA", best_network_news="ABS")
+
+
+def four_specials_table() -> Table:
+    """The example's table with SILVER GIRLS (NBS, 8:00), BEERS (PBC, 9:30) and DR. KILLJOY (PBC, 10:00)
+    dealt as Specials beside NBS's SPECIAL: four Specials to roll, and the line-ups of EXAMPLE_LINEUPS."""
+    holdings = example_holdings()
+    as_special = {"P6": ProgramTile("P6", 1, "green", None, "BEERS", "special"),
+                  "P7": ProgramTile("P7", 1, "blue", None, "DR. KILLJOY", "special"),
+                  "P8": ProgramTile("P8", 1, "green", None, "SILVER GIRLS", "special")}
+    for network in ("PBC", "NBS"):
+        holdings[network] = replace(holdings[network], programs=tuple(as_special.get(tile.id, tile)
+                                                                      for tile in holdings[network].programs))
+    return Table(holdings, landed_by="CBA", best_network_news="ABS")
 
 
 def slot_lines(table: Table, index: int) -> list[str]:
@@ -660,22 +673,23 @@ def test_property_replaying_the_events_gives_the_same_war(case, seed):
     assert again == table.war
 
 
-def test_odds_are_left_out_with_more_specials_than_the_limit():
-    """Beyond the rulebook: the exact odds enumerate 11 sums per Special; the screen's view skips them
-    above ``odds_limit`` Specials and says why, and the war can still compute them."""
-    holdings = example_holdings()
-    killjoy = ProgramTile("P7", 1, "blue", None, "DR. KILLJOY", "special")
-    holdings["PBC"] = replace(holdings["PBC"], programs=holdings["PBC"].programs[:3] + (killjoy,))
-    table = Table(holdings, best_network_news="ABS")
+def test_odds_are_shown_whatever_the_number_of_specials():
+    """The screen's view gives every revealed program's exact chance of surviving before the dice, with
+    four Specials as with one (the example with SILVER GIRLS, BEERS and DR. KILLJOY dealt as Specials)."""
+    table = four_specials_table()
     enter_all(table)
     table.do(RevealLineUps())
-    assert table.war.specials == 2
-    limited = war_view(table.war, odds_limit=1)
-    assert limited.odds == () and limited.odds_note.startswith("Survival odds not shown: 2 Specials")
-    full = war_view(table.war)
-    assert full.odds_note == "" and len(full.odds) == 11          # every revealed program
-    odds = {(n, title): fraction for n, title, _, fraction, _ in full.odds}
-    assert odds[("CBA", "DIE-NASTY")] == "1" and odds[("NBS", "SILVER GIRLS")] == "0"
+    assert table.war.specials == 4
+    view = war_view(table.war)
+    assert len(view.odds) == 11                                   # every revealed program
+    expected = survival_odds(table.war.war)
+    assert [(n, fraction) for n, _, _, fraction, _ in view.odds] == [(ref.network, str(chance))
+                                                                      for ref, chance in expected.items()]
+    odds = {title: fraction for _, title, _, fraction, _ in view.odds}
+    assert odds["DIE-NASTY"] == "1" and odds["SUE GRANT"] == "0"
+    assert 0 < expected[ProgramRef("NBS", 0)] < 1                 # SILVER GIRLS may now survive 8:00
+    table.roll((3, 4))                                           # once a roll is in, the odds are no longer shown
+    assert war_view(table.war).odds == ()
 
 
 # -- through the real Table, with TV Wars' hook (companion/games/tv_wars/__init__.py) --------------------------

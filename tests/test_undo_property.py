@@ -3,22 +3,36 @@
 The property: after any mix of commands, undos, redos and jumps, the table's state equals the state of
 a fresh table that played only the moves still in force (``session.line``), in line order. Reopening the
 game from the journal file gives the same state, history and redo preview.
+
+The session keeps states only at checkpoints and recomputes the others (companion/session.py); after every
+step its state, line, redo stack, every entry's line and in-force mark, the state after every prefix of the
+line, and each jump's plan are compared with a naive full replay of the journal (``naive_replay``: the line
+rebuilt as a list from every restore's payload, the state folded from the start), with checkpoints every 1, 2,
+3 or 64 moves and as few as one recent state kept. Hand-made journals (restores that re-add any move
+anywhere) replay as the naive replay does too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.commands import (BANK, AdjustTrack, AnswerDice, EndGame, JumpTo, OpenGame, Redo, RollDice,
-                                TransferMoney, Undo)
+import companion.session as session_module
+from companion.commands import (BANK, AdjustTrack, AnswerDice, EndGame, JumpTo, OpenGame, PlayerSeat, Redo,
+                                RollDice, TransferMoney, Undo)
 from companion.dice import SeededDice
-from companion.errors import NothingToRedo, NothingToUndo
-from companion.events import HISTORY_RESTORED
+from companion.errors import JournalError, NothingToRedo, NothingToUndo
+from companion.events import GAME_STARTED, HISTORY_RESTORED, EventRecord
+from companion.games import find_game
 from companion.games.tv_wars import LandOnSponsor, PassOnTheAir
+from companion.history import HistoryWindow
 from companion.journal import Journal
+from companion.session import GameSession
 from companion.table import Table
 
 from conftest import NETWORKS, start_tv_wars
@@ -39,7 +53,114 @@ history_ops = st.one_of(
     st.tuples(st.just("undo"), st.integers(1, 4)),
     st.tuples(st.just("redo"),),
     st.tuples(st.just("jump"), st.integers(0, 1_000)),
+    st.tuples(st.just("older"),),                                  # the history screen loads a page more
 )
+checkpoints = st.sampled_from([1, 2, 3, 64])
+recent_states = st.sampled_from([1, 2, 256])
+
+
+@contextlib.contextmanager
+def kept_states(every: int, recent: int):
+    """Sessions made inside keep a state every ``every`` moves and ``recent`` recent ones."""
+    saved = session_module.CHECKPOINT_EVERY, session_module.RECENT_STATES
+    session_module.CHECKPOINT_EVERY, session_module.RECENT_STATES = every, recent
+    try:
+        yield
+    finally:
+        session_module.CHECKPOINT_EVERY, session_module.RECENT_STATES = saved
+
+
+@dataclass
+class Naive:
+    """What a full replay gives: the ``state``, the ``line``, the ``redo`` stack, the line right after each
+    entry (``after``, by entry seq, the start included), the entries in order (``(seq, move)``, ``move`` ``None``
+    for a restore) and each move's records."""
+
+    state: object
+    line: list
+    redo: list
+    after: dict
+    entries: list
+    moves: dict
+    rules: object
+    initial: object
+
+    def fold(self, line) -> object:
+        state = self.initial
+        for move in line:
+            for record in self.moves[move]:
+                state = self.rules.evolve(state, record.type, record.payload)
+        return state
+
+    def in_force(self) -> list:
+        """``(seq, in_force)`` of every history entry, as the history screen marks them."""
+        line = set(self.line)
+        return [(seq, move is None or move in line) for seq, move in self.entries]
+
+
+def naive_replay(records) -> Naive:
+    """The journal replayed the slow, obvious way (the session's former algorithm): each restore's
+    ``line = line[:keep] + append`` on a list, the redo stack as the session defines it, the state folded from
+    the start over every move in force."""
+    started = records[0].payload
+    rules = find_game(started["game"])
+    players = tuple(PlayerSeat(p["name"], p.get("colour", "white")) for p in started["players"])
+    initial = rules.new_game(players, dict(started["options"]))
+    moves, line, redo, entries = {}, [], [], []
+    after = {records[0].seq: []}
+    for record in records[1:]:
+        if record.type == HISTORY_RESTORED:
+            keep, append = record.payload["keep"], record.payload["append"]
+            redo.extend(reversed(line[keep:]))
+            line = line[:keep]
+            for move in append:
+                if redo and redo[-1] == move:
+                    redo.pop()
+                else:
+                    redo.clear()
+                line.append(move)
+            entries.append((record.seq, None))
+        elif record.move in moves:
+            moves[record.move].append(record)
+        else:
+            moves[record.move] = [record]
+            line.append(record.move)
+            redo.clear()
+            entries.append((record.seq, record.move))
+        after[entries[-1][0]] = list(line)
+    naive = Naive(None, line, redo, after, entries, moves, rules, initial)
+    naive.state = naive.fold(line)
+    return naive
+
+
+def assert_same_as_naive(session: GameSession, naive: Naive) -> None:
+    assert session.state == naive.state
+    assert session.line == naive.line
+    assert session.redo_stack == naive.redo
+    assert [(h.seq, h.in_force) for h in session.history()] == [(session.started.seq, True)] + naive.in_force()
+    for seq, line in naive.after.items():
+        assert session.line_after(seq) == line, f"the line after entry #{seq}"
+    for keep in range(len(naive.line) + 1):        # every earlier state, recomputed from the checkpoints
+        assert session.preview_restore(keep, []) == naive.fold(naive.line[:keep]), f"the state after {keep} moves"
+    for seq, target in naive.after.items():        # every jump the history screen offers
+        keep = 0
+        while keep < min(len(target), len(naive.line)) and target[keep] == naive.line[keep]:
+            keep += 1
+        if target == naive.line:
+            with pytest.raises(NothingToUndo):
+                session.plan_jump(seq)
+        else:
+            payload = session.plan_jump(seq).payload
+            assert (payload["keep"], payload["append"]) == (keep, target[keep:]), f"the jump to #{seq}"
+            assert session.preview_restore(keep, target[keep:]) == naive.fold(target)
+
+
+def assert_window_shows_the_newest(window: HistoryWindow, session: GameSession) -> None:
+    """The window's rows are the newest of ``session.history()``, newest first, exactly as many as it holds."""
+    newest_first = session.history()[::-1]
+    assert len(window.rows) == min(window.limit, len(newest_first))
+    assert window.rows == newest_first[:len(window.rows)]
+    assert window.older == len(newest_first) - len(window.rows) and window.more == (window.older > 0)
 ops = st.lists(st.one_of(game_ops, history_ops), min_size=1, max_size=40)
 
 
@@ -66,6 +187,8 @@ def _command(table, op, n):
         return AnswerDice(roller=roller, values=(op[1], op[2]), source="manual")
     if kind == "end":
         return EndGame(reason="property test")
+    if kind == "older":
+        return None
     if kind == "undo":
         return Undo(steps=op[1])
     if kind == "redo":
@@ -83,21 +206,41 @@ def _events(table) -> int:
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(2, 4), roll_off=st.booleans(), operations=ops)
-@example(n=2, roll_off=True, operations=[("track", 0, -1), ("undo", 1), ("track", 0, 2), ("jump", 0), ("redo",)])
+@given(n=st.integers(2, 4), roll_off=st.booleans(), operations=ops, every=checkpoints, recent=recent_states,
+       page=st.integers(1, 6))
+@example(n=2, roll_off=True, operations=[("track", 0, -1), ("undo", 1), ("track", 0, 2), ("jump", 0), ("redo",)],
+         every=64, recent=256, page=60)
 @example(n=3, roll_off=True, operations=[("roll", True), ("roll", True), ("undo", 2), ("answer", 6, 6), ("jump", 1),
-                                         ("redo",), ("redo",), ("roll", True), ("end",), ("undo", 1), ("redo",)])
-def test_undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_off, operations):
+                                         ("redo",), ("redo",), ("roll", True), ("end",), ("undo", 1), ("redo",)],
+         every=2, recent=1, page=2)
+def test_undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_off, operations, every, recent,
+                                                           page):
+    with kept_states(every, recent):
+        _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_off, operations, page)
+
+
+def _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_off, operations, page):
     table = table_factory(seed=1)
     replayed = reopened = None
     try:
         game_id = start_tv_wars(table, n, roll_off=roll_off)
         produced = {}                     # move id -> the command that (re)produces it from scratch
         lines = [[]]                      # every line the game has been at
+        window = HistoryWindow(table.session, page=page)
         for op in operations:
             command = _command(table, op, n)
+            if command is None:           # the history screen's "Show older entries"
+                more = window.more
+                assert window.extend() == more
+                assert_window_shows_the_newest(window, table.session)
+                continue
             before, count = table.state, _events(table)
             outcome = table.execute(command)
+            if window.session is not table.session:
+                window = HistoryWindow(table.session, page=page)
+            window.sync()
+            assert_window_shows_the_newest(window, table.session)
+            assert_same_as_naive(table.session, naive_replay(table.journal.events(game_id)))
             if not outcome.accepted:
                 assert table.state == before and _events(table) == count, "a refusal changed something"
                 continue
@@ -365,3 +508,122 @@ def test_undo_right_after_a_jump_undoes_the_jump_in_one_press(tmp_path):
     assert table.redo_preview().startswith(f"#{moves[3]} ")
     assert table.execute(Redo()).accepted and table.state.balances["ABS"] == 43000
     assert table.execute(Undo()).accepted and table.state.balances["ABS"] == 40000   # plain undo again
+
+
+# -- hand-made journals ----------------------------------------------------------------------------------------
+
+def _hand_made_events():
+    """Events that any state takes: bank payments to and from each network, and track settings."""
+    rules = find_game("tv-wars")
+    state = rules.new_game((PlayerSeat("ABS"), PlayerSeat("CBA")), {"roll_off": False})
+    events = []
+    for network in ("ABS", "CBA"):
+        for amount in (1_000, 3_000):
+            events += rules.decide(state, TransferMoney(payer=BANK, payee=network, amount=amount, reason="hand"))
+            events += rules.decide(state, TransferMoney(payer=network, payee=BANK, amount=amount, reason="hand"))
+        for delta in (-2, 3):
+            events += rules.decide(state, AdjustTrack(player=network, track="half_hours", delta=delta))
+    return events
+
+
+HAND_MADE = _hand_made_events()
+hand_made_steps = st.lists(st.one_of(
+    st.tuples(st.just("move"), st.lists(st.integers(0, len(HAND_MADE) - 1), min_size=1, max_size=3)),
+    st.tuples(st.just("restore"), st.integers(0, 99), st.lists(st.integers(0, 99), max_size=4)),
+), max_size=40)
+
+
+def _hand_made_journal(steps) -> list[EventRecord]:
+    """A game's records: moves of one to three events, and restores with any ``keep`` within the line and
+    ``append`` lists of any moves (re-added elsewhere, twice, after themselves), as no table would write."""
+    players = [{"name": "ABS", "colour": "red"}, {"name": "CBA", "colour": "blue"}]
+    records = [EventRecord(1, 1, 1, 0.0, GAME_STARTED, {"game": "tv-wars", "players": players,
+                                                        "options": {"roll_off": False}})]
+    moves, length = [], 0
+    for step in steps:
+        seq = records[-1].seq + 1
+        if step[0] == "move":
+            records += [EventRecord(seq + i, 1, seq, float(seq), HAND_MADE[e].type, dict(HAND_MADE[e].payload))
+                        for i, e in enumerate(step[1])]
+            moves.append(seq)
+            length = len(naive_replay(records).line)
+        else:
+            keep = step[1] % (length + 1)
+            append = [moves[i % len(moves)] for i in step[2]] if moves else []
+            records.append(EventRecord(seq, 1, seq, float(seq), HISTORY_RESTORED,
+                                       {"action": "jump", "to": 1, "keep": keep, "append": append,
+                                        "undone": [], "redone": append}))
+            length = keep + len(append)
+    return records
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=hand_made_steps, every=checkpoints, recent=recent_states)
+def test_hand_made_restores_replay_as_a_full_replay_does(steps, every, recent):
+    records = _hand_made_journal(steps)
+    with kept_states(every, recent):
+        session = GameSession(1, records)
+        assert_same_as_naive(session, naive_replay(records))
+        # and step by step, as a table takes them
+        stepwise = GameSession(1, records[:1])
+        for index in range(1, len(records)):
+            stepwise.take(records[index:index + 1])
+        assert stepwise.state == session.state and stepwise.history() == session.history()
+
+
+def test_records_out_of_seq_order_still_find_every_entry():
+    """A hand-made journal whose entries are not in seq order, and whose move ids are not their first seq:
+    entries are found through a map instead of by bisection, with the same results."""
+    base = _hand_made_journal([("move", [0]), ("move", [5, 1]), ("move", [8])])
+    shuffled = [base[0]] + [EventRecord(100 - r.seq, 1, 200 - r.move, r.time, r.type, r.payload)
+                            for r in base[1:]]
+    shuffled.append(EventRecord(50, 1, 50, 9.0, HISTORY_RESTORED, {"action": "jump", "to": 1, "keep": 1,
+                                                                   "append": [195], "undone": [], "redone": []}))
+    session = GameSession(1, shuffled)
+    assert_same_as_naive(session, naive_replay(shuffled))
+    assert list(session.moves) == [198, 197, 195] and session.moves[197][1].seq == 96
+
+
+def test_a_restore_past_the_line_or_an_event_for_an_older_move_cannot_be_replayed():
+    """What no table writes is named, not guessed at: ``keep`` beyond the line, an event joining a move that
+    is no longer the latest."""
+    base = _hand_made_journal([("move", [0]), ("move", [1])])
+    past = base + [EventRecord(4, 1, 4, 4.0, HISTORY_RESTORED, {"action": "undo", "keep": 3, "append": [],
+                                                                "undone": [], "redone": []})]
+    with pytest.raises(JournalError, match=r"event #4 \(history_restored\).*keep must be a whole number from 0 to 2"):
+        GameSession(1, past)
+    late = base + [EventRecord(4, 1, 2, 4.0, HAND_MADE[0].type, dict(HAND_MADE[0].payload))]
+    with pytest.raises(JournalError, match=r"event #4 .*belongs to move #2, which is not the latest move"):
+        GameSession(1, late)
+
+
+def test_a_long_game_keeps_states_only_at_checkpoints_and_undoes_past_them(table):
+    """200 moves with checkpoints every 64 and 8 recent states: 4 checkpoint states (depths 0, 64, 128, 192)
+    besides the recent ones; 150 undos in a row each land on the state a replay of the shorter line gives."""
+    with kept_states(64, 8):
+        start_tv_wars(table, 2, roll_off=False)
+        for i in range(200):
+            assert table.execute(AdjustTrack(player=("ABS", "CBA")[i % 2], track="half_hours",
+                                              delta=1 if (i // 2) % 10 < 5 else -1)).accepted
+        session = table.session
+        kept = [node.depth for node in _nodes(session) if node.state is not None]
+        assert kept == [0, 64, 128, 192]
+        assert len(session._recent.items) == 8
+        naive = naive_replay(table.journal.events(session.game_id))
+        for steps in range(1, 151):
+            assert table.execute(Undo()).accepted
+            assert table.state == naive.fold(naive.line[:200 - steps]), f"after {steps} undos"
+        assert len(session._recent.items) == 8
+
+
+def _nodes(session):
+    """Every node of the session's tree of lines, the start first (a white-box look at what is kept)."""
+    seen, nodes = set(), [session._root]
+    for entry in session._entries:
+        node = entry if isinstance(entry, session_module._Node) else entry.after
+        while node is not None and id(node) not in seen:
+            seen.add(id(node))
+            if node is not session._root:
+                nodes.append(node)
+            node = node.parent
+    return sorted(nodes, key=lambda node: node.depth)

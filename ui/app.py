@@ -37,6 +37,7 @@ from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, Open
 from companion.config import Config
 from companion.errors import DiceError
 from companion.games import find_game, game_names
+from companion.history import HistoryWindow
 from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
 from ui.boards import kv_files
@@ -103,7 +104,12 @@ class DashboardScreen(Screen):
 
 
 class HistoryScreen(Screen):
-    """The history, newest first, with undo, redo and jump-back."""
+    """The history, newest first, with undo, redo and jump-back. Its rows are read only while it is shown, a
+    page at a time (:class:`companion.history.HistoryWindow`); the last row loads the next older page."""
+
+
+class HistoryMoreRow(Button):
+    """The last row of the history while older entries are not loaded: tapping it loads a page more."""
 
 
 class ConfirmPopup(Popup):
@@ -525,6 +531,7 @@ class TableController(EventDispatcher):
             readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
         self.built_in_dice = config.dice_mode == "built-in"
         self.screens: ScreenManager | None = None
+        self._history: HistoryWindow | None = None     # the history screen's rows, only while it is shown
         self.popup = None
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
         table.subscribe(self._heard)
@@ -972,18 +979,63 @@ class TableController(EventDispatcher):
         self.dice_roller = view.pending_dice.roller if view.pending_dice else ""
         self._show_held()
         self.undo_hint = session.undo_hint()
-        self.redo_hint = session.summarize_move(session.redo_stack[-1]) if session.redo_stack else ""
+        self.redo_hint = session.redo_hint()
         self._refresh_board(session, view)
         if self.panels is not None:       # a board may add lines to its players' panels (panel_views)
             board = self._board()
             players = board.panel_views(session.state, view) if hasattr(board, "panel_views") else view.players
             self.panels.show(list(players))
-        history = table.history()
-        self.screens.get_screen("history").ids.entries.data = [
-            {"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
-                     + ("" if h.in_force else "[undone] ") + h.text,
-             "seq": h.seq, "in_force": h.in_force, "label": h.text} for h in reversed(history)]
+        self._refresh_history()
 
+    def screen_changed(self, *_) -> None:
+        """Another screen is shown: the history's rows are read or dropped (never takes the kiosk down)."""
+        try:
+            self._refresh_history()
+        except Exception as error:
+            log.exception("refreshing the history screen failed")
+            self.message, self.message_refused = f"Display problem: {error}", True
+
+    def _refresh_history(self) -> None:
+        """The history screen's rows: built when it is shown, then brought up to date with the entries new
+        since the last refresh; dropped when another screen is shown (a hidden history costs nothing)."""
+        if self.screens is None:
+            return
+        session = self.table.session
+        entries = self.screens.get_screen("history").ids.entries
+        if self.screens.current != "history" or session is None:
+            if self._history is not None or entries.data:
+                self._history = None
+                entries.data = []
+            return
+        if self._history is None or self._history.session is not session:
+            self._history = HistoryWindow(session)
+        elif not self._history.sync():
+            return
+        self._show_history_rows(entries)
+
+    def _show_history_rows(self, entries) -> None:
+        window = self._history
+        data = [{"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
+                         + ("" if h.in_force else "[undone] ") + h.text,
+                 "seq": h.seq, "in_force": h.in_force, "label": h.text} for h in window.rows]
+        if window.more:
+            data.append({"viewclass": "HistoryMoreRow", "text": f"Show older entries ({window.older:,} more)"})
+        entries.data = data
+
+    def history_more(self) -> None:
+        """Load the next page of older history entries (the history screen's last row), keeping the rows
+        that were on screen where they were."""
+        if self._history is None or not self._history.extend():
+            return
+        entries = self.screens.get_screen("history").ids.entries
+        above = max(0.0, entries.children[0].height - entries.height) * (1 - entries.scroll_y) if entries.children else 0
+        self._show_history_rows(entries)
+
+        def keep_place(dt):
+            extent = entries.children[0].height - entries.height if entries.children else 0
+            if extent > 0:
+                entries.scroll_y = max(0.0, min(1.0, 1 - above / extent))
+        Clock.schedule_once(keep_place, 0)
 
     def _refresh_board(self, session, view) -> None:
         """The game's own board (``ui.games``) if it has one, else the generic player cards."""
@@ -1123,6 +1175,7 @@ class CompanionApp(App):
         for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
             screens.add_widget(screen)
         self.controller.screens = screens
+        screens.bind(current=self.controller.screen_changed)      # history rows built on showing, dropped on leaving
         root = BoxLayout(orientation="vertical")
         screens.size_hint_y = None
         screens.height = TOUCHSCREEN_SIZE[1]

@@ -188,6 +188,22 @@ def grid_example():
     result["grid_before"] = [w.text for w in walk(popup_) if isinstance(w, Label) and w.text]
 
 
+def grid_four_specials():
+    """The grid before the dice of the example with four Specials (test_tv_wars_war_at_table's
+    four_specials_table): every program's odds are on the screen."""
+    from test_tv_wars_war_at_table import enter_all, four_specials_table
+    from companion.games.tv_wars.war_at_table import RevealLineUps, war_view
+    from ui.games.tv_wars import TvPopup, fill_grid
+    table = four_specials_table()
+    enter_all(table)
+    table.do(RevealLineUps())
+    view = war_view(table.war)
+    popup_ = TvPopup(view.status, full=True)
+    fill_grid(popup_.body, view)
+    controller.open_popup(popup_)
+    result["grid_four_specials"] = [w.text for w in walk(popup_) if isinstance(w, Label) and w.text]
+
+
 def grid_example_done():
     from test_tv_wars_war_at_table import enter_all, example_table
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_pending_dice, war_view
@@ -284,6 +300,7 @@ steps = [
     roll_war, lambda: snapshot("war over"),
     # the resolution grid (the rulebook's example through the war harness)
     grid_example, lambda: shot("tvw-grid-before"), lambda: scroll_grid(0), lambda: shot("tvw-grid-odds"), close,
+    grid_four_specials, lambda: scroll_grid(0), lambda: shot("tvw-grid-odds-four-specials"), close,
     grid_example_done, lambda: shot("tvw-grid-top"), lambda: scroll_grid(0.45), lambda: shot("tvw-grid-middle"),
     lambda: scroll_grid(0), lambda: shot("tvw-grid-bottom"), close,
     # 5.32: the game ends when the Critics' Choice pile is empty; the asset count

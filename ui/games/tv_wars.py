@@ -1051,8 +1051,6 @@ def fill_grid(body: BoxLayout, view) -> None:
     if view.odds:
         notes.append("[b]Chance of surviving (before any dice; exact):[/b]")
         notes += [f"{network} {title} {span}: {percent:.0%}" for network, title, span, _, percent in view.odds]
-    if view.odds_note:
-        notes.append(view.odds_note)
     if view.pending:
         notes.append(f"Waiting for: {view.pending}")
     for text in notes:

@@ -15,7 +15,8 @@ Units: ratings and bonuses are Rating Points (RP); lengths and time slots are ha
 * Resolution: :func:`resolve_war` (one pass over the dice given so far; returns a :class:`Resolution`
   whose ``pending`` names the next missing roll) and :func:`play_out` (asks a callback for each roll).
 * Aftermath: :func:`consequences` (6.2, 5.11, 5.21, 5.31, 3.21, 9.8, 9.91).
-* Odds: :func:`survival_odds` (exact :class:`~fractions.Fraction` per program, before the dice).
+* Odds: :func:`survival_odds` (exact :class:`~fractions.Fraction` per program, before the dice; slot by
+  slot, merging the branches that leave the same war to play).
 * Rendering in the rulebook's words: :func:`render_resolution`, :func:`render_aftermath`,
   :func:`render_odds`; as data: :func:`resolution_to_dict`.
 
@@ -33,7 +34,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from itertools import product
+from math import lcm
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from companion.checks import is_whole
 from companion.dice import DiceRequest
@@ -691,7 +694,7 @@ class Resolution:
 # -- resolution ---------------------------------------------------------------------------------------------
 
 class _Pending(Exception):
-    """Raised inside a slot when chance must speak first; carries a decision point."""
+    """Raised inside a slot when a roll is missing; ``point`` is the :class:`PendingRoll`."""
 
     def __init__(self, point) -> None:
         super().__init__(point)
@@ -770,66 +773,6 @@ class _DiceChance:
         return TieBreak(slot, purpose, total, networks, tuple(rounds), lowest, highest)
 
 
-@dataclass(frozen=True)
-class _SpecialPoint:
-    """An outstanding Special roll, for the odds: 11 sums weighted by their share of the 36 throws."""
-
-    key: str
-
-    def outcomes(self) -> Iterator[tuple[Any, Fraction]]:
-        """``(sum, probability)`` for the sums 2 to 12."""
-        for total, ways in TWO_DICE.items():
-            yield total, Fraction(ways, 36)
-
-
-@dataclass(frozen=True)
-class _TiePoint:
-    """An outstanding tie-break, for the odds: every (lowest, highest) outcome of a uniformly random
-    order of the tied networks, with its exact probability."""
-
-    key: str
-    networks: tuple[str, ...]
-    need_low: bool
-    need_high: bool
-
-    def outcomes(self) -> Iterator[tuple[Any, Fraction]]:
-        """``((lowest, highest), probability)``, ``None`` for an end that is not asked for."""
-        n = len(self.networks)
-        if self.need_low and self.need_high:
-            for low in self.networks:
-                for high in self.networks:
-                    if low != high:
-                        yield (low, high), Fraction(1, n * (n - 1))
-        else:
-            for net in self.networks:
-                yield ((net, None) if self.need_low else (None, net)), Fraction(1, n)
-
-
-class _ScriptChance:
-    """Chance from a script of decided outcomes (the odds enumeration); known Special dice are used."""
-
-    def __init__(self, script: Mapping[str, Any], known: Mapping[str, Sequence[int]]) -> None:
-        self.script, self.known = script, known
-
-    def special(self, ref: ProgramRef, program: Program) -> tuple[int, tuple[int, ...] | None]:
-        """The known or scripted dice sum of the Special, or :class:`_Pending` with a decision point."""
-        key = special_key(ref)
-        if key in self.known:
-            values = _special_request(ref, program).check(ref.network, self.known[key])
-            return sum(values), values
-        if key not in self.script:
-            raise _Pending(_SpecialPoint(key))
-        return self.script[key], None
-
-    def tie(self, slot: int, networks: tuple[str, ...], need_low: bool, need_high: bool, total: int) -> TieBreak:
-        """The scripted outcome of the tie-break, or :class:`_Pending` with a decision point."""
-        key = f"tie {SLOT_STARTS[slot]} {_purpose(need_low, need_high)}"
-        if key not in self.script:
-            raise _Pending(_TiePoint(key, networks, need_low, need_high))
-        lowest, highest = self.script[key]
-        return TieBreak(slot, _purpose(need_low, need_high), total, networks, (), lowest, highest)
-
-
 def _purpose(low: bool, high: bool) -> str:
     return "lowest and highest" if low and high else ("lowest" if low else "highest")
 
@@ -856,9 +799,29 @@ def counter_programming(networks_sharing: int, house_rules: HouseRules = HouseRu
     return COUNTER_PROGRAMMING[networks_sharing]
 
 
+def _parts(war: War, lineup: LineUp, placement: Placement, slot: int, sharing: int,
+           lead_in: bool) -> tuple[Part, ...]:
+    """The named bonuses and penalties of ``placement`` (``lineup``'s program) in ``slot``, in the order
+    bonus tile, Network News (6.3), Counter-Programming (6.5: ``sharing`` programs of its colour on the
+    air, itself included), Promos (6.6), Lead-In (6.4: ``lead_in``, its network won the slot before)."""
+    bonus, parts = placement.bonus, []
+    if bonus is not None:
+        parts.append(Part(bonus.label, bonus.value, BONUS_RULES[bonus.kind]))
+    if slot == 0 and lineup.best_network_news:
+        parts.append(Part("Network News", NETWORK_NEWS_BONUS, "TV Wars 6.3"))
+    penalty = counter_programming(sharing, war.house_rules)
+    if penalty:
+        parts.append(Part("Counter-Programming", penalty, "TV Wars 6.5"))
+    if lineup.promotion:
+        parts.append(Part("Promos", PROMOTION_BONUS, "TV Wars 6.6"))
+    if lead_in:
+        parts.append(Part("Lead-In", LEAD_IN_BONUS, "TV Wars 6.4"))
+    return tuple(parts)
+
+
 def _score(war: War, lineup: LineUp, ref: ProgramRef, placement: Placement, slot: int, progress: _Progress,
            colours: Counter, rolled_now: bool) -> Score:
-    program, bonus = placement.program, placement.bonus
+    program = placement.program
     if program.super_bowl:
         return Score(ref, program.title, None, None, automatic_win=True)
     note = ""
@@ -869,19 +832,73 @@ def _score(war: War, lineup: LineUp, ref: ProgramRef, placement: Placement, slot
             note = f"dice roll of {base // SPECIAL_PER_PIP} x {SPECIAL_PER_PIP}"
     else:
         base = program.rating
-    parts = []
-    if bonus is not None:
-        parts.append(Part(bonus.label, bonus.value, BONUS_RULES[bonus.kind]))
-    if slot == 0 and lineup.best_network_news:
-        parts.append(Part("Network News", NETWORK_NEWS_BONUS, "TV Wars 6.3"))
-    penalty = counter_programming(colours[program.colour], war.house_rules)
-    if penalty:
-        parts.append(Part("Counter-Programming", penalty, "TV Wars 6.5"))
-    if lineup.promotion:
-        parts.append(Part("Promos", PROMOTION_BONUS, "TV Wars 6.6"))
-    if progress.lead_in == lineup.network:
-        parts.append(Part("Lead-In", LEAD_IN_BONUS, "TV Wars 6.4"))
-    return Score(ref, program.title, program.colour, base, note, tuple(parts))
+    parts = _parts(war, lineup, placement, slot, colours[program.colour], progress.lead_in == lineup.network)
+    return Score(ref, program.title, program.colour, base, note, parts)
+
+
+class _Standing(NamedTuple):
+    """What a slot's totals settle and what they leave to the tie-break dice (6.4, 6.7, 6.8). Every
+    figure is an index into the programs on the air (seat order).
+
+    ``lowest`` and ``winner``: settled by the totals alone (``None``: not settled, or nobody);
+    ``low_tie``: those tied for lowest, who roll to find the lowest; ``high_tie``: those tied for highest
+    when a Lead-In is at stake, who roll to find the highest; ``joint``: everyone in the slot is tied and
+    one roll-off settles both ends (``low_tie`` is everyone, and so is ``high_tie`` when a Lead-In is at
+    stake); ``high_group``: those with the highest total."""
+
+    lowest: int | None
+    winner: int | None
+    low_tie: tuple[int, ...]
+    high_tie: tuple[int, ...]
+    joint: bool
+    high_group: tuple[int, ...]
+
+    def settle(self, low: int | None, high: int | None) -> tuple[int | None, int | None]:
+        """``(lowest, winner)`` once the tie-breaks are rolled: ``low`` is the lowest of ``low_tie``,
+        ``high`` the highest of ``high_tie`` (each ``None`` when there is no such tie). With two networks
+        tied in a joint roll-off and no Lead-In at stake, the one that did not roll lowest rolled higher."""
+        lowest = low if self.low_tie else self.lowest
+        if self.high_tie:
+            return lowest, high
+        if self.joint and len(self.low_tie) == 2:
+            return lowest, next(i for i in self.low_tie if i != low)
+        return lowest, self.winner
+
+    @property
+    def unrolled_high_tie(self) -> bool:
+        """Several programs share the highest total and no dice settle which is highest (6.4, 6.7)."""
+        return len(self.high_group) > 1 and not self.high_tie and not (self.joint and len(self.high_group) == 2)
+
+
+def _standing(totals: Sequence[int | None], stakes: Sequence[bool]) -> _Standing:
+    """How the programs on the air stand in a slot: ``totals`` in Rating Points (``None`` for the Super
+    Bowl, which wins automatically, 9.8), ``stakes`` whether each one's network has a program in the next
+    slot and that slot is not preempted (a tie for highest is rolled only when a Lead-In is at stake for
+    one of those tied, 6.4, 6.7). The lowest rated is cancelled unless unopposed (6.8)."""
+    if None in totals:                                               # 9.8: the Super Bowl wins automatically
+        winner, high_group, rated = totals.index(None), (), [total for total in totals if total is not None]
+    else:
+        winner, rated = None, totals
+    if not rated:
+        return _Standing(None, winner, (), (), False, ())
+    if winner is None:
+        top = max(rated)
+        high_group = (totals.index(top),) if rated.count(top) == 1 else tuple(
+            i for i, total in enumerate(totals) if total == top)
+        if len(high_group) == 1:
+            winner = high_group[0]
+    bottom = min(rated)
+    if len(totals) < 2:                                              # unopposed (6.8)
+        low_group = ()
+    elif rated.count(bottom) == 1:
+        low_group = (totals.index(bottom),)
+    else:
+        low_group = tuple(i for i, total in enumerate(totals) if total == bottom)
+    need_high = len(high_group) > 1 and any(stakes[i] for i in high_group)
+    if len(low_group) > 1 and low_group == high_group:               # everyone in the slot is tied
+        return _Standing(None, None, low_group, high_group if need_high else (), True, high_group)
+    lowest, low_tie = (low_group[0], ()) if len(low_group) == 1 else (None, low_group)
+    return _Standing(lowest, winner, low_tie, high_group if need_high else (), False, high_group)
 
 
 def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResult:
@@ -908,51 +925,38 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
     scores = tuple(_score(war, lineup, ref, placement, slot, progress, colours, ref in rolled_now)
                    for lineup, ref, placement in on_air)
     next_open = slot + 1 < SLOTS and war.preempted_by(slot + 1) is None
-
-    winner, low_group, high_group = None, (), ()
-    automatic = [score for score in scores if score.automatic_win]
-    rated = [score for score in scores if not score.automatic_win]
-    if automatic:
-        winner = automatic[0].network
-    elif rated:
-        top = max(score.total for score in rated)
-        high_group = tuple(score for score in rated if score.total == top)
-        if len(high_group) == 1:
-            winner = high_group[0].network
-    if len(scores) >= 2 and rated:
-        bottom = min(score.total for score in rated)
-        low_group = tuple(score for score in rated if score.total == bottom)
-    elif len(scores) == 1:
+    if len(scores) == 1:
         notes.append(f"{scores[0].program} is unopposed: not cancelled (TV Wars 6.8).")
 
+    networks = [score.network for score in scores]
+    standing = _standing([score.total for score in scores],
+                         [next_open and war.lineup(network).at(slot + 1) is not None for network in networks])
     ties: list[TieBreak] = []
-    lowest = low_group[0] if len(low_group) == 1 else None
-    high_tied = len(high_group) > 1
-    need_high = high_tied and next_open and any(war.lineup(s.network).at(slot + 1) is not None for s in high_group)
-    if len(low_group) > 1 and set(low_group) == set(high_group):     # everyone in the slot is tied
-        tie = chance.tie(slot, tuple(s.network for s in low_group), True, need_high, low_group[0].total)
+
+    def roll_off(group: tuple[int, ...], need_low: bool, need_high: bool) -> tuple[int | None, int | None]:
+        tie = chance.tie(slot, tuple(networks[i] for i in group), need_low, need_high, scores[group[0]].total)
         ties.append(tie)
-        lowest = next(s for s in low_group if s.network == tie.lowest)
-        if need_high:
-            winner = tie.highest
-        elif len(low_group) == 2:                                   # the other one rolled higher
-            winner = next(s.network for s in low_group if s is not lowest)
-        high_tied, need_high = not need_high and len(low_group) > 2, False
-    elif len(low_group) > 1:
-        tie = chance.tie(slot, tuple(s.network for s in low_group), True, False, low_group[0].total)
-        ties.append(tie)
-        lowest = next(s for s in low_group if s.network == tie.lowest)
-    if need_high:
-        tie = chance.tie(slot, tuple(s.network for s in high_group), False, True, high_group[0].total)
-        ties.append(tie)
-        winner = tie.highest
-    elif high_tied:
-        notes.append(f"{and_join([s.network for s in high_group])} tie for highest; no Lead-In is at stake, "
-                     f"so no dice are rolled (TV Wars 6.4, 6.7).")
+        return (None if tie.lowest is None else networks.index(tie.lowest),
+                None if tie.highest is None else networks.index(tie.highest))
+
+    low = high = None
+    if standing.joint:                                  # one roll-off settles both ends
+        low, high = roll_off(standing.low_tie, True, bool(standing.high_tie))
+    else:
+        if standing.low_tie:
+            low, _ = roll_off(standing.low_tie, True, False)
+        if standing.high_tie:
+            _, high = roll_off(standing.high_tie, False, True)
+    if standing.unrolled_high_tie:
+        notes.append(f"{and_join([networks[i] for i in standing.high_group])} tie for highest; no Lead-In is at "
+                     f"stake, so no dice are rolled (TV Wars 6.4, 6.7).")
+    lowest_at, winner_at = standing.settle(low, high)
+    lowest = None if lowest_at is None else scores[lowest_at]
+    winner = None if winner_at is None else networks[winner_at]
 
     cancellation = None
     if lowest is not None:
-        by_tie = len(low_group) > 1
+        by_tie = bool(standing.low_tie)
         reason = (f"lowest rated in {slot_label(slot)} with {lowest.total}"
                   + (", after the tie-break" if by_tie else ""))
         cancellation = Cancellation(lowest.ref, lowest.program, slot, lowest.total, reason,
@@ -962,19 +966,15 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
     return SlotResult(slot, scores, winner, next_open, cancellation, tuple(ties), None, tuple(notes))
 
 
-def _run(war: War, chance, resume: tuple | None = None) -> tuple[tuple[SlotResult, ...], Any, tuple | None]:
-    """Resolve slot after slot until chance has to speak. Returns the slots, the pending point (or
-    ``None``) and where to resume: ``(slot, progress before it, slots before it)``, which ``resume``
-    accepts to start again from that slot instead of from 8:00."""
-    first, progress, slots = resume if resume is not None else (0, _Progress(), ())
-    progress, slots = progress.copy(), list(slots)
-    for slot in range(first, SLOTS):
-        before = progress.copy()
+def _run(war: War, chance) -> tuple[tuple[SlotResult, ...], PendingRoll | None]:
+    """Resolve slot after slot until a roll is missing: the slots resolved and the missing roll (or ``None``)."""
+    progress, slots = _Progress(), []
+    for slot in range(SLOTS):
         try:
             slots.append(_resolve_slot(war, slot, progress, chance))
         except _Pending as pending:
-            return tuple(slots), pending.point, (slot, before, tuple(slots))
-    return tuple(slots), None, None
+            return tuple(slots), pending.point
+    return tuple(slots), None
 
 
 def resolve_war(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> Resolution:
@@ -993,7 +993,7 @@ def resolve_war(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> Re
     check_war(war)
     dice = dict(dice or {})
     chance = _DiceChance(dice)
-    slots, pending, _ = _run(war, chance)
+    slots, pending = _run(war, chance)
     unused = () if pending else tuple(key for key in dice if key not in chance.used)
     return Resolution(war, slots, pending, tuple(chance.used.items()), unused)
 
@@ -1140,31 +1140,231 @@ def consequences(resolution: Resolution) -> tuple[NetworkAftermath, ...]:
 
 
 # -- odds ------------------------------------------------------------------------------------------------------
+#
+# The odds go slot by slot. After a slot, the rest of the war depends only on which of the programs still to air
+# were cancelled, the rolled sums of the Specials still to air, and which network earns a Lead-In in the next
+# slot. Branches that agree on these lead to the same remaining war, so they are merged and their weights added.
+# Such a "state" is ``(cancelled, sums, lead_in)``: a bit mask over the programs in :meth:`War.programs` order,
+# the rolled sum of each Special (``0``: not rolled, or it no longer matters) and a seat (``-1``: nobody). Every
+# weight after a slot is an integer over one common denominator (36 for each Special rolled in it, times the
+# least common multiple of its tie-break denominators); a program's chance of being cancelled is the weight of
+# the branches that cancel it, and only the very end makes Fractions.
+
+_State = tuple[int, tuple[int, ...], int]
+
+
+class _OddsProgram(NamedTuple):
+    """A program that may be on the air in a slot, for the odds: ``ref`` its index in :meth:`War.programs`
+    order, ``seat`` its network's, ``colour`` (``None``: the Super Bowl), ``special`` its index among the
+    Specials (``-1``: not one), ``base`` Rating Points (``0`` for a Special, whose 10 × roll is added; ``None``
+    for the Super Bowl, which wins automatically, 9.8), ``points[sharing][lead_in]``: the sum of its parts
+    (:func:`_parts`) with ``sharing`` programs of its colour on the air and with or without the Lead-In, and
+    ``stake``: a Lead-In is at stake for it (6.4)."""
+
+    ref: int
+    seat: int
+    colour: str | None
+    special: int
+    base: int | None
+    points: tuple[tuple[int, int], ...]
+    stake: bool
+
+
+def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]
+                  ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Every combination of the Special ``rolls`` (each ``(sum, ways)`` pairs): ``(10 × sum each, sum each,
+    ways)``; one empty combination for no Specials."""
+    combinations = []
+    for combination in product(*rolls):
+        ways = 1
+        for _, count in combination:
+            ways *= count
+        combinations.append((tuple(SPECIAL_PER_PIP * total for total, _ in combination),
+                             tuple(total for total, _ in combination), ways))
+    return combinations
+
+
+class _OddsSlot:
+    """One half-hour of the odds: what is fixed before any dice (the programs that may be on the air, the
+    Specials first rolled here, what still airs after it), and :meth:`step` from the states before it to
+    those after it.
+
+    A Special first rolled here that goes on after it (``going_on``) carries its sum into the state; one
+    that ends here (``ending``) matters only through where its total ranks among the others (below, equal
+    to or above the lowest and the highest of the rest, and against each other), so its rolls that rank
+    the same are added up before the slot is settled."""
+
+    def __init__(self, war: War, slot: int, programs: Sequence[tuple[ProgramRef, Placement]],
+                 rolls: Mapping[int, tuple[tuple[int, int], ...]]) -> None:
+        index = {ref: i for i, (ref, _) in enumerate(programs)}
+        specials = [i for i, (_, placement) in enumerate(programs) if placement.program.special]
+        ends = [ref.start + placement.program.length - 1 for ref, placement in programs]
+        self.preempted = war.preempted_by(slot) is not None
+        next_open = slot + 1 < SLOTS and war.preempted_by(slot + 1) is None
+        #: By seat: a Lead-In earned here would count in the next slot (it is open and the network airs in it).
+        self.lead_in_counts = tuple(next_open and lineup.at(slot + 1) is not None for lineup in war.lineups)
+        self.programs: list[_OddsProgram] = []
+        for seat, lineup in enumerate(war.lineups):
+            found = lineup.at(slot)
+            if found is None or self.preempted:
+                continue
+            start, placement = found
+            ref, program = ProgramRef(lineup.network, start), placement.program
+            points = tuple(tuple(sum(part.value for part in _parts(war, lineup, placement, slot, sharing, lead_in))
+                                 for lead_in in (False, True)) for sharing in range(len(war.lineups) + 1))
+            base = None if program.super_bowl else (0 if program.special else program.rating)
+            special = specials.index(index[ref]) if program.special else -1
+            self.programs.append(_OddsProgram(index[ref], seat, program.colour, special, base, points,
+                                              self.lead_in_counts[seat]))
+        self.alive = sum(1 << i for i, end in enumerate(ends) if end > slot)     # programs still to air after it
+        self.special_alive = tuple(ends[i] > slot for i in specials)
+        # the Specials first rolled here (3.3: at their first slot that is resolved), and their rolls
+        new = [p.special for p in self.programs if p.special >= 0
+               and all(war.preempted_by(earlier) for earlier in range(programs[p.ref][0].start, slot))]
+        self.going_on = tuple(j for j in new if self.special_alive[j])
+        self.ending = tuple(j for j in new if not self.special_alive[j])
+        self.going_on_rolls = _combinations([rolls[specials[j]] for j in self.going_on])
+        self.ending_rolls = [(deltas, ways) for deltas, _, ways in _combinations([rolls[specials[j]]
+                                                                                  for j in self.ending])]
+        self.scale = 1
+        for j in new:
+            self.scale *= sum(ways for _, ways in rolls[specials[j]])
+
+    @staticmethod
+    def outcomes(totals: Sequence[int | None], stakes: Sequence[bool]) -> list[tuple[int | None, int | None, int]]:
+        """``(lowest, winner, denominator)`` for each outcome of the slot's tie-breaks (positions among the
+        programs on the air, ``None``: nobody), each of probability ``1 / denominator``: every tie-break is an
+        exactly uniform order of the tied networks (6.7)."""
+        standing = _standing(totals, stakes)
+        if not standing.low_tie and not standing.high_tie:
+            return [(standing.lowest, standing.winner, 1)]
+        lows, highs = standing.low_tie or (None,), standing.high_tie or (None,)
+        pairs = [(low, high) for low in lows for high in highs if low is None or low != high]
+        return [(*standing.settle(low, high), len(pairs)) for low, high in pairs]
+
+    def _ranked(self, totals: list[int | None], ending_at: Sequence[int]) -> list[tuple[list[int | None], int]]:
+        """The rolls of the Specials ending here (at positions ``ending_at`` of ``totals``, which holds
+        their totals before the roll) grouped by how they rank: ``(totals with one such roll, ways)``."""
+        if not ending_at:
+            return [(totals, 1)]
+        rest = [total for position, total in enumerate(totals) if total is not None and position not in ending_at]
+        low, high = (min(rest), max(rest)) if rest else (0, 0)
+        classes: dict[tuple | int, list] = {}
+        if len(ending_at) == 1:                         # the usual case, made quick
+            position = ending_at[0]
+            for (delta,), ways in self.ending_rolls:
+                total = totals[position] + delta
+                key = (total > low) - (total < low) + 3 * ((total > high) - (total < high)) if rest else 0
+                entry = classes.get(key)
+                if entry is None:
+                    classes[key] = [(total,), ways]
+                else:
+                    entry[1] += ways
+        else:
+            for deltas, ways in self.ending_rolls:
+                ranked = tuple(totals[position] + delta for position, delta in zip(ending_at, deltas))
+                key = tuple((a > b) - (a < b) for i, a in enumerate(ranked) for b in ranked[i + 1:])
+                if rest:
+                    key += tuple((total > low) - (total < low) + 3 * ((total > high) - (total < high))
+                                 for total in ranked)
+                entry = classes.get(key)
+                if entry is None:
+                    classes[key] = [ranked, ways]
+                else:
+                    entry[1] += ways
+        grouped = []
+        for ranked, ways in classes.values():
+            full = list(totals)
+            for position, total in zip(ending_at, ranked):
+                full[position] = total
+            grouped.append((full, ways))
+        return grouped
+
+    def step(self, states: Mapping[_State, int], lost: Sequence[int]) -> tuple[dict[_State, int], list[int], int]:
+        """From the ``states`` before this slot (state → weight) and the weight ``lost`` so far by program:
+        the states after it, the weight lost by then, and the factor by which it multiplied the denominator."""
+        special_alive, alive = self.special_alive, self.alive
+        if self.preempted:                              # 9.91: nothing happens, no Lead-In out of it
+            merged: dict[_State, int] = {}
+            for (cancelled, sums, _), weight in states.items():
+                key = (cancelled & alive, tuple(v if keep else 0 for v, keep in zip(sums, special_alive)), -1)
+                merged[key] = merged.get(key, 0) + weight
+            return merged, list(lost), 1
+        buckets: dict[int, tuple[dict[_State, int], list[int]]] = {1: ({}, [0] * len(lost))}
+        lead_in_counts, outcomes = self.lead_in_counts, self.outcomes
+        for (cancelled, sums, lead_in), weight in states.items():
+            on_air = [p for p in self.programs if not cancelled >> p.ref & 1]
+            sharing = Counter(p.colour for p in on_air)
+            fixed = [None if p.base is None else
+                     p.base + p.points[sharing[p.colour]][p.seat == lead_in]
+                     + (SPECIAL_PER_PIP * sums[p.special] if p.special >= 0 else 0) for p in on_air]
+            stakes = [p.stake for p in on_air]
+            position_of = {p.special: position for position, p in enumerate(on_air) if p.special >= 0}
+            going_on_at = [position_of[j] for j in self.going_on]
+            ending_at = [position_of[j] for j in self.ending]
+            kept = [v if keep else 0 for v, keep in zip(sums, special_alive)]
+            mask = cancelled & alive
+            for deltas, going_on_sums, going_on_ways in self.going_on_rolls:
+                totals = fixed[:]
+                for position, delta in zip(going_on_at, deltas):
+                    totals[position] += delta
+                for j, total in zip(self.going_on, going_on_sums):
+                    kept[j] = total
+                after = tuple(kept)
+                for ranked, ending_ways in self._ranked(totals, ending_at):
+                    ways = weight * going_on_ways * ending_ways
+                    for lowest, winner, denominator in outcomes(ranked, stakes):
+                        bucket = buckets.get(denominator) or buckets.setdefault(denominator, ({}, [0] * len(lost)))
+                        after_mask, after_sums = mask, after
+                        if lowest is not None:
+                            program = on_air[lowest]
+                            bucket[1][program.ref] += ways
+                            after_mask |= (1 << program.ref) & alive
+                            if program.special >= 0 and after[program.special]:
+                                after_sums = after[:program.special] + (0,) + after[program.special + 1:]
+                        seat = -1 if winner is None else on_air[winner].seat
+                        state = (after_mask, after_sums, seat if seat >= 0 and lead_in_counts[seat] else -1)
+                        bucket[0][state] = bucket[0].get(state, 0) + ways
+        common = lcm(*buckets)
+        merged, total_lost = {}, [weight * self.scale * common for weight in lost]
+        for denominator, (after_states, gone) in buckets.items():
+            factor = common // denominator
+            for state, weight in after_states.items():
+                merged[state] = merged.get(state, 0) + weight * factor
+            for i, weight in enumerate(gone):
+                total_lost[i] += weight * factor
+        return merged, total_lost, self.scale * common
+
 
 def survival_odds(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> dict[ProgramRef, Fraction]:
     """Each program's exact chance of not being cancelled, as a :class:`~fractions.Fraction`, keyed by
     :class:`ProgramRef` in line-up order. For use after the reveal (and Preemption) and before the dice.
 
     Every outstanding Special roll is enumerated (2d6: the 11 sums weighted by their share of the 36
-    throws); Special rolls already in ``dice`` are used. Every tie-break is an exactly uniform random
-    order of the tied networks (tie-break dice in ``dice`` are ignored). Raises like :func:`check_war`.
+    throws, 3.3); Special rolls already in ``dice`` are used. Every tie-break is an exactly uniform random
+    order of the tied networks (6.7; tie-break dice in ``dice`` are ignored). The war is followed slot by
+    slot, merging the branches that leave the same war to play (see the comment above), so four Specials
+    and ties take milliseconds. Raises like :func:`check_war`, and :class:`~companion.errors.DiceError` for
+    a Special roll in ``dice`` that is not two dice.
     """
     check_war(war)
-    known = {key: values for key, values in (dice or {}).items() if " special " in key}
-    odds = {ref: Fraction(0) for ref, _ in war.programs()}
-    stack: list[tuple[dict, Fraction, tuple | None]] = [({}, Fraction(1), None)]
-    while stack:                           # depth first; each branch resumes at the slot that branched
-        script, weight, resume = stack.pop()
-        slots, point, resume = _run(war, _ScriptChance(script, known), resume)
-        if point is None:
-            cancelled = {slot.cancellation.ref for slot in slots if slot.cancellation}
-            for ref in odds:
-                if ref not in cancelled:
-                    odds[ref] += weight
-        else:
-            for outcome, chance in point.outcomes():
-                stack.append(({**script, point.key: outcome}, weight * chance, resume))
-    return odds
+    dice = dice or {}
+    programs = list(war.programs())
+    rolls = {}
+    for i, (ref, placement) in enumerate(programs):
+        if placement.program.special:
+            key = special_key(ref)
+            if key in dice:
+                rolls[i] = ((sum(_special_request(ref, placement.program).check(ref.network, dice[key])), 1),)
+            else:
+                rolls[i] = tuple(TWO_DICE.items())
+    specials = len(rolls)
+    states: dict[_State, int] = {(0, (0,) * specials, -1): 1}
+    lost, denominator = [0] * len(programs), 1
+    for slot in range(SLOTS):
+        states, lost, scale = _OddsSlot(war, slot, programs, rolls).step(states, lost)
+        denominator *= scale
+    return {ref: 1 - Fraction(gone, denominator) for (ref, _), gone in zip(programs, lost)}
 
 
 # -- rendering --------------------------------------------------------------------------------------------------

@@ -221,15 +221,15 @@ class WarAtTable:
 
     @property
     def specials(self) -> int:
-        """How many Specials were revealed (each multiplies the odds enumeration by 11 sums, 3.3)."""
+        """How many Specials were revealed (each rolled for its value in the war, 3.3)."""
         return 0 if self.revealed is None else sum(1 for _, p in self.revealed.programs() if p.program.special)
 
     @cached_property
     def odds(self) -> dict[ProgramRef, Fraction] | None:
         """Each revealed program's exact chance of surviving (before any dice; with the Preemption as
-        placed so far), or ``None`` once dice have been rolled or before the reveal. Exact enumeration:
-        about 10 ms with one Special, 50 ms with two, 0.5 s with three, 4 s with four on a desktop
-        (``docs/rulings.md``); :func:`war_view` computes it only up to ``odds_limit`` Specials."""
+        placed so far), or ``None`` once dice have been rolled or before the reveal. Exact, slot by slot
+        (:func:`~companion.games.tv_wars.ratings_war.survival_odds`): a few milliseconds on a desktop even
+        with four Specials (``benchmarks/ratings_war.py``)."""
         if self.revealed is None or self.dice:
             return None
         return survival_odds(self.war)
@@ -784,12 +784,6 @@ class WarView:
     dice: tuple[str, ...] = ()
     cancellations: tuple[str, ...] = ()
     pending: str = ""
-    odds_note: str = ""
-
-
-#: :func:`war_view` enumerates the survival odds only with at most this many Specials revealed (the
-#: enumeration grows elevenfold with each; see :attr:`WarAtTable.odds`).
-ODDS_LIMIT = 2
 
 
 def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> GridCell:
@@ -828,11 +822,11 @@ def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> G
                     tuple((p.label, p.value, p.rule) for p in score.parts), state, reason, rule, tie)
 
 
-def war_view(war: WarAtTable, *, odds_limit: int = ODDS_LIMIT) -> WarView:
+def war_view(war: WarAtTable) -> WarView:
     """The public :class:`WarView` of ``war``: before the reveal only who has locked in (9.1); after it
     the grid of line-ups and, as the dice come, every score's parts, tie rolls and cancellations with
-    their rules; before any dice, each program's exact chance of surviving when at most ``odds_limit``
-    Specials were revealed (otherwise ``odds_note`` says so; :attr:`WarAtTable.odds` computes them)."""
+    their rules; before any dice, each program's exact chance of surviving (:attr:`WarAtTable.odds`),
+    whatever the number of Specials."""
     lineup_status = tuple((e.network, "locked in" if e.locked else "entering") for e in war.entries)
     promotion = tuple(e.network for e in war.entries if e.locked and e.promotion)
     base = WarView(war.phase, war_status(war), war.networks, lineup_status, promotion)
@@ -848,11 +842,8 @@ def war_view(war: WarAtTable, *, odds_limit: int = ODDS_LIMIT) -> WarView:
                             result.notes if result else (), tuple(t.text for t in result.ties) if result else ()))
     preemption = next((f"{l.network} preempts {span_label(l.preemption, 2)} (TV Wars 9.91)"
                        for l in current.lineups if l.preemption is not None), "")
-    odds, odds_note = (), ""
-    if war.revealed is not None and not war.dice and war.specials > odds_limit:
-        odds_note = (f"Survival odds not shown: {war.specials} Specials to enumerate "
-                     f"(11 sums each, TV Wars 3.3) would take too long here")
-    elif war.odds is not None:
+    odds = ()
+    if war.odds is not None:
         odds = tuple((ref.network, current.placement(ref).program.title,
                       span_label(ref.start, current.placement(ref).program.length), str(chance), float(chance))
                      for ref, chance in war.odds.items())
@@ -860,7 +851,7 @@ def war_view(war: WarAtTable, *, odds_limit: int = ODDS_LIMIT) -> WarView:
     cancellations = tuple(c.text for c in resolution.cancellations) if resolution else ()
     pending = resolution.pending.request.describe() if resolution and resolution.pending else ""
     return replace(base, rows=tuple(rows), preemption=preemption, odds=odds, dice=dice,
-                   cancellations=cancellations, pending=pending, odds_note=odds_note)
+                   cancellations=cancellations, pending=pending)
 
 
 @dataclass(frozen=True)
@@ -903,6 +894,6 @@ def war_private_view(war: WarAtTable, network: str, holdings: Holdings) -> Priva
 
 
 __all__ = ["WarAtTable", "Entry", "EnterLineUp", "LockLineUp", "RevealLineUps", "PlacePreemption", "WarView",
-           "GridRow", "GridCell", "PrivateWarView", "ODDS_LIMIT", "WAR_EVENTS", "WAR_SAFE_POINT_EVENTS", "PROMOTION_PRICE",
+           "GridRow", "GridCell", "PrivateWarView", "WAR_EVENTS", "WAR_SAFE_POINT_EVENTS", "PROMOTION_PRICE",
            "start_war", "decide_war", "evolve_war", "war_active", "war_pending_dice", "war_status", "war_view",
            "war_private_view", "war_consequences", "describe_war_event", "build_lineup"]
