@@ -179,6 +179,11 @@ class ButtonBoard:
             self._scheduler.call_at(self._scheduler.now() + shortest - held, mock_pin.drive_high)
         return True
 
+    @property
+    def scheduler(self) -> Scheduler:
+        """The one scheduler that runs every button's timed callbacks."""
+        return self._scheduler
+
     def key_help(self, seat_names: Sequence[str], labels: Mapping[str, str] | None = None) -> list[str]:
         """Short keyboard help: the player actions' order, one part per seat with its keys in that order
         (``"ABS q w e"``), then the table keys (``"Undo backspace"``). ``labels`` names the actions in the

@@ -88,6 +88,7 @@ class SchedulerThread:
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._running = 0
 
     @staticmethod
     def now() -> float:
@@ -112,6 +113,12 @@ class SchedulerThread:
         """Run ``callback()`` on the scheduler thread ``delay`` seconds from now."""
         return self.call_at(self.now() + delay, callback)
 
+    @property
+    def pending(self) -> int:
+        """How many callbacks are still to run (waiting for their time, or running now)."""
+        with self._cond:
+            return sum(1 for _, _, call in self._queue if not call.cancelled) + self._running
+
     def _next(self) -> _Call | None:
         """Wait for the next due call (``None`` once closed)."""
         with self._cond:
@@ -123,7 +130,9 @@ class SchedulerThread:
                     continue
                 wait = self._queue[0][0] - self.now()
                 if wait <= 0:
-                    return heapq.heappop(self._queue)[2]
+                    call = heapq.heappop(self._queue)[2]
+                    self._running = 0 if call.cancelled else 1
+                    return call
                 self._cond.wait(wait)
             return None
 
@@ -135,6 +144,9 @@ class SchedulerThread:
                 call.callback()
             except Exception:      # one broken callback must not stop every button
                 log.exception("timed callback %r failed", call.callback)
+            finally:
+                with self._cond:
+                    self._running = 0
 
     def close(self) -> None:
         """Stop the thread (waits for a callback that is running, unless called from one)."""

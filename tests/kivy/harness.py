@@ -310,8 +310,9 @@ class Driver:
 
     def buttons_busy(self) -> str:
         """What the buttons may still send the table ("" when nothing can come from them any more): a debounced
-        press whose release has not registered yet, or a debounce, hold or key-release timer still running
-        (``hardware.debounce.thread_timer``: a :class:`threading.Timer` each; a press's command is posted
+        press whose release has not registered yet, an edge still waiting to settle or a press waiting for
+        its hold time (``PressDetector.idle``), or a timed callback still due on the buttons' one scheduler
+        thread (a debounce check, a hold, the simulator's delayed key release: a press's command is posted
         from inside one)."""
         buttons = self.controller.buttons
         if buttons is None:
@@ -319,8 +320,15 @@ class Driver:
         held = [pin for pin, detector in buttons.detectors.items() if detector.presses != detector.releases]
         if held:
             return f"the buttons on GPIO {held} to be released"
-        timers = [t for t in threading.enumerate() if isinstance(t, threading.Timer) and t.is_alive()]
-        return f"{len(timers)} button timer(s) to run out" if timers else ""
+        unsettled = [pin for pin, detector in buttons.detectors.items() if not detector.idle]
+        if unsettled:
+            return f"the edges on GPIO {unsettled} to settle"
+        pending = buttons.scheduler.pending
+        if pending:
+            return f"{pending} button timer(s) to run out"
+        if not self.controller._button_inbox.empty() or not self.controller.table._inbox.empty():
+            return "the table to apply the commands the buttons posted"
+        return ""
 
     def heard_since(self, count: int):
         """A condition: the table has told an outcome since it had told ``count`` (a ``len(driver.heard)``)."""
