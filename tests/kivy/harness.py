@@ -46,7 +46,6 @@ import dataclasses
 import json
 import os
 import sys
-import threading
 import time
 import traceback
 from pathlib import Path
