@@ -24,7 +24,7 @@ import functools
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
 #: Faces of one die (the game's two dice are ordinary six-sided dice, Components).
 FACES = range(1, 7)
@@ -249,9 +249,3 @@ def odds_by_dice(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
         for i in result.losers:
             losses[i] += 1
     return tuple(Chances(w * weight, l * weight, 1 - (w + l) * weight) for w, l in zip(wins, losses))
-
-
-def chances_payload(names: Sequence[str], chances: Sequence[Chances]) -> list[Mapping[str, object]]:
-    """JSON-able odds for a view or an event: ``[{"name", "win", "lose", "nothing"}]`` with floats."""
-    return [{"name": name, "win": float(c.win), "lose": float(c.lose), "nothing": float(c.nothing)}
-            for name, c in zip(names, chances)]

@@ -17,8 +17,6 @@ from companion.games.death_show_tv.combat import (FUMBLE_FACES, TWO_PLAYER_FUMBL
 LOCATIONS = ("Forest of Screams", "Dense Forest", "Monkey Forest",
              "The Lighthouse", "The Bunker", "The Caves",
              "Bloody Beach", "Paradise Beach", "Turtle Beach")
-#: The recommended optional location rules for a first game (Location Cards).
-RECOMMENDED_LOCATION_RULES = ("The Bunker", "The Lighthouse", "Bloody Beach")
 HAND_LIMIT = 7            # Phases of a Turn 4
 MAX_WEAPON_LEVEL = 3      # Types of Show Cards: Weapons ("There are 3 levels of Weapons")
 SHOW_CARDS = 82           # Components: 82 Show cards (the most a hand could ever hold)

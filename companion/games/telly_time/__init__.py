@@ -59,7 +59,6 @@ from companion.games.telly_time.model import (ANY, CASH_PER_EMPTY_SQUARE_M, CHAT
                                               check_timeslot)
 
 # -- rule references ---------------------------------------------------------------------------------------
-RULE_SETUP = "Telly Time: Setup"
 RULE_GENRES = "Telly Time: New Genres & Show Effects"
 RULE_WILD = "Telly Time: Wild Timeslots"
 RULE_CLARIFY = "Telly Time: Telly Time Clarifications"
@@ -103,10 +102,6 @@ def _text(value: Any, what: str, limit: int = 60, required: bool = True) -> str:
 def money(amount_m: int) -> str:
     """``12`` → ``"$12M"``; ``-3`` → ``"−$3M"`` (amounts in $M, true minus sign)."""
     return f"−${-amount_m}M" if amount_m < 0 else f"${amount_m}M"
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
 
 
 #: 1 → "first" ... for "passes second", "the third line"; beyond the table, "13th".

@@ -33,7 +33,7 @@ from companion.commands import BANK, Command
 from companion.errors import IllegalCommand
 from companion.events import NewEvent
 from companion.words import count
-from companion.games.tv_wars.holdings import (MOVIE, PROGRAM_LOST, SPECIAL, Holdings, ProgramTile)
+from companion.games.tv_wars.holdings import (MOVIE, PROGRAM_LOST, SPECIAL, ProgramTile)
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
@@ -253,9 +253,3 @@ def describe_game_ended(payload: Mapping[str, Any]) -> str:
     outcome = "a draw between " + " and ".join(payload["winners"]) if payload["draw"] else \
         f"winner {payload['winners'][0]}" if payload["winners"] else "no winner"
     return f"Game ended: {payload['reason']}. {'; '.join(parts)}; {outcome} ({payload['rule']})"
-
-
-def holdings_value(holdings: Holdings, special_values: Mapping[str, int] | None = None) -> int:
-    """Dollars ``holdings`` would fetch at the bank (7, 8); Specials valued at ``special_values[id]`` (or 0)."""
-    special_values = special_values or {}
-    return sum(sale_value(t, special_values.get(t.id, 0))[0] for t in holdings.programs)

@@ -230,11 +230,6 @@ class Holdings:
         """Half-hours of programming owned that Sponsor pays for (9.4: not the Preemption tile)."""
         return sum(tile.sponsor_half_hours for tile in self.programs)
 
-    @property
-    def has_programming(self) -> bool:
-        """Whether any Program tile (Super Bowl and Preemption included, 9.8, 9.91) is held (3)."""
-        return bool(self.programs)
-
     def program(self, tile_id: str) -> ProgramTile:
         """The held program ``tile_id``; raises :class:`MalformedCommand` naming the held ids."""
         for tile in self.programs:
