@@ -78,6 +78,7 @@ def tv_wars(table: Table, rng: random.Random) -> None:
     from companion.games.tv_wars.war_at_table import LockLineUp, PlacePreemption, RevealLineUps, war_active
     from companion.games.tv_wars.spaces import SPACES
     from test_tv_wars_play import STANDARD
+    from test_tv_wars_play_properties import _actor as actor
 
     names = ("ABS", "CBA", "PBC", "NBS")
     table.execute(NewGame(game="tv-wars", players=tuple(PlayerSeat(n) for n in names),
@@ -85,6 +86,29 @@ def tv_wars(table: Table, rng: random.Random) -> None:
     for name in names:
         table.execute(SelectStartingProgramming(network=name, programs=STANDARD))
     spaces = sorted(SPACES)
+
+    def lineups(state, rng):
+        """Line-ups to try in a Ratings War (6): random orders of each unlocked network's programs that
+        fill 8:00-11:00 (6 half-hours), some with a bonus tile on the first program; most are legal."""
+        out = []
+        for entry in state.war.entries:
+            if entry.locked:
+                continue
+            holdings = next(n.holdings for n in state.networks if n.name == entry.network)
+            programs = [t for t in holdings.programs if t.kind != "preemption"]
+            bonuses = [t.id for t in holdings.bonuses]
+            for _ in range(6):
+                rng.shuffle(programs)
+                placements, filled = [], 0
+                for tile in programs:
+                    if filled + tile.length <= 6:
+                        placements.append((tile.id, None))
+                        filled += tile.length
+                if placements and bonuses and rng.random() < 0.5:
+                    placements[0] = (placements[0][0], rng.choice(bonuses))
+                out.append(LockLineUp(network=entry.network, placements=tuple(placements),
+                                      promotion=rng.random() < 0.2))
+        return out + [RevealLineUps(), PlacePreemption(network=actor(state), start=None)]
 
     def lineups(state, rng):
         """Line-ups to try in a Ratings War (6): random orders of each unlocked network's programs that
