@@ -634,7 +634,7 @@ class TableController(EventDispatcher):
         if on_home:
             game = self._last_game()
             lines = (["Touch off"] if self.touch_problem else []) + (
-                [f"Undo: resume #{game.id}"] if game is not None else []) + ["Redo twice: new game"]
+                [f"Undo: resume #{game.id}"] if game is not None else []) + ["Redo twice:", "new game"]
             text, seconds = "\n".join(lines), 24 * 3600.0
         else:
             text, seconds = ("Touch unavailable", 10.0) if self.touch_problem else ("", 0.0)
@@ -1199,8 +1199,12 @@ class CompanionApp(App):
             table.execute(OpenGame(game_id=self.resume, source="startup"))
         elif not self.start_new:
             table.resume_latest()
-        if self.notice:
-            self.controller.message, self.controller.message_refused = self.notice, True
+        notice = self.notice
+        if table.session is None and self.controller.touch_problem:
+            # Home's own hint says that touch is off: the message bar does not say it a second time
+            notice = " · ".join(part for part in notice.split(" · ") if part != self.controller.touch_problem)
+        if notice:
+            self.controller.message, self.controller.message_refused = notice, True
         Clock.schedule_interval(self.controller.drain, 1 / 30)
         self.controller.refresh()      # the first frame already shows the resumed game
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):

@@ -338,7 +338,7 @@ elif MODE in ("no-touch", "no-touch-resume"):
         until(lambda: controller.screens.current == "home", "the Home screen")
         driver.save_panels(MODE)
         result["home"] = {"screen": controller.screens.current, "hint": controller.home_hint,
-                          "touch_problem": controller.touch_problem, "moves": moves()}
+                          "touch_problem": controller.touch_problem, "message": controller.message, "moves": moves()}
 
     def wait_game():
         until(lambda: controller.table.session is not None and controller.screens.current == "dashboard",
