@@ -76,21 +76,18 @@ def folder_of(journal_path: Path) -> Path:
     return Path(journal_path).parent / BACKUP_DIR
 
 
-def fsync_dir(folder: Path) -> None:
-    """fsync a folder, so a rename in it survives a power cut."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def fsync_file(path: Path) -> None:
+    """fsync a file (or a folder: a rename in it then survives a power cut)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def fsync_dir(folder: Path) -> None:
+    """fsync a folder, so a rename in it survives a power cut."""
+    fsync_file(folder)
 
 
 def _write_atomically(target: Path, data: bytes) -> None:

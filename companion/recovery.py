@@ -219,8 +219,7 @@ def damaged_source(path: Path, label: str, priority: int, *, ignore_wal: bool = 
             valid = _valid_game(row)
             if valid is not None:
                 games[valid[0]] = valid
-        lost = [(int(a), int(b)) for a, b in (_plain_rows(db, "SELECT first_seq, last_seq FROM lost") or [])]
-        tiles = _plain_rows(db, "SELECT uid, kind, details, learned FROM tiles")
+        lost, tiles = _lost_and_tiles(db)
     except sqlite3.Error:
         return None
     finally:
@@ -229,6 +228,12 @@ def damaged_source(path: Path, label: str, priority: int, *, ignore_wal: bool = 
                     games=games, lost=lost, tiles=tiles, rows={e[0]: e for e in events})
     source.unknown = _gaps([e[0] for e in events], lost, tail=True)
     return source
+
+
+def _lost_and_tiles(db: sqlite3.Connection) -> tuple[list[tuple[int, int]], list | None]:
+    """The ``lost`` ranges ``(first_seq, last_seq)`` and the ``tiles`` rows of an open journal or copy."""
+    lost = [(int(a), int(b)) for a, b in (_plain_rows(db, "SELECT first_seq, last_seq FROM lost") or [])]
+    return lost, _plain_rows(db, "SELECT uid, kind, details, learned FROM tiles")
 
 
 def sqlite_source(path: Path, label: str, priority: int, *, backup: bool, immutable: bool) -> Source | None:
@@ -247,8 +252,7 @@ def sqlite_source(path: Path, label: str, priority: int, *, backup: bool, immuta
         index = [(r[0], r[1], r[2], r[3], sys.intern(r[4])) for r in
                  db.execute("SELECT seq, game_id, move, time, type FROM events ORDER BY seq")]
         games = {r[0]: tuple(r) for r in db.execute(f"SELECT {GAME_COLUMNS} FROM games")}
-        lost = [(int(a), int(b)) for a, b in (_plain_rows(db, "SELECT first_seq, last_seq FROM lost") or [])]
-        tiles = _plain_rows(db, "SELECT uid, kind, details, learned FROM tiles")
+        lost, tiles = _lost_and_tiles(db)
     except sqlite3.Error:
         return None
     finally:

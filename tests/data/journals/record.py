@@ -110,43 +110,6 @@ def tv_wars(table: Table, rng: random.Random) -> None:
                                       promotion=rng.random() < 0.2))
         return out + [RevealLineUps(), PlacePreemption(network=actor(state), start=None)]
 
-    def lineups(state, rng):
-        """Line-ups to try in a Ratings War (6): random orders of each unlocked network's programs that
-        fill 8:00-11:00 (6 half-hours), some with a bonus tile on the first program; most are legal."""
-        out = []
-        for entry in state.war.entries:
-            if entry.locked:
-                continue
-            holdings = next(n.holdings for n in state.networks if n.name == entry.network)
-            programs = [t for t in holdings.programs if t.kind != "preemption"]
-            bonuses = [t.id for t in holdings.bonuses]
-            for _ in range(6):
-                rng.shuffle(programs)
-                placements, filled = [], 0
-                for tile in programs:
-                    if filled + tile.length <= 6:
-                        placements.append((tile.id, None))
-                        filled += tile.length
-                if placements and bonuses and rng.random() < 0.5:
-                    placements[0] = (placements[0][0], rng.choice(bonuses))
-                out.append(LockLineUp(network=entry.network, placements=tuple(placements),
-                                      promotion=rng.random() < 0.2))
-        return out + [RevealLineUps(), PlacePreemption(network=actor(state), start=None)]
-
-    def actor(state) -> str:
-        request = TV_WARS.pending_dice(state)
-        if request is not None:
-            return request.roller
-        if state.debts:
-            return state.debts[0].network
-        if state.auction is not None:
-            return state.auction.next_bidder
-        if state.entry is not None:
-            return state.entry.network
-        if state.landing is not None:
-            return state.landing.victim if state.landing.stage.startswith("give_") else state.landing.network
-        return state.turn
-
     def candidates(state, rng):
         if war_active(state.war) and state.war.phase in ("line-ups", "reveal") and rng.random() < 0.9:
             return lineups(state, rng)
