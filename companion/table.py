@@ -1,7 +1,8 @@
 """The table: owns the journal and the open game, and applies commands on one owner thread.
 
 Adapters (buttons, touch, readers) call :meth:`Table.post` from any thread; the owner thread (the Kivy
-clock in the kiosk, a plain loop when headless) calls :meth:`Table.process_pending`. Every accepted
+clock in the kiosk, a plain loop when headless) calls :meth:`Table.process_pending`. A plain loop sleeps in
+:meth:`Table.wait_pending`, which returns as soon as something is posted (no polling interval to wait out). Every accepted
 command's events are committed to the journal *before* the state changes and before listeners (screens,
 panels) hear of it. A refused command changes nothing and is reported to listeners with its reason.
 
@@ -78,6 +79,7 @@ class Table:
         self.dice = dice or SeededDice()
         self._clock = clock
         self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._posted = threading.Event()     # set by post(): wakes the owner in wait_pending()
         self._owner: int | None = None
         self._listeners: list[Listener] = []
         self.session: GameSession | None = None
@@ -96,6 +98,16 @@ class Table:
     def post(self, command: Command) -> None:
         """Queue ``command`` for the owner thread. Safe from any thread; never blocks."""
         self._inbox.put(command)
+        self._posted.set()
+
+    def wait_pending(self, timeout: float | None = None) -> bool:
+        """Block until a command is queued (returns True at once if one is), or ``timeout`` seconds have
+        passed (False). For the owner thread's loop: ``while running: table.wait_pending(0.5);
+        table.process_pending()``. One waiter at a time (the owner)."""
+        self._posted.clear()
+        if not self._inbox.empty():
+            return True
+        return self._posted.wait(timeout) or not self._inbox.empty()
 
     def process_pending(self, limit: int | None = None) -> list[Outcome]:
         """Apply queued commands in arrival order (at most ``limit``); owner thread only.
