@@ -745,8 +745,12 @@ class TableController(EventDispatcher):
             self.message, self.message_refused = "The simulated dice reader is not ready yet", True
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
-        if outcome.accepted:
-            self._show_panels()     # first: the players look at their panels, the screen follows next frame
+        if outcome.accepted and self.panels is not None:
+            # the panels first (the player who pressed is looking at one); the screen follows, at the next
+            # frame. Waiting here (the interpreter is free meanwhile) keeps the screen's redraw from slowing
+            # the panel worker down; a panel not answering is not waited for.
+            self._show_panels()
+            self.panels.wait_drawn(PANELS_FIRST)
         command = outcome.command
         if outcome.message:
             self.message = outcome.message
@@ -1406,6 +1410,8 @@ class CompanionApp(App):
             self.controller.buttons.close()
 
 
+#: Seconds at most that the main thread waits after a move for the panels to be drawn before the screen is.
+PANELS_FIRST = 0.05
 #: Seconds both top corners must be held to offer leaving the kiosk.
 EXIT_HOLD = 3.0
 #: Wrong exit PINs allowed before the PIN exit locks, and for how many seconds it then stays locked.
