@@ -76,6 +76,7 @@ class Table:
         self.journal = journal
         self.backup_every = backup_every
         self._moves_since_backup = 0
+        self._backup_wanted = False          # asked for by the command being executed, once its listeners ran
         self.dice = dice or SeededDice()
         self._clock = clock
         self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
@@ -133,6 +134,7 @@ class Table:
         """Apply one command now (owner thread only) and tell the listeners. Never raises for a bad
         command: the refusal is in the returned :class:`Outcome` and in the log."""
         self._check_owner()
+        self._backup_wanted = False
         try:
             records, message = self._apply(command)
             outcome = Outcome(command, tuple(records), None, message)
@@ -150,6 +152,9 @@ class Table:
                 listener(self, outcome)
             except Exception:  # a broken screen must not stop the table
                 log.exception("listener %r failed", listener)
+        if self._backup_wanted:      # after the listeners: the move reaches the panels before a backup competes
+            self._backup_wanted = False
+            self.journal.backup_soon()
         return outcome
 
     def _apply(self, command: Command) -> tuple[list[EventRecord], str]:
@@ -187,8 +192,9 @@ class Table:
     def _maybe_backup(self, records: Sequence[EventRecord], status: str | None) -> None:
         """Ask for a journal backup at a safe point: a game's end, an event the game names as one (the end
         of a Ratings War, of a round), or every ``backup_every`` moves. The backup is written by the
-        journal's background thread (:meth:`Journal.backup_soon`): this thread never waits for it, and a
-        failed backup is logged, never refused."""
+        journal's background thread (:meth:`Journal.backup_soon`), asked for once the command's listeners
+        have run (so that it does not compete with the panels for the interpreter and the disk): this thread
+        never waits for it, and a failed backup is logged, never refused."""
         if self.backup_every is None:
             return
         self._moves_since_backup += 1
@@ -196,7 +202,7 @@ class Table:
         if status == "finished" or any(r.type in safe for r in records) or \
                 self._moves_since_backup >= self.backup_every:
             self._moves_since_backup = 0
-            self.journal.backup_soon()
+            self._backup_wanted = True
 
     def _status_change(self, after: Any) -> str | None:
         """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""
