@@ -153,3 +153,15 @@ def test_the_owner_waits_for_a_post_and_is_woken_by_one_from_another_thread(tabl
     assert woke == [True]
     assert [o.accepted for o in table.process_pending()] == [True]
     assert table.state.balances["CBA"] == 34_000
+
+
+def test_a_backup_a_move_asks_for_is_requested_only_after_its_listeners_ran(table):
+    start_tv_wars(table, 2, roll_off=False)
+    table.backup_every = 3
+    seen: list[bool] = []          # per move: had a backup been requested when the listener heard it?
+    table.subscribe(lambda t, outcome: seen.append(t.journal.backup_worker is not None))
+    for _ in range(3):
+        assert table.execute(PassOnTheAir(network="ABS")).accepted
+    assert seen == [False, False, False]        # the third move asked for one, after its listener
+    assert table.journal.backup_worker is not None
+    assert table.journal.wait_for_backups(60), "the requested backup was not written within 60 s"
