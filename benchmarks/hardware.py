@@ -55,8 +55,8 @@ def press_to_frame(presses: int, bounce_time: float) -> list[float]:
         bank.show(list(table.view().players))
         ready.set()
         while not stop.is_set():
-            if not table.process_pending():
-                time.sleep(0.0005)
+            table.wait_pending(timeout=0.1)      # woken by each post
+            table.process_pending()
 
     thread = threading.Thread(target=owner, daemon=True)
     thread.start()

@@ -1,7 +1,8 @@
 """The table: owns the journal and the open game, and applies commands on one owner thread.
 
 Adapters (buttons, touch, readers) call :meth:`Table.post` from any thread; the owner thread (the Kivy
-clock in the kiosk, a plain loop when headless) calls :meth:`Table.process_pending`. Every accepted
+clock in the kiosk, a plain loop when headless) calls :meth:`Table.process_pending`. A plain loop sleeps in
+:meth:`Table.wait_pending`, which returns as soon as something is posted (no polling interval to wait out). Every accepted
 command's events are committed to the journal *before* the state changes and before listeners (screens,
 panels) hear of it. A refused command changes nothing and is reported to listeners with its reason.
 
@@ -75,9 +76,11 @@ class Table:
         self.journal = journal
         self.backup_every = backup_every
         self._moves_since_backup = 0
+        self._backup_wanted = False          # asked for by the command being executed, once its listeners ran
         self.dice = dice or SeededDice()
         self._clock = clock
         self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._posted = threading.Event()     # set by post(): wakes the owner in wait_pending()
         self._owner: int | None = None
         self._listeners: list[Listener] = []
         self.session: GameSession | None = None
@@ -96,6 +99,16 @@ class Table:
     def post(self, command: Command) -> None:
         """Queue ``command`` for the owner thread. Safe from any thread; never blocks."""
         self._inbox.put(command)
+        self._posted.set()
+
+    def wait_pending(self, timeout: float | None = None) -> bool:
+        """Block until a command is queued (returns True at once if one is), or ``timeout`` seconds have
+        passed (False). For the owner thread's loop: ``while running: table.wait_pending(0.5);
+        table.process_pending()``. One waiter at a time (the owner)."""
+        self._posted.clear()
+        if not self._inbox.empty():
+            return True
+        return self._posted.wait(timeout) or not self._inbox.empty()
 
     def process_pending(self, limit: int | None = None) -> list[Outcome]:
         """Apply queued commands in arrival order (at most ``limit``); owner thread only.
@@ -121,6 +134,7 @@ class Table:
         """Apply one command now (owner thread only) and tell the listeners. Never raises for a bad
         command: the refusal is in the returned :class:`Outcome` and in the log."""
         self._check_owner()
+        self._backup_wanted = False
         try:
             records, message = self._apply(command)
             outcome = Outcome(command, tuple(records), None, message)
@@ -138,6 +152,9 @@ class Table:
                 listener(self, outcome)
             except Exception:  # a broken screen must not stop the table
                 log.exception("listener %r failed", listener)
+        if self._backup_wanted:      # after the listeners: the move reaches the panels before a backup competes
+            self._backup_wanted = False
+            self.journal.backup_soon()
         return outcome
 
     def _apply(self, command: Command) -> tuple[list[EventRecord], str]:
@@ -175,8 +192,9 @@ class Table:
     def _maybe_backup(self, records: Sequence[EventRecord], status: str | None) -> None:
         """Ask for a journal backup at a safe point: a game's end, an event the game names as one (the end
         of a Ratings War, of a round), or every ``backup_every`` moves. The backup is written by the
-        journal's background thread (:meth:`Journal.backup_soon`): this thread never waits for it, and a
-        failed backup is logged, never refused."""
+        journal's background thread (:meth:`Journal.backup_soon`), asked for once the command's listeners
+        have run (so that it does not compete with the panels for the interpreter and the disk): this thread
+        never waits for it, and a failed backup is logged, never refused."""
         if self.backup_every is None:
             return
         self._moves_since_backup += 1
@@ -184,7 +202,7 @@ class Table:
         if status == "finished" or any(r.type in safe for r in records) or \
                 self._moves_since_backup >= self.backup_every:
             self._moves_since_backup = 0
-            self.journal.backup_soon()
+            self._backup_wanted = True
 
     def _status_change(self, after: Any) -> str | None:
         """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""

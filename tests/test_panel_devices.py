@@ -1,17 +1,19 @@
 """Real-panel plumbing without hardware: luma.oled devices over a recording fake I²C bus that also models
 what each SSD1306 behind a TCA9548A makes of its bytes, switched under one lock by two drawing threads; a
-panel dead at boot, one unplugged while drawing, a bus failing one write in seven; the overlay layout and SPI."""
+panel dead at boot, one unplugged while drawing, a bus failing one write in seven; the overlay layout and SPI;
+only the changed part of a frame on the bus (modelled SSD1306 and SH1106 memories, bytes counted)."""
 
 import random
 import threading
 import time
 
 import pytest
-from PIL import Image, ImageChops
+from hypothesis import given, settings, strategies as st
+from PIL import Image, ImageChops, ImageDraw
 
 from companion.config import parse_config
 from companion.games import PlayerView
-from hardware.panel_devices import LumaPanel, PanelUnavailable, SteadySerial, open_panels
+from hardware.panel_devices import LumaPanel, PanelUnavailable, SteadySerial, open_panels, page_bytes
 from hardware.panels import PanelBank, render_player_panel
 
 MUX = 0x70
@@ -130,8 +132,10 @@ def wait_for(what, condition, timeout=20.0):
         time.sleep(0.01)
 
 
-def views(balance):
-    return [PlayerView(name, "#fff", balance + 1000 * seat) for seat, name in enumerate(NAMES)]
+def views(balance, turn=0):
+    """One view per seat; ``turn`` moves the names round the seats (most of each picture changes)."""
+    names = NAMES[turn % 4:] + NAMES[:turn % 4]
+    return [PlayerView(name, "#fff", balance + 1000 * seat) for seat, name in enumerate(names)]
 
 
 def all_show(bus, wanted, channels=range(4)) -> bool:
@@ -276,9 +280,11 @@ def test_every_seventh_write_failing_is_logged_once_per_panel_and_never_reported
     devices = open_panels(switch_config(), open_bus=lambda number: bus)
     bank = PanelBank(devices=devices, retry_first=0.01, retry_max=0.04)
     try:
-        for balance in (31000, 32000, 33000):
-            bank.show(views(balance))
-            wait_for(f"every panel to show ${balance:,}", lambda: all_show(bus, views(balance)))
+        for turn, balance in enumerate((31000, 32000, 33000)):
+            # names move round the seats: most of every panel changes, ≥ 7 writes each (only changes are sent)
+            wanted = views(balance, turn)
+            bank.show(wanted)
+            wait_for(f"every panel to show ${balance:,}", lambda: all_show(bus, wanted))
         assert bank.trouble() == (0, "")                   # every frame got through: nothing to tell the players
         bus.fail_every = 0                                 # the loose contact is fixed
         bank.show(views(34000))
@@ -387,3 +393,200 @@ def test_the_self_test_names_a_panel_that_does_not_answer_and_passes_the_others(
                           open_panels=lambda config, simulate: open_panels(config, open_bus=lambda number: bus))
     assert [check.passed for check in checks] == [True, True, False, True]
     assert checks[2].part == "panel 3 (PBC)" and "is not answering" in checks[2].detail
+
+
+# -- only the changed part of a frame crosses the bus ----------------------------------------------------------
+
+class FakeSh1106:
+    """One SH1106's side of the bus: page addressing over 8 pages × 132 columns (a 128-pixel module shows
+    columns 2–129), the commands luma sends with their argument counts; ``image()`` is what the glass shows."""
+
+    ARGS = {0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+
+    def __init__(self, offset=2):
+        self.ram = bytearray(132 * 8)
+        self.on, self.page, self.column, self.offset = False, 0, 0, offset
+
+    def command(self, data):
+        i = 0
+        while i < len(data):
+            op = data[i]
+            i += 1 + self.ARGS.get(op, 0)
+            if op in (0xAE, 0xAF):
+                self.on = op == 0xAF
+            elif 0xB0 <= op <= 0xB7:
+                self.page = op - 0xB0
+            elif op <= 0x0F:
+                self.column = self.column & 0xF0 | op
+            elif op <= 0x1F:
+                self.column = (op & 0x0F) << 4 | self.column & 0x0F
+
+    def data(self, data):
+        for byte in data:
+            if self.column < 132:                  # no wrap to the next page in page addressing
+                self.ram[self.page * 132 + self.column] = byte
+            self.column += 1
+
+    def image(self) -> Image.Image:
+        image = Image.new("1", (128, 64), 0)
+        for page in range(8):
+            for x in range(128):
+                byte = self.ram[page * 132 + self.offset + x]
+                for bit in range(8):
+                    if byte >> bit & 1:
+                        image.putpixel((x, page * 8 + bit), 1)
+        return image
+
+
+class RecordingSerial:
+    """A luma serial interface (``command``/``data``/``cleanup``) that counts the bytes it is handed and feeds
+    them to a modelled panel ``model`` (a :class:`FakeSsd1306` or :class:`FakeSh1106`)."""
+
+    def __init__(self, model):
+        self.model = model
+        self.command_bytes = self.data_bytes = self.writes = 0
+
+    def command(self, *cmd):
+        self.command_bytes += len(cmd)
+        self.writes += 1
+        self.model.command(list(cmd))
+
+    def data(self, data):
+        self.data_bytes += len(data)
+        self.writes += 1
+        self.model.data(list(data))
+
+    def reset(self):
+        self.command_bytes = self.data_bytes = self.writes = 0
+
+    def cleanup(self):
+        pass
+
+
+def luma_class(driver):
+    from luma.oled import device
+    return getattr(device, driver)
+
+
+def real_panel(driver="ssd1306", rotate=0):
+    """A started-up :class:`LumaPanel` of luma's ``driver`` on a :class:`RecordingSerial` with its model."""
+    model = FakeSh1106() if driver == "sh1106" else FakeSsd1306()
+    serial = RecordingSerial(model)
+    panel = LumaPanel(f"a test {driver}", luma_class(driver), SteadySerial(serial), width=128, height=64,
+                      rotate=rotate)
+    panel.open()
+    serial.reset()
+    return panel, serial
+
+
+def on_glass(image, rotate):
+    """What a panel mounted with ``rotate`` (luma's quarter turns clockwise) shows for ``image``."""
+    return image.rotate(rotate * -90, expand=True) if rotate else image
+
+
+frames = st.lists(st.lists(st.tuples(st.integers(0, 127), st.integers(0, 63), st.integers(1, 40), st.integers(1, 30),
+                                     st.booleans()), max_size=4), min_size=1, max_size=6)
+
+
+def drawn(shapes, base=None):
+    image = base.copy() if base is not None else Image.new("1", (128, 64), 0)
+    draw = ImageDraw.Draw(image)
+    for x, y, w, h, lit in shapes:
+        draw.rectangle((x, y, x + w, y + h), fill=1 if lit else 0)
+    return image
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 127), st.integers(0, 63)), max_size=300))
+def test_page_bytes_of_a_whole_frame_are_the_bytes_luma_itself_sends(pixels):
+    image = Image.new("1", (128, 64), 0)
+    for xy in pixels:
+        image.putpixel(xy, 1)
+    serial = RecordingSerial(FakeSsd1306())
+    sent = []
+    serial.data = lambda data: sent.extend(data)
+    device = luma_class("ssd1306")(serial)
+    sent.clear()
+    device.display(image)
+    assert bytes(sent) == page_bytes(image, (0, 0, 128, 64))
+
+
+@pytest.mark.parametrize("driver,rotate", [("ssd1306", 0), ("ssd1306", 2), ("sh1106", 0), ("sh1106", 2),
+                                           ("ssd1309", 0)])
+@settings(max_examples=25, deadline=None)
+@given(steps=frames)
+def test_after_every_partial_frame_the_panel_memory_shows_exactly_the_latest_picture(driver, rotate, steps):
+    panel, serial = real_panel(driver, rotate)
+    image = None
+    for shapes in steps:          # each frame draws on the one before, as a changed figure does
+        image = drawn(shapes, image)
+        panel.display(image)
+        assert serial.model.on
+        assert ImageChops.difference(serial.model.image(), on_glass(image, rotate)).getbbox() is None
+
+
+def cash_frames():
+    before = render_player_panel(PlayerView("ABS", "#fff", 31000, badges=("Best Network News",)))
+    after = render_player_panel(PlayerView("ABS", "#fff", 34000, badges=("Best Network News",)))
+    return before, after
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_a_cash_change_sends_at_most_a_quarter_of_a_full_frame_and_an_unchanged_picture_nothing(driver):
+    panel, serial = real_panel(driver)
+    before, after = cash_frames()
+    panel.display(before)                          # the first frame after start-up goes whole
+    full = serial.command_bytes + serial.data_bytes
+    assert serial.data_bytes == 1024 and full >= 1024
+    serial.reset()
+    panel.display(after)                           # On the Air: $31,000 → $34,000
+    change = serial.command_bytes + serial.data_bytes
+    assert 0 < change <= full / 4, f"a cash change sent {change} bytes of a {full}-byte frame"
+    assert ImageChops.difference(serial.model.image(), after).getbbox() is None
+    serial.reset()
+    panel.display(after.copy())                    # the same picture again
+    assert (serial.data_bytes, serial.command_bytes) == (0, 0)
+
+
+def test_a_failed_frame_makes_the_next_one_go_whole():
+    panel, serial = real_panel()
+    before, after = cash_frames()
+    panel.display(before)
+    broken = serial.model.data
+
+    def fail(data):
+        raise ValueError("a driver bug")            # not a NACK: the panel stays started up
+
+    serial.model.data = fail
+    with pytest.raises(ValueError):
+        panel.display(after)
+    serial.model.data = broken
+    serial.reset()
+    panel.display(after)
+    assert serial.data_bytes == 1024                # what the panel shows was unknown: sent whole
+
+
+def test_through_the_bank_a_cash_change_on_one_panel_crosses_the_bus_for_that_panel_only():
+    bus = FakeBus()
+    devices = open_panels(switch_config(), open_bus=lambda number: bus)
+    bank = PanelBank(devices=devices)
+    try:
+        first = views(31000)
+        bank.show(first)
+        wait_for("all four panels to draw", lambda: all_show(bus, first))
+        full = {channel: sum(n for _, ch, _, n in bus.writes if ch == channel) for channel in range(4)}
+        bus.writes.clear()
+        changed = [replace_balance(first[0], 34000)] + first[1:]
+        bank.show(changed)
+        wait_for("ABS's panel to show $34,000", lambda: all_show(bus, changed))
+        assert bank.wait_idle()
+        sent = {channel: sum(n for _, ch, _, n in bus.writes if ch == channel) for channel in range(4)}
+        assert sent[1] == sent[2] == sent[3] == 0, sent
+        assert 0 < sent[0] <= full[0] / 4, (sent, full)
+    finally:
+        bank.close()
+
+
+def replace_balance(view, balance):
+    from dataclasses import replace
+    return replace(view, balance=balance)

@@ -8,10 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from hypothesis import given, settings, strategies as st
+from PIL import Image, ImageChops, ImageDraw
 
 from companion.games import PlayerView
 from companion.tracks import Track
+from companion.bank import format_dollars
 from hardware.panels import PANEL_HEIGHT, PANEL_WIDTH, PanelBank, render_player_panel
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -245,3 +247,98 @@ def test_a_private_page_too_long_for_the_panel_ends_in_an_ellipsis_inside_it():
     assert short.size == long.size == (PANEL_WIDTH, PANEL_HEIGHT)
     assert ImageChops.difference(short, long).getbbox() is not None
     assert long.getpixel((1, 7)) in (1, 255) and long.getpixel((1, 30)) in (0,)   # inverse-video title bar
+
+
+# -- the cached layers draw what drawing in one go would ------------------------------------------------------
+
+def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
+    """The oracle: the panel as render_player_panel drew it before its layers were cached, one draw after the
+    other on one image."""
+    from hardware.panels import _centred_lines, _fit, panel_font
+    image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    badge = "BNN" if "Best Network News" in view.badges else ""
+    name_x = 2
+    if view.turn:
+        draw.polygon([(1, 2), (1, 14), (8, 8)], fill=1)
+        name_x = 11
+    draw.text((name_x, 0), view.name, font=_fit(draw, view.name, 90 - name_x, (16, 14, 12)), fill=1)
+    if badge:
+        font = panel_font(12)
+        x = PANEL_WIDTH - draw.textlength(badge, font=font) - 4
+        draw.rectangle((x - 2, 1, PANEL_WIDTH - 1, 16), fill=1)
+        draw.text((x, 2), badge, font=font, fill=0)
+    draw.line((0, 18, PANEL_WIDTH, 18), fill=1)
+    if message:
+        _centred_lines(draw, message, 20, PANEL_HEIGHT)
+        return image
+    big = format_dollars(view.balance) if view.balance is not None else view.headline
+    lines = view.panel_lines[:2] if big else view.panel_lines[:3]
+    if big:
+        big = big.replace("\u2212", "-")
+        room = PANEL_HEIGHT - 20 - 14 * len(lines)
+        sizes = tuple(size for size in (26, 24, 22, 20, 18, 16, 14) if size <= room) or (14,)
+        font = _fit(draw, big, PANEL_WIDTH - 4, sizes)
+        draw.text(((PANEL_WIDTH - draw.textlength(big, font=font)) / 2, 20), big, font=font, fill=1)
+    if lines:
+        y = PANEL_HEIGHT - 1 - 14 * len(lines)
+        for line in lines:
+            line = line.replace("\u2212", "-")
+            font = _fit(draw, line, PANEL_WIDTH - 4, (13, 12, 10))
+            draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
+            y += 14
+    elif view.tracks:
+        track = view.tracks[0]
+        text = f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}"
+        font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
+        bottom = draw.textbbox((0, 0), text, font=font)[3]
+        draw.text(((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text,
+                  font=font, fill=1)
+    return image
+
+
+words = st.text(st.sampled_from("ABCNPSWabcdeghilnorstuvy $,.-:0123456789\u2212"), min_size=1, max_size=24)
+panel_views = st.builds(
+    PlayerView, name=st.sampled_from(["ABS", "CBA", "PBC", "NBS", "Alice", "A very long player name"]),
+    colour=st.just("#fff"), balance=st.one_of(st.none(), st.integers(-99_000, 9_999_000)),
+    tracks=st.one_of(st.just(()), st.integers(0, 236).map(half_hours),
+                     st.integers(0, 9).map(lambda v: (Track("weapons", "Weapons", v, 0, 9),))),
+    badges=st.sampled_from([(), ("Best Network News",)]), turn=st.booleans(),
+    headline=st.sampled_from(["", "Vitality 3", "12 pts", "$4M"]),
+    panel_lines=st.lists(words, max_size=3).map(tuple))
+
+
+@settings(max_examples=150, deadline=None)
+@given(panel_views, st.sampled_from(["", "Refused: ABS has $2,000, cannot pay $5,000"]))
+def test_a_panel_from_cached_layers_is_the_picture_drawn_in_one_go(view, message):
+    first = render_player_panel(view, message=message)
+    assert same(first, drawn_in_one_go(view, message))
+    first.paste(1, (0, 0, PANEL_WIDTH, PANEL_HEIGHT))          # the caller's image is its own ...
+    assert same(render_player_panel(view, message=message), drawn_in_one_go(view, message))   # ... not the cache's
+
+
+def test_wait_drawn_returns_once_the_worker_has_sent_the_latest_views():
+    bank = PanelBank(2)
+    try:
+        for balance in range(31000, 31100, 10):
+            bank.show([PlayerView("ABS", "#fff", balance), PlayerView("CBA", "#fff", 28000)])
+            assert bank.wait_drawn(timeout=30), "the worker did not finish within 30 s"
+            _, frames = bank.frames()
+            assert same(frames[0], render_player_panel(PlayerView("ABS", "#fff", balance)))
+    finally:
+        bank.close()
+
+
+def test_wait_drawn_does_not_wait_for_a_panel_that_is_not_answering():
+    bank = PanelBank(2, retry_first=60, retry_max=60)
+    dead = bank.devices[1]
+    dead.display = lambda image: (_ for _ in ()).throw(OSError(121, "Remote I/O error"))
+    try:
+        bank.show([PlayerView("ABS", "#fff", 31000), PlayerView("CBA", "#fff", 28000)])
+        assert bank.wait_drawn(timeout=30)                       # panel 2 failed: it waits for its next try
+        assert bank.degraded() == [1]
+        bank.show([PlayerView("ABS", "#fff", 34000), PlayerView("CBA", "#fff", 25000)])
+        assert bank.wait_drawn(timeout=30)                       # returns for panel 1 alone
+        assert same(bank.frames()[1][0], render_player_panel(PlayerView("ABS", "#fff", 34000)))
+    finally:
+        bank.close()

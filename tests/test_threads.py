@@ -51,8 +51,8 @@ def test_posts_from_many_threads_arrive_exactly_once_in_order_on_the_owner_threa
     start.wait()
     deadline = time.monotonic() + 60
     while len(outcomes) < THREADS * PER_THREAD and time.monotonic() < deadline:
+        table.wait_pending(timeout=1.0)          # the owner loop of a headless table: woken by each post
         outcomes.extend(table.process_pending(limit=200))
-        time.sleep(0.0005)
     for thread in threads:
         thread.join(timeout=10)
     outcomes.extend(table.process_pending())
@@ -129,3 +129,39 @@ def test_the_first_thread_to_apply_a_command_owns_an_unclaimed_table(journal):
         table.execute(PassOnTheAir(network="ABS"))
     table.claim()
     assert table.execute(PassOnTheAir(network="ABS")).accepted
+
+
+def test_the_owner_waits_for_a_post_and_is_woken_by_one_from_another_thread(table):
+    start_tv_wars(table, 2, roll_off=False)
+    assert table.wait_pending(timeout=0.01) is False          # nothing queued: the time-out
+    table.post(PassOnTheAir(network="ABS"))
+    assert table.wait_pending(timeout=0) is True              # already queued: at once
+    assert [o.accepted for o in table.process_pending()] == [True]
+    woke: list[bool] = []
+    waiting = threading.Event()
+
+    def owner_loop() -> None:
+        waiting.set()
+        woke.append(table.wait_pending(timeout=60))           # far longer than the test waits below
+
+    thread = threading.Thread(target=owner_loop)
+    thread.start()
+    assert waiting.wait(10), "the owner loop did not start"
+    table.post(PassOnTheAir(network="CBA", source="button"))  # as a button's callback thread does
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "the post did not wake the waiting owner"
+    assert woke == [True]
+    assert [o.accepted for o in table.process_pending()] == [True]
+    assert table.state.balances["CBA"] == 34_000
+
+
+def test_a_backup_a_move_asks_for_is_requested_only_after_its_listeners_ran(table):
+    start_tv_wars(table, 2, roll_off=False)
+    table.backup_every = 3
+    seen: list[bool] = []          # per move: had a backup been requested when the listener heard it?
+    table.subscribe(lambda t, outcome: seen.append(t.journal.backup_worker is not None))
+    for _ in range(3):
+        assert table.execute(PassOnTheAir(network="ABS")).accepted
+    assert seen == [False, False, False]        # the third move asked for one, after its listener
+    assert table.journal.backup_worker is not None
+    assert table.journal.wait_for_backups(60), "the requested backup was not written within 60 s"

@@ -2,8 +2,10 @@
 
 Screens declare properties and the ``.kv`` files in ``ui/kv`` do the layout; :class:`TableController`
 is the thin controller between the screens and the table: it posts commands, and after each outcome
-(heard on the owner thread, which is Kivy's main thread) refreshes the screens and the panels from the
-table's public :class:`~companion.games.TableView`. It never changes game state itself.
+(heard on the owner thread, which is Kivy's main thread) hands the player panels their new views at once
+and refreshes the screens at the next frame, from the table's public :class:`~companion.games.TableView`.
+It never changes game state itself. A button press wakes the main thread to apply it (a *free* Kivy trigger,
+see :func:`wake_trigger`), rather than waiting for the next clock tick.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from companion.history import HistoryWindow
 from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
 from ui.boards import kv_files
-from ui.games import board_class
+from ui.games import GameBoard, board_class
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
 log = logging.getLogger("companion.ui")
@@ -534,6 +536,8 @@ class TableController(EventDispatcher):
         self._history: HistoryWindow | None = None     # the history screen's rows, only while it is shown
         self.popup = None
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
+        self._wake = wake_trigger(self.drain)       # any thread: apply what the buttons posted, now
+        self._panel_views_for: tuple[str, object] | None = None    # (game, its boards' panel_views)
         table.subscribe(self._heard)
         if buttons is not None:    # a held peek button (config long = "peek"): display only, on the UI thread
             buttons.on_peek = lambda seat, player, held: Clock.schedule_once(
@@ -545,9 +549,11 @@ class TableController(EventDispatcher):
         self.table.post(command)
 
     def post_button(self, command) -> None:
-        """A command from a GPIO button (any thread; never blocks). Applied in arrival order on the next tick;
-        on the Home screen the table buttons navigate instead (:meth:`home_button`)."""
+        """A command from a GPIO button (any thread; never blocks). Applied in arrival order as soon as the
+        main thread is woken (:func:`wake_trigger`; at the latest on the next tick); on the Home screen the
+        table buttons navigate instead (:meth:`home_button`)."""
         self._button_inbox.put(command)
+        self._wake()
 
     def drain(self, *_):
         """Match dice-reader readings, then apply queued commands (the owner thread is Kivy's main thread).
@@ -739,6 +745,12 @@ class TableController(EventDispatcher):
             self.message, self.message_refused = "The simulated dice reader is not ready yet", True
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
+        if outcome.accepted and self.panels is not None:
+            # the panels first (the player who pressed is looking at one); the screen follows, at the next
+            # frame. Waiting here (the interpreter is free meanwhile) keeps the screen's redraw from slowing
+            # the panel worker down; a panel not answering is not waited for.
+            self._show_panels()
+            self.panels.wait_drawn(PANELS_FIRST)
         command = outcome.command
         if outcome.message:
             self.message = outcome.message
@@ -963,8 +975,7 @@ class TableController(EventDispatcher):
                 self.key_help = "  ·  ".join(self.buttons.key_help(names, getattr(rules, "button_labels", None))
                                              + [f"Dice tray {SIMULATED_TRAY_KEY}"])
         on_home = view is None or self.screens.current == "home"
-        if self.panels is not None and view is None:
-            self.panels.show([])
+        self._show_panels(view)
         if on_home:      # the saved-games list is read only when seen
             self._refresh_home()
         self._home_panels(on_home)
@@ -981,11 +992,34 @@ class TableController(EventDispatcher):
         self.undo_hint = session.undo_hint()
         self.redo_hint = session.redo_hint()
         self._refresh_board(session, view)
-        if self.panels is not None:       # a board may add lines to its players' panels (panel_views)
-            board = self._board()
-            players = board.panel_views(session.state, view) if hasattr(board, "panel_views") else view.players
-            self.panels.show(list(players))
         self._refresh_history()
+
+    def panel_views(self, view=None) -> list:
+        """What the player panels show now: one :class:`~companion.games.PlayerView` per seat from the open
+        game's board (:meth:`ui.games.GameBoard.panel_views`, called on its class: a board may add lines), or
+        ``[]`` when no game is open. ``view`` is the table's public view if the caller has it already. The one
+        place panel views are made, for the move just committed (:meth:`_heard`) and for :meth:`refresh`."""
+        session = self.table.session
+        if session is None:
+            return []
+        view = view if view is not None else self.table.view()
+        name = session.rules.name
+        if self._panel_views_for is None or self._panel_views_for[0] != name:
+            board_type = board_class(name) or GameBoard
+            self._panel_views_for = (name, board_type.panel_views)
+        return list(self._panel_views_for[1](session.state, view))
+
+    def _show_panels(self, view=None) -> None:
+        """Hand the panel worker the panels' views now (display only). Cheap when little changed: the worker
+        redraws only seats whose view changed, and sends only the changed part of each. A failure is logged
+        and shown, never raised."""
+        if self.panels is None:
+            return
+        try:
+            self.panels.show(self.panel_views(view))
+        except Exception as error:
+            log.exception("making the panels' views failed")
+            self.message, self.message_refused = f"Display problem: {error}", True
 
     def screen_changed(self, *_) -> None:
         """Another screen is shown: the history's rows are read or dropped (never takes the kiosk down)."""
@@ -1127,6 +1161,18 @@ class TableController(EventDispatcher):
         self.home_hint = "\n".join(filter(None, [self.touch_problem, *hint]))
 
 
+def wake_trigger(callback):
+    """A Kivy trigger for ``callback`` that any thread may pull (Kivy's clock takes its lock) and that runs
+    it on the main thread *at once*: a free event of the ``free_only`` clock (which :func:`ui.kiosk.build_app`
+    chooses), which interrupts the clock's sleep between frames; normal events still keep to the frame rate.
+    Under another clock (Kivy's clock chosen before ``build_app``) it is an ordinary trigger: the next frame."""
+    make = getattr(Clock, "create_trigger_free", None)
+    if make is None:
+        log.info("the Kivy clock has no free events (it is not free_only): button presses wait for the next frame")
+        make = Clock.create_trigger
+    return make(callback, 0)
+
+
 def _player_of(command) -> str | None:
     """The player a command speaks for (its ``network``, ``roller``, ``player`` or ``payer``), if any."""
     return next((getattr(command, field) for field in ("network", "roller", "player", "payer")
@@ -1205,7 +1251,8 @@ class CompanionApp(App):
             notice = " · ".join(part for part in notice.split(" · ") if part != self.controller.touch_problem)
         if notice:
             self.controller.message, self.controller.message_refused = notice, True
-        Clock.schedule_interval(self.controller.drain, 1 / 30)
+        # the buttons wake the main thread themselves (post_button); the tick applies what other threads post
+        self.drain_tick = Clock.schedule_interval(self.controller.drain, 1 / 30)
         self.controller.refresh()      # the first frame already shows the resumed game
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
             Window.bind(on_flip=self._first_frame)
@@ -1367,6 +1414,8 @@ class CompanionApp(App):
             self.controller.buttons.close()
 
 
+#: Seconds at most that the main thread waits after a move for the panels to be drawn before the screen is.
+PANELS_FIRST = 0.05
 #: Seconds both top corners must be held to offer leaving the kiosk.
 EXIT_HOLD = 3.0
 #: Wrong exit PINs allowed before the PIN exit locks, and for how many seconds it then stays locked.

@@ -122,12 +122,15 @@ def _tile_registry(journal: Journal, registry_class):
 
 
 def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int | None = None,
-              start_new: bool = False, notice: str = "", touch=None):
+              start_new: bool = False, notice: str = "", touch=None, panel_bus=None):
     """Configure Kivy and build the :class:`ui.app.CompanionApp` with its table, buttons and panels
     (not yet running). Must be called before anything else imports ``kivy.core.window``.
 
     ``touch``: a :class:`ui.touch.TouchScan` to use instead of scanning ``/sys/class/input`` (tests feed
-    recorded devices through it); given, the app reads those touchscreens itself even under a display server."""
+    recorded devices through it); given, the app reads those touchscreens itself even under a display server.
+    ``panel_bus(n)``: an smbus2-like object for I²C bus ``n``; given, the panels are the configured real ones
+    (luma.oled drivers, :func:`hardware.panel_devices.open_panels`) on it, in the simulator too (benchmarks
+    count the bytes the kiosk puts on the bus)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")    # Kivy logs through our logging set-up, once
@@ -143,6 +146,9 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     # a touchscreen without a keyboard: typing a reason brings up Kivy's on-screen keyboard
     KivyConfig.set("kivy", "keyboard_mode", "" if simulate else "systemanddock")
     KivyConfig.set("kivy", "window_icon", "")
+    # free events (a button press waking the main thread, ui.app.wake_trigger) run between frames at once;
+    # everything else keeps to the frame rate as with the default clock. KIVY_CLOCK in the environment wins.
+    KivyConfig.set("kivy", "kivy_clock", "free_only")
 
     from companion.dice import SeededDice
     from companion.errors import CommandError
@@ -160,7 +166,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
 
     specs = [ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)   # ConfigError before GPIO
              for index, spec in enumerate(config.readers)]
-    if simulate and config.panel_driver != "emulated":
+    if simulate and config.panel_driver != "emulated" and panel_bus is None:
         log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels",
                  config.panel_driver)
     table = Table(journal, dice=SeededDice(config.dice_seed))
@@ -193,7 +199,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
         notices.append(problem)
     notice = " · ".join(notices)
     try:
-        devices = open_panels(config, simulate=simulate)
+        devices = open_panels(config, simulate=simulate and panel_bus is None, open_bus=panel_bus)
     except Exception as error:       # a missing panel bus must not keep the touchscreen from working
         log.error("%s; the panels are off, the touchscreen works", error)
         notice = " · ".join(filter(None, [notice, f"Panels are off: {error}"]))

@@ -478,7 +478,8 @@ class TvWarsBoard(GameBoard):
             self.action_buttons.append(button)
         self._refresh_lineup_panel()
 
-    def panel_views(self, state, view) -> list[PlayerView]:
+    @staticmethod
+    def panel_views(state, view) -> list[PlayerView]:
         """The players as their OLED panels show them (:func:`panel_player`)."""
         return [panel_player(p, state.network(p.name).holdings) for p in view.players]
 
