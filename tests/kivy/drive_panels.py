@@ -62,11 +62,42 @@ def finish() -> None:
     driver.app.stop()
 
 
+def poll(condition, what: str, then) -> None:
+    """Check ``condition()`` every frame-ish (50 ms) until it holds, then call ``then()``; give up after
+    :data:`TIMEOUT` seconds with an error naming ``what`` was awaited."""
+    started = time.monotonic()
+
+    def check(dt) -> bool:
+        try:
+            if condition():
+                then()
+                return False
+        except Exception:
+            fail(what)
+            return False
+        if time.monotonic() - started > TIMEOUT:
+            result["errors"].append(f"gave up after {TIMEOUT} s waiting for {what}")
+            finish()
+            return False
+        return True
+
+    Clock.schedule_interval(check, 0.05)
+
+
+def panel_shows_the_game() -> bool:
+    """The dashboard is up and ABS's panel shows ABS's view (the Home screen's words on it are gone)."""
+    if controller.screens.current != "dashboard" or not controller.panels.wait_idle(timeout=0.02):
+        return False
+    _, frames = controller.panels.frames()
+    view = controller.panel_views()[0]
+    return ImageChops.difference(frames[0], render_player_panel(view)).getbbox() is None
+
+
 def new_game(dt) -> None:
     try:
         controller.table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
                                          options={"roll_off": False}))
-        Clock.schedule_once(committed, 0.3)     # the dashboard shown: the Home screen's panel words gone
+        poll(panel_shows_the_game, "the dashboard, and ABS's panel showing the game", lambda: committed(0))
     except Exception:
         fail("new game")
 
@@ -78,7 +109,7 @@ def committed(dt) -> None:
         before = len(refreshes)
         table.execute(PassOnTheAir(network="ABS", source="touch"))      # $31,000 → $34,000
         result["committed"] = {**heard[-1], "refreshes_before": before}
-        Clock.schedule_once(press, 0.2)
+        press(0)
     except Exception:
         fail("committed")
 
@@ -114,6 +145,6 @@ def press(dt) -> None:
         fail("press")
 
 
-driver.app.bind(on_start=lambda *_: Clock.schedule_once(new_game, 0.5))
+driver.app.bind(on_start=lambda *_: Clock.schedule_once(new_game, 0))
 driver.app.run()
 driver.journal.close()
