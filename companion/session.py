@@ -34,6 +34,7 @@ in full, as before, and gets them.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sys
@@ -94,8 +95,14 @@ class _Node:
     def __init__(self, move: int | None, parent: "_Node | None", time: float | None = None, type: str | None = None,
                  payload: Mapping[str, Any] | None = None, rest: tuple[EventRecord, ...] = (),
                  record: EventRecord | None = None, state: Any = None) -> None:
-        self.move, self.parent, self.time, self.type, self.payload = move, parent, time, type, payload
-        self.rest, self.record, self.state = rest, record, state
+        self.move = move
+        self.parent = parent
+        self.time = time
+        self.type = type
+        self.payload = payload
+        self.rest = rest
+        self.record = record
+        self.state = state
         self.depth = parent.depth + 1 if parent is not None else 0
 
     @property
@@ -229,44 +236,60 @@ class GameSession:
         session = cls(game_id, [first], journal=journal)
         rows = journal.snapshot_rows(game_id, session._format)
         if rows:
+            collecting = gc.isenabled()
+            gc.disable()     # ~100,000 new nodes (a tree: no cycles) would set off full collections of the heap
             try:
                 session._open_skeleton(journal.skeleton(game_id, first.seq), rows)
                 return session
             except (KeyError, TypeError, ValueError, IndexError, JournalError) as error:
                 log.warning("game #%s cannot be opened from its stored states (%s); replaying every event",
                             game_id, error)
+            finally:
+                if collecting:
+                    gc.enable()
         return cls(game_id, journal.iter_events(game_id), journal=journal)
 
     def _open_skeleton(self, rows: Sequence[tuple], stored: Mapping[int, Any]) -> None:
         """Build the tree of moves from the history's skeleton (``Journal.skeleton`` rows), nothing folded, the
         moves' events not read; mark the nodes whose stored row matches (depth and time); then compute the
         current state from the nearest stored state above it."""
-        game_id, attach, loads = self.game_id, self._stored, json.loads
+        game_id, Node = self.game_id, _Node
         line, path, entries, redo = self.line, self._path, self._entries, self.redo_stack
-        node, moves, last = self._node, 0, self.started.seq
-        for seq, time, payload, schema_version in rows:    # in seq order, each move's id its first seq
-            if seq <= last:
-                raise ValueError(f"entry #{seq} comes after #{last}")
-            last = seq
-            if payload is not None:
-                record = EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, loads(payload), schema_version)
-                self._node = node
-                moved = self._restore(record.payload["keep"], record.payload["append"], fold=False)
-                node = self._node
-                entries.append(_Restore(self._compact_restore(record, moved), node))
-                continue
-            node = _Node(seq, node, time)
-            line.append(seq)
-            path.append(node)
-            if redo:
+        # every undo/redo/jump payload decoded in one go (one JSON array: their keys are shared strings)
+        at = [index for index, row in enumerate(rows) if row[2] is not None]
+        payloads = json.loads("[" + ",".join(rows[index][2] for index in at) + "]")
+        node, homes = self._node, {}
+        self._index = homes                  # moves found by id while the tree is built (bisection after)
+        start = 0
+        for index, payload in zip(at + [len(rows)], payloads + [None]):
+            if index > start:                # a run of moves: each the child of the one before
+                nodes = []
+                add = nodes.append
+                for seq, time, _, _ in rows[start:index]:
+                    node = Node(seq, node, time)
+                    add(node)
+                moves = [row[0] for row in rows[start:index]]
+                homes.update(zip(moves, nodes))
+                line.extend(moves)
+                path.extend(nodes)
+                entries.extend(nodes)
                 redo.clear()
-            moves += 1
-            entries.append(node)
-            row = stored.get(seq)
-            if row is not None and row.depth == node.depth and row.time == time:
-                attach[node] = row
+            start = index + 1
+            if payload is None:
+                break
+            seq, time, _, schema_version = rows[index]
+            self._node = node
+            self._restore(payload["keep"], payload["append"], fold=False)
+            node = self._node
+            entries.append(_Restore(EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, payload, schema_version),
+                                    node))
+        self._index = None
         self._node = node
-        self._move_count += moves
+        self._move_count += len(rows) - len(at)
+        for move, row in stored.items():     # the stored states whose row matches its move's depth and time
+            home = homes.get(move)
+            if home is not None and row.depth == home.depth and row.time == home.time:
+                self._stored[home] = row
         if self._aliases:       # a move re-added elsewhere: not a journal the table wrote, replay it
             raise ValueError("a move is re-added away from where it was made")
         self._state = None
