@@ -1298,9 +1298,16 @@ class CompanionApp(App):
         self.stop()
 
     def _first_frame(self, window) -> None:
-        # benchmarks/run.py: note when the first frame reached the screen, then quit
+        # benchmarks/run.py: note when the first frame reached the screen and the memory then, then quit
         Window.unbind(on_flip=self._first_frame)
-        Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(repr(time.time()))
+        drawn = repr(time.time())
+        try:
+            with open("/proc/self/status") as status:
+                memory = " ".join(line.split(":")[0] + "=" + line.split()[1] for line in status
+                                  if line.startswith(("VmRSS:", "VmHWM:")))
+        except OSError:
+            memory = ""
+        Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n")
         Clock.schedule_once(lambda dt: self.stop(), 0)
 
     def _update_panels(self, dt) -> None:
