@@ -485,11 +485,12 @@ class GameSession:
     def take_unsaved(self) -> list[tuple[Any, Any]]:
         """The states computed since the last call that the journal should store: ``(row, state)`` pairs, ``row``
         a :class:`companion.journal.SnapshotRow`; each is then taken to be stored. Empty for a session without a
-        journal, or one whose entries the table did not write in order (hand-made journals)."""
+        journal or with a read-only one, or one whose entries the table did not write in order (hand-made
+        journals)."""
         if not self._unsaved:
             return []
         nodes, self._unsaved = list(self._unsaved), {}
-        if self._index is not None or self._aliases:
+        if self._index is not None or self._aliases or getattr(self._journal, "read_only", False):
             return []
         from companion.journal import SnapshotRow
 
