@@ -15,9 +15,12 @@ Measures (see benchmarks/README.md for how each is taken):
    ``Table.execute(PassOnTheAir(...))``;                                     target >= 200/s
 2. replay of a 10,000-event TV Wars game: ``GameSession(id, journal.events(id))``, best of 3, plus the
    fold alone (records already in memory);                                   target <= 0.5 s
-3. ``import companion`` and ``import companion.table`` (subprocess minus a bare interpreter, median); target <= 150 ms
+3. ``import companion``, ``import companion.table`` and the core a kiosk imports (subprocess minus a bare
+   interpreter, median);                                                     target <= 150 ms
 4. resident memory of a headless table that has opened a 4-network game of ~1,000 moves;  target <= 60 MB
-5. the simulator's launch-to-first-frame time under Xvfb (``COMPANION_BENCH_FIRST_FRAME``); target <= 3 s
+5. the simulator's launch-to-first-frame time under Xvfb (``COMPANION_BENCH_FIRST_FRAME``); target <= 3 s, and
+   <= 1.3x a bare Kivy app's launched alternately; the kiosk's VmRSS at its first frame with a 10,000-event game
+   <= 1.25x the bare app's
 6. bytes written to disk per move (``/proc/self/io``), journal and backups together, beside a bare SQLite
    WAL + ``synchronous=FULL`` insert of the same rows;                      target <= 3x bare
 
@@ -51,6 +54,12 @@ FIRST_FRAME_VARIABLE = "COMPANION_BENCH_FIRST_FRAME"
 UI_TIMEOUT_S = 30.0
 EXIT_GRACE_S = 5.0        # how long the app may take to exit after reporting its first frame
 REPLAY_TARGET_EVENTS = 10_000
+#: The companion modules the kiosk imports (ui.kiosk, ui.app, build_app) and opening a TV Wars game adds.
+KIOSK_CORE = ("companion.bank, companion.commands, companion.config, companion.dice, companion.errors, "
+              "companion.games, companion.history, companion.journal, companion.sdnotify, companion.snapshots, "
+              "companion.table, companion.tiles, companion.games.tv_wars")
+#: What the registry imported besides, before lean start (every game on the first find_game).
+OTHER_GAMES = "companion.games.death_show_tv, companion.games.channel_won, companion.games.telly_time"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -373,8 +382,9 @@ def bench_replay(work: Path, events: int, predicted_rate: float | None) -> list[
                 raise RuntimeError(f"OpenGame refused: {outcome.refusal}")
 
     resume_best, resume_times, _ = _best_of(3, resume)
-    rows.append(Row("resume_s", "  resume: Journal() + execute(OpenGame)",
+    rows.append(Row("resume_s", "  resume: Journal() + execute(OpenGame) (from the stored states)",
                     figure(resume_best), "—", "info", resume_best, "s", {"times_s": resume_times}))
+    _SAVED_GAME["replay"] = (path, f"{built['events']:,} events")
     if not same:
         rows[0].figure += "  [!] replayed state differs from the live table's"
     progress(f"replay: {best:.3f} s (fold {fold_best:.3f} s, read {read_best:.3f} s)")
@@ -423,7 +433,8 @@ def _importtime(module: str, cwd: Path) -> tuple[float, list[tuple[float, str]]]
 
 def bench_imports(work: Path, runs: int) -> list[Row]:
     cwd = work  # not the project folder: the installed (editable) package is what is imported
-    codes = {"bare": "pass", "companion": "import companion", "companion.table": "import companion.table"}
+    codes = {"bare": "pass", "companion": "import companion", "companion.table": "import companion.table",
+             "kiosk core": f"import {KIOSK_CORE}", "kiosk core, every game": f"import {KIOSK_CORE}, {OTHER_GAMES}"}
     for code in codes.values():                   # warm-up: byte-code caches, page cache
         _wall_ms(code, cwd)
     samples: dict[str, list[float]] = {name: [] for name in codes}
@@ -455,6 +466,13 @@ def bench_imports(work: Path, runs: int) -> list[Row]:
                          "samples_ms": samples[module], "bare_samples_ms": samples["bare"],
                          "importtime_cumulative_ms": internal[module]}))
     rows[-1].details["heaviest_self_us"] = [{"module": name, "self_us": own} for own, name in heaviest]
+    core = medians["kiosk core"] - medians["bare"]
+    every = medians["kiosk core, every game"] - medians["bare"]
+    rows.append(Row("import_kiosk_core_ms", "import the core a kiosk imports (one game: TV Wars)",
+                    f"{max(core, 0):.1f} ms (median of {runs}, minus bare python; with every game, as before "
+                    f"lean start: {max(every, 0):.1f} ms)", "≤ 150 ms", _verdict(core, 150, False), core, "ms",
+                    {"modules": KIOSK_CORE, "median_ms": medians["kiosk core"],
+                     "every_game_median_ms": medians["kiosk core, every game"]}))
     rows.append(Row("python_startup_ms", "  bare python start-up (-c pass)",
                     f"{medians['bare']:.1f} ms", "—", "info", medians["bare"], "ms"))
     progress(f"imports: companion {max(rows[0].value, 0):.1f} ms, companion.table {rows[1].value:.1f} ms")
@@ -638,15 +656,69 @@ def _last_lines(path: Path, count: int = 3) -> str:
 
 
 def _read_marker(marker: Path) -> float | None:
+    """The Unix time on the marker's first line (``None`` until it is written)."""
     try:
-        return float(marker.read_text().strip())
+        return float(marker.read_text().split("\n")[0].strip())
     except (OSError, ValueError):
         return None
 
 
-def _first_frame_once(display: _Display, work: Path, index: int,
-                     journal: Path | None = None) -> tuple[float | None, str]:
+def _marker_memory(marker: Path) -> dict:
+    """``{"VmRSS": MB, "VmHWM": MB}`` from the marker's second line (``VmRSS=<kB> VmHWM=<kB>``), if any."""
+    try:
+        lines = marker.read_text().split("\n")
+    except OSError:
+        return {}
+    found = {}
+    for item in (lines[1].split() if len(lines) > 1 else []):
+        key, _, value = item.partition("=")
+        if value.isdigit():
+            found[key] = int(value) / 1024
+    return found
+
+
+#: A bare Kivy app of the kiosk's window size (argv: width, height): at its first frame it writes the time and
+#: its memory to $COMPANION_BENCH_FIRST_FRAME, as the companion's UI does, and quits. The baseline of the
+#: first-frame and memory rows, launched alternately with the companion in the same run.
+_BARE_KIVY = r"""
+import os, sys, time
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+from kivy.config import Config
+Config.set("graphics", "width", sys.argv[1])
+Config.set("graphics", "height", sys.argv[2])
+Config.set("graphics", "resizable", "0")
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.label import Label
+
+class Bare(App):
+    def build(self):
+        Window.bind(on_flip=self.flipped)
+        return Label(text="a bare Kivy app")
+
+    def flipped(self, window):
+        Window.unbind(on_flip=self.flipped)
+        drawn = repr(time.time())
+        with open("/proc/self/status") as status:
+            memory = " ".join(line.split(":")[0] + "=" + line.split()[1] for line in status
+                              if line.startswith(("VmRSS:", "VmHWM:")))
+        with open(os.environ["COMPANION_BENCH_FIRST_FRAME"], "w") as marker:
+            marker.write(drawn + "\n" + memory + "\n")
+        Clock.schedule_once(lambda dt: self.stop(), 0)
+
+Bare().run()
+"""
+
+
+def _first_frame_once(display: _Display, work: Path, index: int, journal: Path | None = None,
+                      bare: bool = False) -> tuple[float | None, str, dict]:
+    """One launch: ``(seconds from Popen to the first frame or None, a note, memory at the first frame)``;
+    the companion's simulator (resuming ``journal`` if given), or the bare Kivy app (``bare``)."""
     from companion.paths import JOURNAL_NAME
+    from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
     run_dir = Path(tempfile.mkdtemp(prefix=f"ui-{index}-", dir=work))
     data_dir = run_dir / "data"
@@ -659,7 +731,13 @@ def _first_frame_once(display: _Display, work: Path, index: int,
     env[FIRST_FRAME_VARIABLE] = str(marker)
     if display.display:
         env["DISPLAY"] = display.display
-    command = display.wrapper + _companion_command() + ["run", "--sim", "--data-dir", str(data_dir)]
+    if bare:                         # a file, not -c: Kivy's App looks for its source's folder
+        size = (TOUCHSCREEN_SIZE[0], TOUCHSCREEN_SIZE[1] + SIMULATOR_STRIP_HEIGHT)
+        script = run_dir / "bare_kivy.py"
+        script.write_text(_BARE_KIVY)
+        command = display.wrapper + [sys.executable, str(script), str(size[0]), str(size[1])]
+    else:
+        command = display.wrapper + _companion_command() + ["run", "--sim", "--data-dir", str(data_dir)]
     with open(log_path, "wb") as log:
         launched = time.time()
         process = subprocess.Popen(command, env=env, cwd=run_dir, stdin=subprocess.DEVNULL, stdout=log,
@@ -683,58 +761,72 @@ def _first_frame_once(display: _Display, work: Path, index: int,
     except OSError:
         text = ""
     if text:
-        try:
-            drawn = float(text)
-        except ValueError:
-            return None, f"{FIRST_FRAME_VARIABLE} file holds {text[:40]!r}, not a Unix time"
+        drawn = _read_marker(marker)
+        if drawn is None:
+            return None, f"{FIRST_FRAME_VARIABLE} file holds {text[:40]!r}, not a Unix time", {}
         seconds = drawn - launched
-        if not exited:
-            return seconds, exited_note
-        return seconds, ""
+        return seconds, ("" if exited else exited_note), _marker_memory(marker)
     if not exited:
         return None, (f"no first frame reported within {UI_TIMEOUT_S:.0f} s (the UI may not support "
-                      f"{FIRST_FRAME_VARIABLE} yet); log: {_last_lines(log_path)}")
+                      f"{FIRST_FRAME_VARIABLE} yet); log: {_last_lines(log_path)}"), {}
     return None, (f"app exited with code {process.returncode} without reporting a first frame: "
-                  f"{_last_lines(log_path, 1)}")
+                  f"{_last_lines(log_path, 1)}"), {}
 
 
 def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None = None) -> list[Row]:
+    """The simulator's first frame (empty data dir, and resuming ``saved_game``) beside a bare Kivy app's,
+    launched alternately ``runs`` times each; and their memory at the first frame."""
     key, measure, target = "first_frame_s", "simulator launch → first frame", "≤ 3 s"
+    kinds = ["bare", "empty"] + (["saved"] if saved_game is not None and saved_game[0].exists() else [])
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    memory: dict[str, list[dict]] = {kind: [] for kind in kinds}
+    notes: list[str] = []
     with _Display(work) as display:
         if display.problem:
             return [not_measured(key, measure, target, display.problem)]
         progress(f"simulator first frame: {display.note}")
-        times, notes = [], []
-        for index in range(runs):
-            seconds, note = _first_frame_once(display, work, index)
-            if seconds is None:
-                if not times:
-                    return [not_measured(key, measure, target, note)]
-                notes.append(note)
-                break
-            times.append(seconds)
-            if note:
-                notes.append(note)
-            progress(f"first frame run {index + 1}: {seconds:.2f} s")
-        resumed = None
-        if saved_game is not None and saved_game[0].exists():
-            resumed = _first_frame_once(display, work, runs, saved_game[0])
-    median = statistics.median(times)
-    spread = ", ".join(f"{t:.2f}" for t in times)
-    figure = f"{median:.2f} s (median of {len(times)}: {spread}; empty data dir; {display.note})"
+        for index in range(runs):                 # interleaved: the same load hits all three alike
+            for kind in kinds:
+                seconds, note, used = _first_frame_once(display, work, index * len(kinds) + kinds.index(kind),
+                                                        saved_game[0] if kind == "saved" else None,
+                                                        bare=kind == "bare")
+                if seconds is None:
+                    if kind != "saved" and not times[kind]:
+                        return [not_measured(key, measure, target, f"{kind}: {note}")]
+                    notes.append(f"{kind}: {note}")
+                    continue
+                times[kind].append(seconds)
+                memory[kind].append(used)
+                if note:
+                    notes.append(note)
+                progress(f"first frame run {index + 1} ({kind}): {seconds:.2f} s, "
+                         f"VmRSS {used.get('VmRSS', 0):.0f} MB")
+    median = {kind: statistics.median(values) for kind, values in times.items() if values}
+    rss = {kind: statistics.median(m.get("VmRSS", 0) for m in values) for kind, values in memory.items() if values}
+    hwm = {kind: statistics.median(m.get("VmHWM", 0) for m in values) for kind, values in memory.items() if values}
+    spread = ", ".join(f"{t:.2f}" for t in times["empty"])
+    figure = f"{median['empty']:.2f} s (median of {len(times['empty'])}: {spread}; empty data dir; {display.note})"
     if notes:
         figure += f" [{notes[0]}]"
-    rows = [Row(key, measure, figure, target, _verdict(median, 3, False), median, "s",
-                {"times_s": times, "display": display.note, "notes": notes,
-                 "command": " ".join(_companion_command() + ["run", "--sim", "--data-dir", "<tmp>"])})]
-    if resumed is not None:
-        seconds, note = resumed
-        label = f"  resuming a saved game ({saved_game[1]})"
-        if seconds is None:
-            rows.append(not_measured("first_frame_resume_s", label, "—", note))
-        else:
-            rows.append(Row("first_frame_resume_s", label, f"{seconds:.2f} s (one run)" + (f" [{note}]" if note else ""),
-                            "—", "info", seconds, "s"))
+    ratio = median["empty"] / median["bare"]
+    rows = [Row(key, measure, figure, target, _verdict(median["empty"], 3, False), median["empty"], "s",
+                {"times_s": times, "display": display.note, "notes": notes, "rss_mb": rss, "hwm_mb": hwm,
+                 "command": " ".join(_companion_command() + ["run", "--sim", "--data-dir", "<tmp>"])}),
+            Row("first_frame_ratio", "  ÷ a bare Kivy app's first frame (same window, same run, alternated)",
+                f"{ratio:.2f}× (bare Kivy {median['bare']:.2f} s, median of {len(times['bare'])}; ×5 Pi 4 ≈ "
+                f"{median['empty'] * 5:.1f} s, ×12 Pi Zero 2 W ≈ {median['empty'] * 12:.1f} s)",
+                "≤ 1.3×", _verdict(ratio, 1.3, False), ratio, "×")]
+    if "saved" in median:
+        saved_ratio = median["saved"] / median["bare"]
+        rows.append(Row("first_frame_resume_s", f"  resuming a saved game ({saved_game[1]})",
+                        f"{median['saved']:.2f} s = {saved_ratio:.2f}× bare Kivy (median of {len(times['saved'])})",
+                        "≤ 1.3× bare", _verdict(saved_ratio, 1.3, False), median["saved"], "s"))
+        memory_ratio = rss["saved"] / rss["bare"] if rss.get("bare") else float("inf")
+        rows.append(Row("kiosk_rss_mb", f"kiosk memory at its first frame, resuming ({saved_game[1]})",
+                        f"VmRSS {rss['saved']:.1f} MB = {memory_ratio:.2f}× a bare Kivy app's {rss['bare']:.1f} MB "
+                        f"(VmHWM {hwm['saved']:.1f} vs {hwm['bare']:.1f} MB; empty data dir {rss['empty']:.1f} MB)",
+                        "≤ 1.25× bare", _verdict(memory_ratio, 1.25, False), memory_ratio, "×",
+                        {"rss_mb": rss, "hwm_mb": hwm}))
     return rows
 
 
@@ -956,7 +1048,7 @@ def main(argv: list[str] | None = None) -> int:
         guarded("imports", "import companion", "≤ 150 ms", lambda: bench_imports(work, sizes["import_runs"]))
         guarded("memory", "headless table RSS", "≤ 60 MB",
                 lambda: bench_memory(work, sizes["memory_moves"], predicted_rate))
-        saved = (_SAVED_GAME["path"], _SAVED_GAME["label"]) if _SAVED_GAME else None
+        saved = _SAVED_GAME.get("replay") or ((_SAVED_GAME["path"], _SAVED_GAME["label"]) if _SAVED_GAME else None)
         guarded("ui", "simulator first frame", "≤ 3 s", lambda: bench_first_frame(work, sizes["ui_runs"], saved))
         guarded("disk", "disk bytes per move", "≤ 3× bare", lambda: bench_disk_bytes(work, sizes["disk_moves"]))
     finally:

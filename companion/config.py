@@ -154,6 +154,8 @@ _DEFAULT_SEATS = (
     ("PBC", "#43a047", (12, "z"), (16, "x"), (20, "c")),
     ("NBS", "#fdd835", (13, "u"), (19, "i"), (26, "o")),
 )
+#: The built-in seats' names (TV Wars' networks): other games give such seats their own default names.
+BUILT_IN_SEAT_NAMES: tuple[str, ...] = tuple(seat[0] for seat in _DEFAULT_SEATS)
 
 
 def default_config() -> Config:

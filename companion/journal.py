@@ -10,8 +10,19 @@ Layout (schema version in ``PRAGMA user_version``):
   continued from the journal it copies) and, after a recovery, ``seq_floor`` (no seq at or below it is
   used again) and ``recovery`` (what the recovery said).
 * ``lost(first_seq, last_seq, time, note)`` — seqs a recovery did not keep: a later recovery knows those
-  holes are not damage. ``meta`` and ``lost`` are created when a journal is opened for writing; journals
-  written by earlier versions (without them) open and replay as before.
+  holes are not damage.
+* ``snapshots(game_id, move, seq, depth, time, format, crc, state)`` — stored states, so that opening a game
+  does not fold every event again (:meth:`companion.session.GameSession.open`): ``state`` is the game's state
+  right after ``move`` was made (:mod:`companion.snapshots`, zlib-compressed JSON), with its events folded up
+  to ``seq``, the move's last event; ``depth`` is how many moves were then in force, ``time`` the move's time,
+  ``format`` the code's state format (:func:`companion.snapshots.format_key`), ``crc`` the CRC-32 of ``state``.
+  A row is only a cache of what the events say: one that does not match them, does not decode or is of
+  another format is ignored, and nothing else refers to it. Rows are written by the table's thread in the same
+  transaction as a later move (encoded beforehand by a background thread: :meth:`Journal.store_snapshot_soon`).
+
+``meta``, ``lost`` and ``snapshots`` are created when a journal is opened for writing (``CREATE TABLE IF NOT
+EXISTS``: the migration every earlier version's journal gets on opening); journals written by earlier
+versions (without them) open and replay as before, read-only ones too.
 
 The file uses WAL with ``synchronous=FULL`` and a busy timeout, and has one writer (the table's owner
 thread). Backups (:mod:`companion.backups`) are written by a background thread through their own
@@ -27,8 +38,10 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time as _time
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -77,7 +90,36 @@ CREATE TABLE IF NOT EXISTS lost (
     time       REAL    NOT NULL,
     note       TEXT    NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id  INTEGER NOT NULL,
+    move     INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    time     REAL    NOT NULL,
+    format   TEXT    NOT NULL,
+    crc      INTEGER NOT NULL,
+    state    BLOB    NOT NULL,
+    PRIMARY KEY (game_id, move)
+);
 """
+
+#: Stored states inserted at most this many per write transaction (a backlog, e.g. an earlier version's
+#: journal getting its snapshots on its first opening, is spread over the next moves).
+SNAPSHOTS_PER_TRANSACTION = 8
+#: How long ``close()`` lets the snapshot thread finish encoding what it was given.
+SNAPSHOT_CLOSE_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRow:
+    """A stored state's description (its bytes are read only when needed: :meth:`Journal.snapshot_state`):
+    the ``move`` it follows, the ``seq`` of that move's last event, the ``depth`` (moves in force) and the
+    move's ``time``."""
+
+    move: int
+    seq: int
+    depth: int
+    time: float
 
 
 class JournalTooNew(JournalError):
@@ -196,6 +238,9 @@ class Journal:
         self._seq_floor = 0
         self._writer: _backups.BackupWriter | None = None
         self._worker: _backups.BackupWorker | None = None
+        self._snapshot_worker = None
+        self._snapshots_ready: list[tuple] = []
+        self._snapshots_lock = threading.Lock()
         try:
             if read_only:
                 if not self.path.exists():
@@ -253,7 +298,8 @@ class Journal:
         journal.path = Path(path)
         journal.read_only, journal.read_only_reason = False, ""
         journal._depth, journal._seq_floor, journal._closed = 0, 0, False
-        journal._writer = journal._worker = None
+        journal._writer = journal._worker = journal._snapshot_worker = None
+        journal._snapshots_ready, journal._snapshots_lock = [], threading.Lock()
         journal._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         journal._db.executescript(_SCHEMA)
         journal._db.execute("INSERT INTO meta (key, value) VALUES ('journal_id', ?)", (uuid.uuid4().hex,))
@@ -355,6 +401,8 @@ class Journal:
         self._depth = 1
         try:
             yield
+            if self._snapshots_ready:
+                self._insert_snapshots(SNAPSHOTS_PER_TRANSACTION)
             self._db.execute("COMMIT")
         except BaseException as error:
             self._rollback()
@@ -370,6 +418,122 @@ class Journal:
                 self._db.execute("ROLLBACK")
             except sqlite3.Error:
                 log.exception("rollback of %s failed", self.path)
+
+    # -- stored states (snapshots) -----------------------------------------------------------------------
+    def store_snapshot_soon(self, game_id: int, row: SnapshotRow, format: str, state: Any) -> None:
+        """Store ``state`` (the state right after ``row.move``) for ``game_id`` without making this thread
+        wait: a background thread encodes it (:class:`companion.snapshots.SnapshotWorker`), and the row is
+        inserted with the next write transaction (a move), or by :meth:`flush_snapshots` / ``close()``.
+        Nothing for a read-only journal. A state that cannot be encoded is logged and not stored."""
+        if self.read_only or self._closed:
+            return
+        if self._snapshot_worker is None:
+            from companion.snapshots import SnapshotWorker
+            self._snapshot_worker = SnapshotWorker(self._snapshot_encoded, name=f"snapshots {self.path.name}")
+        self._snapshot_worker.request((game_id, row, format), state)
+
+    def _snapshot_encoded(self, key: tuple, data: bytes) -> None:
+        """On the snapshot thread: queue the encoded row for the table's thread."""
+        game_id, row, format = key
+        with self._snapshots_lock:
+            self._snapshots_ready.append((game_id, row.move, row.seq, row.depth, row.time, format,
+                                          zlib.crc32(data), data))
+
+    def _insert_snapshots(self, limit: int | None) -> None:
+        """Insert up to ``limit`` encoded rows inside the current write transaction. A failure is logged and
+        costs only those rows (a savepoint keeps the transaction's events)."""
+        with self._snapshots_lock:
+            rows = self._snapshots_ready[:limit] if limit is not None else self._snapshots_ready[:]
+            del self._snapshots_ready[:len(rows)]
+        if not rows:
+            return
+        try:
+            self._db.execute("SAVEPOINT snapshots")
+            try:
+                self._db.executemany("INSERT OR REPLACE INTO snapshots (game_id, move, seq, depth, time, format, "
+                                     "crc, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                self._db.execute("RELEASE snapshots")
+            except sqlite3.Error:
+                self._db.execute("ROLLBACK TO snapshots")
+                self._db.execute("RELEASE snapshots")
+                raise
+        except sqlite3.Error as error:
+            log.warning("%d stored states were not written to %s: %s", len(rows), self.path, error)
+
+    def wait_for_snapshots(self, timeout: float | None = None) -> bool:
+        """Wait until every state given to :meth:`store_snapshot_soon` is encoded (True), or ``timeout``
+        seconds pass (False). The rows are then written by the next write or :meth:`flush_snapshots`."""
+        return self._snapshot_worker.wait(timeout) if self._snapshot_worker is not None else True
+
+    def flush_snapshots(self, timeout: float | None = SNAPSHOT_CLOSE_TIMEOUT_S) -> None:
+        """Wait (up to ``timeout`` seconds) for the states being encoded, then write every encoded row now,
+        in one transaction. Failures are logged."""
+        if self.read_only or self._closed:
+            return
+        self.wait_for_snapshots(timeout)
+        if not self._snapshots_ready:
+            return
+        try:
+            with self._transaction():
+                self._insert_snapshots(None)
+        except JournalError as error:
+            log.warning("stored states were not written: %s", error)
+
+    def snapshot_rows(self, game_id: int, format: str) -> dict[int, SnapshotRow]:
+        """The stored states of ``game_id`` in the state format ``format``, by move (without their bytes);
+        empty for a journal without the table (an earlier version's, opened read-only) or a damaged one."""
+        try:
+            rows = self._db.execute("SELECT move, seq, depth, time FROM snapshots WHERE game_id = ? AND format = ?",
+                                    (game_id, format)).fetchall()
+        except sqlite3.Error:
+            return {}
+        return {r[0]: SnapshotRow(*r) for r in rows
+                if type(r[0]) is int and type(r[1]) is int and type(r[2]) is int and type(r[3]) is float}
+
+    def snapshot_state(self, game_id: int, move: int, format: str) -> bytes | None:
+        """The stored bytes of the state after ``move``, or ``None`` if there is no such row in ``format`` or its
+        bytes do not match their CRC (damaged)."""
+        try:
+            row = self._db.execute("SELECT crc, state FROM snapshots WHERE game_id = ? AND move = ? AND format = ?",
+                                   (game_id, move, format)).fetchone()
+        except sqlite3.Error as error:
+            log.warning("cannot read the stored state of game #%s after move #%s: %s", game_id, move, error)
+            return None
+        if row is None or not isinstance(row[1], bytes) or zlib.crc32(row[1]) != row[0]:
+            if row is not None:
+                log.warning("the stored state of game #%s after move #%s is damaged (CRC); ignored", game_id, move)
+            return None
+        return row[1]
+
+    def skeleton(self, game_id: int, after: int) -> list[tuple]:
+        """``(seq, time, payload, schema_version)`` of each history entry of ``game_id`` after seq ``after``
+        (each move's first event, each undo/redo/jump), in seq order: ``payload`` (JSON text) only for the
+        ``history_restored`` events, ``None`` for moves (read on demand: :meth:`event_range`)."""
+        with self._reading():
+            last = self._db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
+            # "+game_id": scan the rows in seq (rowid) order between the game's bounds, rather than look each
+            # row up from the events_by_game index (a b-tree descent per row: twice the time for a long game)
+            return self._db.execute(
+                "SELECT seq, time, CASE WHEN type = 'history_restored' THEN payload END, schema_version "
+                "FROM events WHERE seq > ? AND seq <= ? AND +game_id = ? AND seq = move ORDER BY seq",
+                (after, last or 0, game_id)).fetchall()
+
+    def event_range(self, game_id: int, first: int, last: int) -> list[EventRecord]:
+        """The events of ``game_id`` with ``first <= seq <= last``, in seq order."""
+        if self._closed:
+            raise JournalError(f"the journal {self.path} is closed")
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+                "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq", (game_id, first, last)).fetchall()
+            return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+
+    def first_event(self, game_id: int) -> EventRecord | None:
+        """The first event of ``game_id`` (its ``game_started``), or ``None``."""
+        with self._reading():
+            r = self._db.execute("SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+                                 "WHERE game_id = ? ORDER BY seq LIMIT 1", (game_id,)).fetchone()
+            return None if r is None else EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6])
 
     # -- reading -------------------------------------------------------------------------------------------
     def games(self) -> list[GameRecord]:
@@ -475,6 +639,9 @@ class Journal:
         """Let a requested backup finish (up to :data:`BACKUP_CLOSE_TIMEOUT_S`), then close the file
         (checkpointing the WAL). Safe to call twice."""
         if not self._closed:
+            if self._snapshot_worker is not None:
+                self.flush_snapshots(SNAPSHOT_CLOSE_TIMEOUT_S)
+                self._snapshot_worker.close(0)
             self._closed = True
             if self._worker is not None:
                 self._worker.close(BACKUP_CLOSE_TIMEOUT_S)

@@ -470,9 +470,9 @@ def _replay(game_id: int, rows: list[tuple]) -> tuple[int, Any, bool, str | None
 
 
 def _title(game_row: tuple) -> str:
-    from companion.games import find_game
+    from companion.games import game_title
     try:
-        title = find_game(game_row[1]).title
+        title = game_title(game_row[1])
     except Exception:
         title = game_row[1]
     try:

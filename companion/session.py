@@ -18,10 +18,25 @@ state at every :data:`CHECKPOINT_EVERY`-th depth of the tree, the current state,
 :data:`RECENT_STATES` most recently computed ones; any other state is at most ``CHECKPOINT_EVERY - 1``
 folds from a kept one. Undo is a look-up among the recent states (or one such bounded refold), redo one
 fold. History texts are cached (:data:`TEXT_CACHE` of them), and identical flat payloads are stored once.
+
+Start-up (:meth:`GameSession.open`). The state at every :data:`SNAPSHOT_EVERY`-th depth is also stored in the
+journal once it is computed (``snapshots`` table: companion/journal.py, companion/snapshots.py; the table hands
+them over after each command, :meth:`GameSession.take_unsaved`). Opening a game that has stored states reads
+only its history's skeleton (each entry's seq and time, and the undo/redo/jump payloads), builds the tree of
+moves from it without folding anything, and computes the current state from the nearest stored state above it
+(at most ``SNAPSHOT_EVERY - 1`` moves up on any line the game has had): the stored state plus the moves after
+it. A move's events are read from the journal only when something needs them (a fold, a text), a page of
+entries at a time. A stored state is used only if its row matches the events (the move's depth, time and last
+seq), its bytes match their CRC and decode, and it is of this code's state format; otherwise the search goes on
+up the line (to the start if need be). A game without stored states (an earlier version's journal) is replayed
+in full, as before, and gets them.
 """
 
 from __future__ import annotations
 
+import gc
+import json
+import logging
 import sys
 from bisect import bisect_left
 from dataclasses import dataclass
@@ -34,6 +49,8 @@ from companion.errors import JournalError, NothingToRedo, NothingToUndo, Unknown
 from companion.events import GAME_STARTED, HISTORY_RESTORED, SCHEMA_VERSION, EventRecord, NewEvent
 from companion.games import GameRules, find_game
 
+log = logging.getLogger("companion.session")
+
 #: A state is kept at every node of this depth multiple (the start, 64 moves in, 128, ...).
 CHECKPOINT_EVERY = 64
 #: How many recently computed states are kept besides the checkpoints (undo looks here first).
@@ -42,6 +59,12 @@ RECENT_STATES = 256
 TEXT_CACHE = 4096
 #: How many distinct flat payloads are shared between identical events.
 SHARED_PAYLOADS = 8192
+#: The state at every node of this depth multiple is stored in the journal once computed (benchmarks/run.py,
+#: ``open`` and ``disk``: each stored state costs a few hundred bytes of journal and backup; opening folds at
+#: most this many moves minus one onto the nearest stored state).
+SNAPSHOT_EVERY = 64
+#: Events read at a time, at most, when moves are read on demand (a run of nearby moves is one read).
+LOAD_SPAN = 512
 
 _SCALARS = frozenset((str, int, bool, type(None)))   # shared payloads: no floats (0.0 == -0.0)
 _SEQ = attrgetter("seq")
@@ -64,15 +87,22 @@ class _Node:
     """One line of moves: ``move`` after the line ``parent`` (``None`` at the start); ``depth`` = its length.
     The node where a move was made also stands for that move's history entry. The move's first event is kept
     as its fields (``time``, ``type``, ``payload``; ``record`` holds the record itself only when it cannot be
-    rebuilt from them), its later events in ``rest``; ``state`` is kept only at checkpoint depths."""
+    rebuilt from them), its later events in ``rest``; ``state`` is kept only at checkpoint depths. A node of
+    a game opened from its skeleton (:meth:`GameSession.open`) has ``type`` ``None`` until its events are read."""
 
     __slots__ = ("move", "parent", "depth", "time", "type", "payload", "rest", "record", "state")
 
     def __init__(self, move: int | None, parent: "_Node | None", time: float | None = None, type: str | None = None,
                  payload: Mapping[str, Any] | None = None, rest: tuple[EventRecord, ...] = (),
                  record: EventRecord | None = None, state: Any = None) -> None:
-        self.move, self.parent, self.time, self.type, self.payload = move, parent, time, type, payload
-        self.rest, self.record, self.state = rest, record, state
+        self.move = move
+        self.parent = parent
+        self.time = time
+        self.type = type
+        self.payload = payload
+        self.rest = rest
+        self.record = record
+        self.state = state
         self.depth = parent.depth + 1 if parent is not None else 0
 
     @property
@@ -149,7 +179,7 @@ class GameSession:
     cannot be replayed (the first bad ``seq`` is named).
     """
 
-    def __init__(self, game_id: int, records: Iterable[EventRecord]) -> None:
+    def __init__(self, game_id: int, records: Iterable[EventRecord], *, journal: Any = None) -> None:
         records = iter(records)
         first = next(records, None)
         if first is None or first.type != GAME_STARTED:
@@ -175,12 +205,97 @@ class GameSession:
         self._recent = _Recent(RECENT_STATES)
         self._texts = _Recent(TEXT_CACHE)
         self._payloads: dict[tuple, Mapping[str, Any]] = {}
+        # Stored states (the journal's snapshots table): the journal, this code's state format, the nodes that
+        # have a stored state (node -> its row) and those whose state was computed but is not stored yet.
+        self._journal = journal
+        self._format = None
+        if journal is not None:
+            from companion.snapshots import format_key
+            self._format = format_key(self.rules, self._root.state)
+        self._stored: dict[_Node, Any] = {}
+        self._unsaved: dict[_Node, None] = {}
+        self._loaded: _Node | None = None
+        #: The move whose stored state the opening started from (``None``: every move was folded).
+        self.opened_from: int | None = None
         for record in records:
             try:
                 self._take(record)
             except (KeyError, TypeError, ValueError, IndexError) as error:
                 raise JournalError(f"game #{game_id} cannot be replayed at event #{record.seq} "
                                    f"({record.type}): {error}") from error
+
+    @classmethod
+    def open(cls, journal: Any, game_id: int) -> "GameSession":
+        """The game ``game_id`` of ``journal`` (a :class:`companion.journal.Journal`), opened from its stored
+        states when it has any (see the module docstring: the skeleton of its history, then the nearest stored
+        state plus the moves after it), else replayed from every event. Either way the session is the one a full
+        replay gives: the same state, line, redo stack and history. Errors as for ``GameSession(...)``."""
+        first = journal.first_event(game_id)
+        if first is None or first.type != GAME_STARTED:
+            raise UnknownGame(f"game #{game_id} has no {GAME_STARTED} event")
+        session = cls(game_id, [first], journal=journal)
+        rows = journal.snapshot_rows(game_id, session._format)
+        if rows:
+            collecting = gc.isenabled()
+            gc.disable()     # ~100,000 new nodes (a tree: no cycles) would set off full collections of the heap
+            try:
+                session._open_skeleton(journal.skeleton(game_id, first.seq), rows)
+                return session
+            except (KeyError, TypeError, ValueError, IndexError, JournalError) as error:
+                log.warning("game #%s cannot be opened from its stored states (%s); replaying every event",
+                            game_id, error)
+            finally:
+                if collecting:
+                    gc.enable()
+        return cls(game_id, journal.iter_events(game_id), journal=journal)
+
+    def _open_skeleton(self, rows: Sequence[tuple], stored: Mapping[int, Any]) -> None:
+        """Build the tree of moves from the history's skeleton (``Journal.skeleton`` rows), nothing folded, the
+        moves' events not read; mark the nodes whose stored row matches (depth and time); then compute the
+        current state from the nearest stored state above it."""
+        game_id, Node = self.game_id, _Node
+        line, path, entries, redo = self.line, self._path, self._entries, self.redo_stack
+        # every undo/redo/jump payload decoded in one go (one JSON array: their keys are shared strings)
+        at = [index for index, row in enumerate(rows) if row[2] is not None]
+        payloads = json.loads("[" + ",".join(rows[index][2] for index in at) + "]")
+        node, homes = self._node, {}
+        self._index = homes                  # moves found by id while the tree is built (bisection after)
+        start = 0
+        for index, payload in zip(at + [len(rows)], payloads + [None]):
+            if index > start:                # a run of moves: each the child of the one before
+                nodes = []
+                add = nodes.append
+                for seq, time, _, _ in rows[start:index]:
+                    node = Node(seq, node, time)
+                    add(node)
+                moves = [row[0] for row in rows[start:index]]
+                homes.update(zip(moves, nodes))
+                line.extend(moves)
+                path.extend(nodes)
+                entries.extend(nodes)
+                redo.clear()
+            start = index + 1
+            if payload is None:
+                break
+            seq, time, _, schema_version = rows[index]
+            self._node = node
+            self._restore(payload["keep"], payload["append"], fold=False)
+            node = self._node
+            entries.append(_Restore(EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, payload, schema_version),
+                                    node))
+        self._index = None
+        self._node = node
+        self._move_count += len(rows) - len(at)
+        for move, row in stored.items():     # the stored states whose row matches its move's depth and time
+            home = homes.get(move)
+            if home is not None and row.depth == home.depth and row.time == home.time:
+                self._stored[home] = row
+        if self._aliases:       # a move re-added elsewhere: not a journal the table wrote, replay it
+            raise ValueError("a move is re-added away from where it was made")
+        self._state = None
+        state = self._state_at(self._node)
+        self.opened_from = self._loaded.move if self._loaded is not None else None
+        self._arrive(self._node, state)
 
     @property
     def state(self) -> Any:
@@ -234,6 +349,8 @@ class GameSession:
                            record.schema_version)
 
     def _records(self, node: _Node) -> tuple[EventRecord, ...]:
+        if node.type is None:
+            self._load((node,))
         first = node.record or EventRecord(node.move, self.game_id, node.move, node.time, node.type, node.payload)
         return (first,) + node.rest
 
@@ -244,6 +361,8 @@ class GameSession:
             return
         latest = self._entries[-1] if self._entries else None
         if type(latest) is _Node and latest.move == record.move:     # a further event of the latest move
+            if latest.type is None:
+                self._load((latest,))
             record = self._compact(record)
             state = self.rules.evolve(self._state, record.type, record.payload)
             latest.rest += (record,)
@@ -298,8 +417,97 @@ class GameSession:
         """Make ``node`` (with its ``state``) the current line."""
         if node.depth % CHECKPOINT_EVERY == 0 and node.state is None:
             node.state = state
+        if self._journal is not None and node.depth % SNAPSHOT_EVERY == 0 and node.depth and node not in self._stored:
+            self._unsaved[node] = None
         self._recent.put(node, state)
         self._node, self._state = node, state
+
+    # -- stored states and moves read on demand ------------------------------------------------------------
+    def _load(self, nodes: Iterable[_Node]) -> None:
+        """Read the events of the nodes whose moves are not read yet (opened from the skeleton), nearby moves
+        in one read of at most :data:`LOAD_SPAN` seqs. Raises :class:`JournalError` if the journal cannot give
+        them (closed, damaged) or they are not the move's."""
+        missing = sorted({node.move: node for node in nodes if node.type is None and node.parent is not None}.items())
+        if not missing:
+            return
+        if self._journal is None:
+            raise JournalError(f"game #{self.game_id}: the events of move #{missing[0][0]} were never read")
+        entries = self._entries
+        spans: list[list] = []                     # [first seq, last seq, {move: node}]
+        for move, node in missing:
+            index = bisect_left(entries, move, key=_SEQ)
+            last = entries[index + 1].seq - 1 if index + 1 < len(entries) else sys.maxsize
+            if spans and move - spans[-1][0] < LOAD_SPAN and spans[-1][1] < move:
+                spans[-1][1] = last
+                spans[-1][2][move] = node
+            else:
+                spans.append([move, last, {move: node}])
+        for first, last, wanted in spans:
+            found: dict[int, list[EventRecord]] = {}
+            for record in self._journal.event_range(self.game_id, first, last):
+                if record.move in wanted:
+                    found.setdefault(record.move, []).append(record)
+            for move, node in wanted.items():
+                records = found.get(move)
+                if not records or records[0].seq != move:
+                    raise JournalError(f"game #{self.game_id}: the events of move #{move} are not in the journal")
+                head = records[0]
+                node.payload = self._share(head.payload)
+                node.rest = tuple(self._compact(record) for record in records[1:])
+                if head.schema_version != SCHEMA_VERSION:
+                    node.record = self._compact(head)
+                node.type = sys.intern(head.type)
+
+    def _load_stored(self, node: _Node) -> Any:
+        """The stored state after ``node``'s move if its row still matches the events (the move's last seq) and
+        its bytes decode; else ``None`` (the row is forgotten and logged)."""
+        from companion.snapshots import SnapshotError, decode_state
+
+        row = self._stored.pop(node)
+        try:
+            last = self._records(node)[-1].seq
+            if last != row.seq:
+                raise SnapshotError(f"its move's last event is #{last}, not #{row.seq}")
+            data = self._journal.snapshot_state(self.game_id, node.move, self._format)
+            if data is None:
+                raise SnapshotError("its bytes are missing or damaged")
+            state = decode_state(data)
+            if type(state) is not type(self._root.state):
+                raise SnapshotError(f"it holds a {type(state).__name__}, not a {type(self._root.state).__name__}")
+        except (SnapshotError, JournalError) as error:
+            log.warning("the stored state of game #%s after move #%s is not used: %s", self.game_id, node.move,
+                        error)
+            return None
+        self._stored[node] = row
+        self._loaded = node
+        return state
+
+    def take_unsaved(self) -> list[tuple[Any, Any]]:
+        """The states computed since the last call that the journal should store: ``(row, state)`` pairs, ``row``
+        a :class:`companion.journal.SnapshotRow`; each is then taken to be stored. Empty for a session without a
+        journal or with a read-only one, or one whose entries the table did not write in order (hand-made
+        journals)."""
+        if not self._unsaved:
+            return []
+        nodes, self._unsaved = list(self._unsaved), {}
+        if self._index is not None or self._aliases or getattr(self._journal, "read_only", False):
+            return []
+        from companion.journal import SnapshotRow
+
+        result = []
+        for node in nodes:
+            if node in self._stored or self._find(node.move) is not node:
+                continue
+            state = self._state_at(node)
+            row = SnapshotRow(node.move, self._records(node)[-1].seq, node.depth, node.time)
+            self._stored[node] = row
+            result.append((row, state))
+        return result
+
+    @property
+    def stored_format(self) -> str | None:
+        """The state format this session stores and reads states in (``None`` without a journal)."""
+        return self._format
 
     def take(self, records: Sequence[EventRecord]) -> None:
         """Apply freshly committed ``records`` (one command's events, or one restore event)."""
@@ -314,6 +522,8 @@ class GameSession:
         return state
 
     def _fold(self, state: Any, node: _Node) -> Any:
+        if node.type is None:
+            self._load((node,))
         evolve = self.rules.evolve
         state = evolve(state, node.type, node.payload)
         for record in node.rest:
@@ -324,9 +534,9 @@ class GameSession:
         """The state after the line ``node``: kept, or folded from the nearest kept state above it (at most
         ``CHECKPOINT_EVERY - 1`` moves up for a line the game has had). Every state computed is remembered."""
         below: list[_Node] = []
-        recent = self._recent
+        recent, stored = self._recent, self._stored
         while True:
-            if node is self._node:
+            if node is self._node and self._state is not None:
                 state = self._state
                 break
             if node.state is not None:
@@ -335,12 +545,23 @@ class GameSession:
             state = recent.get(node, recent)
             if state is not recent:
                 break
+            if stored and node in stored:
+                state = self._load_stored(node)
+                if state is not None:
+                    if node.depth % CHECKPOINT_EVERY == 0:
+                        node.state = state
+                    recent.put(node, state)
+                    break
             below.append(node)
             node = node.parent
+        self._load(below)
+        saving = self._journal is not None
         for node in reversed(below):
             state = self._fold(state, node)
             if node.depth % CHECKPOINT_EVERY == 0:
                 node.state = state
+            if saving and node.depth % SNAPSHOT_EVERY == 0 and node not in stored:
+                self._unsaved[node] = None
             recent.put(node, state)
         return state
 
@@ -352,6 +573,8 @@ class GameSession:
             return home
         alias = self._aliases.get((parent, move))
         if alias is None and create:
+            if home.type is None:
+                self._load((home,))
             alias = self._aliases[(parent, move)] = _Node(move, parent, home.time, home.type, home.payload,
                                                           home.rest, home.record)
         return alias
@@ -365,6 +588,7 @@ class GameSession:
         """The state that a restore to ``line[:keep] + append`` would produce, without changing anything."""
         node = self._node_at(keep)
         state = self._state_at(node)
+        self._load([self._home(move) for move in append])
         for move in append:
             child = self._child(node, move, create=False) if node is not None else None
             state = self._fold(state, child if child is not None else self._home(move))
@@ -373,14 +597,15 @@ class GameSession:
             node = child
         return state
 
-    def _restore(self, keep: int, append: Sequence[int]) -> list[_Node]:
-        """Make the line ``line[:keep] + append``; returns the nodes of the moves it removed and re-added."""
+    def _restore(self, keep: int, append: Sequence[int], fold: bool = True) -> list[_Node]:
+        """Make the line ``line[:keep] + append``; returns the nodes of the moves it removed and re-added.
+        ``fold=False`` (a skeleton being read) changes the line only; the state is computed later."""
         node = self._node_at(keep)
         added = []
         for move in append:
             node = self._child(node, move, create=True)
             added.append(node)
-        state = self._state_at(node)
+        state = self._state_at(node) if fold else None
         removed, removed_nodes = self.line[keep:], self._path[keep:]
         del self.line[keep:]
         del self._path[keep:]
@@ -392,7 +617,10 @@ class GameSession:
                 self.redo_stack.clear()
             self.line.append(child.move)
             self._path.append(child)
-        self._arrive(node, state)
+        if fold:
+            self._arrive(node, state)
+        else:
+            self._node = node
         return removed_nodes + added
 
     # -- planning undo / redo / jump -------------------------------------------------------------------
@@ -475,6 +703,7 @@ class GameSession:
     def entries(self) -> list[EventRecord]:
         """The first record of each move and each restore record, in order (a new list: for tools and tests;
         screens read :meth:`history_entries`)."""
+        self._load([e for e in self._entries if type(e) is _Node])
         return [self._records(e)[0] if type(e) is _Node else e.record for e in self._entries]
 
     def line_after(self, seq: int) -> list[int]:
@@ -496,6 +725,8 @@ class GameSession:
         key = ("move", node.move)
         text = self._texts.get(key)
         if text is None:
+            if node.type is None:
+                self._load((node,))
             describe = self.rules.describe
             text = "; ".join([describe(node.type, node.payload)] + [describe(r.type, r.payload) for r in node.rest])
             self._texts.put(key, text)
@@ -505,6 +736,8 @@ class GameSession:
         """A short text of a move for a button: ``"#12 Cleo plays a Location on Sports"`` — its first event,
         which is what the player did; later events are its consequences (a phase change, a turn passing)."""
         node = self._home(move)
+        if node.type is None:
+            self._load((node,))
         return f"#{move} {self.rules.describe(node.type, node.payload)}"
 
     def describe_entry(self, record: EventRecord) -> str:
@@ -553,7 +786,9 @@ class GameSession:
             result.append(HistoryEntry(self.started.seq, self.started.time, "start",
                                        f"Game started: {self.rules.title}, {names}"))
             start = 1
-        for entry in self._entries[start - 1:stop - 1]:
+        page = self._entries[start - 1:stop - 1]
+        self._load([e for e in page if type(e) is _Node and e.type is None and ("move", e.move) not in self._texts.items])
+        for entry in page:
             if type(entry) is _Restore:
                 record = entry.record
                 result.append(HistoryEntry(record.seq, record.time, record.payload["action"],

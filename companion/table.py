@@ -187,7 +187,19 @@ class Table:
         records = self.journal.append(session.game_id, events, self._clock(), status)
         self._take(records)
         self._maybe_backup(records, status)
+        self._store_states()
         return records, "; ".join(self.session.rules.describe(r.type, r.payload) for r in records)
+
+    def _store_states(self) -> None:
+        """Hand the states the session computed at its snapshot depths to the journal, which stores them off
+        this thread (:meth:`Journal.store_snapshot_soon`): the next start-up folds only the moves after the
+        nearest one. A failure is logged; the game goes on."""
+        session = self.session
+        try:
+            for row, state in session.take_unsaved():
+                self.journal.store_snapshot_soon(session.game_id, row, session.stored_format, state)
+        except Exception:
+            log.exception("the states of game #%s were not handed over for storing", session.game_id)
 
     def _maybe_backup(self, records: Sequence[EventRecord], status: str | None) -> None:
         """Ask for a journal backup at a safe point: a game's end, an event the game names as one (the end
@@ -219,12 +231,13 @@ class Table:
         except Exception:
             log.exception("could not apply committed events %s; replaying game #%s from the journal",
                           [r.seq for r in records], self.session.game_id)
-            self.session = GameSession(self.session.game_id, self.journal.iter_events(self.session.game_id))
+            self.session = GameSession.open(self.journal, self.session.game_id)
 
     def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
         status = self._status_change(self.session.preview_restore(event.payload["keep"], event.payload["append"]))
         records = self.journal.append(self.session.game_id, [event], self._clock(), status)
         self._take(records)
+        self._store_states()
         return records, self.session.describe_entry(records[0])
 
     def _new_game(self, command: NewGame) -> tuple[list[EventRecord], str]:
@@ -232,13 +245,14 @@ class Table:
         rules.new_game(command.players, command.options)   # validate before writing anything
         players = [{"name": seat.name, "colour": seat.colour} for seat in command.players]
         record = self.journal.create_game(rules.name, players, command.options, self._clock())
-        self.session = GameSession(record.game_id, [record])
+        self.session = GameSession(record.game_id, [record], journal=self.journal)
         names = ", ".join(seat.name for seat in command.players)
         return [record], f"New {rules.title} game #{record.game_id}: {names}"
 
     def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
         self.journal.game(game_id)   # raises UnknownGame
-        self.session = GameSession(game_id, self.journal.iter_events(game_id))   # a batch of rows at a time
+        self.session = GameSession.open(self.journal, game_id)     # stored states, else every event
+        self._store_states()                                        # an earlier version's journal gets them
         moves = len(self.session.line)
         names = ", ".join(seat.name for seat in self.session.players)
         return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} "

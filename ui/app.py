@@ -36,13 +36,13 @@ from kivy.utils import get_color_from_hex
 from companion.bank import format_dollars
 from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, OpenGame, PlayerSeat, Redo, RollDice,
                                 TransferMoney, Undo)
-from companion.config import Config
+from companion.config import BUILT_IN_SEAT_NAMES, Config
 from companion.errors import DiceError
-from companion.games import find_game, game_names
+from companion.games import find_game, game_names, game_title
 from companion.history import HistoryWindow
 from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
-from ui.boards import kv_files
+from ui.boards import kv_files, screen_kv_files
 from ui.games import GameBoard, board_class
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
@@ -1120,7 +1120,7 @@ class TableController(EventDispatcher):
         picker = home.ids.game_picker
         if not picker.children:
             for name in game_names():
-                button = GameChoice(text=find_game(name).title, game=name)
+                button = GameChoice(text=game_title(name), game=name)     # titles only: nothing imported
                 button.bind(on_release=lambda b: self.choose_game(b.game))
                 picker.add_widget(button)
         for button in picker.children:
@@ -1144,7 +1144,7 @@ class TableController(EventDispatcher):
             names = ", ".join(p["name"] for p in game.players)
             when = time.strftime("%d %b %H:%M", time.localtime(game.last_time or game.created))
             events = f"{game.events} event" + ("" if game.events == 1 else "s")
-            label = f"#{game.id} · {find_game(game.game).title} · {names} · {events} · {when}"
+            label = f"#{game.id} · {game_title(game.game)} · {names} · {events} · {when}"
             if game.status == "finished":
                 label += " · finished"
             button = Factory.BigButton(text=label, font_size="18sp", size_hint_y=None, height=dp(48),
@@ -1184,7 +1184,7 @@ def seat_names(config: Config, rules, count: int) -> list[str]:
     the built-in seats (named after TV Wars' networks) take the game's ``default_names`` in other games."""
     names = [seat.name for seat in config.seats[:count]]
     defaults = tuple(getattr(rules, "default_names", ()))
-    networks = tuple(find_game("tv-wars").default_names)
+    networks = BUILT_IN_SEAT_NAMES
     if rules.name != "tv-wars" and tuple(names) == networks[:count] and len(defaults) >= count:
         return list(defaults[:count])
     return names
@@ -1216,6 +1216,7 @@ class CompanionApp(App):
         for path in kv_files():
             if not path.is_file():     # a broken install: say which file, instead of drawing boards without ids
                 raise FileNotFoundError(f"the companion's layout {path} is missing: reinstall the package")
+        for path in screen_kv_files():     # a board's layout is loaded with its board (ui.games.board_class)
             Builder.load_file(str(path))
         screens = ScreenManager(transition=NoTransition())
         for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
@@ -1348,9 +1349,16 @@ class CompanionApp(App):
         self.stop()
 
     def _first_frame(self, window) -> None:
-        # benchmarks/run.py: note when the first frame reached the screen, then quit
+        # benchmarks/run.py: note when the first frame reached the screen and the memory then, then quit
         Window.unbind(on_flip=self._first_frame)
-        Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(repr(time.time()))
+        drawn = repr(time.time())
+        try:
+            with open("/proc/self/status") as status:
+                memory = " ".join(line.split(":")[0] + "=" + line.split()[1] for line in status
+                                  if line.startswith(("VmRSS:", "VmHWM:")))
+        except OSError:
+            memory = ""
+        Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n")
         Clock.schedule_once(lambda dt: self.stop(), 0)
 
     def _update_panels(self, dt) -> None:

@@ -1,4 +1,5 @@
-"""The registry of games, found by name (in the style of python-chess's variants).
+"""The registry of games, found by name (in the style of python-chess's variants): :data:`REGISTERED` lists
+them as data; :func:`find_game` imports the one asked for, and only it.
 
 Each game is an object with the :class:`GameRules` shape: static facts (``name``, ``title``, player
 counts), ``new_game(players, options)`` returning its plain state, and pure functions ``decide`` (check a
@@ -8,6 +9,7 @@ one event into the state). No I/O, no clocks, no global random.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
@@ -97,24 +99,49 @@ class GameRules(Protocol):
         """Whether the game has ended."""
 
 
-def _registry() -> dict[str, GameRules]:
-    from companion.games.channel_won import CHANNEL_WON
-    from companion.games.death_show_tv import DEATH_SHOW_TV
-    from companion.games.telly_time import TELLY_TIME
-    from companion.games.tv_wars import TV_WARS
+@dataclass(frozen=True)
+class RegisteredGame:
+    """A registered game as plain data, known without importing it: its ``name``, ``title`` (both as the
+    rules object says; a test checks they agree) and where its rules object is (``module``, ``attribute``)."""
 
-    return {rules.name: rules for rules in (TV_WARS, DEATH_SHOW_TV, CHANNEL_WON, TELLY_TIME)}
+    name: str
+    title: str
+    module: str
+    attribute: str
+
+
+#: Every game, in the order the home screen offers them. A game is imported only when it is asked for
+#: (:func:`find_game`): a kiosk that opens one game loads that game's package alone.
+REGISTERED: tuple[RegisteredGame, ...] = (
+    RegisteredGame("tv-wars", "TV Wars", "companion.games.tv_wars", "TV_WARS"),
+    RegisteredGame("death-show-tv", "Death Show TV", "companion.games.death_show_tv", "DEATH_SHOW_TV"),
+    RegisteredGame("channel-won", "Channel WON", "companion.games.channel_won", "CHANNEL_WON"),
+    RegisteredGame("telly-time", "Telly Time", "companion.games.telly_time", "TELLY_TIME"),
+)
+_BY_NAME = {game.name: game for game in REGISTERED}
 
 
 def game_names() -> list[str]:
-    """The names of the registered games, e.g. ``["tv-wars"]``."""
-    return sorted(_registry())
+    """The names of the registered games, e.g. ``["channel-won", "death-show-tv", ...]`` (sorted; nothing is
+    imported)."""
+    return sorted(_BY_NAME)
+
+
+def _registered(name: str) -> RegisteredGame:
+    try:
+        return _BY_NAME[name]
+    except (KeyError, TypeError):
+        raise UnknownGame(f"no game called {name!r}; known games: {', '.join(sorted(_BY_NAME))}") from None
+
+
+def game_title(name: str) -> str:
+    """The title of the registered game ``name`` without importing it (the home screen lists every game);
+    raises :class:`UnknownGame` listing the known names."""
+    return _registered(name).title
 
 
 def find_game(name: str) -> GameRules:
-    """Return the rules registered as ``name``; raise :class:`UnknownGame` listing the known names."""
-    registry = _registry()
-    try:
-        return registry[name]
-    except KeyError:
-        raise UnknownGame(f"no game called {name!r}; known games: {', '.join(sorted(registry))}") from None
+    """Return the rules registered as ``name``, importing that game's package (only it) the first time; raise
+    :class:`UnknownGame` listing the known names."""
+    game = _registered(name)
+    return getattr(importlib.import_module(game.module), game.attribute)

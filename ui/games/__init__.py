@@ -6,7 +6,8 @@ gets the generic player cards.
 
 A board is a :class:`GameBoard`. Like every adapter it never changes game state: it reads the state and the
 public :class:`~companion.games.TableView` in :meth:`GameBoard.update`, and turns taps into commands with
-``self.controller.post(command)``. Its layout lives in ``ui/kv/games/<module>.kv``, loaded at start-up.
+``self.controller.post(command)``. Its layout lives in ``ui/kv/games/<module>.kv``, loaded with the board's
+module when its game is first shown (:func:`board_class`): a kiosk loads only the boards it shows.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import importlib
 import logging
 from typing import Any
 
+from kivy.lang import Builder
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.boards import BOARDS
+from ui.boards import BOARDS, board_kv_file
 
 log = logging.getLogger("companion.ui")
 
@@ -46,7 +48,8 @@ class GameBoard(BoxLayout):
 
 
 def board_class(game: str) -> type[GameBoard] | None:
-    """The board class for the registered game ``game``, or ``None`` for the generic player cards.
+    """The board class for the registered game ``game``, or ``None`` for the generic player cards. The first
+    call for a game imports its board's module and loads its layout (``ui.boards.board_kv_file``).
 
     A board that cannot be imported is logged and replaced by the player cards, so the kiosk still runs."""
     target = BOARDS.get(game)
@@ -54,7 +57,11 @@ def board_class(game: str) -> type[GameBoard] | None:
         return None
     module_name, _, class_name = target.partition(":")
     try:
-        return getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as error:
+        board = getattr(importlib.import_module(module_name), class_name)
+        layout = board_kv_file(game)
+        if str(layout) not in Builder.files:       # the board's layout, once, when it is first shown
+            Builder.load_file(str(layout))
+        return board
+    except (ImportError, AttributeError, OSError) as error:
         log.error("no board for %s (%s): showing the player cards", game, error)
         return None

@@ -158,6 +158,20 @@ class TvWarsState:
         return {network.name: network.cash for network in self.networks}
 
 
+def _evolved(value: Any, **changes: Any) -> Any:
+    """``dataclasses.replace(value, **changes)`` for the state's plain frozen dataclasses (``Network``,
+    ``TvWarsState``: no ``__post_init__``, no slots), without its generic per-field work: a copy of the
+    instance's fields with ``changes`` over them (the fold's hot path; the original is never changed)."""
+    cls = type(value)
+    if hasattr(cls, "__post_init__") or not hasattr(value, "__dict__"):
+        return replace(value, **changes)
+    new = object.__new__(cls)
+    fields = new.__dict__
+    fields.update(value.__dict__)
+    fields.update(changes)
+    return new
+
+
 def _half_hours_track(value: int) -> Track:
     return Track("half_hours", "Programming", value, 0, MAX_HALF_HOURS, rule="TV Wars 2.3, Inventory")
 
@@ -310,12 +324,14 @@ class TvWars:
     # -- evolve: event -> state -------------------------------------------------------------------------
     def evolve(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
         """Fold one event into the state (pure; events were checked when they were decided)."""
+        # The two commonest events: only the networks that change are rebuilt, the rest are shared.
         if event_type == MONEY_MOVED:
             balances = apply_movement(state.balances, Movement.from_payload(payload))
-            return replace(state, networks=tuple(replace(n, cash=balances[n.name]) for n in state.networks))
+            return _evolved(state, networks=tuple(n if n.cash == balances[n.name] else
+                                                  _evolved(n, cash=balances[n.name]) for n in state.networks))
         if event_type == TRACK_CHANGED:
-            return replace(state, networks=tuple(
-                replace(n, half_hours=_half_hours_track(payload["value"])) if n.name == payload["player"] else n
+            return _evolved(state, networks=tuple(
+                _evolved(n, half_hours=_half_hours_track(payload["value"])) if n.name == payload["player"] else n
                 for n in state.networks))
         if event_type == DICE_ROLLED:
             roll_off = state.roll_off

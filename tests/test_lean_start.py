@@ -1,0 +1,100 @@
+"""Lean start (issue 17, part 6): a process that opens one game imports that game's package alone, and the kiosk
+loads only that game's board and ``.kv`` layout. The registry still names every game (titles without importing).
+
+Each check runs in a fresh process of the installed package (a test process has imported every game already).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.commands import NewGame, PlayerSeat
+from companion.games import REGISTERED, find_game, game_names, game_title
+from companion.journal import Journal
+from companion.table import Table
+from kivy_driver import run_driver, steps_by_label
+
+GAME_PACKAGES = {game.name: game.module for game in REGISTERED}
+BOARD_MODULES = {"tv-wars": "ui.games.tv_wars", "death-show-tv": "ui.games.death_show_tv",
+                 "channel-won": "ui.games.channel_won", "telly-time": "ui.games.telly_time"}
+SEATS = {"tv-wars": ("ABS", "CBA"), "death-show-tv": ("Kelpie", "Jhon"), "channel-won": ("Ava", "Ben"),
+         "telly-time": ("Arkady", "Virginia")}
+
+_OPEN = r"""
+import json, sys
+from companion.journal import open_journal
+from companion.table import Table
+journal, _ = open_journal(sys.argv[1])
+table = Table(journal)
+table.claim()
+outcome = table.resume_latest()
+assert outcome is not None and outcome.accepted, outcome
+print(json.dumps({"game": table.session.rules.name, "state": type(table.state).__name__,
+                  "titles": __import__("companion.games", fromlist=["x"]).game_title("telly-time"),
+                  "modules": sorted(m for m in sys.modules if m.startswith("companion.games."))}))
+journal.close()
+"""
+
+
+def _journal_with(path, game: str) -> None:
+    options = {"roll_off": False} if game in ("tv-wars", "death-show-tv") else {}
+    if game == "telly-time":
+        from telly_time_helpers import TILES
+        options = {"tiles": TILES}
+    with Journal(path) as journal:
+        table = Table(journal, backup_every=None)
+        table.claim()
+        outcome = table.execute(NewGame(game=game, players=tuple(PlayerSeat(n) for n in SEATS[game]),
+                                        options=options))
+        assert outcome.accepted, outcome.message
+
+
+def _others(game: str, modules: list[str]) -> list[str]:
+    return [m for m in modules for other, package in GAME_PACKAGES.items()
+            if other != game and (m == package or m.startswith(package + "."))]
+
+
+@pytest.mark.parametrize("game", sorted(GAME_PACKAGES))
+def test_opening_a_game_headless_imports_no_other_game(tmp_path, game):
+    path = tmp_path / "journal.sqlite3"
+    _journal_with(path, game)
+    completed = subprocess.run([sys.executable, "-c", _OPEN, str(path)], capture_output=True, text=True,
+                               cwd=str(tmp_path), timeout=120)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    found = json.loads(completed.stdout)
+    assert found["game"] == game and found["titles"] == "Telly Time"
+    assert GAME_PACKAGES[game] in found["modules"]
+    assert _others(game, found["modules"]) == [], f"opening {game} imported other games"
+
+
+def test_the_registry_names_every_game_with_the_rules_own_name_and_title():
+    assert game_names() == sorted(game.name for game in REGISTERED) == sorted(BOARD_MODULES)
+    for game in REGISTERED:
+        rules = find_game(game.name)
+        assert (rules.name, rules.title) == (game.name, game.title) == (game.name, game_title(game.name))
+    from companion.errors import UnknownGame
+    with pytest.raises(UnknownGame, match="known games: channel-won, death-show-tv, telly-time, tv-wars"):
+        find_game("chess")
+    with pytest.raises(UnknownGame):
+        game_title("chess")
+
+
+@pytest.mark.kivy
+@pytest.mark.parametrize("game", ["tv-wars", "death-show-tv"])
+def test_the_kiosk_loads_only_the_open_games_board_and_layout(tmp_path, game):
+    data_dir, out_dir = tmp_path / "data", tmp_path / "out"
+    data_dir.mkdir()
+    _journal_with(data_dir / "journal.sqlite3", game)
+    steps = steps_by_label(run_driver("drive_lean.py", data_dir, out_dir, game, timeout=180))
+    step = steps["resumed"]
+    assert step["game"] == game and step["screen"] == "dashboard"
+    board_kv = f"kv/games/{BOARD_MODULES[game].rsplit('.', 1)[-1]}.kv"
+    assert [kv for kv in step["kv"] if kv.startswith("kv/games/")] == [board_kv]
+    assert {"kv/common.kv", "kv/home.kv", "kv/dashboard.kv", "kv/history.kv", "kv/dialogs.kv"} <= set(step["kv"])
+    assert BOARD_MODULES[game] in step["modules"]
+    others = [m for m in step["modules"] if m.startswith("ui.games.") and m != BOARD_MODULES[game]]
+    assert others == [] and _others(game, step["modules"]) == []
