@@ -39,6 +39,7 @@ import sys
 import threading
 import zlib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 from companion.errors import CompanionError
@@ -254,11 +255,32 @@ def _layouts(cls: type, seen: dict[type, str]) -> None:
                 _layouts(found, seen)
 
 
+def source_digest(rules: Any) -> str:
+    """A digest of the code that folds the game ``rules``'s events: every ``.py`` file of the package (or
+    module) that defines ``rules``, and the core's own top-level modules. Any change to them, released or
+    not, makes every stored state of that game untrusted (it is rebuilt by one full replay), so an
+    ``evolve`` fixed without a version bump can never be bypassed by a state the old code stored."""
+    import companion
+    module = sys.modules.get(type(rules).__module__)
+    files: list[Path] = sorted(Path(companion.__file__).parent.glob("*.py"))
+    where = getattr(module, "__file__", None)
+    if where:
+        where = Path(where)
+        files += sorted(where.parent.rglob("*.py")) if where.name == "__init__.py" else [where]
+    digest = hashlib.sha256()
+    for path in dict.fromkeys(files):
+        try:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        except OSError:
+            digest.update(path.name.encode() + b"\0unreadable")
+    return digest.hexdigest()[:20]
+
+
 def format_key(rules: Any, state: Any) -> str:
     """The state format of the game ``rules`` (whose states are like ``state``): a short hex digest of the
     codec version, the companion version, the game's name and ``state_version`` (a game raises it when its
-    ``evolve`` gives other states for the same events), and every state class's fields. Computed once per
-    game and process."""
+    ``evolve`` gives other states for the same events), the :func:`source_digest` of its code, and every
+    state class's fields. Computed once per game and process."""
     name = getattr(rules, "name", type(rules).__name__)
     key = _KEYS.get(name)
     if key is None:
@@ -267,7 +289,8 @@ def format_key(rules: Any, state: Any) -> str:
         if dataclasses.is_dataclass(type(state)):
             _layouts(type(state), seen)
         lines = [f"codec {CODEC_VERSION}", f"companion {__version__}", f"game {name}",
-                 f"state_version {getattr(rules, 'state_version', 0)}", *sorted(seen.values())]
+                 f"state_version {getattr(rules, 'state_version', 0)}", f"source {source_digest(rules)}",
+                 *sorted(seen.values())]
         key = _KEYS[name] = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:20]
     return key
 

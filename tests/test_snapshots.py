@@ -175,6 +175,28 @@ def test_the_format_key_names_the_game_its_state_classes_and_its_state_version()
     assert format_key(Bumped(), tv_wars.new_game(players, {})) != key
 
 
+def test_the_format_key_follows_the_game_code_not_only_its_version(tmp_path, monkeypatch):
+    """A game whose code changes (an ``evolve`` fixed, the version not bumped) gets another key, so states
+    the old code stored are rebuilt by a replay instead of trusted."""
+    import importlib
+
+    import companion.snapshots as snapshots
+    package = tmp_path / "fake_game_for_keys"
+    package.mkdir()
+    (package / "__init__.py").write_text("from fake_game_for_keys.rules import Rules\n")
+    (package / "rules.py").write_text("class Rules:\n    name = 'fake-game'\n\n    def evolve(self, s, t, p):\n"
+                                      "        return s + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rules = importlib.import_module("fake_game_for_keys").Rules()
+    state = (1, 2)
+    before = snapshots.format_key(rules, state)
+    assert snapshots.source_digest(rules) == snapshots.source_digest(rules)
+    (package / "rules.py").write_text("class Rules:\n    name = 'fake-game'\n\n    def evolve(self, s, t, p):\n"
+                                      "        return s + 2\n")
+    monkeypatch.setattr(snapshots, "_KEYS", {})          # a new process: keys are computed once per process
+    assert snapshots.format_key(rules, state) != before
+
+
 # -- the property -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", random_games.GAMES)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
