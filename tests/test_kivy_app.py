@@ -224,7 +224,9 @@ def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
     completed = subprocess.run([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
                                capture_output=True, text=True, timeout=120, env=env)
     assert completed.returncode == 0, completed.stderr[-3000:]
-    assert float(frame_file.read_text()) > 0
+    drawn, *memory = frame_file.read_text().splitlines()     # the time of the first frame, then VmHWM/VmRSS
+    assert float(drawn) > 0
+    assert memory and memory[0].startswith("VmHWM=")
     assert "Traceback" not in completed.stderr
 
 
