@@ -385,7 +385,9 @@ def test_backups_at_safe_points_are_incremental_and_restore_a_damaged_journal(tm
     assert len(generation.parts) == 7                               # one per 10 moves, nothing copied twice
     seqs = [row[0] for part in generation.parts for row in read_part(part.path).events]
     assert seqs == list(range(generation.base_seq + 1, seqs[-1] + 1))
-    assert seqs[-1] == len(table.journal.events(1)) - 5              # up to 5 moves behind
+    # the last backup was asked for at the 70th move, 5 moves back; the backup thread writes what the
+    # journal holds when it runs, so it may hold a few moves more (never fewer, never more than there are)
+    assert len(table.journal.events(1)) - 5 <= seqs[-1] <= len(table.journal.events(1))
     written_by = {r.threadName for r in caplog.records if "backed up to" in r.getMessage()}
     assert written_by == {"journal-backup"} and threading.current_thread().name not in written_by
     table.journal.close()
