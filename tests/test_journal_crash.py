@@ -108,7 +108,9 @@ def test_sigkill_at_random_moments_never_loses_a_committed_event(tmp_path):
         missing = sorted(set(reported) - set(rows))
         assert not missing, f"after kill {attempt + 1}: committed seqs missing from the journal: {missing[:10]}"
         for seq, n in reported.items():
-            assert json.loads(rows[seq][3])["n"] == n
+            found = json.loads(rows[seq][3])["n"]
+            assert found == n, (f"after kill {attempt + 1}: seq {seq} was reported committed with n={n} but holds "
+                                f"n={found}; this writer's lines: {lines[:3]} ... {lines[-3:]}")
         # one transaction per append: the table never has holes or half-written moves
         assert sorted(rows) == list(range(1, len(rows) + 1))
         by_move: dict[int, list[int]] = {}
