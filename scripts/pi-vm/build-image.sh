@@ -10,9 +10,10 @@
 #
 # How: mmdebstrap --arch=arm64 (bookworm + updates + security, so that the kernel matches its headers and the
 # linux-source package), with an initramfs from a short module list (virtio, ext4) instead of MODULES=most,
-# which under emulation would spend most of the build in modinfo. The kernel's gpio-sim driver, which
+# which under emulation would spend most of the build in modinfo (stage 1, cached on its own as
+# ../base-<hash>/rootfs). The kernel's gpio-sim driver, which
 # Debian does not build, is compiled out of tree in the image (under qemu-user) from linux-source-6.1 with one
-# change: irq_sim.c's `handle_simple_irq(irq_to_desc(irq))` becomes `generic_handle_irq(irq)` (irq_to_desc is
+# change: irq_sim.c's `handle_simple_irq(irq_to_desc(n))` becomes `generic_handle_irq(n)` (irq_to_desc is
 # not exported to modules). Then mke2fs -d makes the file system from the directory (no loop device, no mount).
 # Needs root, qemu-user-static, binfmt-support with binfmt_misc mounted, arch-test, mmdebstrap, e2fsprogs.
 set -euo pipefail
@@ -28,22 +29,44 @@ PACKAGES+=,python3,sudo,procps,less,sqlite3,trace-cmd,i2c-tools,psmisc
 say() { printf 'pi-vm image: %s\n' "$*"; }
 mkdir -p "$OUT"
 WORK=$(mktemp -d "$OUT/build.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
 ROOTFS=$WORK/rootfs
+cleanup() {
+    for m in dev/pts dev proc sys; do mountpoint -q "$ROOTFS/$m" 2>/dev/null && umount -l "$ROOTFS/$m"; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
 
+# Stage 1, the slow one, cached on its own beside the images (keyed by the mmdebstrap call below), so that a
+# change to the second stage does not repeat it: the Debian system as mmdebstrap installs it.
+BASE_KEY=$({ sed -n '/^# --- stage 1/,/^# --- end of stage 1/p' "${BASH_SOURCE[0]}"; echo "$PACKAGES $MIRROR $SECURITY"; } \
+           | sha256sum | cut -c1-16)
+BASE=$(dirname "$OUT")/base-$BASE_KEY
+# --- stage 1
+if [ ! -e "$BASE/complete" ]; then
+    rm -rf "$BASE"; mkdir -p "$BASE"
+    say "mmdebstrap arm64 bookworm into $BASE (log: $BASE/mmdebstrap.log)"
+    "${NICE[@]}" mmdebstrap --arch=arm64 --variant=minbase --include="$PACKAGES" \
+        --dpkgopt=force-confold --aptopt='Acquire::Retries "3"' \
+        --essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d"
+            printf "MODULES=list\n" > "$1/etc/initramfs-tools/conf.d/pi-vm"
+            printf "virtio_pci\nvirtio_blk\next4\n" > "$1/etc/initramfs-tools/modules"' \
+        bookworm "$BASE/rootfs" \
+        "deb $MIRROR bookworm main" "deb $MIRROR bookworm-updates main" "deb $SECURITY bookworm-security main" \
+        > "$BASE/mmdebstrap.log" 2>&1 || { tail -30 "$BASE/mmdebstrap.log"; exit 1; }
+    date -u +%FT%TZ > "$BASE/complete"
+fi
+# --- end of stage 1
+cp "$BASE/mmdebstrap.log" "$WORK/build.log"
+
+say "stage 2 on a copy of $BASE/rootfs"
+cp -a "$BASE/rootfs" "$ROOTFS"
 say "key for the test's ssh (made here, used only for this image)"
 ssh-keygen -q -t ed25519 -N "" -C pi-vm-test -f "$WORK/id_ed25519"
-
-say "mmdebstrap arm64 bookworm (log: $OUT/build.log)"
-"${NICE[@]}" mmdebstrap --arch=arm64 --variant=minbase --include="$PACKAGES" \
-    --dpkgopt=force-confold --aptopt='Acquire::Retries "3"' \
-    --essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d"
-        printf "MODULES=list\n" > "$1/etc/initramfs-tools/conf.d/pi-vm"
-        printf "virtio_pci\nvirtio_blk\next4\n" > "$1/etc/initramfs-tools/modules"' \
-    --customize-hook="\"$HERE/image-customize.sh\" \"\$1\" \"$WORK/id_ed25519.pub\"" \
-    bookworm "$ROOTFS" \
-    "deb $MIRROR bookworm main" "deb $MIRROR bookworm-updates main" "deb $SECURITY bookworm-security main" \
-    > "$WORK/build.log" 2>&1 || { cp "$WORK/build.log" "$OUT/build.log"; tail -30 "$OUT/build.log"; exit 1; }
+mount -t proc proc "$ROOTFS/proc"
+mount --bind /dev "$ROOTFS/dev"
+"${NICE[@]}" "$HERE/image-customize.sh" "$ROOTFS" "$WORK/id_ed25519.pub" 2>&1 | tee -a "$WORK/build.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { cp "$WORK/build.log" "$OUT/build.log"; exit 1; }
+umount "$ROOTFS/dev" "$ROOTFS/proc"
 cp "$WORK/build.log" "$OUT/build.log"
 
 KVER=$(cat "$ROOTFS/etc/pi-vm-kernel-version")
@@ -54,5 +77,6 @@ say "mke2fs -d (kernel $KVER)"
 "${NICE[@]}" mke2fs -q -t ext4 -L rootfs -d "$ROOTFS" "$WORK/disk.raw" 6G
 rm -rf "$ROOTFS"
 for file in disk.raw vmlinuz initrd.img kernel-version id_ed25519 id_ed25519.pub; do mv "$WORK/$file" "$OUT/$file"; done
+cp "$WORK/build.log" "$OUT/build.log"
 date -u +%FT%TZ > "$OUT/complete"
 say "done: $OUT"

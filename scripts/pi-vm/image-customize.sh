@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# mmdebstrap's customize hook for build-image.sh (runs on the host; $1 is the arm64 root file system, in
-# which `chroot` runs arm64 programs through qemu-user). $2: the public key the test logs in with.
+# The second half of build-image.sh (runs on the host; $1 is a copy of the arm64 root file system that
+# mmdebstrap made, in which `chroot` runs arm64 programs through qemu-user, with /proc and /dev mounted by
+# build-image.sh). $2: the public key the test logs in with.
 set -euo pipefail
 ROOT=$1 PUBKEY=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,17 +19,18 @@ mkdir -p "$SRC"
 tar -xJf "$ROOT"/usr/src/linux-source-6.1.tar.xz -C "$SRC" --strip-components=3 --wildcards \
     '*/drivers/gpio/gpio-sim.c' '*/drivers/gpio/gpiolib.h' '*/kernel/irq/irq_sim.c'
 mv "$SRC/gpio-sim.c" "$SRC/gpio-sim-main.c"
-grep -q 'handle_simple_irq(irq_to_desc(irq))' "$SRC/irq_sim.c" \
-    || { echo "irq_sim.c has changed: no handle_simple_irq(irq_to_desc(irq)) to replace" >&2; exit 1; }
-sed -i 's/handle_simple_irq(irq_to_desc(irq))/generic_handle_irq(irq)/' "$SRC/irq_sim.c"
+grep -Eq 'handle_simple_irq\(irq_to_desc\([a-z_]+\)\)' "$SRC/irq_sim.c" \
+    || { echo "irq_sim.c has changed: no handle_simple_irq(irq_to_desc(...)) to replace" >&2; exit 1; }
+sed -Ei 's/handle_simple_irq\(irq_to_desc\(([a-z_]+)\)\)/generic_handle_irq(\1)/' "$SRC/irq_sim.c"
+grep -n generic_handle_irq "$SRC/irq_sim.c"
 cp "$HERE/gpio-sim-Kbuild" "$SRC/Kbuild"
 chroot "$ROOT" make -s -C "/usr/src/linux-headers-$KVER" M=/usr/src/gpio-sim modules
 install -D -m 0644 "$SRC/gpio-sim.ko" "$ROOT/lib/modules/$KVER/updates/gpio-sim.ko"
 chroot "$ROOT" depmod -a "$KVER"
 chroot "$ROOT" modinfo -F alias "/lib/modules/$KVER/updates/gpio-sim.ko" | grep -q gpio-simulator \
     || { echo "gpio-sim.ko has no of:...gpio-simulator alias" >&2; exit 1; }
+dpkg --root="$ROOT" --force-architecture --purge linux-source-6.1 >/dev/null 2>&1 || true
 rm -f "$ROOT"/usr/src/linux-source-6.1.tar.xz
-chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get -y -q purge linux-source-6.1 >/dev/null
 
 say "system settings"
 printf 'raspberrypi\n' > "$ROOT/etc/hostname"

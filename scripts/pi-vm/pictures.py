@@ -84,7 +84,7 @@ def thumb_difference(a: dict, b: dict) -> float:
 
 
 # -- the I²C decoder --------------------------------------------------------------------------------------------
-_LINE = re.compile(r"i2c_write:.*?\baddr=0x([0-9a-f]+).*?\blen=(\d+).*?\bbuf=(.*)$")
+_LINE = re.compile(r"i2c_write:.*?\baddr=((?:0x)?[0-9a-fA-F]+).*?\blen=((?:0x)?[0-9a-fA-F]+).*?\bbuf=(.*)$")
 
 
 def parse_trace(text: str) -> list[tuple[int, bytes]]:
@@ -95,7 +95,7 @@ def parse_trace(text: str) -> list[tuple[int, bytes]]:
         match = _LINE.search(line)
         if not match:
             continue
-        address, length, buf = int(match.group(1), 16), int(match.group(2)), match.group(3).strip()
+        address, length, buf = int(match.group(1), 0), int(match.group(2), 0), match.group(3).strip()
         if buf.startswith("ARRAY["):
             data = bytes(int(x, 16) for x in re.findall(r"[0-9a-fA-F]{1,2}", buf[6:buf.rindex("]")]))
         else:
