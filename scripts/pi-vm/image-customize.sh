@@ -45,5 +45,5 @@ install -d -m 0700 "$ROOT/root/.ssh"
 install -m 0600 "$PUBKEY" "$ROOT/root/.ssh/authorized_keys"
 printf 'UseDNS no\n' > "$ROOT/etc/ssh/sshd_config.d/pi-vm.conf"
 # Raspberry Pi OS has these groups (its udev rules give the devices to them); the test adds the rules
-for group in gpio i2c spi; do chroot "$ROOT" groupadd --system "$group"; done
+for group in gpio i2c spi; do chroot "$ROOT" sh -c "getent group $group >/dev/null || groupadd --system $group"; done
 say "customized"
