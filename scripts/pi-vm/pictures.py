@@ -88,14 +88,18 @@ _LINE = re.compile(r"i2c_write:.*?\baddr=((?:0x)?[0-9a-fA-F]+).*?\blen=((?:0x)?[
 
 
 def parse_trace(text: str) -> list[tuple[int, bytes]]:
-    """The (address, bytes) of every I²C write in ``trace-cmd report -R`` output, in order. The raw buffer is
-    printed as ``ARRAY[aa, bb, ...]`` or as hex digits; both are accepted."""
+    """The (address, bytes) of every I²C write in ``trace-cmd report -R`` output, in order: lines like
+    ``i2c_write: adapter_nr=1 msg_nr=0 addr=03c flags=0200 len=2 buf=ARRAY[00, ae]`` (the raw buffer may also
+    come as plain hex digits)."""
     writes = []
     for line in text.splitlines():
         match = _LINE.search(line)
         if not match:
             continue
-        address, length, buf = int(match.group(1), 0), int(match.group(2), 0), match.group(3).strip()
+        # trace-cmd prints the address in hex without 0x ("addr=03c") and the length in decimal
+        address = int(match.group(1).removeprefix("0x"), 16)
+        length = int(match.group(2), 16 if match.group(2).startswith("0x") else 10)
+        buf = match.group(3).strip()
         if buf.startswith("ARRAY["):
             data = bytes(int(x, 16) for x in re.findall(r"[0-9a-fA-F]{1,2}", buf[6:buf.rindex("]")]))
         else:

@@ -380,6 +380,18 @@ class Run:
         vm.wait_ssh(self.args.boot_timeout)
         state = self.kiosk_up(self.args.boot_timeout)
         self.log(f"kiosk READY {time.monotonic() - t:.0f} s after power-on: {state.get('StatusText')}")
+        if self.args.reuse_install:      # the installed disk is older than this checkout: install it again
+            self.log("--reuse-install: install-kiosk.sh --start again, from this checkout")
+            vm.ssh("mkdir -p /mnt/pivm && (mountpoint -q /mnt/pivm || mount -t 9p -o "
+                   "trans=virtio,version=9p2000.L,ro,msize=262144 pivm /mnt/pivm) && "
+                   "rm -rf /home/pi/tabletop-companion && mkdir -p /home/pi/tabletop-companion && "
+                   "tar -xzf /mnt/pivm/repo.tar.gz -C /home/pi/tabletop-companion")
+            rc = vm.ssh_rc("cd /home/pi/tabletop-companion && PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/pivm/wheels "
+                           "PIP_DISABLE_PIP_VERSION_CHECK=1 ./scripts/install-kiosk.sh --start > /root/install.log 2>&1",
+                           timeout=self.args.install_timeout)
+            vm.fetch("/root/install.log", self.art / "install-again.log")
+            self.check("install-kiosk.sh --start again exits 0", rc == 0, f"exit {rc}")
+            state = self.kiosk_up(self.args.boot_timeout)
         self.check("the unit is active and reported READY (Type=notify)",
                    state.get("ActiveState") == "active" and state.get("Type") == "notify",
                    f"{state.get('ActiveState')}/{state.get('SubState')}, status {state.get('StatusText')!r}")
