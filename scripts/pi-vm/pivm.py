@@ -202,7 +202,9 @@ class Run:
 
     # -- the test ------------------------------------------------------------------------------------------------
     def main(self) -> int:
-        self.art.mkdir(parents=True, exist_ok=True)
+        if self.art.exists():
+            shutil.rmtree(self.art)          # only this run's evidence
+        self.art.mkdir(parents=True)
         (self.art / "test.log").write_text("")
         failure = None
         try:
@@ -713,6 +715,8 @@ class VM:
     def stop(self) -> None:
         if self.running():
             try:
+                if self.ssh_rc("true", timeout=60) != 0:
+                    raise Failure("no ssh")
                 self.poweroff()
             except Exception:
                 self.kill()
