@@ -1265,10 +1265,19 @@ class CompanionApp(App):
         return root
 
     def _ready(self, window) -> None:
-        """The journal is open and the first frame is on the screen: tell systemd (Type=notify)."""
+        """The journal is open and the first frame is on the screen: tell systemd (Type=notify), and draw
+        the next frame too.
+
+        SDL2's KMS/DRM back end (Raspberry Pi OS Lite) creates its GBM/EGL surfaces again at the start of
+        the first swap after the window took its full-screen size, so the picture Kivy drew for that first
+        swap is dropped and an empty (black) buffer goes to the screen. Kivy draws again only when something
+        changes: a kiosk that starts on a resumed game, where nothing changes until a button is pressed,
+        stayed black (seen in the emulated Pi test: the kiosk's one framebuffer on the display, black).
+        One more frame, drawn into the new surface, shows it."""
         Window.unbind(on_flip=self._ready)
         session = self.controller.table.session
         notify("READY=1\nSTATUS=" + (f"game #{session.game_id} open" if session else "home screen"))
+        Clock.schedule_once(lambda dt: Window.canvas.ask_update(), 0)
 
     # -- the exit gesture: hold the two top corners together for EXIT_HOLD seconds --------------------------
     def _corner_of(self, touch) -> str | None:
