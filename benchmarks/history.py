@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # run.py beside this file (also under python -P)
 
-from run import NETWORKS, _cpu_model, _new_table, _next_command, progress  # noqa: E402
+from run import NETWORKS, PROC_STATUS_SOURCE, _cpu_model, _new_table, _next_command, progress  # noqa: E402
 
 PI_FACTORS = (("Pi 4", 5), ("Pi Zero 2 W", 12))
 UNDO_RUN = 40          # undos in a row, then as many redos
@@ -169,18 +169,7 @@ def measure(table, journal, game_id: int) -> dict:
     return figures
 
 
-_RSS_CHILD = r"""
-import json, sys
-
-def status():
-    found = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                found[key] = int(value.split()[0]) / 1024
-    return found
-
+_RSS_CHILD = PROC_STATUS_SOURCE + r"""
 steps = {"bare": status()}
 if len(sys.argv) > 1:
     from companion.commands import OpenGame

@@ -485,7 +485,8 @@ def bench_imports(work: Path, runs: int) -> list[Row]:
 
 _SAVED_GAME: dict = {}   # the memory benchmark's journal, reused to time a resumed start-up
 
-_MEMORY_CHILD = r"""
+#: The source of ``status()`` for child scripts: ``{"VmRSS": MB, "VmHWM": MB}`` from ``/proc/self/status``.
+PROC_STATUS_SOURCE = r"""
 import json, sys
 
 def status():
@@ -496,7 +497,9 @@ def status():
             if key in ("VmRSS", "VmHWM"):
                 found[key] = int(value.split()[0]) / 1024
     return found
+"""
 
+_MEMORY_CHILD = PROC_STATUS_SOURCE + r"""
 steps = {"start": status()}
 if sys.argv[1] == "table":
     from companion.commands import OpenGame
