@@ -126,21 +126,13 @@ def press(dt) -> None:
             pin.drive_high()
 
         threading.Thread(target=finger, name="finger", daemon=True).start()
-        started = time.monotonic()
 
-        def check(dt) -> bool:
-            if pressed_heard.is_set():
-                result["pressed"] = next(h for h in heard if h["source"] == "button")
-                result["pressed"]["balance_now"] = controller.table.view().players[0].balance
-                finish()
-                return False
-            if time.monotonic() - started > TIMEOUT:
-                result["errors"].append(f"pressed: the press was not applied within {TIMEOUT} s with the tick cancelled")
-                finish()
-                return False
-            return True
+        def pressed() -> None:
+            result["pressed"] = next(h for h in heard if h["source"] == "button")
+            result["pressed"]["balance_now"] = controller.table.view().players[0].balance
+            finish()
 
-        Clock.schedule_interval(check, 0.05)
+        poll(pressed_heard.is_set, "the press to be applied with the tick cancelled", pressed)
     except Exception:
         fail("press")
 
