@@ -39,13 +39,19 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from firmware_bridge.protocol import (DiceResult, FrameParser, Heartbeat, TilePlaced, TileRemoved,  # noqa: E402
-                                      encode)
+from firmware_bridge.protocol import (  # noqa: E402 (after the sys.path line above)
+    DiceResult,
+    FrameParser,
+    Heartbeat,
+    TilePlaced,
+    TileRemoved,  # noqa: E402
+    encode,
+)
 from firmware_bridge.reader import ReaderConnection, ReaderSpec  # noqa: E402
 from firmware_bridge.simulator import DeviceSimulator  # noqa: E402
 
 FRAMES_TARGET = 50_000
-logging.getLogger("firmware_bridge").setLevel(logging.ERROR)     # the reconnections are expected here
+logging.getLogger("firmware_bridge").setLevel(logging.ERROR)  # the reconnections are expected here
 
 
 def progress(text: str) -> None:
@@ -79,7 +85,7 @@ def bench_parse(count: int) -> dict:
         else:
             frames.append(encode(TileRemoved(seq, i % 4 + 1, "04A1B2%02X" % (i % 256))))
     stream = b"".join(frames)
-    chunks = [stream[i:i + 64] for i in range(0, len(stream), 64)]
+    chunks = [stream[i : i + 64] for i in range(0, len(stream), 64)]
     results = {}
     for name, pieces in (("64-byte reads", chunks), ("one piece", [stream])):
         best = None
@@ -103,8 +109,9 @@ def bench_replug(repeats: int, settle_s: float) -> dict:
         link = Path(folder) / "usb-Tabletop_Dice_SIM-if00"
         sim = DeviceSimulator("dice", uid="BENCH", hello_delay=0.0, noise=False, link=link).start()
         readings = []
-        conn = ReaderConnection(ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append,
-                                settle_s=settle_s).start()
+        conn = ReaderConnection(
+            ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append, settle_s=settle_s
+        ).start()
         hello_times, roll_times = [], []
         try:
             if not wait_until(lambda: conn.status.connected):
@@ -127,8 +134,13 @@ def bench_replug(repeats: int, settle_s: float) -> dict:
         finally:
             conn.stop()
             sim.close()
-    return {"settle_s": settle_s, "hello_s": hello_times, "roll_s": roll_times,
-            "hello_median_s": statistics.median(hello_times), "roll_median_s": statistics.median(roll_times)}
+    return {
+        "settle_s": settle_s,
+        "hello_s": hello_times,
+        "roll_s": roll_times,
+        "hello_median_s": statistics.median(hello_times),
+        "roll_median_s": statistics.median(roll_times),
+    }
 
 
 # -- 3. idle CPU ---------------------------------------------------------------------------------------------------
@@ -143,9 +155,14 @@ def bench_idle(seconds: float) -> dict:
     baseline = _cpu_over(1.0)
     with tempfile.TemporaryDirectory() as folder:
         link = Path(folder) / "usb-sim"
-        process = subprocess.Popen([sys.executable, "-m", "firmware_bridge.simulator", "--link", str(link),
-                                    "--hello-delay", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, text=True, cwd=str(REPO))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "firmware_bridge.simulator", "--link", str(link), "--hello-delay", "0"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=str(REPO),
+        )
         try:
             process.stdout.readline()
             conn = ReaderConnection(ReaderSpec(kind="dice", path=str(link)), settle_s=0.2).start()
@@ -168,8 +185,13 @@ def bench_idle(seconds: float) -> dict:
             searching = _cpu_over(seconds)
         finally:
             searching_conn.stop()
-    return {"baseline_pct": baseline, "connected_pct": connected, "searching_pct": searching,
-            "frames_while_connected": frames, "seconds": seconds}
+    return {
+        "baseline_pct": baseline,
+        "connected_pct": connected,
+        "searching_pct": searching,
+        "frames_while_connected": frames,
+        "seconds": seconds,
+    }
 
 
 # -- report ----------------------------------------------------------------------------------------------------------
@@ -186,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         progress(f"measuring {label} ...")
         try:
             figures[key] = function(*a)
-        except Exception as error:   # a crashed measure is reported, the others still run
+        except Exception as error:  # a crashed measure is reported, the others still run
             crashed = True
             traceback.print_exc()
             figures[key] = {"error": repr(error)}
@@ -204,32 +226,57 @@ def main(argv: list[str] | None = None) -> int:
         add("frames parsed/s", f"not measured: {parse['error']}", f">= {FRAMES_TARGET:,}", "not measured")
     else:
         for name, rate in parse["per_second"].items():
-            add(f"frames parsed/s ({name})", f"{rate:,.0f}", f">= {FRAMES_TARGET:,}",
-                "PASS" if rate >= FRAMES_TARGET else "FAIL")
+            add(
+                f"frames parsed/s ({name})",
+                f"{rate:,.0f}",
+                f">= {FRAMES_TARGET:,}",
+                "PASS" if rate >= FRAMES_TARGET else "FAIL",
+            )
     for key, label in (("replug", "2 s deaf period"), ("replug_nodeaf", "no deaf period")):
         result = figures[key]
         if "error" in result:
             add(f"replug → HELLO accepted ({label})", f"not measured: {result['error']}")
             continue
-        add(f"replug → HELLO accepted ({label})", f"{result['hello_median_s']:.2f} s "
-            f"(runs {', '.join(f'{t:.2f}' for t in result['hello_s'])})")
+        add(
+            f"replug → HELLO accepted ({label})",
+            f"{result['hello_median_s']:.2f} s (runs {', '.join(f'{t:.2f}' for t in result['hello_s'])})",
+        )
         add(f"replug → roll delivered ({label})", f"{result['roll_median_s']:.2f} s")
     idle = figures["idle"]
     if "error" in idle:
         add("idle reader CPU", f"not measured: {idle['error']}")
     else:
         add("process CPU, nothing running", f"{idle['baseline_pct']:.2f} % of a core")
-        add("idle reader CPU (connected, HB every 1 s)", f"{idle['connected_pct']:.2f} % of a core "
-            f"({idle['frames_while_connected']} frames)", "< 1 %", "PASS" if idle["connected_pct"] < 1 else "FAIL")
-        add("idle reader CPU (searching, no device)", f"{idle['searching_pct']:.2f} % of a core", "< 1 %",
-            "PASS" if idle["searching_pct"] < 1 else "FAIL")
+        add(
+            "idle reader CPU (connected, HB every 1 s)",
+            f"{idle['connected_pct']:.2f} % of a core ({idle['frames_while_connected']} frames)",
+            "< 1 %",
+            "PASS" if idle["connected_pct"] < 1 else "FAIL",
+        )
+        add(
+            "idle reader CPU (searching, no device)",
+            f"{idle['searching_pct']:.2f} % of a core",
+            "< 1 %",
+            "PASS" if idle["searching_pct"] < 1 else "FAIL",
+        )
 
-    facts = {"date": time.strftime("%Y-%m-%d %H:%M"), "python": platform.python_version(),
-             "machine": platform.machine(), "nproc": os.cpu_count()}
+    facts = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "nproc": os.cpu_count(),
+    }
     if args.json:
-        print(json.dumps({"facts": facts, "figures": figures,
-                          "rows": [dict(zip(("measure", "figure", "target", "verdict"), r)) for r in rows]},
-                         indent=2))
+        print(
+            json.dumps(
+                {
+                    "facts": facts,
+                    "figures": figures,
+                    "rows": [dict(zip(("measure", "figure", "target", "verdict"), r)) for r in rows],
+                },
+                indent=2,
+            )
+        )
     else:
         print("  ".join(f"{k} {v}" for k, v in facts.items()))
         widths = [max(len(str(r[i])) for r in rows + [("measure", "figure", "target", "verdict")]) for i in range(4)]

@@ -23,8 +23,16 @@ from pathlib import Path
 
 from companion.commands import NewGame, PlayerSeat
 from companion.errors import CommandError
-from companion.games.channel_won import (CHANNEL_WON, CloseLead, CollectCard, DeclareDone, Pass, PlayLocation,
-                                         PlayScoop, PlaySource)
+from companion.games.channel_won import (
+    CHANNEL_WON,
+    CloseLead,
+    CollectCard,
+    DeclareDone,
+    Pass,
+    PlayLocation,
+    PlayScoop,
+    PlaySource,
+)
 from companion.journal import Journal
 from companion.session import GameSession
 from companion.table import Table
@@ -52,8 +60,7 @@ def game_commands(seed: int, players: int):
                     tries.append(CloseLead(player=turn, lead=lead.category))
                 elif lead.closed:
                     other = rng.choice([c for c in state.categories if c != lead.category])
-                    tries.append(PlaySource(player=turn, lead=lead.category, category=other,
-                                            value=rng.randint(-2, 2)))
+                    tries.append(PlaySource(player=turn, lead=lead.category, category=other, value=rng.randint(-2, 2)))
                     tries.append(PlayScoop(player=turn, scoop="final_touch", lead=lead.category))
             tries += [Pass(player=turn), DeclareDone(player=turn)]
         for command in tries:
@@ -73,8 +80,10 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--dir", type=Path, default=None, help="where the temporary journals go")
     args = parser.parse_args(argv)
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')}  Python {platform.python_version()}  {platform.machine()}  "
-          f"{platform.processor() or ''}".rstrip())
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')}  Python {platform.python_version()}  {platform.machine()}  "
+        f"{platform.processor() or ''}".rstrip()
+    )
 
     games = [game_commands(seed, 2 + seed % 5) for seed in range(args.games)]
     commands = sum(len(cmds) for cmds, _ in games)
@@ -98,10 +107,14 @@ def main(argv=None) -> int:
             per_command.append(took)
             if any(e.type == "lead_scored" for e in events):
                 round_ends.append(took)
-    print(f"engine decide+evolve: median {statistics.median(per_command) * 1e6:.0f} µs, "
-          f"max {max(per_command) * 1e6:.0f} µs per command")
-    print(f"end-of-round command (scoring): median {statistics.median(round_ends) * 1e6:.0f} µs, "
-          f"max {max(round_ends) * 1e6:.0f} µs")
+    print(
+        f"engine decide+evolve: median {statistics.median(per_command) * 1e6:.0f} µs, "
+        f"max {max(per_command) * 1e6:.0f} µs per command"
+    )
+    print(
+        f"end-of-round command (scoring): median {statistics.median(round_ends) * 1e6:.0f} µs, "
+        f"max {max(round_ends) * 1e6:.0f} µs"
+    )
 
     # through the table, journal on disk
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
@@ -111,15 +124,18 @@ def main(argv=None) -> int:
         longest = max(range(args.games), key=lambda i: len(games[i][0]))
         cmds, _ = games[longest]
         players = 2 + longest % 5
-        table.execute(NewGame(game="channel-won",
-                              players=tuple(PlayerSeat(n) for n in CHANNEL_WON.default_names[:players])))
+        table.execute(
+            NewGame(game="channel-won", players=tuple(PlayerSeat(n) for n in CHANNEL_WON.default_names[:players]))
+        )
         start = time.perf_counter()
         for command in cmds:
             outcome = table.execute(command)
             assert outcome.accepted, outcome.message
         took = time.perf_counter() - start
-        print(f"table moves: {len(cmds) / took:.0f}/s ({len(cmds)} commands, {players} reporters, "
-              f"journal synchronous=FULL in {folder})")
+        print(
+            f"table moves: {len(cmds) / took:.0f}/s ({len(cmds)} commands, {players} reporters, "
+            f"journal synchronous=FULL in {folder})"
+        )
         records = journal.events(table.session.game_id)
         best = min(_time(lambda: GameSession(table.session.game_id, records)) for _ in range(3))
         print(f"replay of {len(records)} events: {best * 1000:.1f} ms (best of 3)")

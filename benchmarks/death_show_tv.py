@@ -25,12 +25,13 @@ import platform
 import sys
 import time
 
-from companion.commands import AnswerDice, PlayerSeat
-from companion.games.death_show_tv import (DEATH_SHOW_TV, DeclareFighter, DrawCard, EndTurn, Hunt, Move)
-from companion.games.death_show_tv.combat import FighterDice, _odds, odds_by_dice, odds_by_enumeration
 from timing import mean_seconds  # benchmarks/timing.py (this folder is on sys.path when run as a script)
 
-odds = _odds.__wrapped__      # the computation itself, not the remembered answer (see combat.odds)
+from companion.commands import AnswerDice, PlayerSeat
+from companion.games.death_show_tv import DEATH_SHOW_TV, DeclareFighter, DrawCard, EndTurn, Hunt, Move
+from companion.games.death_show_tv.combat import FighterDice, _odds, odds_by_dice, odds_by_enumeration
+
+odds = _odds.__wrapped__  # the computation itself, not the remembered answer (see combat.odds)
 
 FOUR = [FighterDice(2, 0), FighterDice(2, 1), FighterDice(2, 3), FighterDice(2, 2)]
 EIGHT = [FighterDice(2, i % 4) for i in range(8)]
@@ -40,8 +41,9 @@ def four_fighter_state():
     """Kelpie on The Caves; Jhon and Elena hunt her there (both combats tied); Rex hunts all three and
     everyone declares a two-dice card. Built with commands, as at the table."""
     rules = DEATH_SHOW_TV
-    state = rules.new_game([PlayerSeat(n) for n in ("Kelpie", "Jhon", "Elena", "Rex")],
-                           {"roll_off": False, "starting_cards": 5})
+    state = rules.new_game(
+        [PlayerSeat(n) for n in ("Kelpie", "Jhon", "Elena", "Rex")], {"roll_off": False, "starting_cards": 5}
+    )
 
     def run(command):
         nonlocal state
@@ -73,8 +75,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, skip the full dice roll-out")
     args = parser.parse_args()
     runs = 5 if args.quick else 30
-    print(f"Death Show TV combat odds benchmark — Python {platform.python_version()}, {platform.machine()}, "
-          f"{platform.processor() or platform.platform()}")
+    print(
+        f"Death Show TV combat odds benchmark — Python {platform.python_version()}, {platform.machine()}, "
+        f"{platform.processor() or platform.platform()}"
+    )
     closed = odds(tuple(FOUR))
     mean, sd = mean_seconds(lambda: odds(tuple(FOUR)), runs, warm_up=2)
     print(f"1. odds, 4 fighters × 2 dice (closed form):      {mean * 1e3:9.2f} ms ± {sd * 1e3:.2f}")

@@ -28,13 +28,13 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.commands import NewGame, PlayerSeat  # noqa: E402
 from companion.config import default_config, parse_config  # noqa: E402
+from companion.games import PlayerView  # noqa: E402
 from companion.games.tv_wars import TV_WARS  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.table import Table  # noqa: E402
 from hardware.buttons import ButtonBoard  # noqa: E402
 from hardware.panel_devices import open_panels  # noqa: E402
 from hardware.panels import PanelBank, render_player_panel  # noqa: E402
-from companion.games import PlayerView  # noqa: E402
 
 
 def press_to_frame(presses: int, bounce_time: float) -> list[float]:
@@ -49,13 +49,14 @@ def press_to_frame(presses: int, bounce_time: float) -> list[float]:
 
     def owner():
         table.claim()
-        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
-                              options={"roll_off": False}))
+        table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        )
         table.subscribe(lambda t, outcome: bank.show(list(t.view().players)))
         bank.show(list(table.view().players))
         ready.set()
         while not stop.is_set():
-            table.wait_pending(timeout=0.1)      # woken by each post
+            table.wait_pending(timeout=0.1)  # woken by each post
             table.process_pending()
 
     thread = threading.Thread(target=owner, daemon=True)
@@ -116,14 +117,26 @@ def main() -> None:
         p95 = sorted(samples)[int(len(samples) * 0.95) - 1] * 1000
         target = "≤ 5 ms" if bounce == 0 else "info (includes the debounce wait)"
         verdict = ("PASS" if median <= 5 else "MISS") if bounce == 0 else "info"
-        rows.append((f"press → panel frame, debounce {bounce * 1000:.0f} ms",
-                     f"median {median:.2f} ms, p95 {p95:.2f} ms ({args.presses} presses)", target, verdict))
+        rows.append(
+            (
+                f"press → panel frame, debounce {bounce * 1000:.0f} ms",
+                f"median {median:.2f} ms, p95 {p95:.2f} ms ({args.presses} presses)",
+                target,
+                verdict,
+            )
+        )
     sent, blocks = bytes_per_update()
     rows.append(("bytes per panel update (SSD1306, I²C)", f"{sent:,} bytes in {blocks} transfers", "—", "info"))
-    bits = sent * 9 + blocks * 20            # ACK bit per byte; start, stop and address per transfer
+    bits = sent * 9 + blocks * 20  # ACK bit per byte; start, stop and address per transfer
     seconds = bits / 400_000
-    rows.append(("full redraw of 4 panels at 400 kHz", f"{4 * seconds * 1000:.1f} ms → {1 / (4 * seconds):.1f} frames/s "
-                 f"(one panel: {1 / seconds:.0f} frames/s)", "—", "info"))
+    rows.append(
+        (
+            "full redraw of 4 panels at 400 kHz",
+            f"{4 * seconds * 1000:.1f} ms → {1 / (4 * seconds):.1f} frames/s (one panel: {1 / seconds:.0f} frames/s)",
+            "—",
+            "info",
+        )
+    )
     width = [max(len(r[i]) for r in rows) for i in range(4)]
     print("Hardware path benchmarks (mock pins, luma dummy and fake-bus devices)")
     for row in [("measure", "figure", "target", "verdict")] + rows:

@@ -24,8 +24,9 @@ Baselines, measured in the same run at each size (they do not depend on the game
 ``evolve`` over one move's events; **append** — ``Journal.append`` of one event (``synchronous=OFF``). The bare
 work of a redo is one append and one fold, of a 50-move jump one append and 50 folds; the history baselines are
 describing one move (per move) and 60 of them (a page, on opening). ``ratio`` = figure / baseline. ``growth`` =
-the figure at the largest size / at the smallest. The Pi columns multiply the largest size's time by 5 (Pi 4) and 12 (Pi Zero 2 W), the rough
-factors between this kind of desktop core and those boards for pure-Python work; measure on the Pi for the truth.
+the figure at the largest size / at the smallest. The Pi columns multiply the largest size's time by 5 (Pi 4)
+and 12 (Pi Zero 2 W), the rough factors between this kind of desktop core and those boards for pure-Python work;
+measure on the Pi for the truth.
 """
 
 from __future__ import annotations
@@ -41,27 +42,27 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # run.py beside this file (also under python -P)
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run.py beside this file (also under python -P)
 
 from run import NETWORKS, PROC_STATUS_SOURCE, _cpu_model, _new_table, _next_command, progress  # noqa: E402
 
 PI_FACTORS = (("Pi 4", 5), ("Pi Zero 2 W", 12))
-UNDO_RUN = 40          # undos in a row, then as many redos
-JUMP_BACK = 50         # moves undone by the jump
-BUDGET_S = 2.0         # per measure and size: stop repeating after this long (at least MIN_RUNS)
+UNDO_RUN = 40  # undos in a row, then as many redos
+JUMP_BACK = 50  # moves undone by the jump
+BUDGET_S = 2.0  # per measure and size: stop repeating after this long (at least MIN_RUNS)
 MIN_RUNS = 2
-HISTORY_PAGE = 60      # rows on the history screen's first page (companion.history.PAGE)
+HISTORY_PAGE = 60  # rows on the history screen's first page (companion.history.PAGE)
 
 
 def build(path: Path, events: int, seed: int = 2024):
     """A live table on a fresh journal at ``path`` holding a game of at least ``events`` events."""
     journal, table, game_id = _new_table(path)
-    table.backup_every = None                          # backups are not what is measured
+    table.backup_every = None  # backups are not what is measured
     journal._db.execute("PRAGMA synchronous = OFF")
     rng = random.Random(seed)
     total, started = 1, time.perf_counter()
     while total < events:
-        with journal._transaction():                   # batches of commands in one transaction: building only
+        with journal._transaction():  # batches of commands in one transaction: building only
             for _ in range(500):
                 outcome = table.execute(_next_command(table, rng))
                 total += len(outcome.records)
@@ -115,8 +116,9 @@ def measure(table, journal, game_id: int) -> dict:
     scratch = journal.create_game("tv-wars", [{"name": n, "colour": "white"} for n in NETWORKS], {}).game_id
     figures["append"] = repeat(lambda: timed(lambda: journal.append(scratch, [NewEvent("bench_note", {})])), 300)
     last = session.line[-1]
-    figures["describe"] = [timed(lambda: "; ".join(rules.describe(r.type, r.payload) for r in session.moves[last]))
-                           for _ in range(300)]
+    figures["describe"] = [
+        timed(lambda: "; ".join(rules.describe(r.type, r.payload) for r in session.moves[last])) for _ in range(300)
+    ]
 
     # undo / redo: runs of UNDO_RUN in a row (past the checkpoints), then as many redos
     deadline = time.perf_counter() + 2 * BUDGET_S
@@ -143,12 +145,13 @@ def measure(table, journal, game_id: int) -> dict:
     except ImportError:
         HistoryWindow = None
     moves = iter([PassOnTheAir(network=NETWORKS[i % 4], source="button") for i in range(1000)])
-    if HistoryWindow is None:         # before lazy rows: every refresh read the whole history
+    if HistoryWindow is None:  # before lazy rows: every refresh read the whole history
         figures["history_open"] = repeat(lambda: timed(table.history), 20)
 
         def per_move():
             accepted(table, next(moves))
             return timed(table.history)
+
         figures["history_kind"] = "table.history()"
     else:
         window = None
@@ -164,12 +167,15 @@ def measure(table, journal, game_id: int) -> dict:
         def per_move():
             accepted(table, next(moves))
             return timed(window.sync)
+
         figures["history_kind"] = "HistoryWindow.sync()"
     figures["history_move"] = repeat(per_move, 50)
     return figures
 
 
-_RSS_CHILD = PROC_STATUS_SOURCE + r"""
+_RSS_CHILD = (
+    PROC_STATUS_SOURCE
+    + r"""
 steps = {"bare": status()}
 if len(sys.argv) > 1:
     from companion.commands import OpenGame
@@ -187,12 +193,18 @@ if len(sys.argv) > 1:
     steps["game"] = status()
 print(json.dumps(steps))
 """
+)
 
 
 def rss(path: Path | None = None, game_id: int | None = None) -> dict:
     args = [str(path), str(game_id)] if path else []
-    result = subprocess.run([sys.executable, "-c", _RSS_CHILD, *args], capture_output=True, text=True, timeout=600,
-                            cwd=tempfile.gettempdir())
+    result = subprocess.run(
+        [sys.executable, "-c", _RSS_CHILD, *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tempfile.gettempdir(),
+    )
     if result.returncode != 0:
         raise RuntimeError(f"memory child failed: {result.stderr.strip().splitlines()[-3:]}")
     return json.loads(result.stdout)
@@ -209,8 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=None, help="where the temporary journals go")
     parser.add_argument("--json", action="store_true", help="the figures as JSON on standard output")
     args = parser.parse_args(argv)
-    sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes else
-             [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000])
+    sizes = (
+        [int(s) for s in args.sizes.split(",")]
+        if args.sizes
+        else [1_000, 10_000]
+        if args.quick
+        else [1_000, 10_000, 100_000]
+    )
 
     results: dict[int, dict] = {}
     with tempfile.TemporaryDirectory(prefix="companion-history-", dir=args.dir) as folder:
@@ -225,8 +242,10 @@ def main(argv: list[str] | None = None) -> int:
             figures["rss"] = memory
             figures["events"] = events
             results[size] = figures
-            progress(f"{events:,} events: undo {ms(statistics.fmean(figures['undo']))}, "
-                     f"jump {ms(statistics.fmean(figures['jump']))}, RSS {memory['game']['VmRSS']:.1f} MB")
+            progress(
+                f"{events:,} events: undo {ms(statistics.fmean(figures['undo']))}, "
+                f"jump {ms(statistics.fmean(figures['jump']))}, RSS {memory['game']['VmRSS']:.1f} MB"
+            )
 
     first, last = sizes[0], sizes[-1]
 
@@ -235,54 +254,90 @@ def main(argv: list[str] | None = None) -> int:
 
     def baseline(size, key):
         fold, append, describe = (statistics.median(results[size][k]) for k in ("fold", "append", "describe"))
-        return {"undo": append + fold, "redo": append + fold, "jump": append + JUMP_BACK * fold,
-                "jump_undo": append + JUMP_BACK * fold, "history_move": describe,
-                "history_open": HISTORY_PAGE * describe}[key]
+        return {
+            "undo": append + fold,
+            "redo": append + fold,
+            "jump": append + JUMP_BACK * fold,
+            "jump_undo": append + JUMP_BACK * fold,
+            "history_move": describe,
+            "history_open": HISTORY_PAGE * describe,
+        }[key]
 
     rows = []
-    labels = {"undo": "undo (Table.execute)", "redo": "redo (Table.execute)",
-              "jump": f"jump back {JUMP_BACK} moves", "jump_undo": "undo of that jump",
-              "history_move": f"history, per move: {results[first]['history_kind']}",
-              "history_open": "history, open (first page)"}
+    labels = {
+        "undo": "undo (Table.execute)",
+        "redo": "redo (Table.execute)",
+        "jump": f"jump back {JUMP_BACK} moves",
+        "jump_undo": "undo of that jump",
+        "history_move": f"history, per move: {results[first]['history_kind']}",
+        "history_open": "history, open (first page)",
+    }
     for key, label in labels.items():
-        row = {"measure": label, "mean_s": {s: mean(s, key) for s in sizes},
-               "worst_s": {s: max(results[s][key]) for s in sizes},
-               "baseline_s": {s: baseline(s, key) for s in sizes}}
+        row = {
+            "measure": label,
+            "mean_s": {s: mean(s, key) for s in sizes},
+            "worst_s": {s: max(results[s][key]) for s in sizes},
+            "baseline_s": {s: baseline(s, key) for s in sizes},
+        }
         row["growth"] = row["mean_s"][last] / row["mean_s"][first]
         row["ratio"] = row["mean_s"][last] / row["baseline_s"][last]
         rows.append(row)
 
     if args.json:
-        print(json.dumps({"sizes": sizes, "rows": rows, "bare_rss_mb": bare,
-                          "rss_mb": {s: results[s]["rss"] for s in sizes},
-                          "events": {s: results[s]["events"] for s in sizes}}, indent=2, default=str))
+        print(
+            json.dumps(
+                {
+                    "sizes": sizes,
+                    "rows": rows,
+                    "bare_rss_mb": bare,
+                    "rss_mb": {s: results[s]["rss"] for s in sizes},
+                    "events": {s: results[s]["events"] for s in sizes},
+                },
+                indent=2,
+                default=str,
+            )
+        )
         return 0
 
-    print(f"# history benchmark {time.strftime('%Y-%m-%d %H:%M')}  Python {platform.python_version()}  "
-          f"{platform.machine()}  {_cpu_model()}")
-    print(f"# sizes (events): " + ", ".join(f"{results[s]['events']:,}" for s in sizes)
-          + "; journal synchronous=OFF; mean (worst) per operation")
+    print(
+        f"# history benchmark {time.strftime('%Y-%m-%d %H:%M')}  Python {platform.python_version()}  "
+        f"{platform.machine()}  {_cpu_model()}"
+    )
+    print(
+        "# sizes (events): "
+        + ", ".join(f"{results[s]['events']:,}" for s in sizes)
+        + "; journal synchronous=OFF; mean (worst) per operation"
+    )
     head = f"{'measure':<44}" + "".join(f"{results[s]['events']:>22,}" for s in sizes)
     print(head + f"{'growth':>9}{'baseline':>12}{'ratio':>11}" + "".join(f"{n:>14}" for n, _ in PI_FACTORS))
     for row in rows:
         cells = "".join(f"{ms(row['mean_s'][s]) + ' (' + ms(row['worst_s'][s]).split()[0] + ')':>22}" for s in sizes)
         pis = "".join(f"{ms(row['mean_s'][last] * f):>14}" for _, f in PI_FACTORS)
-        print(f"{row['measure']:<44}{cells}{row['growth']:>8.1f}×{ms(row['baseline_s'][last]):>12}"
-              f"{row['ratio']:>10.1f}×{pis}")
-    print(f"{'baselines at ' + format(results[last]['events'], ',') + ' events':<44}"
-          f"fold {ms(statistics.median(results[last]['fold']))}, "
-          f"append {ms(statistics.median(results[last]['append']))}, "
-          f"describe {ms(statistics.median(results[last]['describe']))}")
+        print(
+            f"{row['measure']:<44}{cells}{row['growth']:>8.1f}×{ms(row['baseline_s'][last]):>12}"
+            f"{row['ratio']:>10.1f}×{pis}"
+        )
+    print(
+        f"{'baselines at ' + format(results[last]['events'], ',') + ' events':<44}"
+        f"fold {ms(statistics.median(results[last]['fold']))}, "
+        f"append {ms(statistics.median(results[last]['append']))}, "
+        f"describe {ms(statistics.median(results[last]['describe']))}"
+    )
     print()
     print(f"{'memory (MB)':<44}" + "".join(f"{results[s]['events']:>22,}" for s in sizes) + f"{'per event':>12}")
     for key in ("VmRSS", "VmHWM"):
         cells = "".join(f"{results[s]['rss']['game'][key]:>22.1f}" for s in sizes)
-        spread = (results[last]["rss"]["game"][key] - results[first]["rss"]["game"][key]) / \
-            max(1, results[last]["events"] - results[first]["events"]) * 1024
+        spread = (
+            (results[last]["rss"]["game"][key] - results[first]["rss"]["game"][key])
+            / max(1, results[last]["events"] - results[first]["events"])
+            * 1024
+        )
         print(f"{'headless ' + key + ' (target ≤ 60 MB)':<44}{cells}{spread:>9.2f} KB")
-    print(f"{'  after imports / bare python':<44}"
-          + "".join(f"{results[s]['rss']['imported']['VmRSS']:>22.1f}" for s in sizes)
-          + f"   bare python {bare['VmRSS']:.1f}")
+    print(
+        f"{'  after imports / bare python':<44}"
+        + "".join(f"{results[s]['rss']['imported']['VmRSS']:>22.1f}" for s in sizes)
+        + f"   bare python {bare['VmRSS']:.1f}"
+    )
     return 0
 
 

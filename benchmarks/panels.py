@@ -51,7 +51,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 # this folder must not be on the path: benchmarks/hardware.py would hide the installed hardware package
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != _HERE]
-_spec = importlib.util.spec_from_file_location("benchmarks_run", _HERE / "run.py")   # run.py beside this file
+_spec = importlib.util.spec_from_file_location("benchmarks_run", _HERE / "run.py")  # run.py beside this file
 _run = sys.modules[_spec.name] = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_run)
 _Display, build_game, machine_facts, progress = _run._Display, _run.build_game, _run.machine_facts, _run.progress
@@ -61,7 +61,7 @@ TARGET_MEDIAN_MS, TARGET_P99_MS, TARGET_BYTES = 5.0, 15.0, 0.25
 I2C_HZ = 400_000
 CHILD_TIMEOUT_S = 600
 PRESS_TIMEOUT_S = 10.0
-WARM_UP = 5            # presses before the measured ones (first calls import and cache), not counted
+WARM_UP = 5  # presses before the measured ones (first calls import and cache), not counted
 
 
 class RecordingBus:
@@ -105,6 +105,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 # -- the child: the kiosk with real panels on a recording bus ------------------------------------------------
 
+
 def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
@@ -125,14 +126,17 @@ def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
     controller = app.controller
     figures: dict = {"errors": []}
 
-    def timed_presses(buttons, pin, drawn: threading.Event, last_write, count: int,
-                      committed: list | None = None) -> list[float]:
+    def timed_presses(
+        buttons, pin, drawn: threading.Event, last_write, count: int, committed: list | None = None
+    ) -> list[float]:
         """Press ``pin`` ``count`` times, ``gap`` seconds apart; seconds from each debounced press to the last
         bus write of its frame (and, into ``committed``, from the press to its journal commit)."""
         fired: list[float] = []
         press = buttons.press
-        buttons.press = lambda button, seat, action=None: (fired.append(time.perf_counter()),
-                                                           press(button, seat, action))[1]
+        buttons.press = lambda button, seat, action=None: (
+            fired.append(time.perf_counter()),
+            press(button, seat, action),
+        )[1]
         samples = []
         for _ in range(count):
             drawn.clear()
@@ -144,7 +148,7 @@ def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
             if committed is not None:
                 committed.append(commits[-1] - fired[-1])
             pin.drive_high()
-            time.sleep(max(gap, config.bounce_time * 3))     # a player's pace; the release settles meanwhile
+            time.sleep(max(gap, config.bounce_time * 3))  # a player's pace; the release settles meanwhile
         buttons.press = press
         return samples
 
@@ -173,27 +177,37 @@ def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
                 drawn.set()
 
             abs_panel.display = display_and_tell
-            timed_presses(controller.buttons, controller.buttons.factory.pin(17), drawn,
-                          lambda: bus.last_write[0], WARM_UP)
+            timed_presses(
+                controller.buttons, controller.buttons.factory.pin(17), drawn, lambda: bus.last_write[0], WARM_UP
+            )
             figures["moves"] = len(controller.table.session.line)
             sent_before, transfers_before = bus.totals()
             figures["committed_s"] = []
-            samples = timed_presses(controller.buttons, controller.buttons.factory.pin(17), drawn,
-                                    lambda: bus.last_write[0], presses, figures["committed_s"])
+            samples = timed_presses(
+                controller.buttons,
+                controller.buttons.factory.pin(17),
+                drawn,
+                lambda: bus.last_write[0],
+                presses,
+                figures["committed_s"],
+            )
             sent_after, transfers_after = bus.totals()
             figures["kiosk_s"] = samples
             figures["press_bytes"] = {str(ch): sent_after.get(ch, 0) - sent_before.get(ch, 0) for ch in range(4)}
-            figures["press_transfers"] = {str(ch): transfers_after.get(ch, 0) - transfers_before.get(ch, 0)
-                                          for ch in range(4)}
+            figures["press_transfers"] = {
+                str(ch): transfers_after.get(ch, 0) - transfers_before.get(ch, 0) for ch in range(4)
+            }
             figures["accepted_moves"] = len(controller.table.session.line) - figures["moves"]
             figures["balance"] = controller.table.view().players[0].balance
             figures["bare_s"] = bare(config, presses + WARM_UP)[WARM_UP:]
         except Exception as error:  # reported by the parent
             import traceback
+
             figures["errors"].append(f"{error!r}\n{traceback.format_exc()}")
         finally:
             out.write_text(json.dumps(figures))
             from kivy.clock import Clock
+
             Clock.schedule_once(lambda dt: app.stop(), 0)
 
     def bare(config, count: int) -> list[float]:
@@ -237,6 +251,7 @@ def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
 
 # -- the parent ------------------------------------------------------------------------------------------------
 
+
 def full_frame_bytes() -> tuple[int, int, int, int]:
     """(bytes, transfers) of a full frame — the first after start-up — and of a $31,000 → $34,000 cash change,
     on a recording bus behind the multiplexer."""
@@ -246,8 +261,9 @@ def full_frame_bytes() -> tuple[int, int, int, int]:
     from hardware.panels import render_player_panel
 
     bus = RecordingBus()
-    device = open_panels(parse_config({"panels": {"driver": "ssd1306", "multiplexer": "switch"}}),
-                         open_bus=lambda number: bus)[0]
+    device = open_panels(
+        parse_config({"panels": {"driver": "ssd1306", "multiplexer": "switch"}}), open_bus=lambda number: bus
+    )[0]
     bus.bytes.clear(), bus.transfers.clear()
     device.display(render_player_panel(PlayerView("ABS", "#e53935", 31000)))
     full = bus.totals()
@@ -285,11 +301,20 @@ def run_kiosk(work: Path, journal: Path, presses: int, gap: float) -> dict:
         env = dict(os.environ)
         if display.display:
             env["DISPLAY"] = display.display
-        command = display.wrapper + [sys.executable, "-P", str(Path(__file__).resolve()), "--child",
-                                     str(journal), str(presses), str(gap), str(out)]
+        command = display.wrapper + [
+            sys.executable,
+            "-P",
+            str(Path(__file__).resolve()),
+            "--child",
+            str(journal),
+            str(presses),
+            str(gap),
+            str(out),
+        ]
         with open(log, "wb") as output:
-            completed = subprocess.run(command, env=env, cwd=work, stdout=output, stderr=subprocess.STDOUT,
-                                       timeout=CHILD_TIMEOUT_S)
+            completed = subprocess.run(
+                command, env=env, cwd=work, stdout=output, stderr=subprocess.STDOUT, timeout=CHILD_TIMEOUT_S
+            )
     if not out.exists():
         raise RuntimeError(f"the kiosk child wrote no figures (exit {completed.returncode}); log {log}")
     figures = json.loads(out.read_text())
@@ -339,44 +364,86 @@ def main(argv: list[str] | None = None) -> int:
     pi = lambda seconds: " · ".join(f"{name} ×{factor}: {ms(seconds * factor)}" for name, factor in PI_FACTORS)
     latency_ok = k_med * 1000 <= TARGET_MEDIAN_MS and k_p99 * 1000 <= TARGET_P99_MS
     rows = [
-        (f"debounced press → last panel byte handed to the bus, kiosk, {moves:,}-move game "
-         f"({figures['moves']:,} in force)",
-         f"median {ms(k_med)}, p99 {ms(k_p99)}, max {ms(max(kiosk))} ({presses} presses)",
-         f"bare: median {ms(b_med)}, p99 {ms(b_p99)}", f"×{k_med / b_med:.1f} median, ×{k_p99 / b_p99:.1f} p99",
-         f"median {pi(k_med)}; p99 {pi(k_p99)}",
-         f"median ≤ {TARGET_MEDIAN_MS:.0f} ms, p99 ≤ {TARGET_P99_MS:.0f} ms", "PASS" if latency_ok else "MISS"),
-        ("  of which: press → journal commit (wake, drain, decide, SQLite commit)",
-         f"median {ms(statistics.median(committed))}, p99 {ms(percentile(committed, 0.99))}",
-         f"journal append alone (synchronous=FULL, same folder): median {ms(statistics.median(appends))}, "
-         f"p99 {ms(percentile(appends, 0.99))}",
-         f"×{statistics.median(committed) / statistics.median(appends):.1f} median", "—", "info", "info"),
-        ("  of which: journal commit → last panel byte (listener, panel views, render, diff, send)",
-         f"median {ms(statistics.median(after))}, p99 {ms(percentile(after, 0.99))}", "—", "—",
-         f"median {pi(statistics.median(after))}", "info", "info"),
-        ("bytes on the bus for a cash change on one panel (kiosk presses, I²C)",
-         f"{abs_per_press:,.0f} bytes in {abs_transfers:.1f} transfers a press on ABS's panel = {share:.1%} of a "
-         f"full frame; {others} bytes on the other three panels",
-         f"full frame: {full_sent:,} bytes in {full_transfers} transfers",
-         f"{share:.3f}", "the same (bytes)", f"≤ {TARGET_BYTES:.0%} of a full frame",
-         "PASS" if share <= TARGET_BYTES and others == 0 else "MISS"),
-        ("bus time at 400 kHz for those bytes",
-         f"{bus_ms(abs_per_press, abs_transfers):.2f} ms a cash change "
-         f"({change_sent} bytes, {change_transfers} transfers for $31,000 → $34,000 alone)",
-         f"full frame: {bus_ms(full_sent, full_transfers):.2f} ms",
-         f"{bus_ms(abs_per_press, abs_transfers) / bus_ms(full_sent, full_transfers):.3f}",
-         "the same (bus speed)", "info", "info"),
+        (
+            f"debounced press → last panel byte handed to the bus, kiosk, {moves:,}-move game "
+            f"({figures['moves']:,} in force)",
+            f"median {ms(k_med)}, p99 {ms(k_p99)}, max {ms(max(kiosk))} ({presses} presses)",
+            f"bare: median {ms(b_med)}, p99 {ms(b_p99)}",
+            f"×{k_med / b_med:.1f} median, ×{k_p99 / b_p99:.1f} p99",
+            f"median {pi(k_med)}; p99 {pi(k_p99)}",
+            f"median ≤ {TARGET_MEDIAN_MS:.0f} ms, p99 ≤ {TARGET_P99_MS:.0f} ms",
+            "PASS" if latency_ok else "MISS",
+        ),
+        (
+            "  of which: press → journal commit (wake, drain, decide, SQLite commit)",
+            f"median {ms(statistics.median(committed))}, p99 {ms(percentile(committed, 0.99))}",
+            f"journal append alone (synchronous=FULL, same folder): median {ms(statistics.median(appends))}, "
+            f"p99 {ms(percentile(appends, 0.99))}",
+            f"×{statistics.median(committed) / statistics.median(appends):.1f} median",
+            "—",
+            "info",
+            "info",
+        ),
+        (
+            "  of which: journal commit → last panel byte (listener, panel views, render, diff, send)",
+            f"median {ms(statistics.median(after))}, p99 {ms(percentile(after, 0.99))}",
+            "—",
+            "—",
+            f"median {pi(statistics.median(after))}",
+            "info",
+            "info",
+        ),
+        (
+            "bytes on the bus for a cash change on one panel (kiosk presses, I²C)",
+            f"{abs_per_press:,.0f} bytes in {abs_transfers:.1f} transfers a press on ABS's panel = {share:.1%} of a "
+            f"full frame; {others} bytes on the other three panels",
+            f"full frame: {full_sent:,} bytes in {full_transfers} transfers",
+            f"{share:.3f}",
+            "the same (bytes)",
+            f"≤ {TARGET_BYTES:.0%} of a full frame",
+            "PASS" if share <= TARGET_BYTES and others == 0 else "MISS",
+        ),
+        (
+            "bus time at 400 kHz for those bytes",
+            f"{bus_ms(abs_per_press, abs_transfers):.2f} ms a cash change "
+            f"({change_sent} bytes, {change_transfers} transfers for $31,000 → $34,000 alone)",
+            f"full frame: {bus_ms(full_sent, full_transfers):.2f} ms",
+            f"{bus_ms(abs_per_press, abs_transfers) / bus_ms(full_sent, full_transfers):.3f}",
+            "the same (bus speed)",
+            "info",
+            "info",
+        ),
     ]
     if args.json:
-        print(json.dumps({"facts": facts, "moves": figures["moves"], "presses": presses, "kiosk_s": kiosk,
-                          "bare_s": bare, "committed_s": committed, "journal_append_s": appends, "gap_s": args.gap, "press_bytes": press_bytes, "press_transfers": press_transfers,
-                          "full_frame": [full_sent, full_transfers], "cash_change": [change_sent, change_transfers],
-                          "accepted_moves": figures["accepted_moves"], "display": figures["display"]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "facts": facts,
+                    "moves": figures["moves"],
+                    "presses": presses,
+                    "kiosk_s": kiosk,
+                    "bare_s": bare,
+                    "committed_s": committed,
+                    "journal_append_s": appends,
+                    "gap_s": args.gap,
+                    "press_bytes": press_bytes,
+                    "press_transfers": press_transfers,
+                    "full_frame": [full_sent, full_transfers],
+                    "cash_change": [change_sent, change_transfers],
+                    "accepted_moves": figures["accepted_moves"],
+                    "display": figures["display"],
+                },
+                indent=2,
+            )
+        )
         return 0
     print("Panel path benchmarks (issue 17): press → panel in the kiosk, bytes on the bus")
     for name, value in facts.items():
         print(f"  {name}: {value}")
-    print(f"  kiosk display: {figures['display']}; game: {game['events']:,} events, {figures['moves']:,} moves in "
-          f"force at start; {figures['accepted_moves']} presses applied (ABS now ${figures['balance']:,})")
+    print(
+        f"  kiosk display: {figures['display']}; game: {game['events']:,} events, {figures['moves']:,} moves in "
+        f"force at start; {figures['accepted_moves']} presses applied (ABS now ${figures['balance']:,})"
+    )
     header = ("measure", "figure", "bare baseline (same run)", "ratio", "Pi projection", "target", "verdict")
     for row in (header, *rows):
         print(" | ".join(row))

@@ -40,26 +40,36 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-import companion
 from timing import mean_seconds  # benchmarks/timing.py (this folder is on sys.path when run as a script)
+
+import companion
 from companion.games.tv_wars.lineup_file import load_lineup_file
-from companion.games.tv_wars.ratings_war import (Placement, Program, War, check_war, play_out, resolve_war,
-                                                  survival_odds)
+from companion.games.tv_wars.ratings_war import Placement, Program, War, check_war, play_out, resolve_war, survival_odds
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "tests" / "data" / "ratings-war-example.toml"
-PI_4 = 5                     # a Raspberry Pi 4 runs this pure-Python code about five times slower than a desktop
-TARGET_MS = 50               # four Specials and a tie, on the desktop
+PI_4 = 5  # a Raspberry Pi 4 runs this pure-Python code about five times slower than a desktop
+TARGET_MS = 50  # four Specials and a tie, on the desktop
 
 
 def with_specials(war: War, *names: str) -> War:
     """``war`` with the programs called ``names`` turned into Specials of the same length and colour (a
     bonus tile stays on its program)."""
-    return replace(war, lineups=tuple(
-        replace(lineup, programs=tuple(
-            Placement(Program.special_program(p.program.length, p.program.colour, p.program.name), p.bonus)
-            if p.program.name in names else p for p in lineup.programs))
-        for lineup in war.lineups))
+    return replace(
+        war,
+        lineups=tuple(
+            replace(
+                lineup,
+                programs=tuple(
+                    Placement(Program.special_program(p.program.length, p.program.colour, p.program.name), p.bonus)
+                    if p.program.name in names
+                    else p
+                    for p in lineup.programs
+                ),
+            )
+            for lineup in war.lineups
+        ),
+    )
 
 
 def some_dice(war: War, seed: int = 1) -> dict:
@@ -82,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     def roll(pending):
         return [generator.randint(1, 6) for _ in range(pending.request.count)]
 
-    print(f"Ratings War benchmark — Python {platform.python_version()} on {platform.machine()} "
-          f"({platform.processor() or platform.platform()}); companion from {Path(companion.__file__).parent}")
+    print(
+        f"Ratings War benchmark — Python {platform.python_version()} on {platform.machine()} "
+        f"({platform.processor() or platform.platform()}); companion from {Path(companion.__file__).parent}"
+    )
     rows = [
         ("resolve_war, 4-network example, dice given", lambda: resolve_war(war, dice), 2000 // scale),
         ("play_out, 4-network example, rolling as asked", lambda: play_out(war, {}, roll), 1000 // scale),
@@ -107,10 +119,14 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(REPO / "tests"))
         from ratings_war_oracle import oracle_survival_odds as old
     print()
-    print("survival_odds before the dice (exact), each line-up with the 8:30 tie; baseline: one resolve_war of the "
-          "same line-up, dice given")
-    head = (f"{'Specials':>8}  {'line-up':<37} {'runs':>5} {'odds':>10} {'± stdev':>9} {'baseline':>10} "
-            f"{'ratio':>7} {'Pi 4 (×5)':>10}")
+    print(
+        "survival_odds before the dice (exact), each line-up with the 8:30 tie; baseline: one resolve_war of the "
+        "same line-up, dice given"
+    )
+    head = (
+        f"{'Specials':>8}  {'line-up':<37} {'runs':>5} {'odds':>10} {'± stdev':>9} {'baseline':>10} "
+        f"{'ratio':>7} {'Pi 4 (×5)':>10}"
+    )
     if old:
         head += f" {'old (1 run)':>12} {'speed-up':>9} same"
     print(head)
@@ -122,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         runs = max(3, 30 // scale)
         mean, stdev = mean_seconds(lambda: survival_odds(lineup), runs)
         base, _ = mean_seconds(lambda: resolve_war(lineup, lineup_dice), max(20, 300 // scale))
-        line = (f"{specials:>8}  {label:<37} {runs:>5} {mean * 1e3:>7.2f} ms {stdev * 1e3:>6.2f} ms "
-                f"{base * 1e3:>7.3f} ms {mean / base:>6.1f}× {mean * PI_4 * 1e3:>7.1f} ms")
+        line = (
+            f"{specials:>8}  {label:<37} {runs:>5} {mean * 1e3:>7.2f} ms {stdev * 1e3:>6.2f} ms "
+            f"{base * 1e3:>7.3f} ms {mean / base:>6.1f}× {mean * PI_4 * 1e3:>7.1f} ms"
+        )
         if old:
             start = time.perf_counter()
             before = old(lineup)
@@ -133,8 +151,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
         if specials == 4 and target_ms is None:
             target_ms = mean * 1e3
-    print(f"target: 4 Specials and a tie ≤ {TARGET_MS} ms here: {target_ms:.1f} ms, "
-          f"{'met' if target_ms <= TARGET_MS else 'NOT met'} (Pi 4 projection {target_ms * PI_4:.0f} ms)")
+    print(
+        f"target: 4 Specials and a tie ≤ {TARGET_MS} ms here: {target_ms:.1f} ms, "
+        f"{'met' if target_ms <= TARGET_MS else 'NOT met'} (Pi 4 projection {target_ms * PI_4:.0f} ms)"
+    )
     return 0
 
 

@@ -52,12 +52,14 @@ from pathlib import Path
 NETWORKS = ("ABS", "CBA", "PBC", "NBS")
 FIRST_FRAME_VARIABLE = "COMPANION_BENCH_FIRST_FRAME"
 UI_TIMEOUT_S = 30.0
-EXIT_GRACE_S = 5.0        # how long the app may take to exit after reporting its first frame
+EXIT_GRACE_S = 5.0  # how long the app may take to exit after reporting its first frame
 REPLAY_TARGET_EVENTS = 10_000
 #: The companion modules the kiosk imports (ui.kiosk, ui.app, build_app) and opening a TV Wars game adds.
-KIOSK_CORE = ("companion.bank, companion.commands, companion.config, companion.dice, companion.errors, "
-              "companion.games, companion.history, companion.journal, companion.sdnotify, companion.snapshots, "
-              "companion.table, companion.tiles, companion.games.tv_wars")
+KIOSK_CORE = (
+    "companion.bank, companion.commands, companion.config, companion.dice, companion.errors, "
+    "companion.games, companion.history, companion.journal, companion.sdnotify, companion.snapshots, "
+    "companion.table, companion.tiles, companion.games.tv_wars"
+)
 #: What the registry imported besides, before lean start (every game on the first find_game).
 OTHER_GAMES = "companion.games.death_show_tv, companion.games.channel_won, companion.games.telly_time"
 
@@ -75,7 +77,7 @@ class Row:
     figure: str
     target: str = "—"
     verdict: str = "info"
-    value: float | None = None          # the number the verdict is about (None when not measured)
+    value: float | None = None  # the number the verdict is about (None when not measured)
     unit: str = ""
     details: dict = field(default_factory=dict)
 
@@ -175,8 +177,11 @@ def _new_table(path: Path):
     journal = Journal(path)
     table = Table(journal)
     table.claim()
-    outcome = table.execute(NewGame(game="tv-wars", players=tuple(PlayerSeat(n) for n in NETWORKS),
-                                    options={"roll_off": False}, source="test"))
+    outcome = table.execute(
+        NewGame(
+            game="tv-wars", players=tuple(PlayerSeat(n) for n in NETWORKS), options={"roll_off": False}, source="test"
+        )
+    )
     if not outcome.accepted:
         raise RuntimeError(f"cannot start a TV Wars game: {outcome.refusal}")
     return journal, table, outcome.records[0].game_id
@@ -190,7 +195,7 @@ def _next_command(table, rng: random.Random):
     session = table.session
     state = session.state
     network = rng.choice(NETWORKS)
-    if session.redo_stack and rng.random() < 0.4:      # after an undo, often redo it
+    if session.redo_stack and rng.random() < 0.4:  # after an undo, often redo it
         return Redo(source="button")
     roll = rng.random()
     if roll < 0.06 and len(session.line) >= 3:
@@ -218,14 +223,15 @@ def _next_command(table, rng: random.Random):
     return AdjustTrack(player=network, track="half_hours", delta=delta, reason="bench", source="touch")
 
 
-def build_game(path: Path, *, events: int | None = None, moves: int | None = None, seed: int = 2024,
-               fast: bool = False) -> dict:
+def build_game(
+    path: Path, *, events: int | None = None, moves: int | None = None, seed: int = 2024, fast: bool = False
+) -> dict:
     """Play a TV Wars game of 4 networks through a Table into the journal at ``path`` until it holds
     ``events`` events (game_started included) or ``moves`` accepted commands. ``fast`` turns the build
     connection's ``synchronous`` to OFF (the events written are the same; only durability differs)."""
     journal, table, game_id = _new_table(path)
     if fast:
-        journal._db.execute("PRAGMA synchronous = OFF")   # building only: not what is measured
+        journal._db.execute("PRAGMA synchronous = OFF")  # building only: not what is measured
     rng = random.Random(seed)
     total_events, accepted, refused, kinds = 1, 0, 0, {}
     started = time.perf_counter()
@@ -243,8 +249,16 @@ def build_game(path: Path, *, events: int | None = None, moves: int | None = Non
     seconds = time.perf_counter() - started
     final_state = table.state
     journal.close()
-    return {"game_id": game_id, "events": total_events, "commands": accepted, "refused": refused,
-            "kinds": kinds, "build_s": seconds, "final_state": final_state, "fast_build": fast}
+    return {
+        "game_id": game_id,
+        "events": total_events,
+        "commands": accepted,
+        "refused": refused,
+        "kinds": kinds,
+        "build_s": seconds,
+        "final_state": final_state,
+        "fast_build": fast,
+    }
 
 
 def _best_of(repeats: int, function) -> tuple[float, list[float], object]:
@@ -273,23 +287,30 @@ def bench_appends(work: Path, count: int) -> list[Row]:
     # The Journal alone: one single-event transaction per append, as the table writes a simple move.
     path = work / "appends-journal.sqlite3"
     with Journal(path) as journal:
-        sync = journal._db.execute("PRAGMA synchronous").fetchone()[0]   # 2 = FULL
+        sync = journal._db.execute("PRAGMA synchronous").fetchone()[0]  # 2 = FULL
         players = [{"name": n, "colour": "white"} for n in NETWORKS]
         game_id = journal.create_game("tv-wars", players, {"roll_off": False}).game_id
         base = Movement(BANK, "ABS", ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event()
-        events = [NewEvent(base.type, {**base.payload, "payee": NETWORKS[i % 4], "by": "button"})
-                  for i in range(count)]
-        for event in events[:20]:                                     # warm-up (file growth, caches)
+        events = [NewEvent(base.type, {**base.payload, "payee": NETWORKS[i % 4], "by": "button"}) for i in range(count)]
+        for event in events[:20]:  # warm-up (file growth, caches)
             journal.append(game_id, [event])
         started = time.perf_counter()
         for event in events:
             journal.append(game_id, [event])
         seconds = time.perf_counter() - started
     rate = count / seconds
-    rows.append(Row("journal_appends_per_s", f"journal appends, 1 money_moved/txn (synchronous={_SYNC.get(sync, sync)})",
-                    f"{rate:,.0f}/s ({count:,} in {seconds:.2f} s; {seconds / count * 1000:.2f} ms each)",
-                    target, _verdict(rate, 200, True), rate, "appends/s",
-                    {"appends": count, "seconds": seconds, "synchronous": _SYNC.get(sync, sync)}))
+    rows.append(
+        Row(
+            "journal_appends_per_s",
+            f"journal appends, 1 money_moved/txn (synchronous={_SYNC.get(sync, sync)})",
+            f"{rate:,.0f}/s ({count:,} in {seconds:.2f} s; {seconds / count * 1000:.2f} ms each)",
+            target,
+            _verdict(rate, 200, True),
+            rate,
+            "appends/s",
+            {"appends": count, "seconds": seconds, "synchronous": _SYNC.get(sync, sync)},
+        )
+    )
     progress(f"journal appends: {rate:,.0f}/s")
 
     # Through the whole Table: decide, preview, journal (FULL), fold, describe.
@@ -308,10 +329,18 @@ def bench_appends(work: Path, count: int) -> list[Row]:
         journal.close()
     rate = count / seconds
     note = f"; {refused} refused!" if refused else ""
-    rows.append(Row("table_moves_per_s", "table moves: Table.execute(PassOnTheAir)",
-                    f"{rate:,.0f}/s ({count:,} in {seconds:.2f} s; {seconds / count * 1000:.2f} ms each{note})",
-                    target, _verdict(rate, 200, True), rate, "moves/s",
-                    {"moves": count, "seconds": seconds, "refused": refused}))
+    rows.append(
+        Row(
+            "table_moves_per_s",
+            "table moves: Table.execute(PassOnTheAir)",
+            f"{rate:,.0f}/s ({count:,} in {seconds:.2f} s; {seconds / count * 1000:.2f} ms each{note})",
+            target,
+            _verdict(rate, 200, True),
+            rate,
+            "moves/s",
+            {"moves": count, "seconds": seconds, "refused": refused},
+        )
+    )
     progress(f"table moves: {rate:,.0f}/s")
     return rows
 
@@ -332,8 +361,10 @@ def bench_replay(work: Path, events: int, predicted_rate: float | None) -> list[
     path = work / "replay.sqlite3"
     # Build with the journal as is, unless this machine's fsyncs would make that take over a minute.
     fast = bool(predicted_rate) and events / predicted_rate > 60
-    progress(f"building a {events:,}-event game through a Table"
-             + (" (synchronous=OFF for the build: FULL would take > 60 s here)" if fast else ""))
+    progress(
+        f"building a {events:,}-event game through a Table"
+        + (" (synchronous=OFF for the build: FULL would take > 60 s here)" if fast else "")
+    )
     built = build_game(path, events=events, fast=fast)
     progress(f"built {built['events']:,} events from {built['commands']:,} commands in {built['build_s']:.1f} s")
     game_id = built["game_id"]
@@ -342,6 +373,7 @@ def bench_replay(work: Path, events: int, predicted_rate: float | None) -> list[
 
     rows = []
     with Journal(path) as journal:
+
         def read_and_fold():
             return GameSession(game_id, journal.events(game_id))
 
@@ -363,15 +395,51 @@ def bench_replay(work: Path, events: int, predicted_rate: float | None) -> list[
         result = _verdict(seconds * (scale if scaled else 1), 0.5, False)
         return result + ("*" if scaled else "")
 
-    details = {"events": built["events"], "commands": built["commands"], "kinds": built["kinds"],
-               "build_s": built["build_s"], "build_synchronous_off": fast, "times_s": times,
-               "state_matches_live_table": same}
-    rows.append(Row("replay_s", "replay: GameSession(id, journal.events(id))", figure(best),
-                    f"≤ 0.5 s per {REPLAY_TARGET_EVENTS:,}", verdict(best), best, "s", details))
-    rows.append(Row("replay_fold_s", "  fold only (records in memory)", figure(fold_best),
-                    "—", "info", fold_best, "s", {"times_s": fold_times}))
-    rows.append(Row("replay_read_s", "  read only: journal.events(id)", figure(read_best),
-                    "—", "info", read_best, "s", {"times_s": read_times}))
+    details = {
+        "events": built["events"],
+        "commands": built["commands"],
+        "kinds": built["kinds"],
+        "build_s": built["build_s"],
+        "build_synchronous_off": fast,
+        "times_s": times,
+        "state_matches_live_table": same,
+    }
+    rows.append(
+        Row(
+            "replay_s",
+            "replay: GameSession(id, journal.events(id))",
+            figure(best),
+            f"≤ 0.5 s per {REPLAY_TARGET_EVENTS:,}",
+            verdict(best),
+            best,
+            "s",
+            details,
+        )
+    )
+    rows.append(
+        Row(
+            "replay_fold_s",
+            "  fold only (records in memory)",
+            figure(fold_best),
+            "—",
+            "info",
+            fold_best,
+            "s",
+            {"times_s": fold_times},
+        )
+    )
+    rows.append(
+        Row(
+            "replay_read_s",
+            "  read only: journal.events(id)",
+            figure(read_best),
+            "—",
+            "info",
+            read_best,
+            "s",
+            {"times_s": read_times},
+        )
+    )
 
     # What start-up does: a fresh Journal + Table, then OpenGame (also runs journal.games()).
     def resume():
@@ -382,8 +450,18 @@ def bench_replay(work: Path, events: int, predicted_rate: float | None) -> list[
                 raise RuntimeError(f"OpenGame refused: {outcome.refusal}")
 
     resume_best, resume_times, _ = _best_of(3, resume)
-    rows.append(Row("resume_s", "  resume: Journal() + execute(OpenGame) (from the stored states)",
-                    figure(resume_best), "—", "info", resume_best, "s", {"times_s": resume_times}))
+    rows.append(
+        Row(
+            "resume_s",
+            "  resume: Journal() + execute(OpenGame) (from the stored states)",
+            figure(resume_best),
+            "—",
+            "info",
+            resume_best,
+            "s",
+            {"times_s": resume_times},
+        )
+    )
     _SAVED_GAME["replay"] = (path, f"{built['events']:,} events")
     if not same:
         rows[0].figure += "  [!] replayed state differs from the live table's"
@@ -396,8 +474,7 @@ def bench_replay(work: Path, events: int, predicted_rate: float | None) -> list[
 
 
 def _run_python(code: str, cwd: Path, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *extra, "-c", code], cwd=cwd, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run([sys.executable, *extra, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
 def _wall_ms(code: str, cwd: Path) -> float:
@@ -418,7 +495,7 @@ def _importtime(module: str, cwd: Path) -> tuple[float, list[tuple[float, str]]]
     lines = [line for line in result.stderr.splitlines() if line.startswith("import time:")][1:]
     parsed = []
     for line in lines:
-        parts = line[len("import time:"):].split("|")
+        parts = line[len("import time:") :].split("|")
         if len(parts) == 3:
             name = parts[2].rstrip()
             parsed.append((int(parts[0]), int(parts[1]), name[1:] if name.startswith(" ") else name))
@@ -433,12 +510,17 @@ def _importtime(module: str, cwd: Path) -> tuple[float, list[tuple[float, str]]]
 
 def bench_imports(work: Path, runs: int) -> list[Row]:
     cwd = work  # not the project folder: the installed (editable) package is what is imported
-    codes = {"bare": "pass", "companion": "import companion", "companion.table": "import companion.table",
-             "kiosk core": f"import {KIOSK_CORE}", "kiosk core, every game": f"import {KIOSK_CORE}, {OTHER_GAMES}"}
-    for code in codes.values():                   # warm-up: byte-code caches, page cache
+    codes = {
+        "bare": "pass",
+        "companion": "import companion",
+        "companion.table": "import companion.table",
+        "kiosk core": f"import {KIOSK_CORE}",
+        "kiosk core, every game": f"import {KIOSK_CORE}, {OTHER_GAMES}",
+    }
+    for code in codes.values():  # warm-up: byte-code caches, page cache
         _wall_ms(code, cwd)
     samples: dict[str, list[float]] = {name: [] for name in codes}
-    for _ in range(runs):                          # interleaved so drift hits all three alike
+    for _ in range(runs):  # interleaved so drift hits all three alike
         for name, code in codes.items():
             samples[name].append(_wall_ms(code, cwd))
     medians = {name: statistics.median(values) for name, values in samples.items()}
@@ -457,24 +539,55 @@ def bench_imports(work: Path, runs: int) -> list[Row]:
     rows = []
     for module in ("companion", "companion.table"):
         wall = medians[module] - medians["bare"]
-        rows.append(Row(f"import_{module.replace('.', '_')}_ms",
-                        f"import {module}",
-                        f"{max(wall, 0):.1f} ms (median of {runs}, minus bare python; "
-                        f"-X importtime {internal[module]:.1f} ms)", "≤ 150 ms",
-                        _verdict(wall, 150, False), wall, "ms",
-                        {"median_ms": medians[module], "bare_median_ms": medians["bare"],
-                         "samples_ms": samples[module], "bare_samples_ms": samples["bare"],
-                         "importtime_cumulative_ms": internal[module]}))
+        rows.append(
+            Row(
+                f"import_{module.replace('.', '_')}_ms",
+                f"import {module}",
+                f"{max(wall, 0):.1f} ms (median of {runs}, minus bare python; -X importtime {internal[module]:.1f} ms)",
+                "≤ 150 ms",
+                _verdict(wall, 150, False),
+                wall,
+                "ms",
+                {
+                    "median_ms": medians[module],
+                    "bare_median_ms": medians["bare"],
+                    "samples_ms": samples[module],
+                    "bare_samples_ms": samples["bare"],
+                    "importtime_cumulative_ms": internal[module],
+                },
+            )
+        )
     rows[-1].details["heaviest_self_us"] = [{"module": name, "self_us": own} for own, name in heaviest]
     core = medians["kiosk core"] - medians["bare"]
     every = medians["kiosk core, every game"] - medians["bare"]
-    rows.append(Row("import_kiosk_core_ms", "import the core a kiosk imports (one game: TV Wars)",
-                    f"{max(core, 0):.1f} ms (median of {runs}, minus bare python; with every game, as before "
-                    f"lean start: {max(every, 0):.1f} ms)", "≤ 150 ms", _verdict(core, 150, False), core, "ms",
-                    {"modules": KIOSK_CORE, "median_ms": medians["kiosk core"],
-                     "every_game_median_ms": medians["kiosk core, every game"]}))
-    rows.append(Row("python_startup_ms", "  bare python start-up (-c pass)",
-                    f"{medians['bare']:.1f} ms", "—", "info", medians["bare"], "ms"))
+    rows.append(
+        Row(
+            "import_kiosk_core_ms",
+            "import the core a kiosk imports (one game: TV Wars)",
+            f"{max(core, 0):.1f} ms (median of {runs}, minus bare python; with every game, as before "
+            f"lean start: {max(every, 0):.1f} ms)",
+            "≤ 150 ms",
+            _verdict(core, 150, False),
+            core,
+            "ms",
+            {
+                "modules": KIOSK_CORE,
+                "median_ms": medians["kiosk core"],
+                "every_game_median_ms": medians["kiosk core, every game"],
+            },
+        )
+    )
+    rows.append(
+        Row(
+            "python_startup_ms",
+            "  bare python start-up (-c pass)",
+            f"{medians['bare']:.1f} ms",
+            "—",
+            "info",
+            medians["bare"],
+            "ms",
+        )
+    )
     progress(f"imports: companion {max(rows[0].value, 0):.1f} ms, companion.table {rows[1].value:.1f} ms")
     return rows
 
@@ -483,7 +596,7 @@ def bench_imports(work: Path, runs: int) -> list[Row]:
 # 4. resident memory
 
 
-_SAVED_GAME: dict = {}   # the memory benchmark's journal, reused to time a resumed start-up
+_SAVED_GAME: dict = {}  # the memory benchmark's journal, reused to time a resumed start-up
 
 #: The source of ``status()`` for child scripts: ``{"VmRSS": MB, "VmHWM": MB}`` from ``/proc/self/status``.
 PROC_STATUS_SOURCE = r"""
@@ -499,7 +612,9 @@ def status():
     return found
 """
 
-_MEMORY_CHILD = PROC_STATUS_SOURCE + r"""
+_MEMORY_CHILD = (
+    PROC_STATUS_SOURCE
+    + r"""
 steps = {"start": status()}
 if sys.argv[1] == "table":
     from companion.commands import OpenGame
@@ -520,6 +635,7 @@ if sys.argv[1] == "table":
     steps["moves_in_force"] = len(table.session.line)
 print(json.dumps(steps))
 """
+)
 
 
 def bench_memory(work: Path, moves: int, predicted_rate: float | None) -> list[Row]:
@@ -528,8 +644,9 @@ def bench_memory(work: Path, moves: int, predicted_rate: float | None) -> list[R
     built = build_game(path, moves=moves, seed=7, fast=fast)
 
     def child(*args: str) -> dict:
-        result = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, *args], cwd=work, capture_output=True,
-                                text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-c", _MEMORY_CHILD, *args], cwd=work, capture_output=True, text=True, timeout=120
+        )
         if result.returncode != 0:
             raise RuntimeError(f"memory child failed: {result.stderr.strip().splitlines()[-3:]}")
         return json.loads(result.stdout)
@@ -537,15 +654,25 @@ def bench_memory(work: Path, moves: int, predicted_rate: float | None) -> list[R
     bare = child("bare")["start"]
     steps = child("table", str(path), str(built["game_id"]))
     rss, hwm = steps["game"]["VmRSS"], steps["game"]["VmHWM"]
-    figure = (f"VmRSS {rss:.1f} MB, VmHWM {hwm:.1f} MB ({built['commands']:,} moves, {built['events']:,} events; "
-              f"after imports {steps['imported']['VmRSS']:.1f} MB)")
+    figure = (
+        f"VmRSS {rss:.1f} MB, VmHWM {hwm:.1f} MB ({built['commands']:,} moves, {built['events']:,} events; "
+        f"after imports {steps['imported']['VmRSS']:.1f} MB)"
+    )
     _SAVED_GAME["path"] = path
     _SAVED_GAME["label"] = f"{built['commands']:,} moves"
-    rows = [Row("headless_rss_mb", "headless table memory (4 networks)", figure, "≤ 60 MB",
-                _verdict(max(rss, hwm), 60, False), max(rss, hwm), "MB",
-                {"steps_mb": steps, "moves": built["commands"], "events": built["events"]}),
-            Row("bare_python_rss_mb", "  bare python VmRSS", f"{bare['VmRSS']:.1f} MB",
-                "—", "info", bare["VmRSS"], "MB")]
+    rows = [
+        Row(
+            "headless_rss_mb",
+            "headless table memory (4 networks)",
+            figure,
+            "≤ 60 MB",
+            _verdict(max(rss, hwm), 60, False),
+            max(rss, hwm),
+            "MB",
+            {"steps_mb": steps, "moves": built["commands"], "events": built["events"]},
+        ),
+        Row("bare_python_rss_mb", "  bare python VmRSS", f"{bare['VmRSS']:.1f} MB", "—", "info", bare["VmRSS"], "MB"),
+    ]
     progress(f"memory: RSS {rss:.1f} MB, HWM {hwm:.1f} MB")
     return rows
 
@@ -565,14 +692,14 @@ class _Display:
         self.note = f"existing display {self.display}" if self.display else ""
         self.problem = ""
 
-    def __enter__(self) -> "_Display":
+    def __enter__(self) -> _Display:
         if self.display:
             return self
         if shutil.which("Xvfb"):
             try:
                 self._start_xvfb()
                 return self
-            except Exception as error:   # fall through to xvfb-run
+            except Exception as error:  # fall through to xvfb-run
                 self.problem = f"Xvfb did not start: {error}"
                 self._stop()
         if shutil.which("xvfb-run"):
@@ -590,7 +717,12 @@ class _Display:
             # -displayfd: Xvfb picks a free display number and writes it once it accepts connections.
             self.process = subprocess.Popen(
                 ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                pass_fds=(write_end,), stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+                pass_fds=(write_end,),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
         finally:
             os.close(write_end)
             log.close()
@@ -673,7 +805,7 @@ def _marker_memory(marker: Path) -> dict:
     except OSError:
         return {}
     found = {}
-    for item in (lines[1].split() if len(lines) > 1 else []):
+    for item in lines[1].split() if len(lines) > 1 else []:
         key, _, value = item.partition("=")
         if value.isdigit():
             found[key] = int(value) / 1024
@@ -716,8 +848,9 @@ Bare().run()
 """
 
 
-def _first_frame_once(display: _Display, work: Path, index: int, journal: Path | None = None,
-                      bare: bool = False) -> tuple[float | None, str, dict]:
+def _first_frame_once(
+    display: _Display, work: Path, index: int, journal: Path | None = None, bare: bool = False
+) -> tuple[float | None, str, dict]:
     """One launch: ``(seconds from Popen to the first frame or None, a note, memory at the first frame)``;
     the companion's simulator (resuming ``journal`` if given), or the bare Kivy app (``bare``)."""
     from companion.paths import JOURNAL_NAME
@@ -726,7 +859,7 @@ def _first_frame_once(display: _Display, work: Path, index: int, journal: Path |
     run_dir = Path(tempfile.mkdtemp(prefix=f"ui-{index}-", dir=work))
     data_dir = run_dir / "data"
     data_dir.mkdir()
-    if journal is not None:          # a saved game to resume at start-up
+    if journal is not None:  # a saved game to resume at start-up
         shutil.copyfile(journal, data_dir / JOURNAL_NAME)
     marker = run_dir / "first-frame.txt"
     log_path = run_dir / "app.log"
@@ -734,7 +867,7 @@ def _first_frame_once(display: _Display, work: Path, index: int, journal: Path |
     env[FIRST_FRAME_VARIABLE] = str(marker)
     if display.display:
         env["DISPLAY"] = display.display
-    if bare:                         # a file, not -c: Kivy's App looks for its source's folder
+    if bare:  # a file, not -c: Kivy's App looks for its source's folder
         size = (TOUCHSCREEN_SIZE[0], TOUCHSCREEN_SIZE[1] + SIMULATOR_STRIP_HEIGHT)
         script = run_dir / "bare_kivy.py"
         script.write_text(_BARE_KIVY)
@@ -743,22 +876,32 @@ def _first_frame_once(display: _Display, work: Path, index: int, journal: Path |
         command = display.wrapper + _companion_command() + ["run", "--sim", "--data-dir", str(data_dir)]
     with open(log_path, "wb") as log:
         launched = time.time()
-        process = subprocess.Popen(command, env=env, cwd=run_dir, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            env=env,
+            cwd=run_dir,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     deadline = time.monotonic() + UI_TIMEOUT_S
     exited = False
     try:
         while process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
             if deadline - time.monotonic() > EXIT_GRACE_S and _read_marker(marker) is not None:
-                deadline = time.monotonic() + EXIT_GRACE_S   # reported: it should exit by itself soon
+                deadline = time.monotonic() + EXIT_GRACE_S  # reported: it should exit by itself soon
         exited = process.poll() is not None
     finally:
         # Still running after the timeout (or interrupted): stop it; a marker written meanwhile still counts.
         _stop_group(process)
         if not exited:
-            exited_note = (f"first frame reported but the app did not exit within {EXIT_GRACE_S:.0f} s"
-                           if _read_marker(marker) is not None else "")
+            exited_note = (
+                f"first frame reported but the app did not exit within {EXIT_GRACE_S:.0f} s"
+                if _read_marker(marker) is not None
+                else ""
+            )
     try:
         text = marker.read_text().strip()
     except OSError:
@@ -770,10 +913,19 @@ def _first_frame_once(display: _Display, work: Path, index: int, journal: Path |
         seconds = drawn - launched
         return seconds, ("" if exited else exited_note), _marker_memory(marker)
     if not exited:
-        return None, (f"no first frame reported within {UI_TIMEOUT_S:.0f} s (the UI may not support "
-                      f"{FIRST_FRAME_VARIABLE} yet); log: {_last_lines(log_path)}"), {}
-    return None, (f"app exited with code {process.returncode} without reporting a first frame: "
-                  f"{_last_lines(log_path, 1)}"), {}
+        return (
+            None,
+            (
+                f"no first frame reported within {UI_TIMEOUT_S:.0f} s (the UI may not support "
+                f"{FIRST_FRAME_VARIABLE} yet); log: {_last_lines(log_path)}"
+            ),
+            {},
+        )
+    return (
+        None,
+        (f"app exited with code {process.returncode} without reporting a first frame: {_last_lines(log_path, 1)}"),
+        {},
+    )
 
 
 def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None = None) -> list[Row]:
@@ -788,11 +940,15 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
         if display.problem:
             return [not_measured(key, measure, target, display.problem)]
         progress(f"simulator first frame: {display.note}")
-        for index in range(runs):                 # interleaved: the same load hits all three alike
+        for index in range(runs):  # interleaved: the same load hits all three alike
             for kind in kinds:
-                seconds, note, used = _first_frame_once(display, work, index * len(kinds) + kinds.index(kind),
-                                                        saved_game[0] if kind == "saved" else None,
-                                                        bare=kind == "bare")
+                seconds, note, used = _first_frame_once(
+                    display,
+                    work,
+                    index * len(kinds) + kinds.index(kind),
+                    saved_game[0] if kind == "saved" else None,
+                    bare=kind == "bare",
+                )
                 if seconds is None:
                     if kind != "saved" and not times[kind]:
                         return [not_measured(key, measure, target, f"{kind}: {note}")]
@@ -802,8 +958,7 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
                 memory[kind].append(used)
                 if note:
                     notes.append(note)
-                progress(f"first frame run {index + 1} ({kind}): {seconds:.2f} s, "
-                         f"VmRSS {used.get('VmRSS', 0):.0f} MB")
+                progress(f"first frame run {index + 1} ({kind}): {seconds:.2f} s, VmRSS {used.get('VmRSS', 0):.0f} MB")
     median = {kind: statistics.median(values) for kind, values in times.items() if values}
     rss = {kind: statistics.median(m.get("VmRSS", 0) for m in values) for kind, values in memory.items() if values}
     hwm = {kind: statistics.median(m.get("VmHWM", 0) for m in values) for kind, values in memory.items() if values}
@@ -812,24 +967,62 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
     if notes:
         figure += f" [{notes[0]}]"
     ratio = median["empty"] / median["bare"]
-    rows = [Row(key, measure, figure, target, _verdict(median["empty"], 3, False), median["empty"], "s",
-                {"times_s": times, "display": display.note, "notes": notes, "rss_mb": rss, "hwm_mb": hwm,
-                 "command": " ".join(_companion_command() + ["run", "--sim", "--data-dir", "<tmp>"])}),
-            Row("first_frame_ratio", "  ÷ a bare Kivy app's first frame (same window, same run, alternated)",
-                f"{ratio:.2f}× (bare Kivy {median['bare']:.2f} s, median of {len(times['bare'])}; ×5 Pi 4 ≈ "
-                f"{median['empty'] * 5:.1f} s, ×12 Pi Zero 2 W ≈ {median['empty'] * 12:.1f} s)",
-                "≤ 1.3×", _verdict(ratio, 1.3, False), ratio, "×")]
+    rows = [
+        Row(
+            key,
+            measure,
+            figure,
+            target,
+            _verdict(median["empty"], 3, False),
+            median["empty"],
+            "s",
+            {
+                "times_s": times,
+                "display": display.note,
+                "notes": notes,
+                "rss_mb": rss,
+                "hwm_mb": hwm,
+                "command": " ".join(_companion_command() + ["run", "--sim", "--data-dir", "<tmp>"]),
+            },
+        ),
+        Row(
+            "first_frame_ratio",
+            "  ÷ a bare Kivy app's first frame (same window, same run, alternated)",
+            f"{ratio:.2f}× (bare Kivy {median['bare']:.2f} s, median of {len(times['bare'])}; ×5 Pi 4 ≈ "
+            f"{median['empty'] * 5:.1f} s, ×12 Pi Zero 2 W ≈ {median['empty'] * 12:.1f} s)",
+            "≤ 1.3×",
+            _verdict(ratio, 1.3, False),
+            ratio,
+            "×",
+        ),
+    ]
     if "saved" in median:
         saved_ratio = median["saved"] / median["bare"]
-        rows.append(Row("first_frame_resume_s", f"  resuming a saved game ({saved_game[1]})",
-                        f"{median['saved']:.2f} s = {saved_ratio:.2f}× bare Kivy (median of {len(times['saved'])})",
-                        "≤ 1.3× bare", _verdict(saved_ratio, 1.3, False), median["saved"], "s"))
+        rows.append(
+            Row(
+                "first_frame_resume_s",
+                f"  resuming a saved game ({saved_game[1]})",
+                f"{median['saved']:.2f} s = {saved_ratio:.2f}× bare Kivy (median of {len(times['saved'])})",
+                "≤ 1.3× bare",
+                _verdict(saved_ratio, 1.3, False),
+                median["saved"],
+                "s",
+            )
+        )
         memory_ratio = rss["saved"] / rss["bare"] if rss.get("bare") else float("inf")
-        rows.append(Row("kiosk_rss_mb", f"kiosk memory at its first frame, resuming ({saved_game[1]})",
-                        f"VmRSS {rss['saved']:.1f} MB = {memory_ratio:.2f}× a bare Kivy app's {rss['bare']:.1f} MB "
-                        f"(VmHWM {hwm['saved']:.1f} vs {hwm['bare']:.1f} MB; empty data dir {rss['empty']:.1f} MB)",
-                        "≤ 1.25× bare", _verdict(memory_ratio, 1.25, False), memory_ratio, "×",
-                        {"rss_mb": rss, "hwm_mb": hwm}))
+        rows.append(
+            Row(
+                "kiosk_rss_mb",
+                f"kiosk memory at its first frame, resuming ({saved_game[1]})",
+                f"VmRSS {rss['saved']:.1f} MB = {memory_ratio:.2f}× a bare Kivy app's {rss['bare']:.1f} MB "
+                f"(VmHWM {hwm['saved']:.1f} vs {hwm['bare']:.1f} MB; empty data dir {rss['empty']:.1f} MB)",
+                "≤ 1.25× bare",
+                _verdict(memory_ratio, 1.25, False),
+                memory_ratio,
+                "×",
+                {"rss_mb": rss, "hwm_mb": hwm},
+            )
+        )
     return rows
 
 
@@ -915,8 +1108,13 @@ def bench_disk_bytes(work: Path, moves: int) -> list[Row]:
     def child(kind: str, folder: str, *extra: str) -> dict:
         target = work / folder
         target.mkdir()
-        result = subprocess.run([sys.executable, "-c", _IO_CHILD, kind, bench_dir, str(target / "journal.sqlite3"),
-                                 str(moves), *extra], cwd=work, capture_output=True, text=True, timeout=1800)
+        result = subprocess.run(
+            [sys.executable, "-c", _IO_CHILD, kind, bench_dir, str(target / "journal.sqlite3"), str(moves), *extra],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         if result.returncode != 0:
             raise RuntimeError(f"{kind} child failed: {result.stderr.strip().splitlines()[-3:]}")
         return json.loads(result.stdout)
@@ -940,20 +1138,49 @@ def bench_disk_bytes(work: Path, moves: int) -> list[Row]:
     ratio = ours_all / bare_all if bare_all else float("inf")
     fs = _filesystem_of(work)
     rows = [
-        Row("disk_bytes_per_move", "disk bytes per move: journal + backups (/proc/self/io write_bytes)",
+        Row(
+            "disk_bytes_per_move",
+            "disk bytes per move: journal + backups (/proc/self/io write_bytes)",
             f"{ours_all:,.0f} B/move = {ratio:.2f}× bare (last quarter {ours_last:,.0f} B/move; {n:,} moves, "
             f"backup every {ours['backup_every']} moves; journal {ours['journal_bytes'] / 1e6:.1f} MB, backups "
-            f"{ours['backups_bytes'] / 1e6:.1f} MB on disk)", "≤ 3× bare", _verdict(ratio, 3, False), ratio, "×",
-            {**ours, "per_move": ours_all, "per_move_last_quarter": ours_last, "file_system": fs}),
-        Row("disk_bytes_per_move_journal_only", "  the journal alone (no backups)",
+            f"{ours['backups_bytes'] / 1e6:.1f} MB on disk)",
+            "≤ 3× bare",
+            _verdict(ratio, 3, False),
+            ratio,
+            "×",
+            {**ours, "per_move": ours_all, "per_move_last_quarter": ours_last, "file_system": fs},
+        ),
+        Row(
+            "disk_bytes_per_move_journal_only",
+            "  the journal alone (no backups)",
             f"{alone_all:,.0f} B/move = {alone_all / bare_all:.2f}× bare (last quarter {alone_last:,.0f} B/move)",
-            "—", "info", alone_all, "B/move", {**alone, "per_move_last_quarter": alone_last}),
-        Row("disk_bytes_per_move_bare", "  bare SQLite WAL+FULL insert of the same rows",
-            f"{bare_all:,.0f} B/move (last quarter {bare_last:,.0f} B/move)", "—", "info", bare_all, "B/move",
-            {**bare, "per_move_last_quarter": bare_last}),
-        Row("disk_bytes_per_move_full_copies", "  previous scheme: bare + a full copy every 50 moves",
+            "—",
+            "info",
+            alone_all,
+            "B/move",
+            {**alone, "per_move_last_quarter": alone_last},
+        ),
+        Row(
+            "disk_bytes_per_move_bare",
+            "  bare SQLite WAL+FULL insert of the same rows",
+            f"{bare_all:,.0f} B/move (last quarter {bare_last:,.0f} B/move)",
+            "—",
+            "info",
+            bare_all,
+            "B/move",
+            {**bare, "per_move_last_quarter": bare_last},
+        ),
+        Row(
+            "disk_bytes_per_move_full_copies",
+            "  previous scheme: bare + a full copy every 50 moves",
             f"{old_all:,.0f} B/move = {old_all / bare_all:.2f}× bare (last quarter {old_last:,.0f} B/move: "
-            f"grows with the game)", "—", "info", old_all, "B/move", {**old, "per_move_last_quarter": old_last}),
+            f"grows with the game)",
+            "—",
+            "info",
+            old_all,
+            "B/move",
+            {**old, "per_move_last_quarter": old_last},
+        ),
     ]
     progress(f"disk bytes: {ours_all:,.0f} B/move ({ratio:.2f}× bare {bare_all:,.0f} B/move)")
     return rows
@@ -979,7 +1206,7 @@ def _print_table(facts: dict, rows: list[Row], sizes: dict) -> None:
     print("  ".join("-" * w for w in widths))
     for cell in cells:
         figure = cell[1]
-        if len(figure) > widths[1]:   # wrap long figures onto continuation lines
+        if len(figure) > widths[1]:  # wrap long figures onto continuation lines
             chunks, rest = [], figure
             while len(rest) > widths[1]:
                 cut = rest.rfind(" ", 0, widths[1])
@@ -996,27 +1223,51 @@ def _print_table(facts: dict, rows: list[Row], sizes: dict) -> None:
         print(f"\n* --quick: verdict extrapolated linearly to {REPLAY_TARGET_EVENTS:,} events")
     heaviest = next((r.details.get("heaviest_self_us") for r in rows if r.details.get("heaviest_self_us")), None)
     if heaviest:
-        print("\nheaviest modules under `import companion.table` (self time, one run): "
-              + ", ".join(f"{h['module']} {h['self_us'] / 1000:.1f} ms" for h in heaviest[:5]))
+        print(
+            "\nheaviest modules under `import companion.table` (self time, one run): "
+            + ", ".join(f"{h['module']} {h['self_us'] / 1000:.1f} ms" for h in heaviest[:5])
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Tabletop Companion benchmarks (figures, not assertions).")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run of about 30 s)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
-    parser.add_argument("--dir", type=Path, default=None,
-                        help="where to put the temporary journals (default: the system temp folder); "
-                             "use a folder on the device that will hold the real journal, e.g. the SD card")
-    parser.add_argument("--skip", action="append", default=[],
-                        choices=("appends", "replay", "imports", "memory", "ui", "disk"),
-                        help="skip a measure (repeatable)")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="where to put the temporary journals (default: the system temp folder); "
+        "use a folder on the device that will hold the real journal, e.g. the SD card",
+    )
+    parser.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        choices=("appends", "replay", "imports", "memory", "ui", "disk"),
+        help="skip a measure (repeatable)",
+    )
     args = parser.parse_args(argv)
 
-    sizes = ({"appends": 300, "replay_events": 2_000, "import_runs": 5, "memory_moves": 300, "ui_runs": 1,
-              "disk_moves": 1_000}
-             if args.quick else
-             {"appends": 2_000, "replay_events": REPLAY_TARGET_EVENTS, "import_runs": 15, "memory_moves": 1_000,
-              "ui_runs": 3, "disk_moves": 5_000})
+    sizes = (
+        {
+            "appends": 300,
+            "replay_events": 2_000,
+            "import_runs": 5,
+            "memory_moves": 300,
+            "ui_runs": 1,
+            "disk_moves": 1_000,
+        }
+        if args.quick
+        else {
+            "appends": 2_000,
+            "replay_events": REPLAY_TARGET_EVENTS,
+            "import_runs": 15,
+            "memory_moves": 1_000,
+            "ui_runs": 3,
+            "disk_moves": 5_000,
+        }
+    )
 
     if args.dir:
         args.dir.mkdir(parents=True, exist_ok=True)
@@ -1035,7 +1286,7 @@ def main(argv: list[str] | None = None) -> int:
                 return []
             try:
                 result = function()
-            except Exception as error:   # one broken measure must not hide the others
+            except Exception as error:  # one broken measure must not hide the others
                 crashed = True
                 traceback.print_exc()
                 result = [not_measured(name, measure, target, f"{type(error).__name__}: {error}")]
@@ -1045,12 +1296,12 @@ def main(argv: list[str] | None = None) -> int:
         appended = guarded("appends", "journal appends", "≥ 200/s", lambda: bench_appends(work, sizes["appends"]))
         rates = [r.value for r in appended if r.key == "table_moves_per_s" and r.value]
         predicted_rate = rates[0] if rates else None
-        guarded("replay", "replay", "≤ 0.5 s",
-                lambda: bench_replay(work, sizes["replay_events"], predicted_rate))
+        guarded("replay", "replay", "≤ 0.5 s", lambda: bench_replay(work, sizes["replay_events"], predicted_rate))
         gc.collect()
         guarded("imports", "import companion", "≤ 150 ms", lambda: bench_imports(work, sizes["import_runs"]))
-        guarded("memory", "headless table RSS", "≤ 60 MB",
-                lambda: bench_memory(work, sizes["memory_moves"], predicted_rate))
+        guarded(
+            "memory", "headless table RSS", "≤ 60 MB", lambda: bench_memory(work, sizes["memory_moves"], predicted_rate)
+        )
         saved = _SAVED_GAME.get("replay") or ((_SAVED_GAME["path"], _SAVED_GAME["label"]) if _SAVED_GAME else None)
         guarded("ui", "simulator first frame", "≤ 3 s", lambda: bench_first_frame(work, sizes["ui_runs"], saved))
         guarded("disk", "disk bytes per move", "≤ 3× bare", lambda: bench_disk_bytes(work, sizes["disk_moves"]))
@@ -1060,8 +1311,20 @@ def main(argv: list[str] | None = None) -> int:
     progress(f"done in {elapsed:.1f} s")
 
     if args.json:
-        print(json.dumps({"machine": facts, "sizes": sizes, "quick": args.quick, "elapsed_s": elapsed,
-                          "results": [asdict(r) for r in rows]}, indent=2, ensure_ascii=False, default=str))
+        print(
+            json.dumps(
+                {
+                    "machine": facts,
+                    "sizes": sizes,
+                    "quick": args.quick,
+                    "elapsed_s": elapsed,
+                    "results": [asdict(r) for r in rows],
+                },
+                indent=2,
+                ensure_ascii=False,
+                default=str,
+            )
+        )
     else:
         _print_table(facts, rows, sizes)
         print(f"\n(total {elapsed:.0f} s)")

@@ -34,14 +34,13 @@ import argparse
 import json
 import platform
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # run.py and history.py beside this file
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run.py and history.py beside this file
 
 from history import build  # noqa: E402
 from run import _cpu_model, progress  # noqa: E402
@@ -96,8 +95,9 @@ def measure_open(path: Path, game_id: int, full: bool = True) -> dict:
     figures["opened_from"] = opened.opened_from
     figures["moves_in_force"] = len(opened.line)
     figures["entries"] = opened.entry_count
-    figures["folded"] = len(opened.line) - opened.line.index(opened.opened_from) - 1 \
-        if opened.opened_from in opened.line else None
+    figures["folded"] = (
+        len(opened.line) - opened.line.index(opened.opened_from) - 1 if opened.opened_from in opened.line else None
+    )
 
     def resume():
         with Journal(path) as journal:
@@ -140,9 +140,12 @@ def measure_every(folder: Path, every: list[int], events: int, moves: int) -> li
     results = []
     for n in every:
         progress(f"N = {n}: a {events:,}-event game, and {moves:,} moves for the disk bytes")
-        child = subprocess.run([sys.executable, "-c", _EVERY_CHILD, bench_dir, str(n),
-                                str(folder / f"every-{n}.sqlite3"), str(events)],
-                               capture_output=True, text=True, timeout=1800)
+        child = subprocess.run(
+            [sys.executable, "-c", _EVERY_CHILD, bench_dir, str(n), str(folder / f"every-{n}.sqlite3"), str(events)],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         if child.returncode != 0:
             raise RuntimeError(child.stderr.strip().splitlines()[-3:])
         opened = json.loads(child.stdout)
@@ -155,16 +158,20 @@ def _disk(folder: Path, every: int, moves: int) -> dict:
     """Bytes per move written by a Table storing a state every ``every`` moves, and by a bare SQLite insert of the
     same rows (run.py's ``_IO_CHILD``, with ``SNAPSHOT_EVERY`` set first)."""
     import run
+
     folder.mkdir()
-    code = ("import companion.session, sys; companion.session.SNAPSHOT_EVERY = " + str(every) + "\n"
-            + run._IO_CHILD)
+    code = "import companion.session, sys; companion.session.SNAPSHOT_EVERY = " + str(every) + "\n" + run._IO_CHILD
     bench_dir = str(Path(__file__).resolve().parent)
 
     def child(kind: str, name: str, *extra: str) -> dict:
         target = folder / name
         target.mkdir()
-        done = subprocess.run([sys.executable, "-c", code, kind, bench_dir, str(target / "journal.sqlite3"),
-                               str(moves), *extra], capture_output=True, text=True, timeout=1800)
+        done = subprocess.run(
+            [sys.executable, "-c", code, kind, bench_dir, str(target / "journal.sqlite3"), str(moves), *extra],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-3:])
         return json.loads(done.stdout)
@@ -188,10 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=None, help="where the temporary journals go")
     parser.add_argument("--json", action="store_true", help="the figures as JSON on standard output")
     args = parser.parse_args(argv)
-    sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes else
-             [10_000] if args.quick else [10_000, 100_000])
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [10_000] if args.quick else [10_000, 100_000]
 
     import companion.session
+
     results: dict[int, dict] = {}
     every: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="companion-startup-", dir=args.dir) as folder:
@@ -208,12 +215,24 @@ def main(argv: list[str] | None = None) -> int:
             every = measure_every(Path(folder), [int(n) for n in args.every.split(",")], 10_000, 2_000)
 
     if args.json:
-        print(json.dumps({"sizes": sizes, "snapshot_every": companion.session.SNAPSHOT_EVERY, "results": results,
-                          "every": every}, indent=2, default=str))
+        print(
+            json.dumps(
+                {
+                    "sizes": sizes,
+                    "snapshot_every": companion.session.SNAPSHOT_EVERY,
+                    "results": results,
+                    "every": every,
+                },
+                indent=2,
+                default=str,
+            )
+        )
         return 0
 
-    print(f"# start-up benchmark {time.strftime('%Y-%m-%d %H:%M')}  Python {platform.python_version()}  "
-          f"{platform.machine()}  {_cpu_model()}")
+    print(
+        f"# start-up benchmark {time.strftime('%Y-%m-%d %H:%M')}  Python {platform.python_version()}  "
+        f"{platform.machine()}  {_cpu_model()}"
+    )
     print(f"# a state stored every {companion.session.SNAPSHOT_EVERY} moves; best of {RUNS} on a fresh Journal")
     head = f"{'measure':<40}" + "".join(f"{results[s]['events']:>16,}" for s in sizes)
     print(head)
@@ -228,22 +247,33 @@ def main(argv: list[str] | None = None) -> int:
     for name, factor in PI_FACTORS:
         line(f"  {name} (×{factor})", [ms(results[s]["open"] * factor) for s in sizes])
     line("  target (this machine)", [ms(TARGETS.get(s)) if s in TARGETS else "—" for s in sizes])
-    line("  verdict", ["PASS" if s in TARGETS and results[s]["open"] <= TARGETS[s] else
-                       "FAIL" if s in TARGETS else "info" for s in sizes])
+    line(
+        "  verdict",
+        [
+            "PASS" if s in TARGETS and results[s]["open"] <= TARGETS[s] else "FAIL" if s in TARGETS else "info"
+            for s in sizes
+        ],
+    )
     line("  moves folded after the stored state", [str(results[s]["folded"]) for s in sizes])
     line("resume: Journal() + OpenGame", [ms(results[s]["resume"]) for s in sizes])
     line("full replay (how games opened before)", [ms(results[s]["full_replay"]) for s in sizes])
     line("  same state and line as the open", [str(results[s]["same_state"]) for s in sizes])
-    line("stored states (mean bytes)", [f"{results[s]['stored_states']} ({results[s]['stored_bytes_mean']:.0f} B)"
-                                        for s in sizes])
+    line(
+        "stored states (mean bytes)",
+        [f"{results[s]['stored_states']} ({results[s]['stored_bytes_mean']:.0f} B)" for s in sizes],
+    )
     if every:
         print()
-        print(f"{'stored every N moves':<22}{'open 10k':>12}{'folded':>8}{'states':>8}{'mean B':>8}"
-              f"{'disk B/move':>13}{'bare B/move':>13}{'ratio':>8}")
+        print(
+            f"{'stored every N moves':<22}{'open 10k':>12}{'folded':>8}{'states':>8}{'mean B':>8}"
+            f"{'disk B/move':>13}{'bare B/move':>13}{'ratio':>8}"
+        )
         for row in every:
-            print(f"{row['every']:<22}{ms(row['open']):>12}{row['folded']!s:>8}{row['stored']:>8}"
-                  f"{row['stored_bytes_mean']:>8.0f}{row['disk_per_move']:>13,.0f}{row['disk_bare_per_move']:>13,.0f}"
-                  f"{row['disk_ratio']:>7.2f}×")
+            print(
+                f"{row['every']:<22}{ms(row['open']):>12}{row['folded']!s:>8}{row['stored']:>8}"
+                f"{row['stored_bytes_mean']:>8.0f}{row['disk_per_move']:>13,.0f}{row['disk_bare_per_move']:>13,.0f}"
+                f"{row['disk_ratio']:>7.2f}×"
+            )
     return 0
 
 

@@ -12,9 +12,20 @@ import time
 from pathlib import Path
 
 from companion.commands import NewGame, PlayerSeat
-from companion.games.telly_time import (TELLY_TIME, ChoosePilotShow, KeepPilotCards, Pass, PilotCard,
-                                        PlaceGridMarker, ProduceShow, ScoreEndGame, ScoreLineup, ShowScore,
-                                        StartSeason, TakeAction)
+from companion.games.telly_time import (
+    TELLY_TIME,
+    ChoosePilotShow,
+    KeepPilotCards,
+    Pass,
+    PilotCard,
+    PlaceGridMarker,
+    ProduceShow,
+    ScoreEndGame,
+    ScoreLineup,
+    ShowScore,
+    StartSeason,
+    TakeAction,
+)
 from companion.journal import Journal
 from companion.table import Table, replay
 
@@ -68,8 +79,12 @@ def play(table: Table, players: int) -> int:
         while table.state.phase == "season":
             run(Pass(player=table.state.current, reward="viewers", amount=3))
         for name in NAMES[:players]:
-            run(ScoreLineup(player=name, shows=tuple(ShowScore(s, 2, (1,)) for s in ("8pm", "primetime", "late_night",
-                                                                                       "weekend"))))
+            run(
+                ScoreLineup(
+                    player=name,
+                    shows=tuple(ShowScore(s, 2, (1,)) for s in ("8pm", "primetime", "late_night", "weekend")),
+                )
+            )
     for name in NAMES[:players]:
         run(ScoreEndGame(player=name, bonuses=(("Ads", 2),)))
     return count
@@ -94,10 +109,14 @@ def main() -> None:
                 session = replay(records)
                 replays.append(time.perf_counter() - start)
                 assert session.state == table.state
-        print(f"full 5-player games through a Table: {args.games}, {total_commands} commands, "
-              f"{total_commands / total_time:.0f} commands/s (journal writes included)")
-        print(f"replay of one game ({events // args.games} events): best {min(replays) * 1000:.1f} ms, "
-              f"worst {max(replays) * 1000:.1f} ms")
+        print(
+            f"full 5-player games through a Table: {args.games}, {total_commands} commands, "
+            f"{total_commands / total_time:.0f} commands/s (journal writes included)"
+        )
+        print(
+            f"replay of one game ({events // args.games} events): best {min(replays) * 1000:.1f} ms, "
+            f"worst {max(replays) * 1000:.1f} ms"
+        )
     # decide + evolve alone
     state = TELLY_TIME.new_game(tuple(PlayerSeat(n) for n in NAMES), {"tiles": tiles()})
     for command in commands(5):

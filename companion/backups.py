@@ -41,9 +41,10 @@ import sqlite3
 import threading
 import time as _time
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 log = logging.getLogger("companion.backups")
 
@@ -197,8 +198,11 @@ def generations(folder: Path) -> list[Generation]:
 def backup_files(journal_path: Path) -> list[Path]:
     """Every complete backup file of the journal at ``journal_path``, newest generation first (its base,
     then its parts in order)."""
-    return [path for generation in generations(folder_of(journal_path))
-            for path in [generation.base] + [p.path for p in generation.parts]]
+    return [
+        path
+        for generation in generations(folder_of(journal_path))
+        for path in [generation.base] + [p.path for p in generation.parts]
+    ]
 
 
 # -- delta parts --------------------------------------------------------------------------------------
@@ -298,8 +302,7 @@ def holds_at_least(bigger: Summary, smaller: Summary) -> bool:
 
 def open_copy(path: Path) -> sqlite3.Connection:
     """A read-only connection to a backup file (never written, so no locks and no ``-shm``)."""
-    db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None,
-                         check_same_thread=False)
+    db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
     return db
 
 
@@ -322,7 +325,8 @@ def generation_summary(generation: Generation) -> tuple[Summary, str | None] | N
     try:
         db = open_copy(generation.base)
         try:
-            from companion.journal import JOURNAL_FORMAT   # local: journal imports this module
+            from companion.journal import JOURNAL_FORMAT  # local: journal imports this module
+
             if db.execute("PRAGMA user_version").fetchone()[0] > JOURNAL_FORMAT:
                 return None
             journal_id = meta_value(db, "journal_id")
@@ -354,7 +358,7 @@ class _Head:
     journal_id: str | None
     next_part: int
     last_seq: int
-    last_event: list | None          # [seq, game_id, move, time] of the newest event copied
+    last_event: list | None  # [seq, game_id, move, time] of the newest event copied
     summary: Summary
     tiles_sig: str
     base_bytes: int
@@ -398,12 +402,13 @@ class BackupWriter:
                     return self._new_generation(self._connect())
                 return self._backup()
             except (OSError, sqlite3.Error) as error:
-                self._head = None          # read it again from disk next time
+                self._head = None  # read it again from disk next time
                 raise BackupError(f"cannot back up {self.journal_path} to {self.folder}: {error}") from error
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"file:{self.journal_path}?mode=ro", uri=True, isolation_level=None,
-                               timeout=5, check_same_thread=False)
+        return sqlite3.connect(
+            f"file:{self.journal_path}?mode=ro", uri=True, isolation_level=None, timeout=5, check_same_thread=False
+        )
 
     def _backup(self) -> Path | None:
         head = self._head if self._head is not None else self._read_head()
@@ -415,17 +420,25 @@ class BackupWriter:
                 db.execute("COMMIT")
                 return self._new_generation(db)
             if head.last_event is not None:
-                row = db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq = ?",
-                                 (head.last_event[0],)).fetchone()
+                row = db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq = ?", (head.last_event[0],)).fetchone()
                 if row is None or _event_key(row) != head.last_event:
                     db.execute("COMMIT")
-                    return self._new_generation(db)     # the journal is not the one this chain copies
-            events = [tuple(r) for r in db.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (head.last_seq,))]
+                    return self._new_generation(db)  # the journal is not the one this chain copies
+            events = [
+                tuple(r)
+                for r in db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (head.last_seq,))
+            ]
             touched = sorted({int(e[1]) for e in events})
-            games = [tuple(r) for r in db.execute(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE id IN ({','.join('?' * len(touched))})", touched)] \
-                if touched else []
+            games = (
+                [
+                    tuple(r)
+                    for r in db.execute(
+                        f"SELECT {GAME_COLUMNS} FROM games WHERE id IN ({','.join('?' * len(touched))})", touched
+                    )
+                ]
+                if touched
+                else []
+            )
             tiles = _tiles(db)
             db.execute("COMMIT")
         finally:
@@ -434,21 +447,45 @@ class BackupWriter:
         if not events and sig == head.tiles_sig:
             return None
         summary = add_to_summary(head.summary, events)
-        lines = [_line({"h": {"format": DELTA_FORMAT, "journal_id": head.journal_id,
-                              "generation": head.generation, "parts": [head.next_part, head.next_part],
-                              "after_seq": head.last_seq, "time": _time.time()}})]
+        lines = [
+            _line(
+                {
+                    "h": {
+                        "format": DELTA_FORMAT,
+                        "journal_id": head.journal_id,
+                        "generation": head.generation,
+                        "parts": [head.next_part, head.next_part],
+                        "after_seq": head.last_seq,
+                        "time": _time.time(),
+                    }
+                }
+            )
+        ]
         lines += [_line({"g": list(g)}) for g in games]
         lines += [_line({"e": list(e)}) for e in events]
         if sig != head.tiles_sig:
             lines.append(_line({"t": [list(t) for t in tiles]}))
         last_seq = int(events[-1][0]) if events else head.last_seq
-        lines.append(_line({"end": {"games": {str(k): v for k, v in summary.items()}, "last_seq": last_seq,
-                                    "tiles_sig": sig, "events": len(events)}}))
+        lines.append(
+            _line(
+                {
+                    "end": {
+                        "games": {str(k): v for k, v in summary.items()},
+                        "last_seq": last_seq,
+                        "tiles_sig": sig,
+                        "events": len(events),
+                    }
+                }
+            )
+        )
         data = b"".join(lines)
         if head.parts_bytes + len(data) > max(head.base_bytes, MIN_PARTS_BYTES):
             return self._new_generation(self._connect(), close=True)
-        part = Part(self.folder / f"gen-{head.generation:06d}-d-{head.next_part:06d}-{head.next_part:06d}.jsonl",
-                    head.next_part, head.next_part)
+        part = Part(
+            self.folder / f"gen-{head.generation:06d}-d-{head.next_part:06d}-{head.next_part:06d}.jsonl",
+            head.next_part,
+            head.next_part,
+        )
         _write_atomically(part.path, data)
         head.next_part += 1
         head.last_seq = last_seq
@@ -468,7 +505,7 @@ class BackupWriter:
             return None
         generation = found[0]
         if generation.stray:
-            return None                     # a part is missing in the middle: start afresh
+            return None  # a part is missing in the middle: start afresh
         try:
             db = open_copy(generation.base)
             try:
@@ -482,8 +519,18 @@ class BackupWriter:
                 db.close()
         except sqlite3.Error:
             return None
-        head = _Head(generation.number, journal_id, 1, base_seq, last_event, summary, tiles_sig,
-                     generation.base.stat().st_size, 0, [])
+        head = _Head(
+            generation.number,
+            journal_id,
+            1,
+            base_seq,
+            last_event,
+            summary,
+            tiles_sig,
+            generation.base.stat().st_size,
+            0,
+            [],
+        )
         for part in generation.parts:
             content = read_part(part.path)
             if content is None or not content.complete:
@@ -507,7 +554,7 @@ class BackupWriter:
             temporary.unlink(missing_ok=True)
             copy = sqlite3.connect(str(temporary), isolation_level=None)
             try:
-                copy.execute("PRAGMA journal_mode = OFF")     # a temporary file: no rollback journal
+                copy.execute("PRAGMA journal_mode = OFF")  # a temporary file: no rollback journal
                 db.backup(copy)
                 copy.execute("PRAGMA journal_mode = DELETE")  # a plain file, readable without -wal/-shm
                 if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
@@ -526,8 +573,18 @@ class BackupWriter:
         target = self.folder / f"gen-{number:06d}-base-{base_seq:010d}.sqlite3"
         os.replace(temporary, target)
         fsync_dir(self.folder)
-        self._head = _Head(number, journal_id, 1, base_seq, _event_key(row) if row else None, summary,
-                           tiles_sig, target.stat().st_size, 0, [])
+        self._head = _Head(
+            number,
+            journal_id,
+            1,
+            base_seq,
+            _event_key(row) if row else None,
+            summary,
+            tiles_sig,
+            target.stat().st_size,
+            0,
+            [],
+        )
         self.prune()
         return target
 
@@ -539,7 +596,7 @@ class BackupWriter:
                 return
             contents = [read_part(p.path) for p in tail]
             if any(c is None or not c.complete for c in contents):
-                self._head = None            # a part went bad: the next backup starts a generation
+                self._head = None  # a part went bad: the next backup starts a generation
                 return
             games: dict[int, tuple] = {}
             events: list[tuple] = []
@@ -558,7 +615,7 @@ class BackupWriter:
             merged = Part(self.folder / f"gen-{head.generation:06d}-d-{first:06d}-{last:06d}.jsonl", first, last)
             data = b"".join(lines)
             _write_atomically(merged.path, data)
-            for part in tail:                # only once the merged file is safely on disk
+            for part in tail:  # only once the merged file is safely on disk
                 part.path.unlink(missing_ok=True)
             fsync_dir(self.folder)
             head.parts[-MERGE_FAN_IN:] = [merged]
@@ -567,16 +624,16 @@ class BackupWriter:
     def prune(self) -> list[Path]:
         """Delete old generations that a kept one holds entirely (see the module docstring)."""
         found = generations(self.folder)
-        kept = found[:self.keep]
+        kept = found[: self.keep]
         summaries = [s for s in (generation_summary(g) for g in kept) if s is not None]
         removed: list[Path] = []
-        for old in found[self.keep:]:
+        for old in found[self.keep :]:
             summary = generation_summary(old)
             if summary is None:
                 log.warning("backup %s cannot be read; it is left in place", old.name)
                 continue
             if any(holds_at_least(kept_summary, summary[0]) for kept_summary, _ in summaries):
-                for path in reversed(old.files):      # parts from the newest, then the base
+                for path in reversed(old.files):  # parts from the newest, then the base
                     path.unlink(missing_ok=True)
                     removed.append(path)
             else:
@@ -637,7 +694,7 @@ class BackupWorker:
                     self.written.append(path)
                     log.info("journal backed up to %s", path.name)
                 self.last_error = None
-            except Exception as error:      # the game goes on; the next request tries again
+            except Exception as error:  # the game goes on; the next request tries again
                 self.last_error = error
                 log.warning("journal backup failed (the game goes on): %s", error)
             finally:

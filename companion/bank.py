@@ -7,8 +7,8 @@ each game's own debt rules (TV Wars 7, bankruptcy) sit on top of this.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from companion.checks import is_whole
 from companion.commands import BANK
@@ -31,14 +31,17 @@ class Movement:
 
     def to_event(self) -> NewEvent:
         """The ``money_moved`` event recording this movement."""
-        return NewEvent(MONEY_MOVED, {"payer": self.payer, "payee": self.payee, "amount": self.amount,
-                                      "reason": self.reason, "rule": self.rule})
+        return NewEvent(
+            MONEY_MOVED,
+            {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason, "rule": self.rule},
+        )
 
     @classmethod
-    def from_payload(cls, payload: Mapping) -> "Movement":
+    def from_payload(cls, payload: Mapping) -> Movement:
         """Rebuild a movement from a ``money_moved`` payload."""
-        return cls(payload["payer"], payload["payee"], int(payload["amount"]), payload["reason"],
-                   payload.get("rule", ""))
+        return cls(
+            payload["payer"], payload["payee"], int(payload["amount"]), payload["reason"], payload.get("rule", "")
+        )
 
 
 def format_dollars(amount: int) -> str:
@@ -67,8 +70,9 @@ def check_movement(balances: Mapping[str, int], movement: Movement) -> Movement:
         raise MalformedCommand("a transfer needs a reason")
     if movement.payer != BANK and balances[movement.payer] < amount:
         raise InsufficientFunds(
-            f"{movement.payer} has {format_dollars(balances[movement.payer])}, "
-            f"cannot pay {format_dollars(amount)}", rule="no loans; debts are settled by the game's own rules")
+            f"{movement.payer} has {format_dollars(balances[movement.payer])}, cannot pay {format_dollars(amount)}",
+            rule="no loans; debts are settled by the game's own rules",
+        )
     return movement
 
 

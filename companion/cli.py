@@ -35,10 +35,12 @@ log = logging.getLogger("companion")
 
 
 def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
-    parser.add_argument("--data-dir", type=Path, default=default,
-                        help="folder holding journal.sqlite3 (default: see README)")
-    parser.add_argument("--config", type=Path, default=default,
-                        help="TOML config file (default: built-in simulator set-up)")
+    parser.add_argument(
+        "--data-dir", type=Path, default=default, help="folder holding journal.sqlite3 (default: see README)"
+    )
+    parser.add_argument(
+        "--config", type=Path, default=default, help="TOML config file (default: built-in simulator set-up)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,18 +48,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Tabletop Companion: keeps the table honest.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    run = sub.add_parser("run", help="run the kiosk (simulator when no Pi hardware is present)",
-                         description="Run the touchscreen kiosk. Resumes the latest unfinished game.")
+    run = sub.add_parser(
+        "run",
+        help="run the kiosk (simulator when no Pi hardware is present)",
+        description="Run the touchscreen kiosk. Resumes the latest unfinished game.",
+    )
     _data_dir_option(run)
     run.add_argument("--sim", action="store_true", help="force simulator mode (keyboard buttons, emulated panels)")
     run.add_argument("--new", action="store_true", help="open on the home screen instead of resuming")
     run.add_argument("--resume", type=int, metavar="ID", help="resume this saved game")
-    run.add_argument("--headless", action="store_true",
-                     help="no screen, panels or buttons: check (and if need be recover) the journal, resume "
-                          "the game, print what was done, and exit")
+    run.add_argument(
+        "--headless",
+        action="store_true",
+        help="no screen, panels or buttons: check (and if need be recover) the journal, resume "
+        "the game, print what was done, and exit",
+    )
 
-    games = sub.add_parser("games", help="list, resume, export or import saved games",
-                           description="Saved games. Without an action, lists them.")
+    games = sub.add_parser(
+        "games",
+        help="list, resume, export or import saved games",
+        description="Saved games. Without an action, lists them.",
+    )
     _data_dir_option(games)
     games_sub = games.add_subparsers(dest="action", metavar="ACTION")
     glist = games_sub.add_parser("list", help="list saved games")
@@ -70,63 +81,78 @@ def build_parser() -> argparse.ArgumentParser:
     gexport.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
     gimport = games_sub.add_parser("import", help="import a JSON export as a new saved game")
     gimport.add_argument("file", type=Path)
-    for action in (glist, resume, gexport, gimport):   # also accepted after the action: games list --data-dir D
+    for action in (glist, resume, gexport, gimport):  # also accepted after the action: games list --data-dir D
         _data_dir_option(action, default=argparse.SUPPRESS)
 
-    export = sub.add_parser("export", help="export a game as JSON (history) or CSV (bank ledger)",
-                            description="Export a game: JSON is the full history, CSV the bank ledger.")
+    export = sub.add_parser(
+        "export",
+        help="export a game as JSON (history) or CSV (bank ledger)",
+        description="Export a game: JSON is the full history, CSV the bank ledger.",
+    )
     _data_dir_option(export)
     export.add_argument("game_id", type=int, metavar="GAME")
     export.add_argument("--format", choices=("json", "csv"), default="json")
     export.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
 
-    replay = sub.add_parser("replay", help="print a game's history as readable lines",
-                            description="Print every history entry of a game, and the final balances.")
+    replay = sub.add_parser(
+        "replay",
+        help="print a game's history as readable lines",
+        description="Print every history entry of a game, and the final balances.",
+    )
     _data_dir_option(replay)
     replay.add_argument("game_id", type=int, metavar="GAME")
 
-    sub.add_parser("bridge-sim", add_help=False,
-                   help="a simulated dice or tile reader on a pseudo-terminal (bridge-sim --help)")
-    selftest = sub.add_parser("selftest", help="check every panel, button and reader, one by one",
-                              description="Show a pattern on every panel, ask for every button in turn, ping "
-                                          "every reader; print and save a report. On a desktop (or with --sim) "
-                                          "it runs on mock pins and emulated panels.")
+    sub.add_parser(
+        "bridge-sim", add_help=False, help="a simulated dice or tile reader on a pseudo-terminal (bridge-sim --help)"
+    )
+    selftest = sub.add_parser(
+        "selftest",
+        help="check every panel, button and reader, one by one",
+        description="Show a pattern on every panel, ask for every button in turn, ping "
+        "every reader; print and save a report. On a desktop (or with --sim) "
+        "it runs on mock pins and emulated panels.",
+    )
     _data_dir_option(selftest)
     selftest.add_argument("--sim", action="store_true", help="force simulator mode")
-    selftest.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                          help="seconds to wait for each button (default 10)")
+    selftest.add_argument(
+        "--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each button (default 10)"
+    )
 
-    war = sub.add_parser("ratings-war", help="resolve a TV Wars Ratings War from a file of line-ups",
-                         description="Resolve a TV Wars Ratings War from a TOML file of revealed line-ups and "
-                                     "print it in the rulebook's style. Missing dice are asked for on a "
-                                     "terminal, rolled with --roll, or listed (exit 2). File format: "
-                                     "companion/games/tv_wars/lineup_file.py; sample: "
-                                     "tests/data/ratings-war-example.toml.")
+    war = sub.add_parser(
+        "ratings-war",
+        help="resolve a TV Wars Ratings War from a file of line-ups",
+        description="Resolve a TV Wars Ratings War from a TOML file of revealed line-ups and "
+        "print it in the rulebook's style. Missing dice are asked for on a "
+        "terminal, rolled with --roll, or listed (exit 2). File format: "
+        "companion/games/tv_wars/lineup_file.py; sample: "
+        "tests/data/ratings-war-example.toml.",
+    )
     war.add_argument("file", type=Path, help="TOML file of line-ups")
     war.add_argument("--json", action="store_true", help="print the resolution as JSON")
     war.add_argument("--roll", action="store_true", help="roll missing dice with the built-in generator")
     war.add_argument("--seed", type=int, metavar="N", help="with --roll: seed the generator (reproducible)")
-    war.add_argument("--odds", action="store_true",
-                     help="also print each program's exact chance of surviving, before any dice")
+    war.add_argument(
+        "--odds", action="store_true", help="also print each program's exact chance of surviving, before any dice"
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``companion`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["bridge-sim"]:          # the simulator parses its own options
+    if argv[:1] == ["bridge-sim"]:  # the simulator parses its own options
         try:
             return _frontend("bridge-sim")(argv[1:])
         except CompanionError as error:
             print(f"companion: {error}", file=sys.stderr)
             return 1
     args = build_parser().parse_args(argv)
-    if args.command == "ratings-war":      # a calculator: no config, no journal
+    if args.command == "ratings-war":  # a calculator: no config, no journal
         return _ratings_war(args)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
         from companion.config import load_config
+
         config = load_config(args.config)
         if args.command == "run":
             return _run(args, config, resume=args.resume)
@@ -151,10 +177,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"companion: {error}", file=sys.stderr)
         return 1
     except sqlite3.DatabaseError as error:
-        print(f"companion: the journal cannot be read ({error}); `companion run` moves a damaged journal "
-              f"aside and recovers what it can", file=sys.stderr)
+        print(
+            f"companion: the journal cannot be read ({error}); `companion run` moves a damaged journal "
+            f"aside and recovers what it can",
+            file=sys.stderr,
+        )
         return 1
-    except BrokenPipeError:               # `companion replay 1 | head`
+    except BrokenPipeError:  # `companion replay 1 | head`
         sys.stderr.close()
         return 0
     except OSError as error:
@@ -165,16 +194,18 @@ def main(argv: list[str] | None = None) -> int:
 
 def _journal_path(args, config):
     from companion.paths import journal_path
+
     return journal_path(args.data_dir or config.data_dir)
 
 
 def _open_read(args, config):
     from companion.errors import JournalError
     from companion.journal import Journal
+
     path = _journal_path(args, config)
     if not path.exists():
         raise JournalError(f"no journal at {path}: no games have been played with this data directory")
-    return Journal(path, read_only=True)   # never competes with a running kiosk for the write lock
+    return Journal(path, read_only=True)  # never competes with a running kiosk for the write lock
 
 
 def _no_journal_yet(args, config) -> bool:
@@ -198,6 +229,7 @@ def _list(args, config) -> int:
 
 def _export(args, config) -> int:
     from companion.export import export_json, export_ledger_csv
+
     with _open_read(args, config) as journal:
         text = export_json(journal, args.game_id) if args.format == "json" else export_ledger_csv(journal, args.game_id)
     if args.output:
@@ -211,6 +243,7 @@ def _export(args, config) -> int:
 def _import(args, config) -> int:
     from companion.export import import_json
     from companion.journal import Journal
+
     try:
         text = args.file.read_text(encoding="utf-8")
     except OSError as error:
@@ -225,6 +258,7 @@ def _import(args, config) -> int:
 def _replay(args, config) -> int:
     from companion.bank import format_dollars
     from companion.session import GameSession
+
     with _open_read(args, config) as journal:
         journal.game(args.game_id)
         session = GameSession(args.game_id, journal.events(args.game_id))
@@ -235,7 +269,8 @@ def _replay(args, config) -> int:
         mark = "" if entry.in_force else "  [undone]"
         print(f"#{entry.seq:<5} {when}  {entry.text}{mark}")
     view = session.rules.view(session.state)
-    def figures(player) -> str:    # cash in dollars, else the game's own headline figure (points, Vitality, $M)
+
+    def figures(player) -> str:  # cash in dollars, else the game's own headline figure (points, Vitality, $M)
         if player.balance is not None:
             return f"{player.name} {format_dollars(player.balance)}"
         return f"{player.name} {player.headline or ', '.join(f'{t.label} {t.value}' for t in player.tracks)}".rstrip()
@@ -251,6 +286,7 @@ def _ratings_war(args) -> int:
     a terminal, or listed on standard error with exit code 2. Bad files and illegal line-ups exit 2."""
     import json
     import random
+
     from companion.errors import CommandError, DiceError
     from companion.games.tv_wars import ratings_war as rw
     from companion.games.tv_wars.lineup_file import load_lineup_file
@@ -262,8 +298,7 @@ def _ratings_war(args) -> int:
             if not line:
                 raise EOFError
             try:
-                return pending.request.check(pending.request.roller,
-                                             [int(v) for v in line.replace(",", " ").split()])
+                return pending.request.check(pending.request.roller, [int(v) for v in line.replace(",", " ").split()])
             except (ValueError, DiceError) as error:
                 print(f"  {error}", file=sys.stderr)
 
@@ -280,7 +315,7 @@ def _ratings_war(args) -> int:
             roll = ask if sys.stdin.isatty() else None
         resolution, dice = rw.play_out(war, given, roll)
     except CommandError as error:
-        where = "" if str(args.file) in str(error) else f"{args.file}: "   # every error names the file
+        where = "" if str(args.file) in str(error) else f"{args.file}: "  # every error names the file
         print(f"companion: {where}{error}", file=sys.stderr)
         return 2
     except (EOFError, KeyboardInterrupt):
@@ -288,12 +323,18 @@ def _ratings_war(args) -> int:
         return 2
     if not resolution.complete:
         missing = rw.missing_rolls(war, dice)
-        if args.json:        # still data on standard output: what is known, and what is missing
-            print(json.dumps({"complete": False, "missing": [{"key": p.key, "request": p.request.describe()}
-                                                             for p in missing],
-                              "survival_odds": rw.resolution_to_dict(resolution, odds).get("survival_odds")},
-                             indent=2))
-        elif odds is not None:   # the odds are worked out before any dice, so they can be shown now
+        if args.json:  # still data on standard output: what is known, and what is missing
+            print(
+                json.dumps(
+                    {
+                        "complete": False,
+                        "missing": [{"key": p.key, "request": p.request.describe()} for p in missing],
+                        "survival_odds": rw.resolution_to_dict(resolution, odds).get("survival_odds"),
+                    },
+                    indent=2,
+                )
+            )
+        elif odds is not None:  # the odds are worked out before any dice, so they can be shown now
             print("\n".join(rw.render_odds(war, odds)))
         print(f"companion: dice are missing: add them under [dice] in {args.file}, or use --roll:", file=sys.stderr)
         for pending in missing:
@@ -319,19 +360,25 @@ def _run(args, config, *, resume: int | None) -> int:
     from companion.journal import open_journal
     from companion.lock import InstanceLock
     from companion.paths import LOCK_NAME, data_dir
+
     folder = data_dir(args.data_dir or config.data_dir)
-    lock = InstanceLock(folder / LOCK_NAME).acquire()      # before any GPIO, serial or I2C
+    lock = InstanceLock(folder / LOCK_NAME).acquire()  # before any GPIO, serial or I2C
     try:
-        journal, recovery = open_journal(_journal_path(args, config))   # logs what a recovery did
+        journal, recovery = open_journal(_journal_path(args, config))  # logs what a recovery did
         try:
             if resume is not None:
-                journal.game(resume)                      # an unknown id stops here, before any window
+                journal.game(resume)  # an unknown id stops here, before any window
             if getattr(args, "headless", False):
                 return _headless(journal, recovery, resume=resume, start_new=bool(getattr(args, "new", False)))
             frontend = _frontend("kiosk")
-            return frontend(journal=journal, config=config, simulate=bool(getattr(args, "sim", False)),
-                            resume=resume, start_new=bool(getattr(args, "new", False)),
-                            notice=recovery.message() if recovery else "")
+            return frontend(
+                journal=journal,
+                config=config,
+                simulate=bool(getattr(args, "sim", False)),
+                resume=resume,
+                start_new=bool(getattr(args, "new", False)),
+                notice=recovery.message() if recovery else "",
+            )
         finally:
             journal.close()
     finally:
@@ -343,6 +390,7 @@ def _headless(journal, recovery, *, resume: int | None, start_new: bool) -> int:
     the games in the journal, and what was resumed; exits 0 (a read-only journal is not a failure)."""
     from companion.commands import OpenGame
     from companion.table import Table
+
     table = Table(journal)
     table.claim()
     if recovery:
@@ -364,8 +412,9 @@ def _headless(journal, recovery, *, resume: int | None, start_new: bool) -> int:
 def _selftest(args, config) -> int:
     from companion.lock import InstanceLock
     from companion.paths import LOCK_NAME, data_dir
+
     folder = data_dir(args.data_dir or config.data_dir)
-    lock = InstanceLock(folder / LOCK_NAME).acquire()      # the kiosk must not hold the same pins
+    lock = InstanceLock(folder / LOCK_NAME).acquire()  # the kiosk must not hold the same pins
     try:
         return _frontend("selftest")(config=config, simulate=args.sim, data_dir=folder, timeout=args.timeout)
     finally:

@@ -7,8 +7,9 @@ thread decides whether they are legal. Game-specific commands live in ``companio
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 #: The name used for the bank in payer/payee fields.
 BANK = "bank"

@@ -30,7 +30,9 @@ Example file (every key optional)::
     [[players]]
     name = "ABS"
     colour = "#e53935"
-    buttons = { on_the_air = { pin = 17, key = "q" }, sponsor = { pin = 27, key = "w" }, roll = { pin = 22, key = "e", long = "peek" } }
+    buttons.on_the_air = {pin = 17, key = "q"}
+    buttons.sponsor = {pin = 27, key = "w"}
+    buttons.roll = {pin = 22, key = "e", long = "peek"}
     # long = "peek": holding the button shows the player's private figures on their own panel
 
     [[readers]]                  # serial dice/tile readers (firmware_bridge/PROTOCOL.md), found by identity
@@ -48,9 +50,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import CompanionError, ConfigError
@@ -71,8 +74,16 @@ PANEL_INTERFACES = ("i2c", "spi")
 #: none: panels straight on their buses; switch: a TCA9548A whose channel the companion selects before each
 #: write; overlay: the kernel's i2c-mux overlay gives each channel its own bus.
 MULTIPLEXERS = ("none", "switch", "overlay")
-NAMED_COLOURS = {"red": "#e53935", "blue": "#1e88e5", "green": "#43a047", "yellow": "#fdd835",
-                 "white": "#ffffff", "orange": "#fb8c00", "purple": "#8e24aa", "cyan": "#00acc1"}
+NAMED_COLOURS = {
+    "red": "#e53935",
+    "blue": "#1e88e5",
+    "green": "#43a047",
+    "yellow": "#fdd835",
+    "white": "#ffffff",
+    "orange": "#fb8c00",
+    "purple": "#8e24aa",
+    "cyan": "#00acc1",
+}
 #: Keys a simulator button may use: one letter/digit/punctuation, or a named key.
 NAMED_KEYS = ("backspace", "enter", "spacebar", "tab", "escape", "up", "down", "left", "right")
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -97,7 +108,8 @@ class PanelConfig:
 
     I²C: ``bus`` (the Linux I²C bus number; with the kernel's i2c-mux overlay, the channel's own bus),
     ``address`` (0x3C or 0x3D) and ``channel`` (0–7 on a TCA9548A that the companion switches itself;
-    default the seat's number − 1; ``"none"`` in the file, ``None`` here, for a panel straight on its bus). SPI: ``spi_device`` (0 = CE0, 1 = CE1) and the BCM pins ``dc`` and ``reset``.
+    default the seat's number − 1; ``"none"`` in the file, ``None`` here, for a panel straight on its bus).
+    SPI: ``spi_device`` (0 = CE0, 1 = CE1) and the BCM pins ``dc`` and ``reset``.
     """
 
     bus: int = 1
@@ -162,10 +174,17 @@ def default_config() -> Config:
     """The simulator set-up used when no file is given (see the module docstring). Each seat's third
     button (``roll``) has ``long = "peek"``: held, it shows the network's private figures on its panel."""
     seats = tuple(
-        SeatConfig(name, colour, tuple(ButtonConfig(action, pin, key, PEEK if action == "roll" else None)
-                                       for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)),
-                   PanelConfig(channel=index))
-        for index, (name, colour, *buttons) in enumerate(_DEFAULT_SEATS))
+        SeatConfig(
+            name,
+            colour,
+            tuple(
+                ButtonConfig(action, pin, key, PEEK if action == "roll" else None)
+                for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)
+            ),
+            PanelConfig(channel=index),
+        )
+        for index, (name, colour, *buttons) in enumerate(_DEFAULT_SEATS)
+    )
     table_buttons = (ButtonConfig("undo", 5, "backspace"), ButtonConfig("redo", 6, "="))
     return Config("<defaults>", "tv-wars", None, seats, table_buttons)
 
@@ -255,18 +274,21 @@ def _panel(check: _Checker, value: Any, key: str, seat: int) -> PanelConfig:
     spec = check.table(value, key, ("bus", "address", "channel", "spi_device", "dc", "reset"))
     pin = lambda name: None if spec.get(name) is None else check.integer(spec[name], f"{key}.{name}", _BCM_PINS)
     channel = spec.get("channel", seat)
-    if channel == "none":            # wired straight to its bus, not behind the multiplexer
+    if channel == "none":  # wired straight to its bus, not behind the multiplexer
         channel = None
     return PanelConfig(
         bus=check.integer(spec.get("bus", 1), f"{key}.bus", range(0, 64)),
         address=check.integer(spec.get("address", 0x3C), f"{key}.address", range(0x3C, 0x3E)),
         channel=None if channel is None else check.integer(channel, f"{key}.channel", range(0, 8)),
         spi_device=check.integer(spec.get("spi_device", 0), f"{key}.spi_device", range(0, 2)),
-        dc=pin("dc"), reset=pin("reset"))
+        dc=pin("dc"),
+        reset=pin("reset"),
+    )
 
 
-def _check_panels(check: _Checker, seats, driver: str, interface: str, multiplexer: str, mux_bus: int,
-                  used_pins: dict[int, str]) -> None:
+def _check_panels(
+    check: _Checker, seats, driver: str, interface: str, multiplexer: str, mux_bus: int, used_pins: dict[int, str]
+) -> None:
     """Reject panel layouts that cannot work (two panels answering at once, pins used twice)."""
     if driver == "emulated":
         return
@@ -281,20 +303,26 @@ def _check_panels(check: _Checker, seats, driver: str, interface: str, multiplex
                     if name == "dc":
                         check.fail(f"{key}.dc", "an SPI panel needs its D/C pin")
                     continue
-                if pin in used_pins and ".panel." not in used_pins[pin]:   # panels may share D/C and reset
+                if pin in used_pins and ".panel." not in used_pins[pin]:  # panels may share D/C and reset
                     check.fail(f"{key}.{name}", f"GPIO {pin} is already used by {used_pins[pin]}")
                 used_pins.setdefault(pin, f"{key}.{name}")
         elif multiplexer == "switch":
             spot = ("mux", panel.channel)
             if panel.channel is None:
                 if panel.bus == mux_bus:
-                    check.fail(key, f"a 0x{panel.address:02X} panel on the main bus beside the TCA9548A "
-                                    f"multiplexer answers on every channel; give it a channel")
+                    check.fail(
+                        key,
+                        f"a 0x{panel.address:02X} panel on the main bus beside the TCA9548A "
+                        f"multiplexer answers on every channel; give it a channel",
+                    )
                 spot = ("bus", panel.bus, panel.address)
         else:
             if multiplexer == "overlay" and panel.bus == mux_bus:
-                check.fail(f"{key}.bus", f"bus {mux_bus} is the multiplexer's own bus: a 0x{panel.address:02X} "
-                                         f"panel there answers beside every channel; use the channel's bus")
+                check.fail(
+                    f"{key}.bus",
+                    f"bus {mux_bus} is the multiplexer's own bus: a 0x{panel.address:02X} "
+                    f"panel there answers beside every channel; use the channel's bus",
+                )
             spot = ("bus", panel.bus, panel.address)
         if spot in where:
             check.fail(key, f"shares its place ({_place(spot)}) with {where[spot]}")
@@ -313,20 +341,24 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     """Check an already-parsed TOML mapping and build a :class:`Config` (see :func:`load_config`)."""
     check = _Checker(file)
     defaults = default_config()
-    top = check.table(dict(data), "", ("table", "dice", "hardware", "panels", "table_buttons", "players",
-                                       "house_rules", "readers", "kiosk"))
+    top = check.table(
+        dict(data),
+        "",
+        ("table", "dice", "hardware", "panels", "table_buttons", "players", "house_rules", "readers", "kiosk"),
+    )
     readers = top.get("readers", [])
     if not isinstance(readers, list) or not all(isinstance(r, dict) for r in readers):
         check.fail("readers", "must be an array of tables ([[readers]] sections)")
     table = check.table(top.get("table"), "table", ("game", "data_dir"))
     game = check.text(table.get("game", defaults.game), "table.game")
     from companion.games import game_names
+
     if game not in game_names():
         check.fail("table.game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
     data_dir = Path(check.text(table["data_dir"], "table.data_dir")) if "data_dir" in table else None
     try:
         data_dir = data_dir.expanduser() if data_dir is not None else None
-    except RuntimeError as error:   # "~someone" who has no home directory here
+    except RuntimeError as error:  # "~someone" who has no home directory here
         check.fail("table.data_dir", f"{error} for {str(data_dir)!r}")
 
     dice = check.table(top.get("dice"), "dice", ("mode", "seed"))
@@ -342,17 +374,22 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if isinstance(bounce_time, bool) or not isinstance(bounce_time, (int, float)) or not 0 <= bounce_time <= 1:
         check.fail("hardware.bounce_time", f"must be seconds from 0 to 1, not {bounce_time!r}")
 
-    panels = check.table(top.get("panels"), "panels", ("driver", "interface", "multiplexer", "multiplexer_bus",
-                                                        "multiplexer_address", "rotate"))
+    panels = check.table(
+        top.get("panels"),
+        "panels",
+        ("driver", "interface", "multiplexer", "multiplexer_bus", "multiplexer_address", "rotate"),
+    )
     panel_driver = check.choice(panels.get("driver"), "panels.driver", PANEL_DRIVERS, "emulated")
     panel_interface = check.choice(panels.get("interface"), "panels.interface", PANEL_INTERFACES, "i2c")
-    multiplexer = check.choice(panels.get("multiplexer"), "panels.multiplexer", MULTIPLEXERS,
-                               "switch" if panel_interface == "i2c" else "none")
+    multiplexer = check.choice(
+        panels.get("multiplexer"), "panels.multiplexer", MULTIPLEXERS, "switch" if panel_interface == "i2c" else "none"
+    )
     if panel_interface == "spi" and multiplexer != "none":
         check.fail("panels.multiplexer", "an I²C multiplexer does not apply to SPI panels; use \"none\"")
     multiplexer_bus = check.integer(panels.get("multiplexer_bus", 1), "panels.multiplexer_bus", range(0, 64))
-    multiplexer_address = check.integer(panels.get("multiplexer_address", 0x70), "panels.multiplexer_address",
-                                        range(0x70, 0x78))
+    multiplexer_address = check.integer(
+        panels.get("multiplexer_address", 0x70), "panels.multiplexer_address", range(0x70, 0x78)
+    )
     panel_rotate = check.integer(panels.get("rotate", 0), "panels.rotate", range(0, 4))
 
     kiosk = check.table(top.get("kiosk"), "kiosk", ("exit_pin",))
@@ -364,8 +401,11 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
 
     if "table_buttons" in top:
         spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
-        table_buttons = tuple(_button(check, action, spec[action], f"table_buttons.{action}", TABLE_ACTIONS)
-                              for action in TABLE_ACTIONS if action in spec)
+        table_buttons = tuple(
+            _button(check, action, spec[action], f"table_buttons.{action}", TABLE_ACTIONS)
+            for action in TABLE_ACTIONS
+            if action in spec
+        )
     else:
         table_buttons = defaults.table_buttons
 
@@ -384,9 +424,11 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
             name = check.text(spec["name"], f"{key}.name")
             colour = _colour(check, spec.get("colour", "white"), f"{key}.colour")
             buttons_spec = check.table(spec.get("buttons"), f"{key}.buttons", PLAYER_ACTIONS)
-            buttons = tuple(_button(check, action, buttons_spec[action], f"{key}.buttons.{action}",
-                                    PLAYER_LONG_ACTIONS)
-                            for action in PLAYER_ACTIONS if action in buttons_spec)
+            buttons = tuple(
+                _button(check, action, buttons_spec[action], f"{key}.buttons.{action}", PLAYER_LONG_ACTIONS)
+                for action in PLAYER_ACTIONS
+                if action in buttons_spec
+            )
             seats.append(SeatConfig(name, colour, buttons, _panel(check, spec.get("panel"), f"{key}.panel", index)))
         seats = tuple(seats)
     else:
@@ -419,13 +461,14 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         check.fail("house_rules", "must be a table")
     from companion.errors import BadOption
     from companion.games import find_game
+
     rules = find_game(game)
     house_rules = dict(house_rules)
-    for option, read in getattr(rules, "option_files", {}).items():    # e.g. Channel WON's card catalogue
+    for option, read in getattr(rules, "option_files", {}).items():  # e.g. Channel WON's card catalogue
         if isinstance(house_rules.get(option), str):
             path = Path(house_rules[option]).expanduser()
             if not path.is_absolute() and file != "<defaults>":
-                path = Path(file).parent / path       # relative to the config file
+                path = Path(file).parent / path  # relative to the config file
             try:
                 house_rules[option] = read(path)
             except CompanionError as error:
@@ -436,7 +479,24 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         check.fail(f"house_rules.{error.option}", error.problem)
     if len(seats) < rules.min_players:
         check.fail("players", f"{rules.title} needs at least {rules.min_players} seats, not {len(seats)}")
-    return Config(file, game, data_dir, seats, table_buttons, dice_mode, dice_seed, pin_factory,
-                  float(bounce_time), float(hold_time), panel_driver, panel_interface, multiplexer,
-                  multiplexer_bus, multiplexer_address, panel_rotate, dict(house_rules),
-                  tuple(dict(r) for r in readers), exit_pin)
+    return Config(
+        file,
+        game,
+        data_dir,
+        seats,
+        table_buttons,
+        dice_mode,
+        dice_seed,
+        pin_factory,
+        float(bounce_time),
+        float(hold_time),
+        panel_driver,
+        panel_interface,
+        multiplexer,
+        multiplexer_bus,
+        multiplexer_address,
+        panel_rotate,
+        dict(house_rules),
+        tuple(dict(r) for r in readers),
+        exit_pin,
+    )

@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 import threading
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from companion.checks import is_whole
 from companion.errors import DiceError, IllegalCommand
@@ -75,8 +75,7 @@ def check_answer(request: DiceRequest | None, roller: str, values: Sequence[int]
 def roll_payload(request: DiceRequest, roller: str, values: Sequence[int], source: str) -> dict:
     """The journaled record of a roll: ``roller``, ``values`` (a list), ``source``, and the request's ``reason``
     and ``rule``; games add their own keys (a ``purpose``, a ``fighter``)."""
-    return {"roller": roller, "values": list(values), "source": source, "reason": request.reason,
-            "rule": request.rule}
+    return {"roller": roller, "values": list(values), "source": source, "reason": request.reason, "rule": request.rule}
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ class RollOff:
         rolled = {name for name, _ in self.rolls}
         return next((name for name in self.contenders if name not in rolled), None)
 
-    def with_roll(self, roller: str, total: int) -> "RollOff":
+    def with_roll(self, roller: str, total: int) -> RollOff:
         """This roll-off after ``roller`` rolled ``total``."""
         return RollOff(self.contenders, self.rolls + ((roller, total),), self.round)
 
@@ -108,7 +107,7 @@ class RollOff:
         best = max(total for _, total in self.rolls)
         return [name for name, total in self.rolls if total == best], best
 
-    def reroll(self, tied: Sequence[str]) -> "RollOff":
+    def reroll(self, tied: Sequence[str]) -> RollOff:
         """The next round, between the ``tied`` contenders only."""
         return RollOff(tuple(tied), (), self.round + 1)
 

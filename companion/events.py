@@ -6,8 +6,9 @@ each as an :class:`EventRecord` row with a sequence number. State is a fold over
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 #: Version of the event payload layout. Stored with every row so old journals stay readable.
 SCHEMA_VERSION = 1

@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from companion.bank import MONEY_MOVED
@@ -36,11 +36,27 @@ def export_json(journal: Journal, game_id: int) -> str:
     game = journal.game(game_id)
     events = journal.events(game_id)
     document = {
-        "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
-        "game": {"id": game.id, "game": game.game, "created": game.created, "status": game.status,
-                 "players": game.players, "options": game.options},
-        "events": [{"seq": e.seq, "move": e.move, "time": e.time, "type": e.type, "payload": dict(e.payload),
-                    "schema_version": e.schema_version} for e in events],
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "game": {
+            "id": game.id,
+            "game": game.game,
+            "created": game.created,
+            "status": game.status,
+            "players": game.players,
+            "options": game.options,
+        },
+        "events": [
+            {
+                "seq": e.seq,
+                "move": e.move,
+                "time": e.time,
+                "type": e.type,
+                "payload": dict(e.payload),
+                "schema_version": e.schema_version,
+            }
+            for e in events
+        ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)
 
@@ -56,9 +72,20 @@ def export_ledger_csv(journal: Journal, game_id: int) -> str:
     for event in events:
         if event.type == MONEY_MOVED:
             p = event.payload
-            when = datetime.fromtimestamp(event.time, timezone.utc).isoformat(timespec="seconds")
-            writer.writerow([event.seq, when, p["payer"], p["payee"], p["amount"], p["reason"], p.get("rule", ""),
-                             "yes" if event.move in in_force else "no", event.move])
+            when = datetime.fromtimestamp(event.time, UTC).isoformat(timespec="seconds")
+            writer.writerow(
+                [
+                    event.seq,
+                    when,
+                    p["payer"],
+                    p["payee"],
+                    p["amount"],
+                    p["reason"],
+                    p.get("rule", ""),
+                    "yes" if event.move in in_force else "no",
+                    event.move,
+                ]
+            )
     return out.getvalue()
 
 
@@ -77,8 +104,8 @@ def import_json(journal: Journal, text: str) -> int:
         events = document["events"]
         if not events or events[0]["type"] != GAME_STARTED:
             raise JournalError("the export has no game_started event")
-        GameSession(game.get("id", 0), records_from_export(text))   # replays cleanly before writing
-        with journal._transaction():    # all or nothing: a failure leaves no half-imported game
+        GameSession(game.get("id", 0), records_from_export(text))  # replays cleanly before writing
+        with journal._transaction():  # all or nothing: a failure leaves no half-imported game
             started = journal.create_game(game["game"], game["players"], game["options"], events[0]["time"])
             renumber = {events[0]["seq"]: started.seq}
             moves: dict[int, list[dict]] = {}
@@ -102,7 +129,7 @@ def import_json(journal: Journal, text: str) -> int:
             if game.get("status") == "finished":
                 journal._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (started.game_id,))
             return started.game_id
-    except (KeyError, TypeError, ValueError, AttributeError) as error:   # AttributeError: a list for an object
+    except (KeyError, TypeError, ValueError, AttributeError) as error:  # AttributeError: a list for an object
         raise JournalError(f"cannot import: malformed export ({error!r})") from error
 
 
@@ -110,5 +137,7 @@ def records_from_export(text: str) -> list[EventRecord]:
     """The event records of a JSON export, as they were (for replaying without a journal)."""
     document = json.loads(text)
     game_id = document["game"]["id"]
-    return [EventRecord(e["seq"], game_id, e["move"], e["time"], e["type"], e["payload"], e["schema_version"])
-            for e in document["events"]]
+    return [
+        EventRecord(e["seq"], game_id, e["move"], e["time"], e["type"], e["payload"], e["schema_version"])
+        for e in document["events"]
+    ]

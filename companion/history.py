@@ -37,7 +37,7 @@ class HistoryWindow:
         if page < 1:
             raise ValueError(f"a history page holds at least one entry, not {page!r}")
         self.session, self.page, self.limit = session, page, page
-        self._end = session.entry_count                 # entries [self._start, self._end) are held
+        self._end = session.entry_count  # entries [self._start, self._end) are held
         self._start = max(0, self._end - page)
         self.rows: list[HistoryEntry] = session.history_entries(self._start, self._end)[::-1]
 
@@ -58,12 +58,12 @@ class HistoryWindow:
         end = self.session.entry_count
         if end == self._end:
             return False
-        first = max(self._end, end - self.limit)         # more new entries than the window holds: only those
+        first = max(self._end, end - self.limit)  # more new entries than the window holds: only those
         new = self.session.history_entries(first, end)
         start = self._start if first == self._end else first
         rows = new[::-1] + (self.rows if first == self._end else [])
         start = max(start, end - self.limit)
-        rows = rows[:end - start]
+        rows = rows[: end - start]
         if first == self._end and any(entry.kind not in ("move", "start") for entry in new):
             rows = [self._flagged(row, end - 1 - index) for index, row in enumerate(rows)]
         self.rows, self._start, self._end = rows, start, end

@@ -42,9 +42,10 @@ import threading
 import time as _time
 import uuid
 import zlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from companion import backups as _backups
 from companion.errors import JournalError, UnknownGame
@@ -143,8 +144,13 @@ _UNWRITABLE = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_FULL", "SQLITE_PERM
 def _unwritable(error: sqlite3.Error) -> bool:
     name = getattr(error, "sqlite_errorname", "") or ""
     text = str(error).lower()
-    return name.startswith(_UNWRITABLE) or "readonly" in text or "read-only" in text or "disk is full" in text \
+    return (
+        name.startswith(_UNWRITABLE)
+        or "readonly" in text
+        or "read-only" in text
+        or "disk is full" in text
         or "unable to open" in text
+    )
 
 
 @dataclass(frozen=True)
@@ -195,17 +201,26 @@ class Recovery:
             return self.text
         problem = " ".join(self.problem.split())
         problem = problem if len(problem) <= 160 else problem[:159] + "…"
-        head = {"newer": "Journal from a newer companion", "unwritable": "Journal cannot be written",
-                "missing": "Journal missing", "stale": "Journal behind its backups"}.get(self.kind, "Journal damaged")
+        head = {
+            "newer": "Journal from a newer companion",
+            "unwritable": "Journal cannot be written",
+            "missing": "Journal missing",
+            "stale": "Journal behind its backups",
+        }.get(self.kind, "Journal damaged")
         parts = [f"{head}: {problem}."]
         if self.moved_to is not None and self.kind == "newer":
-            parts.append(f"It was moved, untouched, to {self.moved_to}; update the companion and put it back "
-                         f"as {self.moved_to.name.split('.newer-')[0]} to see its games.")
+            parts.append(
+                f"It was moved, untouched, to {self.moved_to}; update the companion and put it back "
+                f"as {self.moved_to.name.split('.newer-')[0]} to see its games."
+            )
         elif self.moved_to is not None:
             parts.append(f"The file was kept as {self.moved_to} (never deleted).")
         from companion.recovery import describe
-        parts.append(f"{'Shown' if self.read_only else 'Restored'}: recovered {self.events_recovered} events "
-                     f"of {self.games_recovered} games: {describe(list(self.games))}.")
+
+        parts.append(
+            f"{'Shown' if self.read_only else 'Restored'}: recovered {self.events_recovered} events "
+            f"of {self.games_recovered} games: {describe(list(self.games))}."
+        )
         if self.read_only:
             parts.append(f"The games are open READ-ONLY, no move can be recorded: {self.read_only_reason}.")
             if self.moved_to is None and self.kind not in ("missing", "unwritable"):
@@ -214,8 +229,9 @@ class Recovery:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                 check_same_thread=False)
+    connection = sqlite3.connect(
+        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
     connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return connection
 
@@ -257,23 +273,27 @@ class Journal:
                 try:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 except OSError as error:
-                    raise JournalUnwritable(f"cannot create the folder {self.path.parent}: {error.strerror}",
-                                            error.strerror or str(error)) from error
+                    raise JournalUnwritable(
+                        f"cannot create the folder {self.path.parent}: {error.strerror}", error.strerror or str(error)
+                    ) from error
                 self._db = _connect(self.path)
                 mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 self._db.execute("PRAGMA synchronous = FULL")
                 self._db.execute("PRAGMA foreign_keys = ON")
                 synchronous = self._db.execute("PRAGMA synchronous").fetchone()[0]
-                if mode.lower() != "wal" or synchronous != 2:   # checked, not assumed: power-cut safety
-                    raise JournalError(f"{self.path} could not be set to WAL with synchronous=FULL "
-                                       f"(got {mode}, synchronous={synchronous}); use a local file system")
+                if mode.lower() != "wal" or synchronous != 2:  # checked, not assumed: power-cut safety
+                    raise JournalError(
+                        f"{self.path} could not be set to WAL with synchronous=FULL "
+                        f"(got {mode}, synchronous={synchronous}); use a local file system"
+                    )
                 self._check_version()
-                self._db.execute("BEGIN IMMEDIATE")            # the first write: fails if we may not write
+                self._db.execute("BEGIN IMMEDIATE")  # the first write: fails if we may not write
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
-                self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('journal_id', ?)",
-                                 (uuid.uuid4().hex,))
+                self._db.execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('journal_id', ?)", (uuid.uuid4().hex,)
+                )
                 if self._db.execute("PRAGMA user_version").fetchone()[0] != JOURNAL_FORMAT:
                     self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
                 self._db.execute("COMMIT")
@@ -291,7 +311,7 @@ class Journal:
         self._closed = False
 
     @classmethod
-    def in_memory(cls, path: str | os.PathLike, reason: str, fill=None) -> "Journal":
+    def in_memory(cls, path: str | os.PathLike, reason: str, fill=None) -> Journal:
         """A read-only journal held in memory (when nothing can be written where ``path`` is): ``fill(db)``
         writes its content first; every later write raises :class:`JournalUnwritable` with ``reason``."""
         journal = cls.__new__(cls)
@@ -318,16 +338,23 @@ class Journal:
         return self._meta("journal_id")
 
     def _connect_read_only(self, query: str) -> sqlite3.Connection:
-        db = sqlite3.connect(f"file:{self.path}?{query}", uri=True, isolation_level=None,
-                             timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        db = sqlite3.connect(
+            f"file:{self.path}?{query}",
+            uri=True,
+            isolation_level=None,
+            timeout=BUSY_TIMEOUT_MS / 1000,
+            check_same_thread=False,
+        )
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return db
 
     def _check_version(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > JOURNAL_FORMAT:
-            raise JournalTooNew(f"{self.path} was written by a newer companion (journal format {version}, "
-                                f"this one reads up to {JOURNAL_FORMAT}); update the companion")
+            raise JournalTooNew(
+                f"{self.path} was written by a newer companion (journal format {version}, "
+                f"this one reads up to {JOURNAL_FORMAT}); update the companion"
+            )
 
     def _close_quietly(self) -> None:
         if self._db is not None:
@@ -337,20 +364,23 @@ class Journal:
                 pass
 
     # -- writing (owner thread only) -------------------------------------------------------------------
-    def create_game(self, game: str, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-                    time: float | None = None) -> EventRecord:
+    def create_game(
+        self, game: str, players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], time: float | None = None
+    ) -> EventRecord:
         """Record a new game and its ``game_started`` event in one transaction; return that event."""
         time = _time.time() if time is None else time
         with self._transaction():
             cursor = self._db.execute(
                 "INSERT INTO games (game, created, status, players, options) VALUES (?, ?, 'open', ?, ?)",
-                (game, time, json.dumps(list(players)), json.dumps(dict(options))))
+                (game, time, json.dumps(list(players)), json.dumps(dict(options))),
+            )
             game_id = cursor.lastrowid
             payload = {"game": game, "players": list(players), "options": dict(options)}
             return self._insert(game_id, [NewEvent(GAME_STARTED, payload)], time)[0]
 
-    def append(self, game_id: int, events: Sequence[NewEvent], time: float | None = None,
-               status: str | None = None) -> list[EventRecord]:
+    def append(
+        self, game_id: int, events: Sequence[NewEvent], time: float | None = None, status: str | None = None
+    ) -> list[EventRecord]:
         """Append ``events`` (the events of one command) for ``game_id`` in one transaction, and set the
         game's ``status`` if given. Returns the committed records; they share ``move`` = the first ``seq``.
         Raises :class:`JournalError` if the write fails (nothing is written then)."""
@@ -364,17 +394,20 @@ class Journal:
         return records
 
     def _insert(self, game_id: int, events: Sequence[NewEvent], time: float) -> list[EventRecord]:
-        first = max(self._db.execute("SELECT IFNULL(MAX(seq), 0) + 1 FROM events").fetchone()[0],
-                    self._seq_floor + 1)   # seqs a recovery did not keep are never used again
+        first = max(
+            self._db.execute("SELECT IFNULL(MAX(seq), 0) + 1 FROM events").fetchone()[0], self._seq_floor + 1
+        )  # seqs a recovery did not keep are never used again
         records = []
         for offset, event in enumerate(events):
             payload = json.dumps(dict(event.payload), sort_keys=True)
             self._db.execute(
                 "INSERT INTO events (seq, game_id, move, time, type, payload, schema_version) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (first + offset, game_id, first, time, event.type, payload, SCHEMA_VERSION))
-            records.append(EventRecord(first + offset, game_id, first, time, event.type,
-                                       json.loads(payload), SCHEMA_VERSION))
+                (first + offset, game_id, first, time, event.type, payload, SCHEMA_VERSION),
+            )
+            records.append(
+                EventRecord(first + offset, game_id, first, time, event.type, json.loads(payload), SCHEMA_VERSION)
+            )
         return records
 
     @contextlib.contextmanager
@@ -383,8 +416,9 @@ class Journal:
         (``import_json`` writes a whole game atomically). Any SQLite failure becomes a
         :class:`JournalError` naming the real cause (a failed rollback never hides it)."""
         if self.read_only:
-            raise JournalUnwritable(f"the journal cannot be written ({self.read_only_reason}); nothing was "
-                                    f"recorded", self.read_only_reason)
+            raise JournalUnwritable(
+                f"the journal cannot be written ({self.read_only_reason}); nothing was recorded", self.read_only_reason
+            )
         if self._depth:
             self._depth += 1
             try:
@@ -429,6 +463,7 @@ class Journal:
             return
         if self._snapshot_worker is None:
             from companion.snapshots import SnapshotWorker
+
             self._snapshot_worker = SnapshotWorker(self._snapshot_encoded, name=f"snapshots {self.path.name}")
         self._snapshot_worker.request((game_id, row, format), state)
 
@@ -436,22 +471,26 @@ class Journal:
         """On the snapshot thread: queue the encoded row for the table's thread."""
         game_id, row, format = key
         with self._snapshots_lock:
-            self._snapshots_ready.append((game_id, row.move, row.seq, row.depth, row.time, format,
-                                          zlib.crc32(data), data))
+            self._snapshots_ready.append(
+                (game_id, row.move, row.seq, row.depth, row.time, format, zlib.crc32(data), data)
+            )
 
     def _insert_snapshots(self, limit: int | None) -> None:
         """Insert up to ``limit`` encoded rows inside the current write transaction. A failure is logged and
         costs only those rows (a savepoint keeps the transaction's events)."""
         with self._snapshots_lock:
             rows = self._snapshots_ready[:limit] if limit is not None else self._snapshots_ready[:]
-            del self._snapshots_ready[:len(rows)]
+            del self._snapshots_ready[: len(rows)]
         if not rows:
             return
         try:
             self._db.execute("SAVEPOINT snapshots")
             try:
-                self._db.executemany("INSERT OR REPLACE INTO snapshots (game_id, move, seq, depth, time, format, "
-                                     "crc, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO snapshots (game_id, move, seq, depth, time, format, "
+                    "crc, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
                 self._db.execute("RELEASE snapshots")
             except sqlite3.Error:
                 self._db.execute("ROLLBACK TO snapshots")
@@ -483,19 +522,25 @@ class Journal:
         """The stored states of ``game_id`` in the state format ``format``, by move (without their bytes);
         empty for a journal without the table (an earlier version's, opened read-only) or a damaged one."""
         try:
-            rows = self._db.execute("SELECT move, seq, depth, time FROM snapshots WHERE game_id = ? AND format = ?",
-                                    (game_id, format)).fetchall()
+            rows = self._db.execute(
+                "SELECT move, seq, depth, time FROM snapshots WHERE game_id = ? AND format = ?", (game_id, format)
+            ).fetchall()
         except sqlite3.Error:
             return {}
-        return {r[0]: SnapshotRow(*r) for r in rows
-                if type(r[0]) is int and type(r[1]) is int and type(r[2]) is int and type(r[3]) is float}
+        return {
+            r[0]: SnapshotRow(*r)
+            for r in rows
+            if type(r[0]) is int and type(r[1]) is int and type(r[2]) is int and type(r[3]) is float
+        }
 
     def snapshot_state(self, game_id: int, move: int, format: str) -> bytes | None:
         """The stored bytes of the state after ``move``, or ``None`` if there is no such row in ``format`` or its
         bytes do not match their CRC (damaged)."""
         try:
-            row = self._db.execute("SELECT crc, state FROM snapshots WHERE game_id = ? AND move = ? AND format = ?",
-                                   (game_id, move, format)).fetchone()
+            row = self._db.execute(
+                "SELECT crc, state FROM snapshots WHERE game_id = ? AND move = ? AND format = ?",
+                (game_id, move, format),
+            ).fetchone()
         except sqlite3.Error as error:
             log.warning("cannot read the stored state of game #%s after move #%s: %s", game_id, move, error)
             return None
@@ -516,7 +561,8 @@ class Journal:
             return self._db.execute(
                 "SELECT seq, time, CASE WHEN type = 'history_restored' THEN payload END, schema_version "
                 "FROM events WHERE seq > ? AND seq <= ? AND +game_id = ? AND seq = move ORDER BY seq",
-                (after, last or 0, game_id)).fetchall()
+                (after, last or 0, game_id),
+            ).fetchall()
 
     def event_range(self, game_id: int, first: int, last: int) -> list[EventRecord]:
         """The events of ``game_id`` with ``first <= seq <= last``, in seq order."""
@@ -525,14 +571,19 @@ class Journal:
         with self._reading():
             rows = self._db.execute(
                 "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
-                "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq", (game_id, first, last)).fetchall()
+                "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+                (game_id, first, last),
+            ).fetchall()
             return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
 
     def first_event(self, game_id: int) -> EventRecord | None:
         """The first event of ``game_id`` (its ``game_started``), or ``None``."""
         with self._reading():
-            r = self._db.execute("SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
-                                 "WHERE game_id = ? ORDER BY seq LIMIT 1", (game_id,)).fetchone()
+            r = self._db.execute(
+                "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+                "WHERE game_id = ? ORDER BY seq LIMIT 1",
+                (game_id,),
+            ).fetchone()
             return None if r is None else EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6])
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -541,9 +592,9 @@ class Journal:
         with self._reading():
             rows = self._db.execute(
                 "SELECT g.id, g.game, g.created, g.status, g.players, g.options, COUNT(e.seq), MAX(e.time) "
-                "FROM games g LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id").fetchall()
-            return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7])
-                    for r in rows]
+                "FROM games g LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
+            ).fetchall()
+            return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7]) for r in rows]
 
     def game(self, game_id: int) -> GameRecord:
         """The saved game ``game_id``; raises :class:`UnknownGame` if there is none."""
@@ -562,7 +613,9 @@ class Journal:
         with self._reading():
             rows = self._db.execute(
                 "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
-                "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+                "WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
             return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
 
     def iter_events(self, game_id: int, batch: int = 1000) -> Iterator[EventRecord]:
@@ -573,7 +626,9 @@ class Journal:
             with self._reading():
                 rows = self._db.execute(
                     "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
-                    "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?", (game_id, after, batch)).fetchall()
+                    "WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    (game_id, after, batch),
+                ).fetchall()
                 records = [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
             yield from records
             if len(rows) < batch:
@@ -586,8 +641,9 @@ class Journal:
         try:
             yield
         except (sqlite3.DatabaseError, TypeError, ValueError) as error:
-            raise JournalError(f"the journal {self.path} is damaged ({error}); `companion run` moves it aside "
-                               f"and recovers what it can") from error
+            raise JournalError(
+                f"the journal {self.path} is damaged ({error}); `companion run` moves it aside and recovers what it can"
+            ) from error
 
     def take_backup(self, keep: int = BACKUPS_KEPT) -> Path | None:
         """Back the journal up now, on the calling thread (see :mod:`companion.backups`): a delta part
@@ -647,7 +703,7 @@ class Journal:
                 self._worker.close(BACKUP_CLOSE_TIMEOUT_S)
             self._db.close()
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -694,7 +750,7 @@ def _finish_interrupted_recovery(path: Path) -> Recovery | None:
     built = path.with_name(f"{path.name}.recovered")
     if not built.is_file():
         return None
-    if _exists(path):                       # killed before the damaged file was moved: recover again
+    if _exists(path):  # killed before the damaged file was moved: recover again
         _remove_database_files(built)
         return None
     os.replace(built, path)
@@ -707,9 +763,14 @@ def _finish_interrupted_recovery(path: Path) -> Recovery | None:
             db.close()
     except (sqlite3.Error, ValueError):
         saved = {}
-    return Recovery(Path(saved["moved_to"]) if saved.get("moved_to") else None, saved.get("problem", "?"),
-                    saved.get("games", 0), saved.get("events", 0), kind=saved.get("kind", "damaged"),
-                    text=saved.get("message", ""))
+    return Recovery(
+        Path(saved["moved_to"]) if saved.get("moved_to") else None,
+        saved.get("problem", "?"),
+        saved.get("games", 0),
+        saved.get("events", 0),
+        kind=saved.get("kind", "damaged"),
+        text=saved.get("message", ""),
+    )
 
 
 def _diagnose(path: Path) -> tuple[str, str] | None:
@@ -732,7 +793,7 @@ def _diagnose(path: Path) -> tuple[str, str] | None:
     except OSError as error:
         return f"{path} cannot be read: {error.strerror}", "unreadable"
     wal, shm = _sidecars(path)
-    wal_missing = _exists(shm) and not _exists(wal)      # looked at before a probe can create a -wal
+    wal_missing = _exists(shm) and not _exists(wal)  # looked at before a probe can create a -wal
     try:
         probe = Journal(path, read_only=True)
     except JournalTooNew as error:
@@ -745,12 +806,13 @@ def _diagnose(path: Path) -> tuple[str, str] | None:
             return problem, "damaged"
         tables = {row[0] for row in probe._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if wal_missing:
-            last = probe._db.execute("SELECT MAX(time) FROM events").fetchone()[0] \
-                if "events" in tables else None
+            last = probe._db.execute("SELECT MAX(time) FROM events").fetchone()[0] if "events" in tables else None
             when = f" after {_time.strftime('%H:%M', _time.localtime(last))}" if last else ""
-            return (f"its -wal file is missing (its -shm is there): moves made{when} may have been lost "
-                    f"with it", "wal-missing")
-        if not tables:                     # a file whose first transaction never finished
+            return (
+                f"its -wal file is missing (its -shm is there): moves made{when} may have been lost with it",
+                "wal-missing",
+            )
+        if not tables:  # a file whose first transaction never finished
             return _missing(path, folder, f"{path} holds no tables yet")
         if not {"games", "events"} <= tables:
             return f"not a companion journal (tables: {', '.join(sorted(tables))})", "damaged"
@@ -763,8 +825,11 @@ def _diagnose(path: Path) -> tuple[str, str] | None:
 
 def _missing(path: Path, folder: Path, what: str) -> tuple[str, str] | None:
     """No journal (or an empty one): only a problem if backups hold games."""
-    games = {game for generation in _backups.generations(folder)
-             for game in ((_backups.generation_summary(generation) or ({}, None))[0])}
+    games = {
+        game
+        for generation in _backups.generations(folder)
+        for game in ((_backups.generation_summary(generation) or ({}, None))[0])
+    }
     if games:
         return f"{what}, but the backups hold {len(games)} games", "missing" if not _exists(path) else "empty"
     return None
@@ -787,11 +852,16 @@ def _stale(probe: Journal, folder: Path) -> tuple[str, str] | None:
         for game_id, (start, start_time, count, _last) in sorted(summary.items()):
             own = mine.get(game_id)
             if own is None:
-                return (f"the backup {generation.name} holds game #{game_id} ({count} events), which the "
-                        f"journal does not", "stale")
+                return (
+                    f"the backup {generation.name} holds game #{game_id} ({count} events), which the journal does not",
+                    "stale",
+                )
             if own[0] == start and own[2] < count:
-                return (f"the backup {generation.name} holds {count} events of game #{game_id}, the journal "
-                        f"only {own[2]} (its -wal file may have been lost)", "stale")
+                return (
+                    f"the backup {generation.name} holds {count} events of game #{game_id}, the journal "
+                    f"only {own[2]} (its -wal file may have been lost)",
+                    "stale",
+                )
     return None
 
 
@@ -820,7 +890,7 @@ def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
             return Journal(path), interrupted
         except JournalUnwritable as error:
             diagnosis = (error.reason, "unwritable")
-        except JournalError as error:      # e.g. a file system that cannot do WAL: say it, keep the kiosk up
+        except JournalError as error:  # e.g. a file system that cannot do WAL: say it, keep the kiosk up
             diagnosis = (str(error), "unwritable")
     return _recover(path, *diagnosis)
 
@@ -830,28 +900,39 @@ def _recover(path: Path, problem: str, kind: str) -> tuple[Journal, Recovery]:
 
     folder = _backups.folder_of(path)
     sources: list = []
-    if kind in ("unwritable", "wal-missing", "stale"):          # a sound file: every event in it counts
-        source = _recovery.sqlite_source(path, "journal", 0, backup=False, immutable=False) \
-            or _recovery.sqlite_source(path, "journal", 0, backup=False, immutable=True)
+    if kind in ("unwritable", "wal-missing", "stale"):  # a sound file: every event in it counts
+        source = _recovery.sqlite_source(path, "journal", 0, backup=False, immutable=False) or _recovery.sqlite_source(
+            path, "journal", 0, backup=False, immutable=True
+        )
         sources += [source] if source else []
     elif kind == "damaged":
         source = _recovery.damaged_source(path, "damaged journal", 0)
         sources += [source] if source else []
-        if _exists(_sidecars(path)[0]):                           # the main file alone may read better
+        if _exists(_sidecars(path)[0]):  # the main file alone may read better
             alone = _recovery.damaged_source(path, "damaged journal without its -wal", 1, ignore_wal=True)
             sources += [alone] if alone else []
     sources += _recovery.backup_sources(folder, 2)
     moved_to = None if kind == "missing" else _aside_name(path, "newer" if kind == "newer" else "damaged")
     for source in sources:
-        if source.where == path:           # named by where it will be once moved aside
+        if source.where == path:  # named by where it will be once moved aside
             source.where = moved_to
     plan = _recovery.plan_recovery(sources, moved_to)
     last = max((c.records[-1][3] for c in plan.choices), default=None)
     used = plan.backups_used
 
     def report(moved: Path | None, read_only: str = "") -> Recovery:
-        return Recovery(moved, problem, len(plan.choices), plan.events, used[0] if used else None, last, kind,
-                        tuple(plan.reports), bool(read_only), read_only)
+        return Recovery(
+            moved,
+            problem,
+            len(plan.choices),
+            plan.events,
+            used[0] if used else None,
+            last,
+            kind,
+            tuple(plan.reports),
+            bool(read_only),
+            read_only,
+        )
 
     recovery = report(moved_to)
     building = path.with_name(f"{path.name}.recovering")
@@ -861,9 +942,16 @@ def _recover(path: Path, problem: str, kind: str) -> tuple[Journal, Recovery]:
         fresh = Journal(building)
         try:
             note = f"not kept by the recovery of {_time.strftime('%Y-%m-%d %H:%M:%S')} ({kind})"
-            saved = json.dumps({"moved_to": str(moved_to) if moved_to else None, "problem": problem,
-                                "kind": kind, "games": len(plan.choices), "events": plan.events,
-                                "message": recovery.message()})
+            saved = json.dumps(
+                {
+                    "moved_to": str(moved_to) if moved_to else None,
+                    "problem": problem,
+                    "kind": kind,
+                    "games": len(plan.choices),
+                    "events": plan.events,
+                    "message": recovery.message(),
+                }
+            )
             with fresh._transaction():
                 _recovery.write_plan(fresh._db, plan, note)
                 fresh._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('recovery', ?)", (saved,))
@@ -873,7 +961,7 @@ def _recover(path: Path, problem: str, kind: str) -> tuple[Journal, Recovery]:
         os.replace(building, built)
         _backups.fsync_dir(path.parent)
         if moved_to is not None:
-            os.replace(path, moved_to)                 # never deleted: moved, with its -wal and -shm
+            os.replace(path, moved_to)  # never deleted: moved, with its -wal and -shm
             for side, target in zip(_sidecars(path), _sidecars(moved_to)):
                 if _exists(side):
                     os.replace(side, target)
@@ -889,14 +977,17 @@ def _recover(path: Path, problem: str, kind: str) -> tuple[Journal, Recovery]:
             except OSError:
                 pass
         moved = moved_to if moved_to is not None and _exists(moved_to) and not _exists(path) else None
-        if moved is None:                  # the damaged file's unread events are still where it was
+        if moved is None:  # the damaged file's unread events are still where it was
             for game in plan.reports:
                 if game.rest_in == moved_to:
                     game.rest_in = path
         why = f"nothing can be written in {path.parent}: {reason}"
-        if kind == "unwritable" and moved is None and len(plan.choices) == len(
-                [c for c in plan.choices if c.source.label == "journal"]):
-            try:                                      # the file itself is sound: read it where it is
+        if (
+            kind == "unwritable"
+            and moved is None
+            and len(plan.choices) == len([c for c in plan.choices if c.source.label == "journal"])
+        ):
+            try:  # the file itself is sound: read it where it is
                 return Journal(path, read_only=True, reason=why), report(None, why)
             except JournalError:
                 pass

@@ -32,7 +32,7 @@ class InstanceLock:
         self.path = Path(path)
         self._fd: int | None = None
 
-    def acquire(self) -> "InstanceLock":
+    def acquire(self) -> InstanceLock:
         """Take the lock or raise :class:`AlreadyRunning` at once (never waits)."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,7 +50,7 @@ class InstanceLock:
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
         except OSError:
-            pass            # a read-only lock file still locks; it just cannot name us
+            pass  # a read-only lock file still locks; it just cannot name us
         self._fd = fd
         return self
 
@@ -66,10 +66,13 @@ class InstanceLock:
         try:
             fd = os.open(stand_in, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError:
-            raise CompanionError(f"cannot use the data directory {self.path.parent}: "
-                                 f"{error.strerror or error}; choose another with --data-dir") from error
+            raise CompanionError(
+                f"cannot use the data directory {self.path.parent}: "
+                f"{error.strerror or error}; choose another with --data-dir"
+            ) from error
         logging.getLogger("companion.lock").warning(
-            "cannot create %s (%s); locking %s instead", self.path, error.strerror or error, stand_in)
+            "cannot create %s (%s); locking %s instead", self.path, error.strerror or error, stand_in
+        )
         return fd
 
     def release(self) -> None:
@@ -79,7 +82,7 @@ class InstanceLock:
             os.close(self._fd)
             self._fd = None
 
-    def __enter__(self) -> "InstanceLock":
+    def __enter__(self) -> InstanceLock:
         return self.acquire()
 
     def __exit__(self, *exc_info) -> None:

@@ -77,13 +77,20 @@ class Source:
         if self.db_uri is not None:
             db = sqlite3.connect(self.db_uri, uri=True, check_same_thread=False)
             try:
-                result = [tuple(r) for r in db.execute(
-                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
-                    (game_id, min(upto, self.db_max)))]
+                result = [
+                    tuple(r)
+                    for r in db.execute(
+                        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                        (game_id, min(upto, self.db_max)),
+                    )
+                ]
             finally:
                 db.close()
-        result += [row for seq, row in sorted(self.rows.items()) if row[1] == game_id and seq <= upto
-                   and seq > (self.db_max if self.db_uri else 0)]
+        result += [
+            row
+            for seq, row in sorted(self.rows.items())
+            if row[1] == game_id and seq <= upto and seq > (self.db_max if self.db_uri else 0)
+        ]
         return result
 
 
@@ -125,7 +132,7 @@ def _gaps(seqs: list[int], lost: list[tuple[int, int]], tail: bool) -> list[tupl
     if tail:
         gaps.append((previous + 1, INF))
     result: list[tuple[int, float]] = []
-    for first, last in gaps:          # take out the recorded (lost) stretches
+    for first, last in gaps:  # take out the recorded (lost) stretches
         pieces = [(first, last)]
         for lo, hi in lost:
             next_pieces = []
@@ -153,8 +160,9 @@ def _readable_rows(source: sqlite3.Connection, table: str, key: str, columns: st
     last = 0
 
     def first_after(after: int):
-        row = source.execute(f"SELECT {columns} FROM {table} WHERE {key} > ? ORDER BY {key} LIMIT 1",
-                             (after,)).fetchone()
+        row = source.execute(
+            f"SELECT {columns} FROM {table} WHERE {key} > ? ORDER BY {key} LIMIT 1", (after,)
+        ).fetchone()
         if row is not None and (not isinstance(row[0], int) or row[0] <= after):
             raise sqlite3.DatabaseError("keys out of order (damaged b-tree)")
         return row
@@ -164,14 +172,14 @@ def _readable_rows(source: sqlite3.Connection, table: str, key: str, columns: st
             row = first_after(last)
         except sqlite3.Error:
             row, step, good = None, 1, None
-            while step < 1 << 40:                   # jump over the damaged stretch
+            while step < 1 << 40:  # jump over the damaged stretch
                 try:
                     row = first_after(last + step)
                     good = last + step
                     break
                 except sqlite3.Error:
                     step *= 2
-            if good is not None and step > 1:       # bisect back: the first readable key after the damage
+            if good is not None and step > 1:  # bisect back: the first readable key after the damage
                 low, high = last + step // 2, good
                 while high - low > 1:
                     middle = (low + high) // 2
@@ -205,8 +213,9 @@ def damaged_source(path: Path, label: str, priority: int, *, ignore_wal: bool = 
     try:
         try:
             from companion.journal import JOURNAL_FORMAT
+
             if db.execute("PRAGMA user_version").fetchone()[0] > JOURNAL_FORMAT:
-                return None                        # a newer companion's file: not ours to interpret
+                return None  # a newer companion's file: not ours to interpret
         except sqlite3.Error:
             pass
         events = []
@@ -224,8 +233,16 @@ def damaged_source(path: Path, label: str, priority: int, *, ignore_wal: bool = 
         return None
     finally:
         db.close()
-    source = Source(label, path, priority, index=[(e[0], e[1], e[2], e[3], sys.intern(e[4])) for e in events],
-                    games=games, lost=lost, tiles=tiles, rows={e[0]: e for e in events})
+    source = Source(
+        label,
+        path,
+        priority,
+        index=[(e[0], e[1], e[2], e[3], sys.intern(e[4])) for e in events],
+        games=games,
+        lost=lost,
+        tiles=tiles,
+        rows={e[0]: e for e in events},
+    )
     source.unknown = _gaps([e[0] for e in events], lost, tail=True)
     return source
 
@@ -245,27 +262,40 @@ def sqlite_source(path: Path, label: str, priority: int, *, backup: bool, immuta
         return None
     try:
         from companion.journal import JOURNAL_FORMAT
+
         if db.execute("PRAGMA user_version").fetchone()[0] > JOURNAL_FORMAT:
             return None
         if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
             return None
-        index = [(r[0], r[1], r[2], r[3], sys.intern(r[4])) for r in
-                 db.execute("SELECT seq, game_id, move, time, type FROM events ORDER BY seq")]
+        index = [
+            (r[0], r[1], r[2], r[3], sys.intern(r[4]))
+            for r in db.execute("SELECT seq, game_id, move, time, type FROM events ORDER BY seq")
+        ]
         games = {r[0]: tuple(r) for r in db.execute(f"SELECT {GAME_COLUMNS} FROM games")}
         lost, tiles = _lost_and_tiles(db)
     except sqlite3.Error:
         return None
     finally:
         db.close()
-    return Source(label, path, priority, backup=backup, index=index, games=games, lost=lost, tiles=tiles,
-                  db_uri=uri, db_max=index[-1][0] if index else 0)
+    return Source(
+        label,
+        path,
+        priority,
+        backup=backup,
+        index=index,
+        games=games,
+        lost=lost,
+        tiles=tiles,
+        db_uri=uri,
+        db_max=index[-1][0] if index else 0,
+    )
 
 
 def generation_source(generation: _backups.Generation, priority: int) -> Source | None:
     """A backup generation: its base and the readable run of its delta parts."""
     label = f"backup {generation.name}"
     source = sqlite_source(generation.base, label, priority, backup=True, immutable=True)
-    if source is None:      # a damaged base: what can be read of it, with its holes
+    if source is None:  # a damaged base: what can be read of it, with its holes
         source = damaged_source(generation.base, label, priority, ignore_wal=True)
         if source is None:
             return None
@@ -310,8 +340,9 @@ def backup_sources(folder: Path, first_priority: int) -> list[Source]:
     sources = []
     for offset, generation in enumerate(_backups.generations(folder)):
         if generation.legacy:
-            source = sqlite_source(generation.base, f"backup {generation.base.name}", first_priority + offset,
-                                   backup=True, immutable=True)
+            source = sqlite_source(
+                generation.base, f"backup {generation.base.name}", first_priority + offset, backup=True, immutable=True
+            )
         else:
             source = generation_source(generation, first_priority + offset)
         if source is not None:
@@ -325,8 +356,8 @@ def backup_sources(folder: Path, first_priority: int) -> list[Source]:
 @dataclass
 class Candidate:
     source: Source
-    index: list[tuple]          # the kept events' index entries
-    cut: float                  # first seq not trusted after the game's start (INF if none)
+    index: list[tuple]  # the kept events' index entries
+    cut: float  # first seq not trusted after the game's start (INF if none)
 
 
 @dataclass
@@ -334,9 +365,9 @@ class Choice:
     """The events kept of one game and where they come from."""
 
     game_id: int
-    start: tuple                # (seq, time) of its game_started event
+    start: tuple  # (seq, time) of its game_started event
     source: Source
-    records: list[tuple]        # full rows
+    records: list[tuple]  # full rows
     state: Any
     finished: bool
     game_row: tuple
@@ -373,8 +404,9 @@ class GameReport:
         """``Game #3 (TV Wars: ABS, CBA): events #1–#70 kept, as it was at 09:02; events #71–#158 could
         not be read whole and are in journal.sqlite3.damaged-…``. ``name_source=False`` leaves out which
         backup it came from (said once for all games)."""
-        when = f", as it was at {_time.strftime('%H:%M', _time.localtime(self.restored_to))}" \
-            if self.restored_to else ""
+        when = (
+            f", as it was at {_time.strftime('%H:%M', _time.localtime(self.restored_to))}" if self.restored_to else ""
+        )
         head = f"Game #{self.game_id} ({self.title})"
         if not self.kept:
             rest = f"; its readable events are in {self.rest_in.name}" if self.rest_in else ""
@@ -437,7 +469,7 @@ def _candidate(source: Source, events: list[tuple]) -> Candidate | None:
     cut = source.unknown[position][0] if position < len(starts) else INF
     kept = [e for e in events if e[0] < cut]
     if cut != INF and kept and kept[-1][0] == cut - 1 and len(kept) > 1:
-        move = kept[-1][2]                     # the hole follows it directly: it may be half a move
+        move = kept[-1][2]  # the hole follows it directly: it may be half a move
         kept = [e for e in kept if e[2] != move] if move != first[0] else kept
     return Candidate(source, kept, cut)
 
@@ -445,6 +477,7 @@ def _candidate(source: Source, events: list[tuple]) -> Candidate | None:
 def _replay(game_id: int, rows: list[tuple]) -> tuple[int, Any, bool, str | None]:
     """How many of ``rows`` replay, move by move: ``(count, state, finished, error)``."""
     from companion.session import GameSession
+
     records = [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
     try:
         session = GameSession(game_id, records[:1])
@@ -460,9 +493,13 @@ def _replay(game_id: int, rows: list[tuple]) -> tuple[int, Any, bool, str | None
             end += 1
         try:
             session.take(records[position:end])
-        except Exception as error:              # the rest of this game's history is not consistent
-            return good, state, session.rules.is_finished(state), \
-                f"do not replay (event #{records[position].seq}: {error})"
+        except Exception as error:  # the rest of this game's history is not consistent
+            return (
+                good,
+                state,
+                session.rules.is_finished(state),
+                f"do not replay (event #{records[position].seq}: {error})",
+            )
         state = session.state
         good = end
         position = end
@@ -471,6 +508,7 @@ def _replay(game_id: int, rows: list[tuple]) -> tuple[int, Any, bool, str | None
 
 def _title(game_row: tuple) -> str:
     from companion.games import game_title
+
     try:
         title = game_title(game_row[1])
     except Exception:
@@ -486,13 +524,20 @@ def _game_row(source: Source, game_id: int, start_row: tuple) -> tuple:
     row = source.games.get(game_id)
     if row is not None:
         return row
-    payload = json.loads(start_row[5])        # rebuilt from the game_started event
-    return (game_id, payload.get("game", ""), start_row[3], "open", json.dumps(payload.get("players", [])),
-            json.dumps(payload.get("options", {})))
+    payload = json.loads(start_row[5])  # rebuilt from the game_started event
+    return (
+        game_id,
+        payload.get("game", ""),
+        start_row[3],
+        "open",
+        json.dumps(payload.get("players", [])),
+        json.dumps(payload.get("options", {})),
+    )
 
 
-def _report(choice: Choice, candidates: list[Candidate], seen: list[tuple[int, int, "Source"]],
-            damaged_at: Path | None) -> GameReport:
+def _report(
+    choice: Choice, candidates: list[Candidate], seen: list[tuple[int, int, Source]], damaged_at: Path | None
+) -> GameReport:
     """Say what was kept of one game, what was not, and where the rest is. ``seen``: ``(seq, priority,
     source)`` of every event of this game in any source, in seq order."""
     last_kept = choice.records[-1][0]
@@ -504,11 +549,17 @@ def _report(choice: Choice, candidates: list[Candidate], seen: list[tuple[int, i
         holder = min((entry for entry in later if entry[0] == missing_from), key=lambda entry: entry[1])[2]
         rest_in = holder.where if holder.where is not None else damaged_at
     chosen = next((c for c in candidates if c.source is choice.source), None)
-    hole_after = chosen is not None and chosen.cut != INF and (
-        chosen.cut == last_kept + 1 or len(chosen.index) > len(choice.records)
-        or any(e[0] > last_kept for e in chosen.index))
+    hole_after = (
+        chosen is not None
+        and chosen.cut != INF
+        and (
+            chosen.cut == last_kept + 1
+            or len(chosen.index) > len(choice.records)
+            or any(e[0] > last_kept for e in chosen.index)
+        )
+    )
     if later and chosen is not None and last_kept < chosen.cut < missing_from and not choice.replay_error:
-        missing_from = int(chosen.cut)           # the unreadable stretch starts there
+        missing_from = int(chosen.cut)  # the unreadable stretch starts there
     if choice.replay_error:
         why = choice.replay_error
     elif later or hole_after:
@@ -517,22 +568,33 @@ def _report(choice: Choice, candidates: list[Candidate], seen: list[tuple[int, i
     else:
         why = ""
     certain = not choice.source.unknown and not choice.source.backup
-    return GameReport(choice.game_id, _title(choice.game_row), len(choice.records), choice.records[0][0],
-                      last_kept, choice.records[-1][3], choice.source.label, choice.source.backup,
-                      missing_from, missing_to, why, rest_in, certain)
+    return GameReport(
+        choice.game_id,
+        _title(choice.game_row),
+        len(choice.records),
+        choice.records[0][0],
+        last_kept,
+        choice.records[-1][3],
+        choice.source.label,
+        choice.source.backup,
+        missing_from,
+        missing_to,
+        why,
+        rest_in,
+        certain,
+    )
 
 
 def _nothing_kept(game_id: int, source: Source, why: str, rest_in: Path | None) -> GameReport:
     row = source.games.get(game_id) or (game_id, "?", 0.0, "open", "[]", "{}")
-    return GameReport(game_id, _title(row), 0, None, None, None, source.label, source.backup, None, None, why,
-                      rest_in)
+    return GameReport(game_id, _title(row), 0, None, None, None, source.label, source.backup, None, None, why, rest_in)
 
 
 def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
     """Choose, per game, the longest trustworthy prefix among ``sources`` (see the module docstring).
     ``damaged_at`` names where the damaged file's unread events remain (for the reports)."""
     per_game: dict[tuple, list[Candidate]] = {}
-    seen: dict[int, list[tuple[int, int, Source]]] = {}       # game id -> its events in every source
+    seen: dict[int, list[tuple[int, int, Source]]] = {}  # game id -> its events in every source
     unreadable_starts: dict[int, Source] = {}
     failed: dict[int, tuple[Source, str]] = {}
     for source in sources:
@@ -562,8 +624,16 @@ def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
             count, state, finished, error = _replay(identity[0], rows)
             if count > best_count:
                 best_count = count
-                best = Choice(identity[0], identity[1:], candidate.source, rows[:count], state, finished,
-                              _game_row(candidate.source, identity[0], rows[0]), error)
+                best = Choice(
+                    identity[0],
+                    identity[1:],
+                    candidate.source,
+                    rows[:count],
+                    state,
+                    finished,
+                    _game_row(candidate.source, identity[0], rows[0]),
+                    error,
+                )
         if best is not None and best.records:
             choices.append(best)
         elif best is not None:
@@ -587,8 +657,10 @@ def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
         kept.append(choice)
     kept.sort(key=lambda c: c.game_id)
 
-    reports = [_report(choice, per_game.get((choice.game_id, *choice.start), []), seen.get(choice.game_id, []),
-                       damaged_at) for choice in kept]
+    reports = [
+        _report(choice, per_game.get((choice.game_id, *choice.start), []), seen.get(choice.game_id, []), damaged_at)
+        for choice in kept
+    ]
     accounted = {c.game_id for c in kept}
     for game_id, (source, error) in sorted(failed.items()):
         if game_id not in accounted:
@@ -597,17 +669,35 @@ def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
     for game_id in sorted(set(unreadable_starts) - accounted):
         reports.append(_nothing_kept(game_id, unreadable_starts[game_id], "", damaged_at))
         accounted.add(game_id)
-    for source in sources:            # games whose row is readable but none of whose events are
+    for source in sources:  # games whose row is readable but none of whose events are
         for game_id in sorted(set(source.games) - accounted - {c.game_id for c in conflicts}):
-            reports.append(_nothing_kept(game_id, source, "none of its events could be read, so nothing of it "
-                                                          "was kept", source.where or damaged_at))
+            reports.append(
+                _nothing_kept(
+                    game_id,
+                    source,
+                    "none of its events could be read, so nothing of it was kept",
+                    source.where or damaged_at,
+                )
+            )
             accounted.add(game_id)
     for choice in conflicts:
-        reports.append(GameReport(
-            choice.game_id, _title(choice.game_row), 0, None, None, None, choice.source.label,
-            choice.source.backup, None, None,
-            f"not restored: its {len(choice.records)} events from the {choice.source.label} clash with another "
-            f"game's number or events (a backup of another journal?)", choice.source.where))
+        reports.append(
+            GameReport(
+                choice.game_id,
+                _title(choice.game_row),
+                0,
+                None,
+                None,
+                None,
+                choice.source.label,
+                choice.source.backup,
+                None,
+                None,
+                f"not restored: its {len(choice.records)} events from the {choice.source.label} clash with another "
+                f"game's number or events (a backup of another journal?)",
+                choice.source.where,
+            )
+        )
     reports.sort(key=lambda r: r.game_id)
 
     tiles = next((s.tiles for s in sorted(sources, key=lambda s: s.priority) if s.tiles), None)
@@ -628,14 +718,16 @@ def write_plan(db: sqlite3.Connection, plan: Plan, note: str) -> None:
         db.execute(f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", row)
         db.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", choice.records)
     now = _time.time()
-    db.executemany("INSERT INTO lost (first_seq, last_seq, time, note) VALUES (?, ?, ?, ?)",
-                   [(a, b, now, note) for a, b in plan.lost])
+    db.executemany(
+        "INSERT INTO lost (first_seq, last_seq, time, note) VALUES (?, ?, ?, ?)",
+        [(a, b, now, note) for a, b in plan.lost],
+    )
     db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('seq_floor', ?)", (str(plan.seq_floor),))
     if plan.tiles:
         from companion.tiles import _SCHEMA as TILES_SCHEMA
+
         db.execute(TILES_SCHEMA)
-        db.executemany("INSERT OR REPLACE INTO tiles (uid, kind, details, learned) VALUES (?, ?, ?, ?)",
-                       plan.tiles)
+        db.executemany("INSERT OR REPLACE INTO tiles (uid, kind, details, learned) VALUES (?, ?, ?, ?)", plan.tiles)
 
 
 def describe(reports: list[GameReport]) -> str:

@@ -17,7 +17,7 @@ def notify(message: str) -> bool:
     if not address:
         return False
     if address.startswith("@"):
-        address = "\0" + address[1:]          # abstract namespace
+        address = "\0" + address[1:]  # abstract namespace
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
             sock.connect(address)

@@ -39,9 +39,10 @@ import json
 import logging
 import sys
 from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from companion.checks import is_whole
 from companion.commands import PlayerSeat
@@ -66,7 +67,7 @@ SNAPSHOT_EVERY = 64
 #: Events read at a time, at most, when moves are read on demand (a run of nearby moves is one read).
 LOAD_SPAN = 512
 
-_SCALARS = frozenset((str, int, bool, type(None)))   # shared payloads: no floats (0.0 == -0.0)
+_SCALARS = frozenset((str, int, bool, type(None)))  # shared payloads: no floats (0.0 == -0.0)
 _SEQ = attrgetter("seq")
 
 
@@ -92,9 +93,17 @@ class _Node:
 
     __slots__ = ("move", "parent", "depth", "time", "type", "payload", "rest", "record", "state")
 
-    def __init__(self, move: int | None, parent: "_Node | None", time: float | None = None, type: str | None = None,
-                 payload: Mapping[str, Any] | None = None, rest: tuple[EventRecord, ...] = (),
-                 record: EventRecord | None = None, state: Any = None) -> None:
+    def __init__(
+        self,
+        move: int | None,
+        parent: _Node | None,
+        time: float | None = None,
+        type: str | None = None,
+        payload: Mapping[str, Any] | None = None,
+        rest: tuple[EventRecord, ...] = (),
+        record: EventRecord | None = None,
+        state: Any = None,
+    ) -> None:
         self.move = move
         self.parent = parent
         self.time = time
@@ -149,7 +158,7 @@ class _Moves(Mapping):
 
     __slots__ = ("_session",)
 
-    def __init__(self, session: "GameSession") -> None:
+    def __init__(self, session: GameSession) -> None:
         self._session = session
 
     def __getitem__(self, move: int) -> tuple[EventRecord, ...]:
@@ -197,10 +206,10 @@ class GameSession:
         # Entries are found by bisection on seq while they come in seq order and each move's id is its first
         # seq (every journal the table writes); otherwise (hand-made records) through this move id → node map.
         self._index: dict[int, _Node] | None = None
-        self._aliases: dict[tuple[_Node, int], _Node] = {}   # a move re-added elsewhere (hand-made journals)
+        self._aliases: dict[tuple[_Node, int], _Node] = {}  # a move re-added elsewhere (hand-made journals)
         self.moves: Mapping[int, tuple[EventRecord, ...]] = _Moves(self)
         self.line: list[int] = []
-        self._path: list[_Node] = []               # the nodes of the line: _path[i].depth == i + 1
+        self._path: list[_Node] = []  # the nodes of the line: _path[i].depth == i + 1
         self.redo_stack: list[int] = []
         self._recent = _Recent(RECENT_STATES)
         self._texts = _Recent(TEXT_CACHE)
@@ -211,6 +220,7 @@ class GameSession:
         self._format = None
         if journal is not None:
             from companion.snapshots import format_key
+
             self._format = format_key(self.rules, self._root.state)
         self._stored: dict[_Node, Any] = {}
         self._unsaved: dict[_Node, None] = {}
@@ -221,11 +231,12 @@ class GameSession:
             try:
                 self._take(record)
             except (KeyError, TypeError, ValueError, IndexError) as error:
-                raise JournalError(f"game #{game_id} cannot be replayed at event #{record.seq} "
-                                   f"({record.type}): {error}") from error
+                raise JournalError(
+                    f"game #{game_id} cannot be replayed at event #{record.seq} ({record.type}): {error}"
+                ) from error
 
     @classmethod
-    def open(cls, journal: Any, game_id: int) -> "GameSession":
+    def open(cls, journal: Any, game_id: int) -> GameSession:
         """The game ``game_id`` of ``journal`` (a :class:`companion.journal.Journal`), opened from its stored
         states when it has any (see the module docstring: the skeleton of its history, then the nearest stored
         state plus the moves after it), else replayed from every event. Either way the session is the one a full
@@ -237,13 +248,14 @@ class GameSession:
         rows = journal.snapshot_rows(game_id, session._format)
         if rows:
             collecting = gc.isenabled()
-            gc.disable()     # ~100,000 new nodes (a tree: no cycles) would set off full collections of the heap
+            gc.disable()  # ~100,000 new nodes (a tree: no cycles) would set off full collections of the heap
             try:
                 session._open_skeleton(journal.skeleton(game_id, first.seq), rows)
                 return session
             except (KeyError, TypeError, ValueError, IndexError, JournalError) as error:
-                log.warning("game #%s cannot be opened from its stored states (%s); replaying every event",
-                            game_id, error)
+                log.warning(
+                    "game #%s cannot be opened from its stored states (%s); replaying every event", game_id, error
+                )
             finally:
                 if collecting:
                     gc.enable()
@@ -259,10 +271,10 @@ class GameSession:
         at = [index for index, row in enumerate(rows) if row[2] is not None]
         payloads = json.loads("[" + ",".join(rows[index][2] for index in at) + "]")
         node, homes = self._node, {}
-        self._index = homes                  # moves found by id while the tree is built (bisection after)
+        self._index = homes  # moves found by id while the tree is built (bisection after)
         start = 0
         for index, payload in zip(at + [len(rows)], payloads + [None]):
-            if index > start:                # a run of moves: each the child of the one before
+            if index > start:  # a run of moves: each the child of the one before
                 nodes = []
                 add = nodes.append
                 for seq, time, _, _ in rows[start:index]:
@@ -281,16 +293,17 @@ class GameSession:
             self._node = node
             self._restore(payload["keep"], payload["append"], fold=False)
             node = self._node
-            entries.append(_Restore(EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, payload, schema_version),
-                                    node))
+            entries.append(
+                _Restore(EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, payload, schema_version), node)
+            )
         self._index = None
         self._node = node
         self._move_count += len(rows) - len(at)
-        for move, row in stored.items():     # the stored states whose row matches its move's depth and time
+        for move, row in stored.items():  # the stored states whose row matches its move's depth and time
             home = homes.get(move)
             if home is not None and row.depth == home.depth and row.time == home.time:
                 self._stored[home] = row
-        if self._aliases:       # a move re-added elsewhere: not a journal the table wrote, replay it
+        if self._aliases:  # a move re-added elsewhere: not a journal the table wrote, replay it
             raise ValueError("a move is re-added away from where it was made")
         self._state = None
         state = self._state_at(self._node)
@@ -317,15 +330,22 @@ class GameSession:
                         self._payloads[key] = shared
                 return shared
             return {sys.intern(k): v for k, v in payload.items()}
-        except (TypeError, AttributeError):          # keys that are not strings: kept as they are
+        except (TypeError, AttributeError):  # keys that are not strings: kept as they are
             return payload
 
     def _compact(self, record: EventRecord) -> EventRecord:
         """The record as kept: its type interned, its payload shared (:meth:`_share`)."""
         move = record.seq if record.move == record.seq else record.move
         game_id = self.game_id if record.game_id == self.game_id else record.game_id
-        return EventRecord(record.seq, game_id, move, record.time, sys.intern(record.type),
-                           self._share(record.payload), record.schema_version)
+        return EventRecord(
+            record.seq,
+            game_id,
+            move,
+            record.time,
+            sys.intern(record.type),
+            self._share(record.payload),
+            record.schema_version,
+        )
 
     def _compact_restore(self, record: EventRecord, moved: list[_Node]) -> EventRecord:
         """A restore record as kept: the move ids in its payload's lists are the game's own int objects (the
@@ -345,8 +365,9 @@ class GameSession:
         except TypeError:
             pass
         game_id = self.game_id if record.game_id == self.game_id else record.game_id
-        return EventRecord(record.seq, game_id, record.move, record.time, HISTORY_RESTORED, payload,
-                           record.schema_version)
+        return EventRecord(
+            record.seq, game_id, record.move, record.time, HISTORY_RESTORED, payload, record.schema_version
+        )
 
     def _records(self, node: _Node) -> tuple[EventRecord, ...]:
         if node.type is None:
@@ -360,7 +381,7 @@ class GameSession:
             self._add_entry(_Restore(self._compact_restore(record, moved), self._node))
             return
         latest = self._entries[-1] if self._entries else None
-        if type(latest) is _Node and latest.move == record.move:     # a further event of the latest move
+        if type(latest) is _Node and latest.move == record.move:  # a further event of the latest move
             if latest.type is None:
                 self._load((latest,))
             record = self._compact(record)
@@ -375,10 +396,12 @@ class GameSession:
             raise ValueError(f"it belongs to move #{record.move}, which is not the latest move")
         kind, payload = sys.intern(record.type), self._share(record.payload)
         state = self.rules.evolve(self._state, kind, payload)
-        rebuilt = (record.seq == record.move and record.game_id == self.game_id
-                   and record.schema_version == SCHEMA_VERSION)
-        node = _Node(record.move, self._node, record.time, kind, payload,
-                     record=None if rebuilt else self._compact(record))
+        rebuilt = (
+            record.seq == record.move and record.game_id == self.game_id and record.schema_version == SCHEMA_VERSION
+        )
+        node = _Node(
+            record.move, self._node, record.time, kind, payload, record=None if rebuilt else self._compact(record)
+        )
         self.line.append(node.move)
         self._path.append(node)
         self.redo_stack.clear()
@@ -388,8 +411,9 @@ class GameSession:
 
     def _add_entry(self, entry: _Node | _Restore) -> None:
         entries = self._entries
-        if self._index is None and ((entries and entry.seq <= entries[-1].seq)
-                                    or (type(entry) is _Node and entry.seq != entry.move)):
+        if self._index is None and (
+            (entries and entry.seq <= entries[-1].seq) or (type(entry) is _Node and entry.seq != entry.move)
+        ):
             self._index = {e.move: e for e in reversed(entries) if type(e) is _Node}
         entries.append(entry)
         if self._index is not None and type(entry) is _Node:
@@ -433,7 +457,7 @@ class GameSession:
         if self._journal is None:
             raise JournalError(f"game #{self.game_id}: the events of move #{missing[0][0]} were never read")
         entries = self._entries
-        spans: list[list] = []                     # [first seq, last seq, {move: node}]
+        spans: list[list] = []  # [first seq, last seq, {move: node}]
         for move, node in missing:
             index = bisect_left(entries, move, key=_SEQ)
             last = entries[index + 1].seq - 1 if index + 1 < len(entries) else sys.maxsize
@@ -475,8 +499,7 @@ class GameSession:
             if type(state) is not type(self._root.state):
                 raise SnapshotError(f"it holds a {type(state).__name__}, not a {type(self._root.state).__name__}")
         except (SnapshotError, JournalError) as error:
-            log.warning("the stored state of game #%s after move #%s is not used: %s", self.game_id, node.move,
-                        error)
+            log.warning("the stored state of game #%s after move #%s is not used: %s", self.game_id, node.move, error)
             return None
         self._stored[node] = row
         self._loaded = node
@@ -575,8 +598,9 @@ class GameSession:
         if alias is None and create:
             if home.type is None:
                 self._load((home,))
-            alias = self._aliases[(parent, move)] = _Node(move, parent, home.time, home.type, home.payload,
-                                                          home.rest, home.record)
+            alias = self._aliases[(parent, move)] = _Node(
+                move, parent, home.time, home.type, home.payload, home.rest, home.record
+            )
         return alias
 
     def _node_at(self, keep: int) -> _Node:
@@ -638,11 +662,14 @@ class GameSession:
             event = self.plan_jump(before)
             return NewEvent(HISTORY_RESTORED, {**event.payload, "action": "undo", "undid_jump": jump.seq})
         if steps > len(self.line):
-            raise NothingToUndo("nothing to undo" if not self.line
-                                else f"only {len(self.line)} moves can be undone, not {steps}")
+            raise NothingToUndo(
+                "nothing to undo" if not self.line else f"only {len(self.line)} moves can be undone, not {steps}"
+            )
         undone = self.line[-steps:]
-        return NewEvent(HISTORY_RESTORED, {"action": "undo", "keep": len(self.line) - steps, "append": [],
-                                           "undone": undone, "redone": []})
+        return NewEvent(
+            HISTORY_RESTORED,
+            {"action": "undo", "keep": len(self.line) - steps, "append": [], "undone": undone, "redone": []},
+        )
 
     def _last_jump(self) -> EventRecord | None:
         last = self._entries[-1] if self._entries else None
@@ -655,8 +682,10 @@ class GameSession:
         if not self.redo_stack:
             raise NothingToRedo("nothing to redo")
         move = self.redo_stack[-1]
-        return NewEvent(HISTORY_RESTORED, {"action": "redo", "keep": len(self.line), "append": [move],
-                                           "undone": [], "redone": [move]})
+        return NewEvent(
+            HISTORY_RESTORED,
+            {"action": "redo", "keep": len(self.line), "append": [move], "undone": [], "redone": [move]},
+        )
 
     def plan_jump(self, seq: int) -> NewEvent:
         """The ``history_restored`` event that returns the game to how it was right after entry ``seq``.
@@ -677,8 +706,17 @@ class GameSession:
         added.reverse()
         if keep == len(self.line) and not added:
             raise NothingToUndo(f"the game is already as it was after entry #{seq}")
-        return NewEvent(HISTORY_RESTORED, {"action": "jump", "to": seq, "keep": keep, "append": added,
-                                           "undone": self.line[keep:], "redone": list(added)})
+        return NewEvent(
+            HISTORY_RESTORED,
+            {
+                "action": "jump",
+                "to": seq,
+                "keep": keep,
+                "append": added,
+                "undone": self.line[keep:],
+                "redone": list(added),
+            },
+        )
 
     def _entry_index(self, seq: int) -> int:
         """The index in the entries of entry ``seq``; raises :class:`NothingToUndo` if there is none."""
@@ -769,7 +807,7 @@ class GameSession:
         path = self._path
         if node.depth <= len(path) and path[node.depth - 1] is node:
             return True
-        return bool(self._aliases) and node.move in self.line     # re-added elsewhere (hand-made journals only)
+        return bool(self._aliases) and node.move in self.line  # re-added elsewhere (hand-made journals only)
 
     @property
     def entry_count(self) -> int:
@@ -783,19 +821,24 @@ class GameSession:
         result = []
         if start == 0 and stop > 0:
             names = ", ".join(seat.name for seat in self.players)
-            result.append(HistoryEntry(self.started.seq, self.started.time, "start",
-                                       f"Game started: {self.rules.title}, {names}"))
+            result.append(
+                HistoryEntry(self.started.seq, self.started.time, "start", f"Game started: {self.rules.title}, {names}")
+            )
             start = 1
-        page = self._entries[start - 1:stop - 1]
-        self._load([e for e in page if type(e) is _Node and e.type is None and ("move", e.move) not in self._texts.items])
+        page = self._entries[start - 1 : stop - 1]
+        self._load(
+            [e for e in page if type(e) is _Node and e.type is None and ("move", e.move) not in self._texts.items]
+        )
         for entry in page:
             if type(entry) is _Restore:
                 record = entry.record
-                result.append(HistoryEntry(record.seq, record.time, record.payload["action"],
-                                           self.describe_entry(record)))
+                result.append(
+                    HistoryEntry(record.seq, record.time, record.payload["action"], self.describe_entry(record))
+                )
             else:
-                result.append(HistoryEntry(entry.seq, entry.time, "move", self._describe_node(entry),
-                                           self._node_in_force(entry)))
+                result.append(
+                    HistoryEntry(entry.seq, entry.time, "move", self._describe_node(entry), self._node_in_force(entry))
+                )
         return result
 
     def entry_in_force(self, index: int) -> bool:

@@ -38,9 +38,10 @@ import re
 import sys
 import threading
 import zlib
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from companion.errors import CompanionError
 
@@ -76,7 +77,7 @@ class _Encoder:
     __slots__ = ("types", "order")
 
     def __init__(self) -> None:
-        self.types: dict[type, str] = {}      # class -> its index as a JSON key
+        self.types: dict[type, str] = {}  # class -> its index as a JSON key
         self.order: list[type] = []
 
     def index(self, cls: type) -> str:
@@ -111,8 +112,9 @@ class _Encoder:
             return {"F" if kind is frozenset else "S": [self.value(item) for item in value]}
         if kind is Fraction:
             return {"Q": [value.numerator, value.denominator]}
-        raise SnapshotError(f"a state cannot be stored: it holds a {kind.__module__}.{kind.__qualname__} "
-                            f"({value!r:.60})")
+        raise SnapshotError(
+            f"a state cannot be stored: it holds a {kind.__module__}.{kind.__qualname__} ({value!r:.60})"
+        )
 
 
 def encode_state(state: Any) -> bytes:
@@ -120,12 +122,12 @@ def encode_state(state: Any) -> bytes:
     the codec does not store."""
     encoder = _Encoder()
     body = encoder.value(state)
-    types = [[_tag(cls), list(_init_fields(cls)) if dataclasses.is_dataclass(cls) else []]
-             for cls in encoder.order]
+    types = [[_tag(cls), list(_init_fields(cls)) if dataclasses.is_dataclass(cls) else []] for cls in encoder.order]
     try:
-        text = json.dumps({"v": CODEC_VERSION, "types": types, "s": body}, separators=(",", ":"),
-                          ensure_ascii=False, allow_nan=True)
-    except (TypeError, ValueError) as error:       # e.g. a dict key the codec turned into an object
+        text = json.dumps(
+            {"v": CODEC_VERSION, "types": types, "s": body}, separators=(",", ":"), ensure_ascii=False, allow_nan=True
+        )
+    except (TypeError, ValueError) as error:  # e.g. a dict key the codec turned into an object
         raise SnapshotError(f"a state cannot be stored: {error}") from error
     return zlib.compress(text.encode("utf-8"), ZLIB_LEVEL)
 
@@ -137,7 +139,7 @@ def _class(tag: Any, names: Any, packages: tuple[str, ...]) -> tuple[type, tuple
     module_name, _, qualname = tag.partition(":")
     if not any(module_name == package or module_name.startswith(package + ".") for package in packages):
         raise SnapshotError(f"a snapshot may only name the companion's own classes, not {tag}")
-    module = sys.modules.get(module_name)          # never imported because a snapshot says so
+    module = sys.modules.get(module_name)  # never imported because a snapshot says so
     if module is None:
         raise SnapshotError(f"{module_name} is not loaded, so {tag} is not a class of this game's state")
     found: Any = module
@@ -170,7 +172,7 @@ class _Decoder:
             return value
         if len(value) != 1:
             raise SnapshotError("an encoded value is an object with one key")
-        (key, content), = value.items()
+        ((key, content),) = value.items()
         if not isinstance(content, list):
             raise SnapshotError(f"an encoded {key!r} holds a list, not {content!r:.40}")
         decode = self.value
@@ -215,15 +217,19 @@ def decode_state(data: bytes, *, packages: tuple[str, ...] = ("companion",)) -> 
     except (zlib.error, UnicodeDecodeError, ValueError, TypeError) as error:
         raise SnapshotError(f"a snapshot does not decode: {error}") from error
     if not isinstance(document, dict) or document.get("v") != CODEC_VERSION:
-        raise SnapshotError(f"a snapshot of another codec version "
-                            f"({document.get('v') if isinstance(document, dict) else '?'}, this code reads "
-                            f"{CODEC_VERSION})")
+        raise SnapshotError(
+            f"a snapshot of another codec version "
+            f"({document.get('v') if isinstance(document, dict) else '?'}, this code reads "
+            f"{CODEC_VERSION})"
+        )
     types = document.get("types")
     if not isinstance(types, list) or "s" not in document:
         raise SnapshotError("a snapshot without its types or state")
     try:
-        classes = [_class(*entry, packages) if isinstance(entry, list) and len(entry) == 2 else
-                   _class(entry, None, packages) for entry in types]
+        classes = [
+            _class(*entry, packages) if isinstance(entry, list) and len(entry) == 2 else _class(entry, None, packages)
+            for entry in types
+        ]
         return _Decoder(classes).value(document["s"])
     except SnapshotError:
         raise
@@ -261,6 +267,7 @@ def source_digest(rules: Any) -> str:
     not, makes every stored state of that game untrusted (it is rebuilt by one full replay), so an
     ``evolve`` fixed without a version bump can never be bypassed by a state the old code stored."""
     import companion
+
     module = sys.modules.get(type(rules).__module__)
     files: list[Path] = sorted(Path(companion.__file__).parent.glob("*.py"))
     where = getattr(module, "__file__", None)
@@ -287,12 +294,18 @@ def format_key(rules: Any, state: Any) -> str:
     key = _KEYS.get(name)
     if key is None:
         from companion import __version__
+
         seen: dict[type, str] = {}
         if dataclasses.is_dataclass(type(state)):
             _layouts(type(state), seen)
-        lines = [f"codec {CODEC_VERSION}", f"companion {__version__}", f"game {name}",
-                 f"state_version {getattr(rules, 'state_version', 0)}", f"source {source_digest(rules)}",
-                 *sorted(seen.values())]
+        lines = [
+            f"codec {CODEC_VERSION}",
+            f"companion {__version__}",
+            f"game {name}",
+            f"state_version {getattr(rules, 'state_version', 0)}",
+            f"source {source_digest(rules)}",
+            *sorted(seen.values()),
+        ]
         key = _KEYS[name] = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:20]
     return key
 
@@ -333,7 +346,7 @@ class SnapshotWorker:
                 self._deliver(key, encode_state(state))
             except SnapshotError as error:
                 log.warning("a state snapshot was not stored: %s", error)
-            except Exception:                        # never kill the thread: the game goes on without it
+            except Exception:  # never kill the thread: the game goes on without it
                 log.exception("storing a state snapshot failed")
             finally:
                 with self._condition:

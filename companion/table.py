@@ -2,7 +2,8 @@
 
 Adapters (buttons, touch, readers) call :meth:`Table.post` from any thread; the owner thread (the Kivy
 clock in the kiosk, a plain loop when headless) calls :meth:`Table.process_pending`. A plain loop sleeps in
-:meth:`Table.wait_pending`, which returns as soon as something is posted (no polling interval to wait out). Every accepted
+:meth:`Table.wait_pending`, which returns as soon as something is posted (no polling interval to wait out).
+Every accepted
 command's events are committed to the journal *before* the state changes and before listeners (screens,
 panels) hear of it. A refused command changes nothing and is reported to listeners with its reason.
 
@@ -21,13 +22,13 @@ import logging
 import queue
 import threading
 import time as _time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from companion.commands import (AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo)
+from companion.commands import AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo
 from companion.dice import SeededDice
-from companion.errors import (CommandError, CompanionError, GameFinished, IllegalCommand, NoGameOpen,
-                              NotOwnerThread)
+from companion.errors import CommandError, CompanionError, GameFinished, IllegalCommand, NoGameOpen, NotOwnerThread
 from companion.events import EventRecord, NewEvent
 from companion.games import TableView, find_game
 from companion.journal import Journal
@@ -70,17 +71,22 @@ class Table:
     ``clock`` returns Unix seconds for event times (tests may fix it).
     """
 
-    def __init__(self, journal: Journal, *, dice: SeededDice | None = None,
-                 clock: Callable[[], float] = _time.time,
-                 backup_every: int | None = BACKUP_EVERY) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        *,
+        dice: SeededDice | None = None,
+        clock: Callable[[], float] = _time.time,
+        backup_every: int | None = BACKUP_EVERY,
+    ) -> None:
         self.journal = journal
         self.backup_every = backup_every
         self._moves_since_backup = 0
-        self._backup_wanted = False          # asked for by the command being executed, once its listeners ran
+        self._backup_wanted = False  # asked for by the command being executed, once its listeners ran
         self.dice = dice or SeededDice()
         self._clock = clock
         self._inbox: queue.SimpleQueue[Command] = queue.SimpleQueue()
-        self._posted = threading.Event()     # set by post(): wakes the owner in wait_pending()
+        self._posted = threading.Event()  # set by post(): wakes the owner in wait_pending()
         self._owner: int | None = None
         self._listeners: list[Listener] = []
         self.session: GameSession | None = None
@@ -138,8 +144,12 @@ class Table:
         try:
             records, message = self._apply(command)
             outcome = Outcome(command, tuple(records), None, message)
-            log.info("game %s #%s %s", self.session.game_id if self.session else "-",
-                     records[0].seq if records else "-", message)
+            log.info(
+                "game %s #%s %s",
+                self.session.game_id if self.session else "-",
+                records[0].seq if records else "-",
+                message,
+            )
         except CompanionError as error:
             outcome = Outcome(command, (), error, f"Refused: {error}")
             log.warning("refused %r: %s", command, error)
@@ -152,7 +162,7 @@ class Table:
                 listener(self, outcome)
             except Exception:  # a broken screen must not stop the table
                 log.exception("listener %r failed", listener)
-        if self._backup_wanted:      # after the listeners: the move reaches the panels before a backup competes
+        if self._backup_wanted:  # after the listeners: the move reaches the panels before a backup competes
             self._backup_wanted = False
             self.journal.backup_soon()
         return outcome
@@ -171,7 +181,7 @@ class Table:
             return self._restore(session.plan_redo())
         if isinstance(command, JumpTo):
             return self._restore(session.plan_jump(command.seq))
-        by = command.source     # journaled as "by" (a RollDice is answered below as built-in AnswerDice)
+        by = command.source  # journaled as "by" (a RollDice is answered below as built-in AnswerDice)
         if isinstance(command, RollDice):
             request = session.rules.pending_dice(session.state)
             if request is None and session.rules.is_finished(session.state):
@@ -182,8 +192,7 @@ class Table:
             command = AnswerDice(roller=command.roller, values=self.dice.roll(request), source=SeededDice.source)
         events = session.rules.decide(session.state, command)
         status = self._status_change(session.preview(events))
-        events = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e
-                  for e in events]
+        events = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e for e in events]
         records = self.journal.append(session.game_id, events, self._clock(), status)
         self._take(records)
         self._maybe_backup(records, status)
@@ -211,8 +220,11 @@ class Table:
             return
         self._moves_since_backup += 1
         safe = getattr(self.session.rules, "safe_point_events", ())
-        if status == "finished" or any(r.type in safe for r in records) or \
-                self._moves_since_backup >= self.backup_every:
+        if (
+            status == "finished"
+            or any(r.type in safe for r in records)
+            or self._moves_since_backup >= self.backup_every
+        ):
             self._moves_since_backup = 0
             self._backup_wanted = True
 
@@ -229,8 +241,11 @@ class Table:
         try:
             self.session.take(records)
         except Exception:
-            log.exception("could not apply committed events %s; replaying game #%s from the journal",
-                          [r.seq for r in records], self.session.game_id)
+            log.exception(
+                "could not apply committed events %s; replaying game #%s from the journal",
+                [r.seq for r in records],
+                self.session.game_id,
+            )
             self.session = GameSession.open(self.journal, self.session.game_id)
 
     def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
@@ -242,7 +257,7 @@ class Table:
 
     def _new_game(self, command: NewGame) -> tuple[list[EventRecord], str]:
         rules = find_game(command.game)
-        rules.new_game(command.players, command.options)   # validate before writing anything
+        rules.new_game(command.players, command.options)  # validate before writing anything
         players = [{"name": seat.name, "colour": seat.colour} for seat in command.players]
         record = self.journal.create_game(rules.name, players, command.options, self._clock())
         self.session = GameSession(record.game_id, [record], journal=self.journal)
@@ -250,13 +265,12 @@ class Table:
         return [record], f"New {rules.title} game #{record.game_id}: {names}"
 
     def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
-        self.journal.game(game_id)   # raises UnknownGame
-        self.session = GameSession.open(self.journal, game_id)     # stored states, else every event
-        self._store_states()                                        # an earlier version's journal gets them
+        self.journal.game(game_id)  # raises UnknownGame
+        self.session = GameSession.open(self.journal, game_id)  # stored states, else every event
+        self._store_states()  # an earlier version's journal gets them
         moves = len(self.session.line)
         names = ", ".join(seat.name for seat in self.session.players)
-        return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} "
-                    f"({count(moves, 'move')} in force)")
+        return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} ({count(moves, 'move')} in force)")
 
     def resume_latest(self) -> Outcome | None:
         """Open the most recently played unfinished game, if any (start-up). Owner thread only."""

@@ -27,9 +27,10 @@ import re
 import sqlite3
 import threading
 import time as _time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from companion.errors import JournalError, TileError
 
@@ -82,8 +83,9 @@ class TileRegistry:
         self._db: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(
+                str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            )
             self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
@@ -104,8 +106,11 @@ class TileRegistry:
         key = normalize_uid(uid)
         with self._lock:
             try:
-                row = self._connection().execute(
-                    "SELECT uid, kind, details, learned FROM tiles WHERE uid = ?", (key,)).fetchone()
+                row = (
+                    self._connection()
+                    .execute("SELECT uid, kind, details, learned FROM tiles WHERE uid = ?", (key,))
+                    .fetchone()
+                )
             except sqlite3.Error as error:
                 raise JournalError(f"cannot read the tile registry in {self.path}: {error}") from error
         return None if row is None else Tile(row[0], row[1], json.loads(row[2]), row[3])
@@ -130,7 +135,9 @@ class TileRegistry:
                 self._connection().execute(
                     "INSERT INTO tiles (uid, kind, details, learned) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT(uid) DO UPDATE SET kind = excluded.kind, details = excluded.details, "
-                    "learned = excluded.learned", (key, kind.strip(), text, learned))
+                    "learned = excluded.learned",
+                    (key, kind.strip(), text, learned),
+                )
             except sqlite3.Error as error:
                 raise JournalError(f"cannot write the tile registry in {self.path}: {error}") from error
         return Tile(key, kind.strip(), json.loads(text), learned)
@@ -165,7 +172,7 @@ class TileRegistry:
                 self._db.close()
                 self._db = None
 
-    def __enter__(self) -> "TileRegistry":
+    def __enter__(self) -> TileRegistry:
         return self
 
     def __exit__(self, *exc_info) -> None:

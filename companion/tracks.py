@@ -26,7 +26,7 @@ class Track:
     maximum: int | None = None
     rule: str = ""
 
-    def moved_by(self, delta: int) -> "Track":
+    def moved_by(self, delta: int) -> Track:
         """Return this track moved by ``delta``.
 
         Raises :class:`MalformedCommand` if ``delta`` is not an int, and :class:`IllegalCommand` (citing
@@ -36,7 +36,7 @@ class Track:
             raise MalformedCommand(f"a track moves by a whole number, not {delta!r}")
         return self.set_to(self.value + delta)
 
-    def set_to(self, value: int) -> "Track":
+    def set_to(self, value: int) -> Track:
         """Return this track at ``value``; raises :class:`IllegalCommand` outside the bounds."""
         if self.minimum is not None and value < self.minimum:
             raise IllegalCommand(f"{self.label} cannot go below {self.minimum} (asked for {value})", self.rule or None)
@@ -47,5 +47,13 @@ class Track:
 
 def track_event(player: str, before: Track, after: Track, reason: str) -> NewEvent:
     """The ``track_changed`` event for ``player``'s track going from ``before`` to ``after``."""
-    return NewEvent(TRACK_CHANGED, {"player": player, "track": after.name, "value": after.value,
-                                    "delta": after.value - before.value, "reason": reason})
+    return NewEvent(
+        TRACK_CHANGED,
+        {
+            "player": player,
+            "track": after.name,
+            "value": after.value,
+            "delta": after.value - before.value,
+            "reason": reason,
+        },
+    )

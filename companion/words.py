@@ -6,7 +6,7 @@ Every function here is pure and English-only; the engines build their sentences 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def noun(n: int, singular: str, plural: str | None = None) -> str:

@@ -26,8 +26,8 @@ from __future__ import annotations
 import enum
 import threading
 import time as _time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from companion.commands import AnswerDice
 from companion.dice import DiceReaderPort, DiceRequest
@@ -73,19 +73,26 @@ class DiceMatcher:
         """Decide what ``values`` (the faces read, in reading order) do given the pending ``request``."""
         values = tuple(values)
         if request is None:
-            return Match(Decision.UNCLAIMED, values, None,
-                         f"Unclaimed roll {_faces(values)}: no dice are asked for")
+            return Match(Decision.UNCLAIMED, values, None, f"Unclaimed roll {_faces(values)}: no dice are asked for")
         asked = f"{request.roller} rolls {request.count}d{request.sides}"
         if len(values) != request.count:
             dice = "die" if len(values) == 1 else "dice"
-            return Match(Decision.CONFIRM, values, request,
-                         f"The reader saw {len(values)} {dice} ({_faces(values)}) but {asked}: "
-                         f"pick the dice, enter them by hand, or discard")
+            return Match(
+                Decision.CONFIRM,
+                values,
+                request,
+                f"The reader saw {len(values)} {dice} ({_faces(values)}) but {asked}: "
+                f"pick the dice, enter them by hand, or discard",
+            )
         wrong = [v for v in values if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= request.sides]
         if wrong:
-            return Match(Decision.CONFIRM, values, request,
-                         f"The reader saw {_faces(values)} but {asked} (a d{request.sides} cannot show "
-                         f"{wrong[0]}): enter the dice by hand, or discard")
+            return Match(
+                Decision.CONFIRM,
+                values,
+                request,
+                f"The reader saw {_faces(values)} but {asked} (a d{request.sides} cannot show "
+                f"{wrong[0]}): enter the dice by hand, or discard",
+            )
         return Match(Decision.ANSWER, values, request, f"{asked}: reader read {_faces(values)}")
 
 
@@ -113,8 +120,14 @@ class RollTray:
     when full the oldest is dropped (counted in ``dropped``) - a forgotten roll must not pile up.
     """
 
-    def __init__(self, port: DiceReaderPort, *, matcher: DiceMatcher | None = None, capacity: int = 8,
-                 clock: Callable[[], float] = _time.time) -> None:
+    def __init__(
+        self,
+        port: DiceReaderPort,
+        *,
+        matcher: DiceMatcher | None = None,
+        capacity: int = 8,
+        clock: Callable[[], float] = _time.time,
+    ) -> None:
         self.port = port
         self.matcher = matcher or DiceMatcher()
         self.capacity = capacity
@@ -130,8 +143,9 @@ class RollTray:
         with self._lock:
             return tuple(self._held)
 
-    def poll(self, request: DiceRequest | None | Callable[[], DiceRequest | None],
-             post: Callable[[AnswerDice], None]) -> list[Match]:
+    def poll(
+        self, request: DiceRequest | None | Callable[[], DiceRequest | None], post: Callable[[AnswerDice], None]
+    ) -> list[Match]:
         """Take the delivered readings and match them against ``request`` (the pending one, or None; or a
         function returning it, called only when a reading is there - cheap to poll every clock tick).
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass, fields as dataclass_fields
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from functools import reduce
 from operator import xor
-from typing import Callable, Iterable, Union
 
 from companion.errors import FrameError
 
@@ -145,9 +146,9 @@ class Setting:
     value: str
 
 
-DeviceMessage = Union[Hello, DiceResult, TilePlaced, TileRemoved, Heartbeat, DeviceError]
-HostMessage = Union[Ping, Ack, Setting]
-Message = Union[DeviceMessage, HostMessage]
+DeviceMessage = Hello | DiceResult | TilePlaced | TileRemoved | Heartbeat | DeviceError
+HostMessage = Ping | Ack | Setting
+Message = DeviceMessage | HostMessage
 #: Results that carry a sequence number and must be acknowledged.
 SEQUENCED = (DiceResult, TilePlaced, TileRemoved)
 
@@ -182,8 +183,14 @@ def encode_frame(type_: str, fields: Iterable[object] = ()) -> bytes:
 
 def _fields_of(message: Message) -> tuple[str, list[object]]:
     if isinstance(message, Hello):
-        return "HELLO", [message.version, message.kind, message.uid, message.boot, message.firmware,
-                         ";".join(message.capabilities)]
+        return "HELLO", [
+            message.version,
+            message.kind,
+            message.uid,
+            message.boot,
+            message.firmware,
+            ";".join(message.capabilities),
+        ]
     if isinstance(message, DiceResult):
         return "DICE", [message.seq, len(message.values), *message.values]
     if isinstance(message, TilePlaced):
@@ -258,8 +265,14 @@ def _hello(f: list[str]) -> Hello:
     caps = tuple(f[5].split(";")) if f[5] else ()
     for token in caps:
         _text(token, _CAPABILITY, "capability")
-    return Hello(version, f[1], _text(f[2], _DEVICE_UID, "device id"), _text(f[3], _BOOT, "boot id"),
-                 _text(f[4], _FIRMWARE, "firmware version"), caps)
+    return Hello(
+        version,
+        f[1],
+        _text(f[2], _DEVICE_UID, "device id"),
+        _text(f[3], _BOOT, "boot id"),
+        _text(f[4], _FIRMWARE, "firmware version"),
+        caps,
+    )
 
 
 def _dice(f: list[str]) -> DiceResult:
@@ -275,8 +288,12 @@ def _dice(f: list[str]) -> DiceResult:
 def _tile(cls: type, type_: str) -> Callable[[list[str]], object]:
     def decode(f: list[str]):
         _count(f, 3, type_)
-        return cls(_uint(f[0], 1, SEQ_MAX, "sequence number"), _uint(f[1], 1, MAX_SLOTS, "slot"),
-                   _text(f[2], _TAG_UID, "tag UID"))
+        return cls(
+            _uint(f[0], 1, SEQ_MAX, "sequence number"),
+            _uint(f[1], 1, MAX_SLOTS, "slot"),
+            _text(f[2], _TAG_UID, "tag UID"),
+        )
+
     return decode
 
 
@@ -307,8 +324,12 @@ def _setting(f: list[str]) -> Setting:
 
 
 DEVICE_DECODERS: dict[str, Callable[[list[str]], object]] = {
-    "HELLO": _hello, "DICE": _dice, "TILE+": _tile(TilePlaced, "TILE+"), "TILE-": _tile(TileRemoved, "TILE-"),
-    "HB": _heartbeat, "ERR": _error,
+    "HELLO": _hello,
+    "DICE": _dice,
+    "TILE+": _tile(TilePlaced, "TILE+"),
+    "TILE-": _tile(TileRemoved, "TILE-"),
+    "HB": _heartbeat,
+    "ERR": _error,
 }
 HOST_DECODERS: dict[str, Callable[[list[str]], object]] = {"PING": _ping, "ACK": _ack, "SET": _setting}
 _ALL_DECODERS = {**DEVICE_DECODERS, **HOST_DECODERS}
@@ -402,7 +423,7 @@ class FrameParser:
         pos, size = 0, len(buf)
         find = buf.find
         while pos < size:
-            if self._skipping:                     # the rest of an over-long line
+            if self._skipping:  # the rest of an over-long line
                 newline, dollar = find(b"\n", pos), find(b"$", pos)
                 if dollar >= 0 and (newline < 0 or dollar < newline):
                     stats.dropped_bytes += dollar - pos
@@ -450,7 +471,7 @@ class FrameParser:
 
     def _decode(self, line: bytes):
         length = len(line)
-        if length < 7 or line[-5] != 0x2A or line[-2] != 0x0D:     # "$X*CS\r\n" at the least
+        if length < 7 or line[-5] != 0x2A or line[-2] != 0x0D:  # "$X*CS\r\n" at the least
             self._refuse("malformed", f"not $...*CS<CR><LF>: {line[:24]!r}", length)
             return None
         body = line[1:-5]

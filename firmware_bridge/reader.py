@@ -40,14 +40,26 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from companion.dice import DiceReaderPort
 from companion.errors import ConfigError, ReaderBusy, ReaderError
-from firmware_bridge.protocol import (BAUD_RATE, DEVICE_KINDS, MAX_SLOTS, PROTOCOL_VERSION, DeviceError, DiceResult,
-                                      FrameParser, Hello, TilePlaced, TileRemoved, encode_ack,
-                                      encode_ping)
+from firmware_bridge.protocol import (
+    BAUD_RATE,
+    DEVICE_KINDS,
+    MAX_SLOTS,
+    PROTOCOL_VERSION,
+    DeviceError,
+    DiceResult,
+    FrameParser,
+    Hello,
+    TilePlaced,
+    TileRemoved,
+    encode_ack,
+    encode_ping,
+)
 
 log = logging.getLogger("firmware_bridge.reader")
 
@@ -110,7 +122,7 @@ class ReaderSpec:
         return " ".join(parts)
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], where: str = "readers", file: str = "<config>") -> "ReaderSpec":
+    def from_mapping(cls, data: Mapping[str, Any], where: str = "readers", file: str = "<config>") -> ReaderSpec:
         """Build a spec from one ``[[readers]]`` table of the TOML config::
 
             [[readers]]
@@ -140,9 +152,15 @@ class ReaderSpec:
         kind = data.get("kind")
         if kind not in DEVICE_KINDS:
             raise ConfigError(file, f"{where}.kind", f"must be one of {', '.join(DEVICE_KINDS)}, not {kind!r}")
-        spec = dict(path=text("path"), vid=number("vid", 0xFFFF), pid=number("pid", 0xFFFF),
-                    serial_number=text("serial_number"), device_id=text("device_id"), name=text("name") or "",
-                    baudrate=number("baudrate", 4_000_000) or BAUD_RATE)
+        spec = dict(
+            path=text("path"),
+            vid=number("vid", 0xFFFF),
+            pid=number("pid", 0xFFFF),
+            serial_number=text("serial_number"),
+            device_id=text("device_id"),
+            name=text("name") or "",
+            baudrate=number("baudrate", 4_000_000) or BAUD_RATE,
+        )
         if not spec["path"] and spec["vid"] is None and spec["pid"] is None and not spec["serial_number"]:
             raise ConfigError(file, where, "give a path (/dev/serial/by-id/...) or vid/pid/serial_number")
         if spec["path"] and (spec["vid"] is not None or spec["pid"] is not None or spec["serial_number"]):
@@ -171,6 +189,7 @@ def find_port(spec: ReaderSpec, comports: Callable[[], Iterable[Any]] | None = N
         return os.path.realpath(spec.path)
     if comports is None:
         from serial.tools import list_ports
+
         comports = list_ports.comports
     found = []
     for info in comports():
@@ -182,19 +201,24 @@ def find_port(spec: ReaderSpec, comports: Callable[[], Iterable[Any]] | None = N
             continue
         found.append(info.device)
     if len(found) > 1:
-        raise ReaderError(spec.identity(), f"{len(found)} ports match ({', '.join(sorted(found))}); "
-                                           f"give the reader's serial_number to tell them apart")
+        raise ReaderError(
+            spec.identity(),
+            f"{len(found)} ports match ({', '.join(sorted(found))}); "
+            f"give the reader's serial_number to tell them apart",
+        )
     return found[0] if found else None
 
 
-def open_port(path: str, baudrate: int = BAUD_RATE, *, timeout: float = READ_TIMEOUT_S,
-              write_timeout: float = WRITE_TIMEOUT_S):
+def open_port(
+    path: str, baudrate: int = BAUD_RATE, *, timeout: float = READ_TIMEOUT_S, write_timeout: float = WRITE_TIMEOUT_S
+):
     """Open ``path`` with pyserial, exclusively (a URL through ``serial_for_url``); return the port.
 
     Raises :class:`ReaderBusy` if another program or connection already holds the port, and
     :class:`ReaderError` for any other failure to open it; both name the port.
     """
     import serial
+
     try:
         if _is_url(path):
             return serial.serial_for_url(path, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout)
@@ -202,9 +226,10 @@ def open_port(path: str, baudrate: int = BAUD_RATE, *, timeout: float = READ_TIM
     except (serial.SerialException, OSError, ValueError) as error:
         text = str(error)
         errno = getattr(error, "errno", None)
-        if "exclusively lock" in text or errno in (11, 16):        # EAGAIN from flock, EBUSY
-            raise ReaderBusy(path, "already open in another program or by another reader connection "
-                                   "(exclusive open refused)") from error
+        if "exclusively lock" in text or errno in (11, 16):  # EAGAIN from flock, EBUSY
+            raise ReaderBusy(
+                path, "already open in another program or by another reader connection (exclusive open refused)"
+            ) from error
         raise ReaderError(path, f"cannot open: {text}") from error
 
 
@@ -236,8 +261,10 @@ class TileEvent:
 
 def deliver_to(port: DiceReaderPort) -> Callable[[DiceReading], None]:
     """An ``on_dice`` callback that drops each reading's faces into ``port`` (thread-safe)."""
+
     def deliver(reading: DiceReading) -> None:
         port.deliver(reading.values)
+
     return deliver
 
 
@@ -297,12 +324,21 @@ class ReaderSession:
     takes it next (``not_taken`` counts them).
     """
 
-    def __init__(self, spec: ReaderSpec, now: float, *, parser: FrameParser | None = None,
-                 seen: RecentKeys | None = None, counters: SessionCounters | None = None,
-                 on_dice: Callable[[DiceReading], None] | None = None,
-                 on_tile: Callable[[TileEvent], None] | None = None,
-                 settle_s: float = SETTLE_S, keepalive_s: float = KEEPALIVE_S, silence_s: float = SILENCE_S,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        spec: ReaderSpec,
+        now: float,
+        *,
+        parser: FrameParser | None = None,
+        seen: RecentKeys | None = None,
+        counters: SessionCounters | None = None,
+        on_dice: Callable[[DiceReading], None] | None = None,
+        on_tile: Callable[[TileEvent], None] | None = None,
+        settle_s: float = SETTLE_S,
+        keepalive_s: float = KEEPALIVE_S,
+        silence_s: float = SILENCE_S,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
         self.spec = spec
         self.parser = parser or FrameParser()
         self.parser.reset()
@@ -335,7 +371,7 @@ class ReaderSession:
             for message in self.parser.feed(data):
                 self.last_frame = now
                 self._handle(message, now)
-        except Exception:   # a bug must not kill the reader thread; the input is dropped
+        except Exception:  # a bug must not kill the reader thread; the input is dropped
             self.counters.internal_errors += 1
             log.exception("%s: error while handling input", self.spec.label)
 
@@ -376,8 +412,10 @@ class ReaderSession:
     def _hello(self, hello: Hello, now: float) -> None:
         problem = ""
         if hello.version != PROTOCOL_VERSION:
-            problem = (f"the reader speaks protocol version {hello.version}; this companion speaks "
-                       f"{PROTOCOL_VERSION} (update the firmware or the companion)")
+            problem = (
+                f"the reader speaks protocol version {hello.version}; this companion speaks "
+                f"{PROTOCOL_VERSION} (update the firmware or the companion)"
+            )
         elif hello.kind != self.spec.kind:
             problem = f"expected a {self.spec.kind} reader, found a {hello.kind} reader ({hello.uid})"
         elif self.spec.device_id and hello.uid != self.spec.device_id:
@@ -389,12 +427,18 @@ class ReaderSession:
             self.state, self.problem, self.hello = "refused", problem, hello
             return
         if self.hello is not None and self.hello.boot != hello.boot:
-            self.placed.clear()            # the board was reset: what it had placed is reported afresh
+            self.placed.clear()  # the board was reset: what it had placed is reported afresh
         if self.state != "connected":
-            log.info("%s: %s %s firmware %s says hello (%s)", self.spec.label, hello.kind, hello.uid,
-                     hello.firmware, ";".join(hello.capabilities) or "no capabilities")
+            log.info(
+                "%s: %s %s firmware %s says hello (%s)",
+                self.spec.label,
+                hello.kind,
+                hello.uid,
+                hello.firmware,
+                ";".join(hello.capabilities) or "no capabilities",
+            )
         self.state, self.problem, self.hello = "connected", "", hello
-        self._send(encode_ping(), now)     # our first words: the device stops repeating HELLO
+        self._send(encode_ping(), now)  # our first words: the device stops repeating HELLO
         self.counters.pings_sent += 1
 
     def _result(self, message, now: float) -> None:
@@ -411,15 +455,16 @@ class ReaderSession:
             limit = hello.slots or MAX_SLOTS
             if message.slot > limit:
                 self.counters.bad_slot += 1
-                log.warning("%s %s reported slot %d but has %d slots; dropped", self.spec.label, hello.uid,
-                            message.slot, limit)
+                log.warning(
+                    "%s %s reported slot %d but has %d slots; dropped", self.spec.label, hello.uid, message.slot, limit
+                )
                 self.seen.add(key)
                 self._ack(message.seq, now)
                 return
             placed = isinstance(message, TilePlaced)
             event = TileEvent(hello.uid, placed, message.slot, message.uid, message.seq, self._wall())
             callback = self.on_tile
-        if callback is None:                 # nobody takes it (a self-test probe): leave it with the device
+        if callback is None:  # nobody takes it (a self-test probe): leave it with the device
             self.counters.not_taken += 1
             return
         try:
@@ -486,12 +531,20 @@ class ReaderConnection:
     twice); the connection is a context manager. :attr:`status` is always readable from any thread.
     """
 
-    def __init__(self, spec: ReaderSpec, *, on_dice: Callable[[DiceReading], None] | None = None,
-                 on_tile: Callable[[TileEvent], None] | None = None,
-                 on_status: Callable[[ReaderStatus], None] | None = None,
-                 settle_s: float = SETTLE_S, keepalive_s: float = KEEPALIVE_S, silence_s: float = SILENCE_S,
-                 poll_s: float = POLL_S, opener: Callable[[str, int], Any] | None = None,
-                 comports: Callable[[], Iterable[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        spec: ReaderSpec,
+        *,
+        on_dice: Callable[[DiceReading], None] | None = None,
+        on_tile: Callable[[TileEvent], None] | None = None,
+        on_status: Callable[[ReaderStatus], None] | None = None,
+        settle_s: float = SETTLE_S,
+        keepalive_s: float = KEEPALIVE_S,
+        silence_s: float = SILENCE_S,
+        poll_s: float = POLL_S,
+        opener: Callable[[str, int], Any] | None = None,
+        comports: Callable[[], Iterable[Any]] | None = None,
+    ) -> None:
         self.spec = spec
         self.on_dice, self.on_tile, self.on_status = on_dice, on_tile, on_status
         self.settle_s, self.keepalive_s, self.silence_s, self.poll_s = settle_s, keepalive_s, silence_s, poll_s
@@ -501,7 +554,7 @@ class ReaderConnection:
         self.counters = SessionCounters()
         self.seen = RecentKeys()
         self.disconnects = 0
-        self.first_frame_at: float | None = None     # monotonic time of the last session's HELLO
+        self.first_frame_at: float | None = None  # monotonic time of the last session's HELLO
         self.opened_at: float | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -529,7 +582,7 @@ class ReaderConnection:
         numbers["disconnects"] = self.disconnects
         return numbers
 
-    def start(self) -> "ReaderConnection":
+    def start(self) -> ReaderConnection:
         """Start the reader thread (once); returns self."""
         if self._thread is None:
             self._stop.clear()
@@ -557,7 +610,7 @@ class ReaderConnection:
 
     close = stop
 
-    def __enter__(self) -> "ReaderConnection":
+    def __enter__(self) -> ReaderConnection:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:
@@ -569,14 +622,20 @@ class ReaderConnection:
         return self._thread is not None and self._thread.is_alive()
 
     # -- status ----------------------------------------------------------------------------------------------
-    def _set_status(self, state: str, text: str, port: str | None, device: Hello | None = None,
-                    detail: str = "") -> None:
+    def _set_status(
+        self, state: str, text: str, port: str | None, device: Hello | None = None, detail: str = ""
+    ) -> None:
         old = self._status
         if (old.state, old.text, old.port, old.detail) == (state, text, port, detail) and old.device == device:
             return
         self._status = ReaderStatus(state, text, port, device, detail)
-        level = logging.WARNING if state in ("disconnected", "refused") else \
-            logging.ERROR if state in ("busy", "error") else logging.INFO
+        level = (
+            logging.WARNING
+            if state in ("disconnected", "refused")
+            else logging.ERROR
+            if state in ("busy", "error")
+            else logging.INFO
+        )
         log.log(level, "%s%s", text, f" ({detail})" if detail and detail not in text else "")
         if self.on_status is not None:
             try:
@@ -586,20 +645,28 @@ class ReaderConnection:
 
     def _not_here(self, detail: str = "") -> None:
         if self._status.state == "disconnected" and not detail:
-            return                          # keep saying why it was lost
+            return  # keep saying why it was lost
         if self._ever_connected:
-            self._set_status("disconnected", f"{self.spec.label} disconnected", self.spec.identity(),
-                             detail=detail or "waiting for it to be plugged in again")
+            self._set_status(
+                "disconnected",
+                f"{self.spec.label} disconnected",
+                self.spec.identity(),
+                detail=detail or "waiting for it to be plugged in again",
+            )
         else:
-            self._set_status("searching", f"{self.spec.label} not found (looking for {self.spec.identity()})",
-                             self.spec.identity(), detail=detail)
+            self._set_status(
+                "searching",
+                f"{self.spec.label} not found (looking for {self.spec.identity()})",
+                self.spec.identity(),
+                detail=detail,
+            )
 
     # -- the thread --------------------------------------------------------------------------------------------
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
                 self._attempt()
-            except Exception:    # never let the thread die; try again after a pause
+            except Exception:  # never let the thread die; try again after a pause
                 log.exception("%s: unexpected error; retrying", self.spec.label)
                 self._set_status("error", f"{self.spec.label}: internal error, retrying", self.spec.identity())
                 self._stop.wait(self.poll_s)
@@ -618,8 +685,7 @@ class ReaderConnection:
         try:
             transport = self._opener(path, self.spec.baudrate)
         except ReaderBusy as error:
-            self._set_status("busy", f"{self.spec.label}: {path} is in use by another program", path,
-                             detail=str(error))
+            self._set_status("busy", f"{self.spec.label}: {path} is in use by another program", path, detail=str(error))
             self._stop.wait(max(self.poll_s, 1.0))
             return
         except (ReaderError, OSError, ValueError) as error:
@@ -634,7 +700,7 @@ class ReaderConnection:
             self._serve(transport, path)
         except _Gone as gone:
             self._lost(path, str(gone))
-        except Exception as error:          # serial.SerialException is an IOError; anything else is a bug
+        except Exception as error:  # serial.SerialException is an IOError; anything else is a bug
             self._lost(path, f"{type(error).__name__}: {error}")
         finally:
             self._transport = None
@@ -649,25 +715,33 @@ class ReaderConnection:
         self.disconnects += 1
         self._placed = {}
         if self._ever_connected:
-            self._set_status("disconnected", f"{self.spec.label} disconnected", path, self._status.device,
-                             detail=why)
+            self._set_status("disconnected", f"{self.spec.label} disconnected", path, self._status.device, detail=why)
         else:
             self._set_status("searching", f"{self.spec.label} lost its port before saying hello", path, detail=why)
 
     def _serve(self, transport, path: str) -> None:
         now = time.monotonic()
         self.opened_at = now
-        session = ReaderSession(self.spec, now, parser=self.parser, seen=self.seen, counters=self.counters,
-                                on_dice=self.on_dice, on_tile=self.on_tile,
-                                settle_s=self.settle_s, keepalive_s=self.keepalive_s, silence_s=self.silence_s)
+        session = ReaderSession(
+            self.spec,
+            now,
+            parser=self.parser,
+            seen=self.seen,
+            counters=self.counters,
+            on_dice=self.on_dice,
+            on_tile=self.on_tile,
+            settle_s=self.settle_s,
+            keepalive_s=self.keepalive_s,
+            silence_s=self.silence_s,
+        )
         self._set_status("connecting", f"{self.spec.label} found on {path}, waiting for its hello", path)
-        link_target = path if self.spec.path and not _is_url(path) else None     # find_port resolved the link
+        link_target = path if self.spec.path and not _is_url(path) else None  # find_port resolved the link
         next_check = now + self.poll_s
         write_failures = 0
         shown = None
         while not self._stop.is_set():
             waiting = getattr(transport, "in_waiting", 0) or 1
-            data = transport.read(min(waiting, 4096))       # SerialException/OSError on unplug
+            data = transport.read(min(waiting, 4096))  # SerialException/OSError on unplug
             now = time.monotonic()
             if data:
                 session.data_received(data, now)
@@ -688,7 +762,7 @@ class ReaderConnection:
                 self._show_session(session, path)
                 shown = (session.state, session.problem)
             if session.placed != self._placed:
-                self._placed = dict(session.placed)      # a fresh dict: readers of placed() never see it change
+                self._placed = dict(session.placed)  # a fresh dict: readers of placed() never see it change
             if session.silent:
                 raise _Gone(f"no frame for {self.silence_s:g} s")
             if now >= next_check:
@@ -702,11 +776,13 @@ class ReaderConnection:
                 self.first_frame_at = time.monotonic()
             self._ever_connected = True
             hello = session.hello
-            self._set_status("connected", f"{self.spec.label} connected ({hello.uid}, firmware {hello.firmware})",
-                             path, hello)
+            self._set_status(
+                "connected", f"{self.spec.label} connected ({hello.uid}, firmware {hello.firmware})", path, hello
+            )
         elif session.state == "refused":
-            self._set_status("refused", f"{self.spec.label} on {path}: wrong device", path, session.hello,
-                             detail=session.problem)
+            self._set_status(
+                "refused", f"{self.spec.label} on {path}: wrong device", path, session.hello, detail=session.problem
+            )
 
     def _check_still_there(self, path: str, link_target: str | None) -> None:
         if _is_url(path):
@@ -725,14 +801,25 @@ class ReaderConnection:
         if rejected != self._logged_rejects and now - self._last_stats_log >= 10.0:
             counts = {name: getattr(stats, name) for name in stats.REJECTS if getattr(stats, name)}
             last = self.parser.recent[-1][1] if self.parser.recent else ""
-            log.warning("%s: %d bad frames dropped so far %s, %d junk bytes; last: %s", self.spec.label,
-                        rejected, counts, stats.junk_bytes, last)
+            log.warning(
+                "%s: %d bad frames dropped so far %s, %d junk bytes; last: %s",
+                self.spec.label,
+                rejected,
+                counts,
+                stats.junk_bytes,
+                last,
+            )
             self._logged_rejects, self._last_stats_log = rejected, now
 
 
-def probe_reader(spec: ReaderSpec, timeout: float = 6.0, *, settle_s: float = SETTLE_S,
-                 comports: Callable[[], Iterable[Any]] | None = None,
-                 opener: Callable[[str, int], Any] | None = None) -> tuple[ReaderStatus, dict[str, int]]:
+def probe_reader(
+    spec: ReaderSpec,
+    timeout: float = 6.0,
+    *,
+    settle_s: float = SETTLE_S,
+    comports: Callable[[], Iterable[Any]] | None = None,
+    opener: Callable[[str, int], Any] | None = None,
+) -> tuple[ReaderStatus, dict[str, int]]:
     """Self-test one reader: open it, wait for its HELLO and its answer to our PING, then close it.
 
     Returns the final :class:`ReaderStatus` (``connected`` if the reader answered within ``timeout``
@@ -745,7 +832,7 @@ def probe_reader(spec: ReaderSpec, timeout: float = 6.0, *, settle_s: float = SE
     try:
         while time.monotonic() < deadline:
             status = connection.status
-            if status.connected and connection.parser.stats.frames >= 2:      # HELLO, then HB for our PING
+            if status.connected and connection.parser.stats.frames >= 2:  # HELLO, then HB for our PING
                 break
             if status.state in ("refused", "busy", "error"):
                 break

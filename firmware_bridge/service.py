@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from companion.dice import DiceReaderPort
-from firmware_bridge.reader import (SETTLE_S, ReaderConnection, ReaderSpec, ReaderStatus, TileEvent, deliver_to)
+from firmware_bridge.reader import SETTLE_S, ReaderConnection, ReaderSpec, ReaderStatus, TileEvent, deliver_to
 from firmware_bridge.simulator import DeviceSimulator
 
 log = logging.getLogger("firmware_bridge.service")
@@ -34,10 +34,16 @@ class ReaderService:
     and the simulator; safe to call twice. The service is a context manager.
     """
 
-    def __init__(self, specs: Sequence[ReaderSpec] = (), *, dice_port: DiceReaderPort,
-                 on_tile: Callable[[TileEvent], None] | None = None,
-                 on_status: Callable[[ReaderStatus], None] | None = None,
-                 simulate_dice: bool = False, settle_s: float = SETTLE_S) -> None:
+    def __init__(
+        self,
+        specs: Sequence[ReaderSpec] = (),
+        *,
+        dice_port: DiceReaderPort,
+        on_tile: Callable[[TileEvent], None] | None = None,
+        on_status: Callable[[ReaderStatus], None] | None = None,
+        simulate_dice: bool = False,
+        settle_s: float = SETTLE_S,
+    ) -> None:
         self.specs = list(specs)
         self.dice_port = dice_port
         self.on_tile, self.on_status = on_tile, on_status
@@ -46,7 +52,7 @@ class ReaderService:
         self.simulator: DeviceSimulator | None = None
         self.connections: list[ReaderConnection] = []
 
-    def start(self) -> "ReaderService":
+    def start(self) -> ReaderService:
         """Start the simulator (if any) and one reader thread per spec."""
         if self.connections:
             return self
@@ -56,10 +62,15 @@ class ReaderService:
             specs.append(ReaderSpec(kind="dice", path=self.simulator.path, name="dice reader (simulated)"))
             log.info("simulated dice reader on %s", self.simulator.path)
         for spec in specs:
-            self.connections.append(ReaderConnection(
-                spec, on_dice=deliver_to(self.dice_port) if spec.kind == "dice" else None,
-                on_tile=self.on_tile if spec.kind == "tiles" else None, on_status=self.on_status,
-                settle_s=self.settle_s).start())
+            self.connections.append(
+                ReaderConnection(
+                    spec,
+                    on_dice=deliver_to(self.dice_port) if spec.kind == "dice" else None,
+                    on_tile=self.on_tile if spec.kind == "tiles" else None,
+                    on_status=self.on_status,
+                    settle_s=self.settle_s,
+                ).start()
+            )
         return self
 
     def statuses(self) -> list[ReaderStatus]:
@@ -89,7 +100,7 @@ class ReaderService:
             self.simulator = None
         return stopped
 
-    def __enter__(self) -> "ReaderService":
+    def __enter__(self) -> ReaderService:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:

@@ -35,16 +35,19 @@ import sys
 import threading
 import time
 import tty
-from typing import Callable, Iterable, TextIO
+from collections.abc import Callable, Iterable
+from typing import TextIO
 
 from firmware_bridge.firmware import bridgecore
 from firmware_bridge.protocol import FrameParser
 
-_BOOT_NOISE = (b"\x00\xff\xfe\x80",
-               b"\r\nRP2040 boot rom v3 ... MicroPython v1.22.2\r\n",
-               b"$HELLO,1,di",                       # a half frame, cut by the reset
-               b"$DICE,1,2,3,4*00\r\n",              # a bad checksum
-               b">>> \x1b[0m\r\n")
+_BOOT_NOISE = (
+    b"\x00\xff\xfe\x80",
+    b"\r\nRP2040 boot rom v3 ... MicroPython v1.22.2\r\n",
+    b"$HELLO,1,di",  # a half frame, cut by the reset
+    b"$DICE,1,2,3,4*00\r\n",  # a bad checksum
+    b">>> \x1b[0m\r\n",
+)
 
 
 def _now_ms() -> int:
@@ -65,14 +68,23 @@ class DeviceSimulator:
     for the current plug-in).
     """
 
-    def __init__(self, kind: str = "dice", *, uid: str | None = None, firmware: str = "sim-1.0", slots: int = 4,
-                 hello_delay: float = 0.0, noise: bool = True, link: str | os.PathLike | None = None,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self,
+        kind: str = "dice",
+        *,
+        uid: str | None = None,
+        firmware: str = "sim-1.0",
+        slots: int = 4,
+        hello_delay: float = 0.0,
+        noise: bool = True,
+        link: str | os.PathLike | None = None,
+        seed: int | None = None,
+    ) -> None:
         if kind not in ("dice", "tiles"):
             raise ValueError(f"a simulated reader is dice or tiles, not {kind!r}")
         self.kind = kind
         self._random = random.Random(seed)
-        self.uid = uid or f"SIM-{kind.upper()}-{self._random.randrange(16 ** 4):04X}"
+        self.uid = uid or f"SIM-{kind.upper()}-{self._random.randrange(16**4):04X}"
         self.firmware = firmware
         self.slots = slots
         self.hello_delay = hello_delay
@@ -98,7 +110,7 @@ class DeviceSimulator:
         self.plugs = 0
 
     # -- life cycle --------------------------------------------------------------------------------------
-    def start(self) -> "DeviceSimulator":
+    def start(self) -> DeviceSimulator:
         """Plug in (create the pseudo-terminal, boot) and start the device thread; returns self."""
         with self._lock:
             if self._thread is None:
@@ -116,7 +128,7 @@ class DeviceSimulator:
             self._thread = None
         self.unplug()
 
-    def __enter__(self) -> "DeviceSimulator":
+    def __enter__(self) -> DeviceSimulator:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:
@@ -134,16 +146,17 @@ class DeviceSimulator:
 
     def _plug(self, reset: bool) -> None:
         master, slave = os.openpty()
-        tty.setraw(slave)                                  # no echo, no newline translation
+        tty.setraw(slave)  # no echo, no newline translation
         flags = fcntl.fcntl(master, fcntl.F_GETFL)
         fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
         now = time.monotonic()
         self._master, self._slave, self.path = master, slave, os.ttyname(slave)
         if reset or self.core is None:
-            boot = "%04X" % self._random.randrange(16 ** 4)
+            boot = f"{self._random.randrange(16**4):04X}"
             caps = "dice=10;keypad" if self.kind == "dice" else f"slots={self.slots}"
-            self.core = bridgecore.DeviceCore(self.kind, self.uid, boot, self.firmware, caps,
-                                              now=_now_ms() + int(self.hello_delay * 1000))
+            self.core = bridgecore.DeviceCore(
+                self.kind, self.uid, boot, self.firmware, caps, now=_now_ms() + int(self.hello_delay * 1000)
+            )
         else:
             self.core.lost_host()
         self._host_parser = FrameParser(accept="host")
@@ -265,7 +278,7 @@ class DeviceSimulator:
         try:
             os.write(self._master, data)
         except BlockingIOError:
-            self.dropped_writes += 1           # nobody reads: the bytes are lost, as on a real cable
+            self.dropped_writes += 1  # nobody reads: the bytes are lost, as on a real cable
         except OSError:
             self.dropped_writes += 1
 
@@ -277,7 +290,7 @@ class DeviceSimulator:
                 continue
             try:
                 readable, _, _ = select.select([master], [], [], 0.02)
-            except (OSError, ValueError):              # closed by unplug() meanwhile
+            except (OSError, ValueError):  # closed by unplug() meanwhile
                 continue
             with self._lock:
                 if self._master != master:
@@ -345,8 +358,10 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
             print(HELP, file=out)
         elif command == "roll":
             seq = sim.roll(*(int(a) for a in args))
-            print(f"rolled {' '.join(args)}" + (f" (seq {seq})" if seq else " - refused: 8 results await an ACK"),
-                  file=out)
+            print(
+                f"rolled {' '.join(args)}" + (f" (seq {seq})" if seq else " - refused: 8 results await an ACK"),
+                file=out,
+            )
         elif command == "place":
             slot, uid = int(args[0]), args[1]
             seq = sim.place(slot, uid)
@@ -371,8 +386,11 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
             done = sim.wait_for(lambda: sim.pending == 0, limit)
             print("all results acknowledged" if done else f"still {sim.pending} unacknowledged", file=out)
         elif command == "status":
-            print(f"{sim.kind} {sim.uid} on {sim.port or '(unplugged)'}; host "
-                  f"{'heard' if sim.heard else 'not heard'}; {sim.pending} unacknowledged", file=out)
+            print(
+                f"{sim.kind} {sim.uid} on {sim.port or '(unplugged)'}; host "
+                f"{'heard' if sim.heard else 'not heard'}; {sim.pending} unacknowledged",
+                file=out,
+            )
         else:
             print(f"unknown command {command!r} (try help)", file=out)
     except (ValueError, IndexError) as error:
@@ -383,8 +401,9 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
 
 def run_cli(argv: list[str] | None = None, *, stdin: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     """``companion bridge-sim`` / ``python -m firmware_bridge.simulator``; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="companion bridge-sim",
-                                     description="A simulated dice or tile reader on a pseudo-terminal.")
+    parser = argparse.ArgumentParser(
+        prog="companion bridge-sim", description="A simulated dice or tile reader on a pseudo-terminal."
+    )
     parser.add_argument("--kind", choices=("dice", "tiles"), default="dice")
     parser.add_argument("--script", type=argparse.FileType("r"), help="run these commands first")
     parser.add_argument("--link", help="keep this path (a symbolic link) pointing at the pseudo-terminal")
@@ -393,11 +412,14 @@ def run_cli(argv: list[str] | None = None, *, stdin: Iterable[str] | None = None
     parser.add_argument("--hello-delay", type=float, default=0.5, help="seconds of boot noise before the HELLO")
     args = parser.parse_args(argv)
     out = out or sys.stdout
-    sim = DeviceSimulator(args.kind, uid=args.uid, slots=args.slots, hello_delay=args.hello_delay,
-                          link=args.link).start()
+    sim = DeviceSimulator(
+        args.kind, uid=args.uid, slots=args.slots, hello_delay=args.hello_delay, link=args.link
+    ).start()
     try:
-        print(f"{args.kind} reader simulator {sim.uid} on {sim.path}" + (f" (link {sim.link})" if sim.link else ""),
-              file=out)
+        print(
+            f"{args.kind} reader simulator {sim.uid} on {sim.path}" + (f" (link {sim.link})" if sim.link else ""),
+            file=out,
+        )
         print("type help for the commands", file=out)
         out.flush()
         lines: list[Iterable[str]] = []

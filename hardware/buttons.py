@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Mapping, Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
@@ -29,7 +29,7 @@ from hardware.pins import make_pin_factory
 
 log = logging.getLogger("companion.buttons")
 
-CommandFor = Callable[[str, str], Command]   # (action, player name) -> command
+CommandFor = Callable[[str, str], Command]  # (action, player name) -> command
 
 
 class _Switch(DigitalInputDevice):
@@ -57,15 +57,24 @@ class ButtonBoard:
     can repeat in one process.
     """
 
-    def __init__(self, config: Config, post: Callable[[Command], None], command_for: CommandFor, *,
-                 simulate: bool = False, pin_factory=None, scheduler: Scheduler | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        post: Callable[[Command], None],
+        command_for: CommandFor,
+        *,
+        simulate: bool = False,
+        pin_factory=None,
+        scheduler: Scheduler | None = None,
+    ) -> None:
         self._post = post
         self._command_for = command_for
         self._config = config
         self._own_scheduler = scheduler is None
         self._scheduler: Scheduler = SchedulerThread() if scheduler is None else scheduler
-        self.factory = pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory,
-                                                                                    simulate=simulate)
+        self.factory = (
+            pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory, simulate=simulate)
+        )
         self._players: tuple[str | None, ...] = ()
         self._keys: dict[str, tuple[int | None, int | None, ButtonConfig]] = {}
         self._key_down_at: dict[int, float] = {}
@@ -76,7 +85,7 @@ class ButtonBoard:
         #: on the scheduler thread or the pins' callback thread; the UI hops to its own thread.
         self.on_peek: Callable[[int, str, bool], None] | None = None
         self._buttons: list[_Switch] = []
-        self.detectors: dict[int, PressDetector] = {}     # by BCM pin
+        self.detectors: dict[int, PressDetector] = {}  # by BCM pin
         try:
             for seat_index, seat in enumerate(config.seats):
                 for button in seat.buttons:
@@ -84,20 +93,29 @@ class ButtonBoard:
             for button in config.table_buttons:
                 self._add(button, None)
         except Exception:
-            self.close()          # never leave half the pins claimed
+            self.close()  # never leave half the pins claimed
             raise
 
     def _add(self, button: ButtonConfig, seat: int | None) -> None:
         if button.pin is not None:
-            device = _Switch(button.pin, pull_up=True, bounce_time=None, pin_factory=self.factory,
-                             on_edge=lambda ticks, pressed, pin=button.pin: self._edge(pin, ticks, pressed))
+            device = _Switch(
+                button.pin,
+                pull_up=True,
+                bounce_time=None,
+                pin_factory=self.factory,
+                on_edge=lambda ticks, pressed, pin=button.pin: self._edge(pin, ticks, pressed),
+            )
             self._buttons.append(device)
             detector = PressDetector(
-                bounce_time=self._config.bounce_time, hold_time=self._config.hold_time,
-                scheduler=self._scheduler, pressed=device.is_active, ticks_diff=self.factory.ticks_diff,
+                bounce_time=self._config.bounce_time,
+                hold_time=self._config.hold_time,
+                scheduler=self._scheduler,
+                pressed=device.is_active,
+                ticks_diff=self.factory.ticks_diff,
                 on_short=lambda b=button, s=seat: self.press(b, s),
                 on_long=(lambda b=button, s=seat: self.press(b, s, b.long)) if button.long else None,
-                on_long_release=(lambda s=seat: self._peek(s, False)) if button.long == PEEK else None)
+                on_long_release=(lambda s=seat: self._peek(s, False)) if button.long == PEEK else None,
+            )
             self.detectors[button.pin] = detector
         if button.key is not None:
             self._keys[button.key] = (button.pin, seat, button)
@@ -117,7 +135,7 @@ class ButtonBoard:
         ``action`` (default: the button's own action; a long press passes the button's ``long`` action)."""
         action = action or button.action
         capture = self.capture
-        if capture is not None:        # the touchscreen self-test is listening: nothing reaches the table
+        if capture is not None:  # the touchscreen self-test is listening: nothing reaches the table
             capture(seat, button, action)
             return
         if action == PEEK:
@@ -142,7 +160,7 @@ class ButtonBoard:
             return
         try:
             self.on_peek(seat, player, held)
-        except Exception:            # a display problem must never take the buttons down
+        except Exception:  # a display problem must never take the buttons down
             log.exception("peek at seat %s failed", seat)
 
     # -- simulator keyboard ---------------------------------------------------------------------------
@@ -163,7 +181,7 @@ class ButtonBoard:
                 self.press(button, seat)
             return True
         if not isinstance(self.factory, MockFactory):
-            return True   # real pins are pressed by hand, not by the keyboard
+            return True  # real pins are pressed by hand, not by the keyboard
         mock_pin = self.factory.pin(pin)
         if low:
             mock_pin.drive_low()
@@ -188,8 +206,14 @@ class ButtonBoard:
         """Short keyboard help: the player actions' order, one part per seat with its keys in that order
         (``"ABS q w e"``), then the table keys (``"Undo backspace"``). ``labels`` names the actions in the
         open game (a game's ``button_labels``, e.g. ``{"sponsor": "Bonus +1"}``); TV Wars' names otherwise."""
-        labels = {"on_the_air": "On the Air", "sponsor": "Sponsor", "roll": "Roll", "undo": "Undo", "redo": "Redo",
-                  **(labels or {})}
+        labels = {
+            "on_the_air": "On the Air",
+            "sponsor": "Sponsor",
+            "roll": "Roll",
+            "undo": "Undo",
+            "redo": "Redo",
+            **(labels or {}),
+        }
         seats: dict[int | None, list[tuple[str, str]]] = {}
         for key, (_, seat, button) in self._keys.items():
             seats.setdefault(seat, []).append((button.action, key))

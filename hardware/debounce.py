@@ -42,8 +42,9 @@ import itertools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
 
 log = logging.getLogger("companion.buttons")
 
@@ -142,7 +143,7 @@ class SchedulerThread:
                 continue
             try:
                 call.callback()
-            except Exception:      # one broken callback must not stop every button
+            except Exception:  # one broken callback must not stop every button
                 log.exception("timed callback %r failed", call.callback)
             finally:
                 with self._cond:
@@ -166,9 +167,9 @@ def seconds_between(later: float, earlier: float) -> float:
 
 @dataclass(frozen=True)
 class _Edge:
-    ticks: float        # when the level changed (the pin library's stamp)
-    pressed: bool       # the level it changed to
-    arrived: float      # when the detector heard of it (scheduler clock)
+    ticks: float  # when the level changed (the pin library's stamp)
+    pressed: bool  # the level it changed to
+    arrived: float  # when the detector heard of it (scheduler clock)
 
 
 class PressDetector:
@@ -186,20 +187,28 @@ class PressDetector:
     transitions.
     """
 
-    def __init__(self, *, bounce_time: float, hold_time: float, on_short: Callable[[], None],
-                 scheduler: Scheduler, on_long: Callable[[], None] | None = None,
-                 on_long_release: Callable[[], None] | None = None, pressed: bool = False,
-                 ticks_diff: Callable[[float, float], float] = seconds_between) -> None:
+    def __init__(
+        self,
+        *,
+        bounce_time: float,
+        hold_time: float,
+        on_short: Callable[[], None],
+        scheduler: Scheduler,
+        on_long: Callable[[], None] | None = None,
+        on_long_release: Callable[[], None] | None = None,
+        pressed: bool = False,
+        ticks_diff: Callable[[float, float], float] = seconds_between,
+    ) -> None:
         self._bounce, self._hold = bounce_time, hold_time
         self._on_short, self._on_long, self._on_long_release = on_short, on_long, on_long_release
         self._scheduler = scheduler
         self._diff = ticks_diff
         self._lock = threading.RLock()
-        self._stable = bool(pressed)        # the last settled level
-        self._counted = False               # the settled press was seen to start (not held at start-up)
-        self._press: _Edge | None = None    # the edge that started the settled press
-        self._held = False                  # the settled press has fired its long action
-        self._candidate: _Edge | None = None   # the latest edge, not settled yet
+        self._stable = bool(pressed)  # the last settled level
+        self._counted = False  # the settled press was seen to start (not held at start-up)
+        self._press: _Edge | None = None  # the edge that started the settled press
+        self._held = False  # the settled press has fired its long action
+        self._candidate: _Edge | None = None  # the latest edge, not settled yet
         self._wake: Cancellable | None = None
         self._wake_at: float | None = None
         self._closed = False
@@ -234,12 +243,12 @@ class PressDetector:
 
     # -- decisions ----------------------------------------------------------------------------------------
     def _seconds(self, later: float, earlier: float) -> float:
-        return max(0.0, self._diff(later, earlier))     # a clock stepped back reads as no time at all
+        return max(0.0, self._diff(later, earlier))  # a clock stepped back reads as no time at all
 
     def _review(self, now: float) -> None:
         """Decide what the passing of time decides by ``now``, then ask to be woken for the next such thing."""
         candidate = self._candidate
-        if candidate is not None and now >= candidate.arrived + self._bounce:     # as _plan_wake reckons it
+        if candidate is not None and now >= candidate.arrived + self._bounce:  # as _plan_wake reckons it
             self._settle(candidate)
         if self._hold_pending():
             if self._candidate is not None and not self._candidate.pressed:
@@ -286,7 +295,7 @@ class PressDetector:
             return
         try:
             action()
-        except Exception:          # a broken action must not leave the switch half-decided
+        except Exception:  # a broken action must not leave the switch half-decided
             log.exception("button action %r failed", action)
 
     def _plan_wake(self) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from luma.core.device import dummy
 from luma.core.error import DeviceNotFoundError
@@ -50,7 +51,7 @@ class MuxSwitch:
         """Route the bus to ``channel`` (0–7)."""
         if self.current == channel:
             return
-        self.current = None          # unknown until the write succeeds
+        self.current = None  # unknown until the write succeeds
         self.bus.write_byte(self.address, 1 << channel)
         self.current = channel
 
@@ -81,13 +82,14 @@ class MuxedSerial:
 
 def _luma_device_class(driver: str):
     from luma.oled import device as oled
+
     return {"ssd1306": oled.ssd1306, "sh1106": oled.sh1106, "ssd1309": oled.ssd1309}[driver]
 
 
 #: What a panel that does not answer raises: the bus's OSError (EREMOTEIO for a NACK, EIO, ETIMEDOUT), which
 #: luma's ``i2c.command`` turns into its DeviceNotFoundError.
 NOT_ANSWERING = (OSError, DeviceNotFoundError)
-DISPLAYOFF = 0xAE     # the first command of every driver's start-up sequence (ssd1306, sh1106, ssd1309)
+DISPLAYOFF = 0xAE  # the first command of every driver's start-up sequence (ssd1306, sh1106, ssd1309)
 
 
 class SteadySerial:
@@ -130,7 +132,7 @@ class SteadySerial:
             self._send(self.inner.data, data)
             return
         for start in range(0, len(data), self.block):
-            self._send(self.inner.data, data[start:start + self.block])
+            self._send(self.inner.data, data[start : start + self.block])
 
     def cleanup(self) -> None:
         """Release the inner interface."""
@@ -169,8 +171,14 @@ def _window_region(device, frame: Image.Image, box: tuple[int, int, int, int]) -
     up): one window (column and page range) and its bytes, which fill the window page by page."""
     left, top, right, bottom = box
     colstart = getattr(device, "_colstart", 0)
-    device.command(0x21, colstart + left, colstart + right - 1,      # COLUMNADDR start, end
-                   0x22, top // 8, bottom // 8 - 1)                    # PAGEADDR start, end
+    device.command(
+        0x21,
+        colstart + left,
+        colstart + right - 1,  # COLUMNADDR start, end
+        0x22,
+        top // 8,
+        bottom // 8 - 1,
+    )  # PAGEADDR start, end
     device.data(list(page_bytes(frame, box)))
 
 
@@ -182,16 +190,17 @@ def _page_region(device, frame: Image.Image, box: tuple[int, int, int, int]) -> 
     width = right - left
     data = page_bytes(frame, box)
     for index, page in enumerate(range(top // 8, bottom // 8)):
-        device.command(0xB0 + page, column & 0x0F, 0x10 | column >> 4)   # page, low and high column nibble
-        device.data(list(data[index * width:(index + 1) * width]))
+        device.command(0xB0 + page, column & 0x0F, 0x10 | column >> 4)  # page, low and high column nibble
+        device.data(list(data[index * width : (index + 1) * width]))
 
 
 def _region_sender(device_class):
     """How to send part of a frame to ``device_class``'s panels, or ``None`` (whole frames only)."""
     from luma.oled.device import sh1106, ssd1306
+
     if issubclass(device_class, sh1106):
         return _page_region
-    if issubclass(device_class, ssd1306):      # ssd1309 too: the same memory and addressing
+    if issubclass(device_class, ssd1306):  # ssd1309 too: the same memory and addressing
         return _window_region
     return None
 
@@ -225,7 +234,7 @@ class LumaPanel:
         self._ready = False
         self._persist = False
         self._send_region = _region_sender(device_class)
-        self._shown = diff_to_previous(num_segments=DIFF_SEGMENTS)   # what the panel shows (fresh: unknown)
+        self._shown = diff_to_previous(num_segments=DIFF_SEGMENTS)  # what the panel shows (fresh: unknown)
 
     @property
     def answering(self) -> bool:
@@ -261,13 +270,13 @@ class LumaPanel:
                 # that does not answer must cost no device object per attempt.
                 self.serial.command(DISPLAYOFF)
                 self._device = self._class(self.serial, **self._options)
-            else:    # the same object again: one device per seat however often it is restarted
+            else:  # the same object again: one device per seat however often it is restarted
                 self._class.__init__(self._device, self.serial, **self._options)
         except NOT_ANSWERING as error:
             self._ready = False
             raise PanelUnavailable(f"{self.where} is not answering: {error}") from error
         self._device.persist = self._persist
-        self._shown = diff_to_previous(num_segments=DIFF_SEGMENTS)   # start-up blanked it: the next frame goes whole
+        self._shown = diff_to_previous(num_segments=DIFF_SEGMENTS)  # start-up blanked it: the next frame goes whole
         self._ready = True
 
     def display(self, image) -> None:
@@ -281,7 +290,7 @@ class LumaPanel:
             self._ready = False
             raise PanelUnavailable(f"{self.where} is not answering: {error}") from error
         except BaseException:
-            self._shown = diff_to_previous(num_segments=DIFF_SEGMENTS)   # unknown now: the next frame goes whole
+            self._shown = diff_to_previous(num_segments=DIFF_SEGMENTS)  # unknown now: the next frame goes whole
             raise
 
     def _send(self, image) -> None:
@@ -289,10 +298,10 @@ class LumaPanel:
         if self._send_region is None:
             device.display(image)
             return
-        frame = device.preprocess(image)          # rotated as the panel is mounted
+        frame = device.preprocess(image)  # rotated as the panel is mounted
         whole = (0, 0) + frame.size
-        for _, box in list(self._shown.redraw(frame)):     # consumed first: luma then keeps frame as the last one
-            if box == whole:                       # the first frame since start-up (a part is at most 64×32)
+        for _, box in list(self._shown.redraw(frame)):  # consumed first: luma then keeps frame as the last one
+            if box == whole:  # the first frame since start-up (a part is at most 64×32)
                 device.display(image)
             else:
                 self._send_region(device, frame, whole_pages(box))
@@ -305,8 +314,13 @@ class LumaPanel:
             self.serial.cleanup()
 
 
-def open_panels(config: Config, *, simulate: bool = False,
-                open_bus: Callable[[int], Any] | None = None, spi_factory: Callable[..., Any] | None = None) -> list:
+def open_panels(
+    config: Config,
+    *,
+    simulate: bool = False,
+    open_bus: Callable[[int], Any] | None = None,
+    spi_factory: Callable[..., Any] | None = None,
+) -> list:
     """One device per seat, in seat order.
 
     Emulated panels (``panels.driver = "emulated"`` or ``simulate``) are luma's ``dummy`` devices. Real
@@ -320,6 +334,7 @@ def open_panels(config: Config, *, simulate: bool = False,
     if simulate or config.panel_driver == "emulated":
         return [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in config.seats]
     from luma.core.interface.serial import i2c, spi
+
     device_class = _luma_device_class(config.panel_driver)
     buses: dict[int, Any] = {}
 
@@ -333,8 +348,9 @@ def open_panels(config: Config, *, simulate: bool = False,
         try:
             mux = MuxSwitch(bus(config.multiplexer_bus), config.multiplexer_address)
         except Exception as error:
-            raise PanelUnavailable(f"the I²C bus {config.multiplexer_bus} of the panels' multiplexer cannot be "
-                                   f"opened: {error}") from error
+            raise PanelUnavailable(
+                f"the I²C bus {config.multiplexer_bus} of the panels' multiplexer cannot be opened: {error}"
+            ) from error
     # luma's own i2c sends a frame's data as one transfer; through an smbus object it sends 32-byte blocks
     block = 32 if open_bus and config.panel_interface == "i2c" else None
     devices = []
@@ -346,32 +362,50 @@ def open_panels(config: Config, *, simulate: bool = False,
                 make_spi = spi_factory or spi
                 serial = make_spi(port=0, device=panel.spi_device, gpio_DC=panel.dc, gpio_RST=panel.reset)
             elif mux is not None and panel.channel is not None:
-                inner = i2c(bus=bus(config.multiplexer_bus), address=panel.address) if open_bus else \
-                    i2c(port=config.multiplexer_bus, address=panel.address)
+                inner = (
+                    i2c(bus=bus(config.multiplexer_bus), address=panel.address)
+                    if open_bus
+                    else i2c(port=config.multiplexer_bus, address=panel.address)
+                )
                 serial = MuxedSerial(inner, mux, panel.channel)
             else:
-                serial = i2c(bus=bus(panel.bus), address=panel.address) if open_bus else \
-                    i2c(port=panel.bus, address=panel.address)
+                serial = (
+                    i2c(bus=bus(panel.bus), address=panel.address)
+                    if open_bus
+                    else i2c(port=panel.bus, address=panel.address)
+                )
         except Exception as error:
             for device in devices:
                 _quiet_cleanup(device)
             raise PanelUnavailable(f"{where} cannot be opened: {error}") from error
-        device = LumaPanel(where, device_class, SteadySerial(serial, block=block),
-                           width=PANEL_WIDTH, height=PANEL_HEIGHT, rotate=config.panel_rotate)
+        device = LumaPanel(
+            where,
+            device_class,
+            SteadySerial(serial, block=block),
+            width=PANEL_WIDTH,
+            height=PANEL_HEIGHT,
+            rotate=config.panel_rotate,
+        )
         try:
             device.open()
         except PanelUnavailable:
-            pass            # the panel worker keeps trying, and says so once (hardware.panels.PanelBank)
+            pass  # the panel worker keeps trying, and says so once (hardware.panels.PanelBank)
         devices.append(device)
     answering = sum(device.answering for device in devices)
-    log.info("opened %d %s panels (%s%s)%s", len(devices), config.panel_driver, config.panel_interface,
-             f", multiplexer {config.multiplexer}" if config.panel_interface == "i2c" else "",
-             "" if answering == len(devices) else f"; {len(devices) - answering} not answering yet")
+    log.info(
+        "opened %d %s panels (%s%s)%s",
+        len(devices),
+        config.panel_driver,
+        config.panel_interface,
+        f", multiplexer {config.multiplexer}" if config.panel_interface == "i2c" else "",
+        "" if answering == len(devices) else f"; {len(devices) - answering} not answering yet",
+    )
     return devices
 
 
 def _smbus(number: int):
     import smbus2
+
     return smbus2.SMBus(number)
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from luma.core.device import dummy
 from PIL import Image, ImageDraw, ImageFont
@@ -25,8 +25,8 @@ from companion.words import and_join, noun, verb
 log = logging.getLogger("companion.panels")
 
 PANEL_WIDTH, PANEL_HEIGHT = 128, 64
-RETRY_FIRST, RETRY_MAX = 0.5, 10.0   # seconds between redraw attempts of a panel that is not answering
-FRAME_RETRIES = 2                    # immediate redraws of a frame that failed before the growing delays
+RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # seconds between redraw attempts of a panel that is not answering
+FRAME_RETRIES = 2  # immediate redraws of a frame that failed before the growing delays
 _FONTS: dict[int, ImageFont.FreeTypeFont] = {}
 
 
@@ -68,7 +68,7 @@ def _centred_lines(draw: ImageDraw.ImageDraw, text: str, top: int, bottom: int) 
         step = size + 2
         if len(lines) * step <= bottom - top or size == 10:
             break
-    lines = lines[:max(1, (bottom - top) // step)]
+    lines = lines[: max(1, (bottom - top) // step)]
     y = top + (bottom - top - step * len(lines)) // 2
     for line in lines:
         draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
@@ -90,7 +90,7 @@ def _header_layer(name: str, turn: bool, badge: str) -> Image.Image:
     """The turn marker, the name, the badge and the rule under them (rows 0–18). Read only: a cached layer."""
     image, draw = _blank()
     name_x = 2
-    if turn:            # a solid triangle: "your turn"
+    if turn:  # a solid triangle: "your turn"
         draw.polygon([(1, 2), (1, 14), (8, 8)], fill=1)
         name_x = 11
     draw.text((name_x, 0), name, font=_fit(draw, name, 90 - name_x, (16, 14, 12)), fill=1)
@@ -107,7 +107,7 @@ def _header_layer(name: str, turn: bool, badge: str) -> Image.Image:
 def _figure_layer(big: str, lines: int) -> Image.Image:
     """The big figure from row 20, as big as fits above ``lines`` lines. Read only: a cached layer."""
     image, draw = _blank()
-    room = PANEL_HEIGHT - 20 - 14 * lines     # pixels left for the big figure above the lines
+    room = PANEL_HEIGHT - 20 - 14 * lines  # pixels left for the big figure above the lines
     sizes = tuple(size for size in (26, 24, 22, 20, 18, 16, 14) if size <= room) or (14,)
     font = _fit(draw, big, PANEL_WIDTH - 4, sizes)
     draw.text(((PANEL_WIDTH - draw.textlength(big, font=font)) / 2, 20), big, font=font, fill=1)
@@ -133,8 +133,9 @@ def _track_layer(text: str) -> Image.Image:
     image, draw = _blank()
     font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
     bottom = draw.textbbox((0, 0), text, font=font)[3]
-    draw.text(((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text,
-              font=font, fill=1)
+    draw.text(
+        ((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text, font=font, fill=1
+    )
     return image
 
 
@@ -162,15 +163,16 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
     lines = view.panel_lines[:2] if big else view.panel_lines[:3]
     layers = []
     if big:
-        layers.append(_figure_layer(big.replace("\u2212", "-"), len(lines)))   # the bundled font has no U+2212
+        layers.append(_figure_layer(big.replace("\u2212", "-"), len(lines)))  # the bundled font has no U+2212
     if lines:
         layers.append(_lines_layer(tuple(lines)))
     elif view.tracks:
         track = view.tracks[0]
-        layers.append(_track_layer(f"{track.value} half-hours" if track.name == "half_hours"
-                                   else f"{track.label} {track.value}"))
+        layers.append(
+            _track_layer(f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}")
+        )
     for layer in layers:
-        image.paste(1, (0, 0), layer)      # light what the layer lights
+        image.paste(1, (0, 0), layer)  # light what the layer lights
     return image
 
 
@@ -212,8 +214,10 @@ def not_answering_text(seats: Sequence[int]) -> str:
     seats = list(seats)
     if not seats:
         return ""
-    return (f"{noun(len(seats), 'Panel')} {and_join([str(seat + 1) for seat in seats])} "
-            f"{verb(len(seats), 'is', 'are')} not answering")
+    return (
+        f"{noun(len(seats), 'Panel')} {and_join([str(seat + 1) for seat in seats])} "
+        f"{verb(len(seats), 'is', 'are')} not answering"
+    )
 
 
 class PanelBank:
@@ -233,29 +237,35 @@ class PanelBank:
     when it ends ("works again", "writes cleanly again"), never per retry.
     """
 
-    def __init__(self, seats: int | None = None, *, devices: Sequence | None = None,
-                 retry_first: float = RETRY_FIRST, retry_max: float = RETRY_MAX,
-                 frame_retries: int = FRAME_RETRIES) -> None:
+    def __init__(
+        self,
+        seats: int | None = None,
+        *,
+        devices: Sequence | None = None,
+        retry_first: float = RETRY_FIRST,
+        retry_max: float = RETRY_MAX,
+        frame_retries: int = FRAME_RETRIES,
+    ) -> None:
         if devices is None:
             devices = [dummy(width=PANEL_WIDTH, height=PANEL_HEIGHT, mode="1") for _ in range(seats or 0)]
         self.devices = list(devices)
         for device in self.devices:
-            device.persist = True    # luma clears panels at exit; ours keep their exit screen
+            device.persist = True  # luma clears panels at exit; ours keep their exit screen
         self.retry_first, self.retry_max, self.frame_retries = retry_first, retry_max, frame_retries
         seats = len(self.devices)
         self._shown: list[object] = [object()] * seats
         self._wanted: list[PlayerView | None] = [None] * seats
         mutex = threading.Lock()
-        self._lock = threading.Condition(mutex)       # the worker waits on it for something to draw
-        self._booked = threading.Condition(mutex)     # notified each time the worker books a frame's outcome
+        self._lock = threading.Condition(mutex)  # the worker waits on it for something to draw
+        self._booked = threading.Condition(mutex)  # notified each time the worker books a frame's outcome
         self._version = 0
         self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
         self._messages: dict[int, tuple[str, float]] = {}
         self._override: tuple[list[Image.Image], float] = ([], 0.0)
         self._private: dict[int, tuple[Image.Image, float]] = {}
-        self._failures = [0] * seats     # failed tries in the panel's current run of not answering
+        self._failures = [0] * seats  # failed tries in the panel's current run of not answering
         self._retry_at = [0.0] * seats
-        self._unsteady = [0] * seats     # writes resent and frames redrawn since it last drew cleanly
+        self._unsteady = [0] * seats  # writes resent and frames redrawn since it last drew cleanly
         self._trouble: tuple[int, str] = (0, "")
         self._stopping = False
         self._thread = threading.Thread(target=self._work, name="panels", daemon=True)
@@ -323,8 +333,11 @@ class PanelBank:
     def _pending(self) -> list[int]:
         """Seats whose wanted view is not drawn yet and whose retry time (if failing) has come."""
         now = time.monotonic()
-        return [i for i in range(len(self.devices))
-                if self._wanted_picture(i) != self._shown[i] and self._retry_at[i] <= now]
+        return [
+            i
+            for i in range(len(self.devices))
+            if self._wanted_picture(i) != self._shown[i] and self._retry_at[i] <= now
+        ]
 
     def _work(self) -> None:
         while True:
@@ -357,7 +370,7 @@ class PanelBank:
             try:
                 device.display(image)
                 break
-            except Exception as failure:   # a failing panel must not stop the others
+            except Exception as failure:  # a failing panel must not stop the others
                 error = failure
         else:
             with self._lock:
@@ -369,8 +382,11 @@ class PanelBank:
                     self._trouble_changed()
                 self._booked.notify_all()
             if first:
-                log.warning("panel %d failed to draw (%s); retrying with growing delays, the other panels "
-                            "carry on", index + 1, error)
+                log.warning(
+                    "panel %d failed to draw (%s); retrying with growing delays, the other panels carry on",
+                    index + 1,
+                    error,
+                )
             return
         with self._lock:
             recovered = self._failures[index]
@@ -387,18 +403,24 @@ class PanelBank:
         hiccups = redraws + getattr(device, "resent", 0) - resent_before
         if hiccups:
             if not self._unsteady[index]:
-                log.warning("panel %d: some writes fail (%s) and are sent again; it still shows every frame",
-                            index + 1, error or getattr(device, "last_error", None))
+                log.warning(
+                    "panel %d: some writes fail (%s) and are sent again; it still shows every frame",
+                    index + 1,
+                    error or getattr(device, "last_error", None),
+                )
             self._unsteady[index] += hiccups
         elif self._unsteady[index]:
-            log.info("panel %d writes cleanly again (%d writes or frames were sent again)", index + 1,
-                     self._unsteady[index])
+            log.info(
+                "panel %d writes cleanly again (%d writes or frames were sent again)", index + 1, self._unsteady[index]
+            )
             self._unsteady[index] = 0
 
     def _trouble_changed(self) -> None:
         """The set of panels not answering changed (lock held)."""
-        self._trouble = (self._trouble[0] + 1,
-                         not_answering_text([i for i, failures in enumerate(self._failures) if failures]))
+        self._trouble = (
+            self._trouble[0] + 1,
+            not_answering_text([i for i, failures in enumerate(self._failures) if failures]),
+        )
 
     def trouble(self) -> tuple[int, str]:
         """``(version, message)`` for the touchscreen: ``message`` names the panels not answering now
@@ -438,8 +460,9 @@ class PanelBank:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
-                if not self._pending() and all(self._wanted_picture(i) == self._shown[i]
-                                               for i in range(len(self.devices))):
+                if not self._pending() and all(
+                    self._wanted_picture(i) == self._shown[i] for i in range(len(self.devices))
+                ):
                     return True
             time.sleep(0.01)
         return False
@@ -460,7 +483,7 @@ class PanelBank:
                     self._frames[index] = image
                     self._version += 1
             except Exception as error:
-                if self._failures[index]:       # already logged as not answering
+                if self._failures[index]:  # already logged as not answering
                     log.warning("panel %d failed to draw its exit screen (%s)", index + 1, error)
                 else:
                     log.exception("panel %d failed to draw its exit screen", index + 1)

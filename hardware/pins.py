@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from companion.errors import CompanionError
 
@@ -40,7 +40,7 @@ def installed(module: str) -> bool:
     """Whether the Python module ``module`` (``"lgpio"``, ``"RPi.GPIO"``) can be imported here."""
     try:
         return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):      # a parent package that is missing or broken
+    except (ImportError, ValueError):  # a parent package that is missing or broken
         return False
 
 
@@ -55,8 +55,10 @@ def backend_for(choice: str, model: str, *, available: Callable[[str], bool] = i
         return "mock"
     if available("lgpio") or "Raspberry Pi 5" in model:
         return "lgpio"
-    log.warning("GPIO: lgpio is not installed, falling back to RPi.GPIO, whose edge detection needs a writable "
-                "/sys/class/gpio (not in the shipped service): pip install lgpio, or pin_factory = \"lgpio\"")
+    log.warning(
+        "GPIO: lgpio is not installed, falling back to RPi.GPIO, whose edge detection needs a writable "
+        "/sys/class/gpio (not in the shipped service): pip install lgpio, or pin_factory = \"lgpio\""
+    )
     return "rpigpio"
 
 
@@ -70,12 +72,15 @@ def make_pin_factory(choice: str, *, simulate: bool = False, model_file: Path = 
     try:
         if backend == "mock":
             from gpiozero.pins.mock import MockFactory
+
             factory = MockFactory()
         elif backend == "lgpio":
             from gpiozero.pins.lgpio import LGPIOFactory
+
             factory = LGPIOFactory()
         elif backend == "rpigpio":
             from gpiozero.pins.rpigpio import RPiGPIOFactory
+
             factory = RPiGPIOFactory()
         else:
             raise PinFactoryUnavailable(f"unknown GPIO backend {backend!r}")
@@ -85,7 +90,8 @@ def make_pin_factory(choice: str, *, simulate: bool = False, model_file: Path = 
         library = {"lgpio": "lgpio", "rpigpio": "RPi.GPIO"}.get(backend, backend)
         raise PinFactoryUnavailable(
             f"the {library} GPIO library is not installed ({error}); on a Raspberry Pi run "
-            f"`pip install 'tabletop-companion[pi]'` in the companion's environment") from error
+            f"`pip install 'tabletop-companion[pi]'` in the companion's environment"
+        ) from error
     except Exception as error:
         where = model or "this machine (not a Raspberry Pi)"
         raise PinFactoryUnavailable(f"the {backend} GPIO backend cannot run on {where}: {error}") from error

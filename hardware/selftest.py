@@ -17,9 +17,10 @@ import queue
 import select
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 from PIL import Image, ImageDraw
 
@@ -61,6 +62,7 @@ def panel_test_pattern(name: str, number: int) -> Image.Image:
 def check_panels(config: Config, *, simulate: bool, out_dir: Path, open_panels: Callable | None = None) -> list[Check]:
     """Open the panels and draw each one's test pattern; save emulated ones as PNGs in ``out_dir``."""
     from hardware.panel_devices import open_panels as default_open
+
     try:
         devices = (open_panels or default_open)(config, simulate=simulate)
     except Exception as error:
@@ -84,20 +86,26 @@ def check_panels(config: Config, *, simulate: bool, out_dir: Path, open_panels: 
 
 def buttons_in_order(config: Config) -> list[tuple[int | None, ButtonConfig, str]]:
     """Every configured button as ``(seat index or None for a table button, button, label)``, in asking order."""
-    named = [(index, button, f"{seat.name} {button.action.replace('_', ' ')}")
-             for index, seat in enumerate(config.seats) for button in seat.buttons]
+    named = [
+        (index, button, f"{seat.name} {button.action.replace('_', ' ')}")
+        for index, seat in enumerate(config.seats)
+        for button in seat.buttons
+    ]
     return named + [(None, button, f"table {button.action}") for button in config.table_buttons]
 
 
-def check_buttons(config: Config, *, simulate: bool, timeout: float, stdin: TextIO, stdout: TextIO,
-                  interactive: bool) -> list[Check]:
+def check_buttons(
+    config: Config, *, simulate: bool, timeout: float, stdin: TextIO, stdout: TextIO, interactive: bool
+) -> list[Check]:
     """Ask for each button in turn; a press must arrive through pin, debounce and the command mapping."""
     from hardware.buttons import ButtonBoard
-    arrived: "queue.Queue[tuple[str, str]]" = queue.Queue()
+
+    arrived: queue.Queue[tuple[str, str]] = queue.Queue()
 
     def post(command) -> None:
-        arrived.put((command.player, command.action) if isinstance(command, _PlayerPress)
-                    else ("table", type(command).__name__))
+        arrived.put(
+            (command.player, command.action) if isinstance(command, _PlayerPress) else ("table", type(command).__name__)
+        )
 
     try:
         board = ButtonBoard(config, post, lambda action, player: _PlayerPress(player, action), simulate=simulate)
@@ -111,8 +119,11 @@ def check_buttons(config: Config, *, simulate: bool, timeout: float, stdin: Text
             if button.pin is None and button.key is None:
                 checks.append(Check(f"button {label}", None, "neither pin nor key configured"))
                 continue
-            expected = (config.seats[seat].name, button.action) if seat is not None else \
-                ("table", "Undo" if button.action == "undo" else "Redo")
+            expected = (
+                (config.seats[seat].name, button.action)
+                if seat is not None
+                else ("table", "Undo" if button.action == "undo" else "Redo")
+            )
             while not arrived.empty():
                 arrived.get_nowait()
             typing = simulate and interactive and button.key is not None
@@ -142,8 +153,13 @@ def check_buttons(config: Config, *, simulate: bool, timeout: float, stdin: Text
                     wrong.append(f"{got[0]} {got[1].replace('_', ' ').lower()}")
                     print(f"  that was {wrong[-1]}; still waiting for {label}", file=stdout, flush=True)
             noted = f" (also pressed: {', '.join(wrong)})" if wrong else ""
-            checks.append(Check(f"button {label}", passed, where + noted if passed else
-                                f"no press on {where} within {timeout:.0f} s{noted}"))
+            checks.append(
+                Check(
+                    f"button {label}",
+                    passed,
+                    where + noted if passed else f"no press on {where} within {timeout:.0f} s{noted}",
+                )
+            )
     finally:
         board.close()
     return checks
@@ -154,7 +170,7 @@ def _line_ready(stdin: TextIO, seconds: float) -> bool:
     try:
         return bool(select.select([stdin], [], [], seconds)[0])
     except (ValueError, OSError, TypeError, io.UnsupportedOperation):
-        time.sleep(seconds)                # not a real file (tests): read what is there
+        time.sleep(seconds)  # not a real file (tests): read what is there
         return True
 
 
@@ -172,6 +188,7 @@ def check_readers(config: Config, timeout: float = 6.0) -> list[Check]:
     if not config.readers:
         return [Check("readers", None, "no serial readers are configured")]
     from firmware_bridge.reader import ReaderSpec, probe_reader
+
     checks = []
     for index, raw in enumerate(config.readers):
         try:
@@ -183,19 +200,32 @@ def check_readers(config: Config, timeout: float = 6.0) -> list[Check]:
     return checks
 
 
-def run(*, config: Config, simulate: bool, data_dir: Path, timeout: float = 10.0,
-        stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+def run(
+    *,
+    config: Config,
+    simulate: bool,
+    data_dir: Path,
+    timeout: float = 10.0,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
     """Run every check, print and save the report; return 0 if nothing failed, else 1."""
-    from hardware.pins import board_model, backend_for
+    from hardware.pins import backend_for, board_model
+
     model = board_model()
     simulate = simulate or not model
     interactive = stdin.isatty()
     backend = "mock" if simulate else backend_for(config.pin_factory, model)
-    print(f"Self-test on {model or 'a desktop (simulator)'}: GPIO backend {backend}, "
-          f"panels {config.panel_driver if not simulate else 'emulated'}", file=stdout, flush=True)
+    print(
+        f"Self-test on {model or 'a desktop (simulator)'}: GPIO backend {backend}, "
+        f"panels {config.panel_driver if not simulate else 'emulated'}",
+        file=stdout,
+        flush=True,
+    )
     checks = check_panels(config, simulate=simulate, out_dir=data_dir)
-    checks += check_buttons(config, simulate=simulate, timeout=timeout, stdin=stdin, stdout=stdout,
-                            interactive=interactive)
+    checks += check_buttons(
+        config, simulate=simulate, timeout=timeout, stdin=stdin, stdout=stdout, interactive=interactive
+    )
     checks += check_readers(config)
     path, summary = save_report(checks, data_dir)
     print("\n".join(check.line() for check in checks), file=stdout)
@@ -205,8 +235,10 @@ def run(*, config: Config, simulate: bool, data_dir: Path, timeout: float = 10.0
 
 def summarize(checks: list[Check]) -> str:
     """``"18 passed, 0 failed, 1 skipped"``."""
-    return (f"{sum(c.passed is True for c in checks)} passed, {sum(c.passed is False for c in checks)} failed, "
-            f"{sum(c.passed is None for c in checks)} skipped")
+    return (
+        f"{sum(c.passed is True for c in checks)} passed, {sum(c.passed is False for c in checks)} failed, "
+        f"{sum(c.passed is None for c in checks)} skipped"
+    )
 
 
 def save_report(checks: list[Check], data_dir: Path) -> tuple[Path, str]:
@@ -216,4 +248,3 @@ def save_report(checks: list[Check], data_dir: Path) -> tuple[Path, str]:
     path = data_dir / f"selftest-{time.strftime('%Y%m%d-%H%M%S')}.txt"
     path.write_text("\n".join(check.line() for check in checks) + f"\n{summary}\n", encoding="utf-8")
     return path, summary
-

@@ -40,9 +40,11 @@ def _installed_packages_or_stop() -> None:
         spec = importlib.util.find_spec(name)
         origin = Path(spec.origin).resolve() if spec and spec.origin else None
         if origin is None or site not in origin.parents:
-            pytest.exit(f"{name} would be imported from {origin}, not from the installed wheel in {site}: "
-                        "run the suite with ./run-tests (it builds and installs the wheel, then runs pytest)",
-                        returncode=4)
+            pytest.exit(
+                f"{name} would be imported from {origin}, not from the installed wheel in {site}: "
+                "run the suite with ./run-tests (it builds and installs the wheel, then runs pytest)",
+                returncode=4,
+            )
 
 
 _installed_packages_or_stop()
@@ -73,12 +75,24 @@ def read_events(path: Path, game_id: int | None = None) -> list[dict]:
     connection = sqlite3.connect(str(path))
     try:
         query = "SELECT seq, game_id, move, time, type, payload, schema_version FROM events"
-        rows = connection.execute(query + (" WHERE game_id = ?" if game_id is not None else "") + " ORDER BY seq",
-                                  (() if game_id is None else (game_id,))).fetchall()
+        rows = connection.execute(
+            query + (" WHERE game_id = ?" if game_id is not None else "") + " ORDER BY seq",
+            (() if game_id is None else (game_id,)),
+        ).fetchall()
     finally:
         connection.close()
-    return [{"seq": r[0], "game_id": r[1], "move": r[2], "time": r[3], "type": r[4],
-             "payload": json.loads(r[5]), "schema_version": r[6]} for r in rows]
+    return [
+        {
+            "seq": r[0],
+            "game_id": r[1],
+            "move": r[2],
+            "time": r[3],
+            "type": r[4],
+            "payload": json.loads(r[5]),
+            "schema_version": r[6],
+        }
+        for r in rows
+    ]
 
 
 def run_companion(*args: str, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -86,8 +100,9 @@ def run_companion(*args: str, timeout: float = 60, env: dict | None = None) -> s
     full_env = dict(os.environ)
     full_env.pop("COMPANION_DATA_DIR", None)
     full_env.update(env or {})
-    return subprocess.run([str(COMPANION), *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=str(REPO), env=full_env)
+    return subprocess.run(
+        [str(COMPANION), *args], capture_output=True, text=True, timeout=timeout, cwd=str(REPO), env=full_env
+    )
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from gpiozero.pins.pi import PiPin
 
 
 class FakeTimer:
-    def __init__(self, clock: "FakeClock", due: float, callback) -> None:
+    def __init__(self, clock: FakeClock, due: float, callback) -> None:
         self.clock, self.due, self.callback, self.cancelled = clock, due, callback, False
 
     def cancel(self) -> None:

@@ -37,8 +37,12 @@ def canonical(value):
         items = [canonical(item) for item in value]
         return {"__set__": sorted(items, key=lambda item: json.dumps(item, sort_keys=True))}
     if isinstance(value, dict) or hasattr(value, "items"):
-        return {"__dict__": sorted(([canonical(k), canonical(v)] for k, v in value.items()),
-                                   key=lambda kv: json.dumps(kv[0], sort_keys=True))}
+        return {
+            "__dict__": sorted(
+                ([canonical(k), canonical(v)] for k, v in value.items()),
+                key=lambda kv: json.dumps(kv[0], sort_keys=True),
+            )
+        }
     raise TypeError(f"no canonical form for {type(value).__name__}: {value!r}")
 
 
@@ -47,7 +51,12 @@ def expected_of(session) -> dict:
     for an open :class:`~companion.session.GameSession` after its last move."""
     entries = session.entries
     types = Counter(record.type for records in session.moves.values() for record in records)
-    return {"game": session.rules.name, "state": canonical(session.state), "line": list(session.line),
-            "redo_stack": list(session.redo_stack), "finished": bool(getattr(session.state, "finished", False)),
-            "entries": [{"seq": record.seq, "type": record.type} for record in entries],
-            "event_types": dict(sorted(types.items()))}
+    return {
+        "game": session.rules.name,
+        "state": canonical(session.state),
+        "line": list(session.line),
+        "redo_stack": list(session.redo_stack),
+        "finished": bool(getattr(session.state, "finished", False)),
+        "entries": [{"seq": record.seq, "type": record.type} for record in entries],
+        "event_types": dict(sorted(types.items())),
+    }

@@ -31,21 +31,28 @@ def driver_env(extra: dict | None = None) -> dict:
     return env
 
 
-def run_driver(script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240,
-               env: dict | None = None) -> dict:
+def run_driver(
+    script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240, env: dict | None = None
+) -> dict:
     """Run ``tests/kivy/<script> DATA_DIR OUT_DIR FLAGS…`` (``env``: variables added to the driver's
     environment); assert it exited 0 and recorded no errors; return its ``result.json``
     (``{"steps": [...], "errors": [], …}``)."""
     return run_driver_output(script, data_dir, out_dir, *flags, timeout=timeout, env=env)[0]
 
 
-def run_driver_output(script: str, data_dir: Path, out_dir: Path, *flags: str,
-                      timeout: float = 240, env: dict | None = None) -> tuple[dict, str]:
+def run_driver_output(
+    script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240, env: dict | None = None
+) -> tuple[dict, str]:
     """:func:`run_driver`, returning what the driver printed too: ``(result, stdout)``."""
     if not os.environ.get("DISPLAY"):
         pytest.fail("no DISPLAY: run the suite under Xvfb (./run-tests or xvfb-run)")
-    completed = subprocess.run([sys.executable, str(DRIVERS / script), str(data_dir), str(out_dir), *flags],
-                               capture_output=True, text=True, timeout=timeout, env=driver_env(env))
+    completed = subprocess.run(
+        [sys.executable, str(DRIVERS / script), str(data_dir), str(out_dir), *flags],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=driver_env(env),
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
     result = json.loads((out_dir / "result.json").read_text())
     assert result["errors"] == [], "\n".join(result["errors"])

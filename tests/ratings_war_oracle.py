@@ -13,13 +13,27 @@ checks the fast odds against the rules as the table plays them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
-from companion.games.tv_wars.ratings_war import (SLOT_STARTS, SLOTS, TWO_DICE, Program, ProgramRef, TieBreak, War,
-                                                  _Pending, _Progress, _purpose, _resolve_slot, _special_request,
-                                                  check_war, special_key)
+from companion.games.tv_wars.ratings_war import (
+    SLOT_STARTS,
+    SLOTS,
+    TWO_DICE,
+    Program,
+    ProgramRef,
+    TieBreak,
+    War,
+    _Pending,
+    _Progress,
+    _purpose,
+    _resolve_slot,
+    _special_request,
+    check_war,
+    special_key,
+)
 
 
 @dataclass(frozen=True)

@@ -15,25 +15,30 @@ diagonal example).
 
 from __future__ import annotations
 
-from companion.commands import NewGame, PlayerSeat
-from companion.games.telly_time import (ChoosePilotShow, KeepPilotCards, PilotCard, StartSeason)
-
 from table_helpers import accepted, event_count
+
+from companion.commands import NewGame, PlayerSeat
+from companion.games.telly_time import ChoosePilotShow, KeepPilotCards, PilotCard, StartSeason
 
 PLAYERS = ("Arkady", "Virginia")
 COLOURS = ("#e53935", "#1e88e5")
 
 ARKADY_TILE = {
     "squares": ["Kids", "Drama", "Quiz", "Crime", "Comedy", "Reality", "Sports", "Chat", "Sci-Fi"],
-    "bonuses": {"col2": {"label": "Draw 2 stars, sign 1 free"},
-                "row1": {"label": "Cash bonus", "cash_m": 3},
-                "row3": {"label": "Ratings", "viewers": 2},
-                "diag1": {"label": "Ad bonus", "cash_m": 2, "viewers": 1}},
+    "bonuses": {
+        "col2": {"label": "Draw 2 stars, sign 1 free"},
+        "row1": {"label": "Cash bonus", "cash_m": 3},
+        "row3": {"label": "Ratings", "viewers": 2},
+        "diag1": {"label": "Ad bonus", "cash_m": 2, "viewers": 1},
+    },
 }
 VIRGINIA_TILE = {
     "squares": ["Drama", "Sports", "Comedy", "Kids", "Reality", "Quiz", "Chat", "Crime", "Sci-Fi"],
-    "bonuses": {"col1": {"label": "Network bonus"}, "diag2": {"label": "Wild bonus", "viewers": 1},
-                "row1": {"label": "Star bonus"}},
+    "bonuses": {
+        "col1": {"label": "Network bonus"},
+        "diag2": {"label": "Wild bonus", "viewers": 1},
+        "row1": {"label": "Star bonus"},
+    },
 }
 TILES = {"Comedy": ARKADY_TILE, "Reality": VIRGINIA_TILE}
 
@@ -62,8 +67,13 @@ def start(table, names=PLAYERS, **options) -> int:
     return outcome.records[0].game_id
 
 
-def pilot(table, cards=((PilotCard("ad", "Soap Suds", 4, 0), PilotCard("star", "Big Name", 0, 1)),
-                        (PilotCard("ad", "Cola", 3, 0), PilotCard("ad", "Cars", 2, 0)))):
+def pilot(
+    table,
+    cards=(
+        (PilotCard("ad", "Soap Suds", 4, 0), PilotCard("star", "Big Name", 0, 1)),
+        (PilotCard("ad", "Cola", 3, 0), PilotCard("ad", "Cars", 2, 0)),
+    ),
+):
     """The Pilot Season for Arkady (Comedy, 8 PM) and Virginia (Reality, late night), then season 1."""
     accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm", name="Laugh Track"))
     accepted(table, ChoosePilotShow(player="Virginia", genre="Reality", timeslot="late_night", name="Island"))

@@ -64,16 +64,18 @@ def _rows(path: Path) -> list[tuple]:
 
 
 def _money(n: int) -> list[NewEvent]:
-    return [NewEvent("money_moved", {"payer": "bank", "payee": "ABS", "amount": 500, "reason": f"move {n}",
-                                     "rule": ""})]
+    return [
+        NewEvent("money_moved", {"payer": "bank", "payee": "ABS", "amount": 500, "reason": f"move {n}", "rule": ""})
+    ]
 
 
 def _played(path: Path, games: int = 3, moves: int = 90) -> Table:
     table = Table(Journal(path), backup_every=None)
     table.claim()
     for _ in range(games):
-        assert table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
-                                     options={"roll_off": False})).accepted
+        assert table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        ).accepted
     for move in range(moves):
         table.execute(OpenGame(game_id=1 + move % games))
         assert table.execute(Undo() if move % 9 == 8 else PassOnTheAir(network="ABS")).accepted
@@ -94,12 +96,13 @@ def test_a_generation_holding_more_of_a_game_is_never_pruned(tmp_path, monkeypat
     (first,) = generations(folder)
 
     b = tmp_path / "b" / "journal.sqlite3"
-    with Journal(b) as journal:                                   # another file: a new journal id
+    with Journal(b) as journal:  # another file: a new journal id
         rows = _rows(a)[:41]
         with journal._transaction():
-            journal._db.execute("INSERT INTO games SELECT * FROM (SELECT 1, 'tv-wars', ?, 'open', ?, '{}')",
-                                (rows[0][3], '[{"name": "ABS", "colour": "#e53935"}, {"name": "CBA", '
-                                             '"colour": "#1e88e5"}]'))
+            journal._db.execute(
+                "INSERT INTO games SELECT * FROM (SELECT 1, 'tv-wars', ?, 'open', ?, '{}')",
+                (rows[0][3], '[{"name": "ABS", "colour": "#e53935"}, {"name": "CBA", "colour": "#1e88e5"}]'),
+            )
             journal._db.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         writer = BackupWriter(b)
         writer.folder = folder
@@ -108,7 +111,7 @@ def test_a_generation_holding_more_of_a_game_is_never_pruned(tmp_path, monkeypat
             writer.backup(new_generation=True)
             assert first.base.exists(), f"the better backup was pruned after {n + 1} weaker ones"
         assert len(generations(folder)) == 1 + backups.GENERATIONS_KEPT
-        for n in range(70):                                       # B's game #1 overtakes A's 101 events
+        for n in range(70):  # B's game #1 overtakes A's 101 events
             journal.append(1, _money(2000 + n))
         writer.backup(new_generation=True)
     assert not first.base.exists(), "a backup that a newer one holds entirely is pruned"
@@ -126,7 +129,7 @@ def test_delta_parts_and_their_merges_hold_exactly_the_journals_rows(tmp_path, m
             table.journal.take_backup()
     table.journal.take_backup()
     (generation,) = generations(tmp_path / "backups")
-    assert sum(part.span for part in generation.parts) == 34   # 36 backups: the base, 34 parts, nothing new
+    assert sum(part.span for part in generation.parts) == 34  # 36 backups: the base, 34 parts, nothing new
     assert 16 in {part.span for part in generation.parts} and len(generation.parts) < 8, "parts were not merged"
     source = generation_source(generation, 0)
     restored = sorted(row for game in (1, 2, 3) for row in source.records(game, float("inf")))
@@ -165,7 +168,7 @@ def test_a_journal_of_an_earlier_version_opens_replays_alike_and_its_old_backups
     path = data / "journal.sqlite3"
     _old_journal(path, rows, games)
     (data / "backups").mkdir()
-    old_backup = data / "backups" / "journal-20260101-120000-00000183.sqlite3"   # the old take_backup()
+    old_backup = data / "backups" / "journal-20260101-120000-00000183.sqlite3"  # the old take_backup()
     source, target = sqlite3.connect(str(path)), sqlite3.connect(str(old_backup))
     source.backup(target)
     source.close()
@@ -176,15 +179,16 @@ def test_a_journal_of_an_earlier_version_opens_replays_alike_and_its_old_backups
         assert recovery is None
         for game in (1, 2, 3):
             events = journal.events(game)
-            assert [(e.seq, e.game_id, e.move, e.type) for e in events] == \
-                [(r[0], r[1], r[2], r[4]) for r in rows if r[1] == game]
+            assert [(e.seq, e.game_id, e.move, e.type) for e in events] == [
+                (r[0], r[1], r[2], r[4]) for r in rows if r[1] == game
+            ]
             assert GameSession(game, events).state == live[game]
-        assert journal.journal_id is not None                     # the new tables are added on opening
+        assert journal.journal_id is not None  # the new tables are added on opening
         assert journal.append(1, _money(1))[0].seq == rows[-1][0] + 1
     finally:
         journal.close()
 
-    path.write_bytes(bytes(100) + path.read_bytes()[100:])       # damaged: the old backup restores it
+    path.write_bytes(bytes(100) + path.read_bytes()[100:])  # damaged: the old backup restores it
     journal, recovery = open_journal(path)
     try:
         assert recovery is not None and recovery.backup == old_backup
@@ -204,10 +208,14 @@ def played_journal(tmp_path_factory) -> tuple[bytes, list[tuple]]:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(damage=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(["random", "zeros", "cut"]),
-                                 st.integers(0, 2**32)), min_size=1, max_size=3))
-def test_whatever_is_damaged_every_recovered_game_is_how_it_began_and_replays(tmp_path_factory, played_journal,
-                                                                              damage):
+@given(
+    damage=st.lists(
+        st.tuples(st.integers(0, 10_000), st.sampled_from(["random", "zeros", "cut"]), st.integers(0, 2**32)),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_whatever_is_damaged_every_recovered_game_is_how_it_began_and_replays(tmp_path_factory, played_journal, damage):
     original, rows = played_journal
     folder = tmp_path_factory.mktemp("damaged")
     path = folder / "journal.sqlite3"
@@ -217,12 +225,15 @@ def test_whatever_is_damaged_every_recovered_game_is_how_it_began_and_replays(tm
     for where, kind, seed in damage:
         page = where % pages
         if kind == "cut":
-            data = data[:page * page_size]
+            data = data[: page * page_size]
             pages = max(page, 1)
             continue
-        chunk = bytes(random.Random(seed).randrange(256) for _ in range(page_size)) if kind == "random" \
+        chunk = (
+            bytes(random.Random(seed).randrange(256) for _ in range(page_size))
+            if kind == "random"
             else bytes(page_size)
-        data[page * page_size:(page + 1) * page_size] = chunk
+        )
+        data[page * page_size : (page + 1) * page_size] = chunk
     path.write_bytes(bytes(data))
     journal, recovery = open_journal(path)
     try:
@@ -232,10 +243,11 @@ def test_whatever_is_damaged_every_recovered_game_is_how_it_began_and_replays(tm
         kept = 0
         for game in journal.games():
             events = journal.events(game.id)
-            written = by_game[game.id][:len(events)]
-            assert [(e.seq, e.move, e.type, e.time, dict(e.payload)) for e in events] == \
-                [(r[0], r[2], r[4], r[3], json.loads(r[5])) for r in written]
-            GameSession(game.id, events)                          # replays
+            written = by_game[game.id][: len(events)]
+            assert [(e.seq, e.move, e.type, e.time, dict(e.payload)) for e in events] == [
+                (r[0], r[2], r[4], r[3], json.loads(r[5])) for r in written
+            ]
+            GameSession(game.id, events)  # replays
             kept += len(events)
         event("damage found" if recovery is not None else "damage not noticed")
         event("nothing lost" if kept == len(rows) else "events lost")
@@ -250,6 +262,7 @@ def test_whatever_is_damaged_every_recovered_game_is_how_it_began_and_replays(tm
 
 def test_learned_tiles_come_back_with_the_games(tmp_path):
     from companion.tiles import TileRegistry
+
     path = tmp_path / "journal.sqlite3"
     table = _played(path, games=1, moves=5)
     with TileRegistry(path) as tiles:
@@ -270,10 +283,12 @@ def test_half_written_backups_of_every_version_are_removed_at_start_up(tmp_path)
     table.journal.take_backup()
     table.journal.close()
     folder = tmp_path / "backups"
-    leftovers = [folder / "journal-20260101-120000-00000012.partial",          # earlier versions'
-                 folder / "journal-20260101-120000-00000012.partial-journal",
-                 folder / "gen-000002-base.sqlite3.tmp",                        # this version's
-                 folder / "gen-000001-d-000001-000001.jsonl.tmp"]
+    leftovers = [
+        folder / "journal-20260101-120000-00000012.partial",  # earlier versions'
+        folder / "journal-20260101-120000-00000012.partial-journal",
+        folder / "gen-000002-base.sqlite3.tmp",  # this version's
+        folder / "gen-000001-d-000001-000001.jsonl.tmp",
+    ]
     for leftover in leftovers:
         leftover.write_bytes(b"half of something")
     complete = sorted(p.name for p in folder.iterdir() if p not in leftovers)
@@ -293,13 +308,13 @@ def test_a_start_up_killed_in_the_middle_of_a_recovery_finishes_it(tmp_path):
     table.journal.close()
     damaged = bytes(100) + path.read_bytes()[100:]
     path.write_bytes(damaged)
-    (tmp_path / "journal.sqlite3.recovering").write_bytes(b"half-built")        # killed while building
+    (tmp_path / "journal.sqlite3.recovering").write_bytes(b"half-built")  # killed while building
     journal, first = open_journal(path)
     journal.close()
     assert not (tmp_path / "journal.sqlite3.recovering").exists()
     assert first.moved_to.read_bytes() == damaged
     rebuilt = _rows(path)
-    path.rename(tmp_path / "journal.sqlite3.recovered")                          # killed before the last rename
+    path.rename(tmp_path / "journal.sqlite3.recovered")  # killed before the last rename
     journal, finished = open_journal(path)
     journal.close()
     assert finished is not None and finished.message() == first.message()

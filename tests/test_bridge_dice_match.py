@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.commands import AnswerDice
 from companion.dice import DiceReaderPort, DiceRequest
@@ -13,14 +14,17 @@ from firmware_bridge.dice_match import Decision, DiceMatcher, RollTray
 TWO_D6 = DiceRequest("NBS", 2, "Best Network News roll-off", "TV Wars 2.5")
 
 
-@pytest.mark.parametrize("request_, values, decision, words", [
-    (TWO_D6, (3, 5), Decision.ANSWER, "NBS rolls 2d6: reader read 3 5"),
-    (None, (3, 5), Decision.UNCLAIMED, "Unclaimed roll 3 5"),
-    (TWO_D6, (3, 5, 6), Decision.CONFIRM, "saw 3 dice (3 5 6) but NBS rolls 2d6"),
-    (TWO_D6, (4,), Decision.CONFIRM, "saw 1 die (4)"),
-    (DiceRequest("ABS", 1, "x", sides=4), (5,), Decision.CONFIRM, "a d4 cannot show 5"),
-    (DiceRequest("ABS", 1, "x", sides=4), (4,), Decision.ANSWER, "ABS rolls 1d4"),
-])
+@pytest.mark.parametrize(
+    "request_, values, decision, words",
+    [
+        (TWO_D6, (3, 5), Decision.ANSWER, "NBS rolls 2d6: reader read 3 5"),
+        (None, (3, 5), Decision.UNCLAIMED, "Unclaimed roll 3 5"),
+        (TWO_D6, (3, 5, 6), Decision.CONFIRM, "saw 3 dice (3 5 6) but NBS rolls 2d6"),
+        (TWO_D6, (4,), Decision.CONFIRM, "saw 1 die (4)"),
+        (DiceRequest("ABS", 1, "x", sides=4), (5,), Decision.CONFIRM, "a d4 cannot show 5"),
+        (DiceRequest("ABS", 1, "x", sides=4), (4,), Decision.ANSWER, "ABS rolls 1d4"),
+    ],
+)
 def test_matching_cases(request_, values, decision, words):
     match = DiceMatcher().match(request_, values)
     assert match.decision is decision and words in match.reason
@@ -32,15 +36,26 @@ def test_matching_cases(request_, values, decision, words):
             match.command()
 
 
-@given(st.one_of(st.none(), st.builds(DiceRequest, st.sampled_from(["ABS", "CBA"]), st.integers(1, 4),
-                                       st.just("why"), st.just(""), st.sampled_from([4, 6]))),
-       st.lists(st.integers(1, 6), min_size=1, max_size=10))
+@given(
+    st.one_of(
+        st.none(),
+        st.builds(
+            DiceRequest,
+            st.sampled_from(["ABS", "CBA"]),
+            st.integers(1, 4),
+            st.just("why"),
+            st.just(""),
+            st.sampled_from([4, 6]),
+        ),
+    ),
+    st.lists(st.integers(1, 6), min_size=1, max_size=10),
+)
 def test_a_reading_is_used_only_if_it_is_exactly_what_was_asked(request_, values):
     match = DiceMatcher().match(request_, values)
     if request_ is None:
         assert match.decision is Decision.UNCLAIMED
     elif match.decision is Decision.ANSWER:
-        assert request_.check(request_.roller, values) == tuple(values)      # never cut down or padded
+        assert request_.check(request_.roller, values) == tuple(values)  # never cut down or padded
     else:
         assert match.decision is Decision.CONFIRM
         with pytest.raises(DiceError):
@@ -70,7 +85,7 @@ def test_held_rolls_can_be_assigned_picked_from_or_discarded():
     tray.poll(None, posted.append)
     three, two = tray.held
     with pytest.raises(DiceError, match="needs 2 dice"):
-        tray.assign(three.id, TWO_D6)                     # cannot be used as it is
+        tray.assign(three.id, TWO_D6)  # cannot be used as it is
     with pytest.raises(DiceError, match="not among the dice read"):
         tray.assign(three.id, TWO_D6, (1, 6))
     assert tray.assign(three.id, TWO_D6, (3, 1)) == AnswerDice(roller="NBS", values=(3, 1), source="reader")

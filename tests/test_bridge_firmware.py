@@ -9,12 +9,25 @@ import ast
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from firmware_bridge.firmware import bridgecore
 from firmware_bridge.firmware.bridgecore import DeviceCore, LineReader, PipEntry, SlotTracker
-from firmware_bridge.protocol import (Ack, DeviceError, DiceResult, FrameParser, Heartbeat, Hello, TilePlaced,
-                                      TileRemoved, encode, encode_ack, encode_ping, encode_setting)
+from firmware_bridge.protocol import (
+    Ack,
+    DeviceError,
+    DiceResult,
+    FrameParser,
+    Heartbeat,
+    Hello,
+    TilePlaced,
+    TileRemoved,
+    encode,
+    encode_ack,
+    encode_ping,
+    encode_setting,
+)
 
 FIRMWARE = Path(bridgecore.__file__).parent
 
@@ -45,9 +58,9 @@ def test_hello_repeats_every_half_second_until_the_host_speaks_then_heartbeats()
     assert isinstance(parse(core.poll(500))[0], Hello)
     core.feed(encode_ping(), 1500)
     assert core.new_session
-    assert parse(core.poll(1500)) == [Heartbeat(1, 0)]          # the reply to the PING
+    assert parse(core.poll(1500)) == [Heartbeat(1, 0)]  # the reply to the PING
     assert core.poll(2000) == []
-    assert parse(core.poll(2500)) == [Heartbeat(2, 0)]          # heartbeat every second
+    assert parse(core.poll(2500)) == [Heartbeat(2, 0)]  # heartbeat every second
     # the host falls silent: 3 s after its last frame, HELLO again
     assert all(not isinstance(m, Hello) for m in parse(core.poll(4499)))
     assert isinstance(parse(core.poll(4500))[-1], Hello)
@@ -57,7 +70,7 @@ def test_results_are_held_while_unheard_then_resent_every_500_ms_until_acked():
     core = dice_core()
     core.poll(0)
     assert core.report_dice([3, 5], 100) == 1
-    assert all(not isinstance(m, DiceResult) for m in parse(core.poll(200)))     # nobody listens yet
+    assert all(not isinstance(m, DiceResult) for m in parse(core.poll(200)))  # nobody listens yet
     core.feed(encode_ping(), 300)
     assert DiceResult(1, (3, 5)) in parse(core.poll(300))
     assert core.poll(799) == []
@@ -73,7 +86,7 @@ def test_a_host_that_comes_back_gets_every_pending_result_at_once():
     core.report_dice([1], 20)
     core.report_dice([2, 2], 20)
     assert [m.seq for m in parse(core.poll(20)) if isinstance(m, DiceResult)] == [1, 2]
-    core.poll(5000)                                    # host gone (3 s)
+    core.poll(5000)  # host gone (3 s)
     core.feed(encode_ping(), 5100)
     assert [m.seq for m in parse(core.poll(5100)) if isinstance(m, DiceResult)] == [1, 2]
 
@@ -92,13 +105,19 @@ def test_queue_limit_lifetime_and_sequence_wrap():
 
 def test_settings_and_bad_frames():
     core = heard_core()
-    core.feed(encode_setting("hb", 500) + encode_setting("resend", 250) + encode_setting("nope", 1)
-              + encode_setting("hb", 99) + b"$ACK,1*00\r\n", 20)
+    core.feed(
+        encode_setting("hb", 500)
+        + encode_setting("resend", 250)
+        + encode_setting("nope", 1)
+        + encode_setting("hb", 99)
+        + b"$ACK,1*00\r\n",
+        20,
+    )
     assert core.hb_ms == 500 and core.resend_ms == 250
     out = parse(core.poll(20))
     assert [e.code for e in out if isinstance(e, DeviceError)] == [3, 3, 6]
     assert core.reader.bad == 1
-    assert core.poll(30) == []                           # bad frames are reported at most every 10 s
+    assert core.poll(30) == []  # bad frames are reported at most every 10 s
     core.feed(b"$JUNK*00\r\n", 40)
     assert all(not isinstance(m, DeviceError) for m in parse(core.poll(5000)))
     assert DeviceError(6, "1 bad host frames") in parse(core.poll(10_020))
@@ -112,8 +131,8 @@ def test_acks_for_unknown_sequence_numbers_are_harmless():
 
 
 def test_tile_results_and_ticks_that_wrap():
-    diff = lambda a, b: ((a - b + 2 ** 29) % 2 ** 30) - 2 ** 29     # MicroPython's ticks_diff
-    start = 2 ** 30 - 100                                          # about to wrap
+    diff = lambda a, b: ((a - b + 2**29) % 2**30) - 2**29  # MicroPython's ticks_diff
+    start = 2**30 - 100  # about to wrap
     core = DeviceCore("tiles", "T1", "0B17", "1.0.0", "slots=4", now=start, diff=diff)
     core.poll(start)
     core.feed(encode_ping(), start)
@@ -121,9 +140,11 @@ def test_tile_results_and_ticks_that_wrap():
     core.report_tile(False, 2, "04A1B2C3", start)
     out = parse(core.poll(start))
     assert TilePlaced(1, 2, "04A1B2C3") in out and TileRemoved(2, 2, "04A1B2C3") in out
-    wrapped = (start + 600) % 2 ** 30
-    assert [m for m in parse(core.poll(wrapped)) if isinstance(m, (TilePlaced, TileRemoved))] == \
-        [TilePlaced(1, 2, "04A1B2C3"), TileRemoved(2, 2, "04A1B2C3")]
+    wrapped = (start + 600) % 2**30
+    assert [m for m in parse(core.poll(wrapped)) if isinstance(m, (TilePlaced, TileRemoved))] == [
+        TilePlaced(1, 2, "04A1B2C3"),
+        TileRemoved(2, 2, "04A1B2C3"),
+    ]
     with pytest.raises(ValueError):
         core.report_tile(True, 0, "04A1B2C3", start)
     with pytest.raises(ValueError):
@@ -149,7 +170,7 @@ def test_slot_tracker_debounces_missed_reads_and_swaps():
     tracker = SlotTracker(4, misses=3)
     assert tracker.update(2, "04A1B2C3") == [(True, 2, "04A1B2C3")]
     assert tracker.update(2, None) == [] and tracker.update(2, None) == []
-    assert tracker.update(2, "04A1B2C3") == []              # two misses: still there
+    assert tracker.update(2, "04A1B2C3") == []  # two misses: still there
     assert tracker.update(2, None) == [] and tracker.update(2, None) == []
     assert tracker.update(2, None) == [(False, 2, "04A1B2C3")]
     tracker.update(1, "AAAAAAAA")
@@ -190,8 +211,7 @@ def test_line_reader_reads_host_frames_and_counts_junk():
 
 
 # -- MicroPython subset ------------------------------------------------------------------------------------------
-FORBIDDEN_MODULES = {"dataclasses", "typing", "enum", "functools", "operator", "re", "threading", "abc",
-                     "__future__"}
+FORBIDDEN_MODULES = {"dataclasses", "typing", "enum", "functools", "operator", "re", "threading", "abc", "__future__"}
 
 
 @pytest.mark.parametrize("name", ["bridgecore.py", "dice_pad_main.py", "tile_reader_main.py"])
@@ -205,8 +225,14 @@ def test_firmware_sources_keep_to_what_micropython_offers(name):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             problems += [f"{node.lineno}: imports {n}" for n in names if n.split(".")[0] in FORBIDDEN_MODULES]
-        if isinstance(node, ast.Attribute) and node.attr in ("hex", "translate", "fromhex", "removeprefix",
-                                                              "removesuffix", "isascii"):
+        if isinstance(node, ast.Attribute) and node.attr in (
+            "hex",
+            "translate",
+            "fromhex",
+            "removeprefix",
+            "removesuffix",
+            "isascii",
+        ):
             problems.append(f"{node.lineno}: .{node.attr}()")
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if node.returns or any(a.annotation for a in node.args.args + node.args.kwonlyargs):
@@ -229,6 +255,7 @@ def test_the_readme_says_honestly_what_has_run():
 def test_pump_feeds_every_waiting_byte_to_the_core():
     """The firmware mains' serial loop (bridgecore.pump) under CPython, with a fake poller and stream."""
     import io
+
     from firmware_bridge.firmware import bridgecore
 
     class Poller:

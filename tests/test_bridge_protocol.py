@@ -10,13 +10,30 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from companion.errors import FrameError
 from firmware_bridge.firmware import bridgecore
-from firmware_bridge.protocol import (MAX_LINE, Ack, DeviceError, DiceResult, FrameParser, Heartbeat, Hello, Ping,
-                                      Setting, TilePlaced, TileRemoved, checksum, encode, encode_ack, encode_frame,
-                                      encode_ping, encode_setting)
+from firmware_bridge.protocol import (
+    MAX_LINE,
+    Ack,
+    DeviceError,
+    DiceResult,
+    FrameParser,
+    Heartbeat,
+    Hello,
+    Ping,
+    Setting,
+    TilePlaced,
+    TileRemoved,
+    checksum,
+    encode,
+    encode_ack,
+    encode_frame,
+    encode_ping,
+    encode_setting,
+)
 
 PROTOCOL_MD = Path(__file__).resolve().parent.parent / "firmware_bridge" / "PROTOCOL.md"
 
@@ -31,10 +48,23 @@ HEX = "0123456789ABCDEF"
 ALNUM = DIGITS + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 seqs = st.integers(1, 65535)
 tag_uids = st.sampled_from([8, 14, 20]).flatmap(lambda n: _chars(HEX, n, n))
-capabilities = st.lists(st.builds(lambda k, v: k + ("=" + v if v else ""), _chars("abcdefghijklmnopqrstuvwxyz0123456789_", 1, 6),
-                                  st.one_of(st.just(""), _chars(ALNUM + "._-", 1, 4))), max_size=3)
-hellos = st.builds(Hello, st.integers(1, 99), st.sampled_from(["dice", "tiles"]), _chars(ALNUM + "_-", 1, 16),
-                   _chars(HEX, 4, 4), _chars(ALNUM + "._+-", 1, 8), capabilities.map(tuple))
+capabilities = st.lists(
+    st.builds(
+        lambda k, v: k + ("=" + v if v else ""),
+        _chars("abcdefghijklmnopqrstuvwxyz0123456789_", 1, 6),
+        st.one_of(st.just(""), _chars(ALNUM + "._-", 1, 4)),
+    ),
+    max_size=3,
+)
+hellos = st.builds(
+    Hello,
+    st.integers(1, 99),
+    st.sampled_from(["dice", "tiles"]),
+    _chars(ALNUM + "_-", 1, 16),
+    _chars(HEX, 4, 4),
+    _chars(ALNUM + "._+-", 1, 8),
+    capabilities.map(tuple),
+)
 printable_text = st.text(alphabet=[chr(c) for c in range(0x20, 0x7F) if chr(c) not in "$*"], max_size=40)
 device_messages = st.one_of(
     hellos,
@@ -44,9 +74,11 @@ device_messages = st.one_of(
     st.builds(Heartbeat, st.integers(0, 4294967295), st.integers(0, 255)),
     st.builds(DeviceError, st.integers(1, 999), printable_text),
 )
-host_messages = st.one_of(st.builds(Ping), st.builds(Ack, seqs),
-                          st.builds(Setting, _chars("abcdefghijklmnopqrstuvwxyz0123456789_", 1, 12),
-                                    _chars(ALNUM + "._-", 1, 16)))
+host_messages = st.one_of(
+    st.builds(Ping),
+    st.builds(Ack, seqs),
+    st.builds(Setting, _chars("abcdefghijklmnopqrstuvwxyz0123456789_", 1, 12), _chars(ALNUM + "._-", 1, 16)),
+)
 messages = st.one_of(device_messages, host_messages)
 
 
@@ -55,9 +87,9 @@ def _mutate(line: bytes, data) -> bytes:
     how = data.draw(st.sampled_from(["flip", "drop", "insert", "cut"]))
     i = data.draw(st.integers(0, len(line) - 1))
     if how == "flip":
-        return line[:i] + bytes([line[i] ^ data.draw(st.integers(1, 255))]) + line[i + 1:]
+        return line[:i] + bytes([line[i] ^ data.draw(st.integers(1, 255))]) + line[i + 1 :]
     if how == "drop":
-        return line[:i] + line[i + 1:]
+        return line[:i] + line[i + 1 :]
     if how == "insert":
         return line[:i] + bytes([data.draw(st.integers(0, 255))]) + line[i:]
     return line[:i]
@@ -86,13 +118,31 @@ def test_checksum_is_the_xor_of_the_bytes_between_dollar_and_star():
     assert encode(DiceResult(7, (3, 5))) == b"$DICE,7,2,3,5*08\r\n"
 
 
-@pytest.mark.parametrize("message", [
-    DiceResult(1, (7,)), DiceResult(1, ()), DiceResult(1, (1,) * 11), DiceResult(0, (1,)), DiceResult(65536, (1,)),
-    TilePlaced(1, 0, "04A1B2C3"), TilePlaced(1, 17, "04A1B2C3"), TilePlaced(1, 1, "04a1b2c3"), TilePlaced(1, 1, "04A1B2"),
-    Heartbeat(-1, 0), DeviceError(0, "x"), DeviceError(1, "a*b"), DeviceError(1, "é"), DeviceError(1, "x" * 90),
-    Hello(1, "lamp", "X", "0000", "1", ()), Hello(1, "dice", "X", "00", "1", ()), Ack(0), Setting("HB", "1"),
-    Setting("hb", "a,b"), Hello(1, "dice", "X", "0000", "1", ("slots=4,5",)),
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        DiceResult(1, (7,)),
+        DiceResult(1, ()),
+        DiceResult(1, (1,) * 11),
+        DiceResult(0, (1,)),
+        DiceResult(65536, (1,)),
+        TilePlaced(1, 0, "04A1B2C3"),
+        TilePlaced(1, 17, "04A1B2C3"),
+        TilePlaced(1, 1, "04a1b2c3"),
+        TilePlaced(1, 1, "04A1B2"),
+        Heartbeat(-1, 0),
+        DeviceError(0, "x"),
+        DeviceError(1, "a*b"),
+        DeviceError(1, "é"),
+        DeviceError(1, "x" * 90),
+        Hello(1, "lamp", "X", "0000", "1", ()),
+        Hello(1, "dice", "X", "00", "1", ()),
+        Ack(0),
+        Setting("HB", "1"),
+        Setting("hb", "a,b"),
+        Hello(1, "dice", "X", "0000", "1", ("slots=4,5",)),
+    ],
+)
 def test_encode_refuses_what_the_protocol_cannot_carry(message):
     with pytest.raises(FrameError):
         encode(message)
@@ -102,7 +152,7 @@ def test_encode_frame_refuses_reserved_characters_and_long_lines():
     for fields in (["a$b"], ["a*b"], ["a\r"], ["a,b", "c"], ["x" * 100]):
         with pytest.raises(FrameError):
             encode_frame("T", fields)
-    with pytest.raises(ValueError):          # FrameError is a ValueError too
+    with pytest.raises(ValueError):  # FrameError is a ValueError too
         encode_frame("T", ["\x00"])
 
 
@@ -132,18 +182,20 @@ def test_the_firmware_core_frames_messages_exactly_as_the_host_does(message):
 # -- fixtures ------------------------------------------------------------------------------------------------------
 def test_junk_half_lines_and_bad_frames_are_counted_and_dropped():
     parser = FrameParser()
-    stream = (b"\x00\xffboot rom v3\r\n"          # junk (boot noise)
-              b"$HELLO,1,di"                       # half line cut by the next $
-              b"$DICE,7,2,3,5*09\r\n"              # bad checksum
-              b"$DICE,7,2,3,5*08\r\n"              # good
-              b"$NOPE,1*" + b"%02X" % checksum(b"NOPE,1") + b"\r\n"
-              b"$DICE,8,1,9*17\r\n"                # out of range face
-              b"$DICE,9,3,1,2*02\r\n"              # count does not match
-              b"$DICE,07,2,3,5*38\r\n"             # leading zero
-              b"$DICE,7,2,3,5*08\n"                # no CR
-              b"$HB,1,0*0b\r\n"                    # lower-case checksum
-              b"$ACK,7*52\r\n"                     # a host frame: unknown to the host's parser
-              b"$HB,42,1*3D\r\n")
+    stream = (
+        b"\x00\xffboot rom v3\r\n"  # junk (boot noise)
+        b"$HELLO,1,di"  # half line cut by the next $
+        b"$DICE,7,2,3,5*09\r\n"  # bad checksum
+        b"$DICE,7,2,3,5*08\r\n"  # good
+        b"$NOPE,1*" + b"%02X" % checksum(b"NOPE,1") + b"\r\n"
+        b"$DICE,8,1,9*17\r\n"  # out of range face
+        b"$DICE,9,3,1,2*02\r\n"  # count does not match
+        b"$DICE,07,2,3,5*38\r\n"  # leading zero
+        b"$DICE,7,2,3,5*08\n"  # no CR
+        b"$HB,1,0*0b\r\n"  # lower-case checksum
+        b"$ACK,7*52\r\n"  # a host frame: unknown to the host's parser
+        b"$HB,42,1*3D\r\n"
+    )
     assert parser.feed(stream) == [DiceResult(7, (3, 5)), Heartbeat(42, 1)]
     s = parser.stats
     assert (s.partial, s.bad_checksum, s.unknown_type, s.out_of_range, s.malformed) == (1, 1, 2, 1, 4)
@@ -160,7 +212,7 @@ def test_an_endless_line_is_dropped_and_the_buffer_stays_capped():
         assert parser.feed(b"1" * 500) == []
         assert parser.buffered < MAX_LINE
     assert parser.stats.too_long == 1
-    assert parser.feed(b"$DICE" + b"1" * 500) == [] and parser.stats.too_long == 2      # a new $ is a new line
+    assert parser.feed(b"$DICE" + b"1" * 500) == [] and parser.stats.too_long == 2  # a new $ is a new line
     # the garbage ends at a newline; the next frame is read normally
     assert parser.feed(b"2222\r\n$HB,1,0*0B\r\n") == [Heartbeat(1, 0)]
     assert parser.feed(b"$HB," + b"1" * 200 + b"*00\r\n$HB,1,0*0B\r\n") == [Heartbeat(1, 0)]
@@ -188,7 +240,7 @@ def test_the_parser_survives_non_bytes_and_empty_input():
     parser = FrameParser()
     assert parser.feed(b"") == [] and parser.feed(bytearray(b"$HB,1,0*0B\r\n")) == [Heartbeat(1, 0)]
     assert parser.feed(memoryview(b"$HB,1,0*0B\r\n")) == [Heartbeat(1, 0)]
-    assert parser.feed(None) == [] and parser.feed(12) == []      # type: ignore[arg-type]
+    assert parser.feed(None) == [] and parser.feed(12) == []  # type: ignore[arg-type]
 
 
 def test_hello_capabilities():
@@ -200,9 +252,13 @@ def test_hello_capabilities():
 # -- PROTOCOL.md's examples are true -----------------------------------------------------------------------------
 def _md_lines(section_start: str, section_end: str) -> list[str]:
     text = PROTOCOL_MD.read_text(encoding="utf-8")
-    part = text[text.index(section_start):text.index(section_end)]
-    return [line for block in re.findall(r"```\n(.*?)```", part, re.S) for line in block.splitlines()
-            if line.startswith("$")]
+    part = text[text.index(section_start) : text.index(section_end)]
+    return [
+        line
+        for block in re.findall(r"```\n(.*?)```", part, re.S)
+        for line in block.splitlines()
+        if line.startswith("$")
+    ]
 
 
 def _wire(line: str) -> bytes:
@@ -221,8 +277,13 @@ def test_protocol_md_examples_are_byte_exact():
             (message,) = parser.feed(wire)
             assert encode(message) == wire
     refused = _md_lines("Refused by the host", "## Versioning")
-    expected = {"bad checksum": "bad_checksum", "unknown type": "unknown_type", "out of range": "out_of_range",
-                "malformed": "malformed", "a half line": "partial"}
+    expected = {
+        "bad checksum": "bad_checksum",
+        "unknown type": "unknown_type",
+        "out of range": "out_of_range",
+        "malformed": "malformed",
+        "a half line": "partial",
+    }
     assert len(refused) == 7
     for line in refused:
         parser = FrameParser()
@@ -236,20 +297,28 @@ def test_protocol_md_examples_are_byte_exact():
 
 def test_protocol_constants_agree_between_host_and_firmware():
     from firmware_bridge import protocol
-    assert (protocol.PROTOCOL_VERSION, protocol.MAX_LINE, protocol.MAX_DICE, protocol.MAX_SLOTS, protocol.SEQ_MAX) == \
-        (bridgecore.PROTOCOL_VERSION, bridgecore.MAX_LINE, bridgecore.MAX_DICE, bridgecore.MAX_SLOTS,
-         bridgecore.SEQ_MAX)
+
+    assert (protocol.PROTOCOL_VERSION, protocol.MAX_LINE, protocol.MAX_DICE, protocol.MAX_SLOTS, protocol.SEQ_MAX) == (
+        bridgecore.PROTOCOL_VERSION,
+        bridgecore.MAX_LINE,
+        bridgecore.MAX_DICE,
+        bridgecore.MAX_SLOTS,
+        bridgecore.SEQ_MAX,
+    )
     text = PROTOCOL_MD.read_text(encoding="utf-8")
     assert f"Maximum line length: {protocol.MAX_LINE} bytes" in text
     assert f"every {bridgecore.RESEND_MS} ms" in text
     from firmware_bridge import reader
-    rows = [("HELLO repeat while the host is not heard", bridgecore.HELLO_INTERVAL_MS / 1000),
-            ("the host counts as heard after its last valid frame for", bridgecore.HEARD_TIMEOUT_MS / 1000),
-            ("HB period while heard (`SET hb`)", bridgecore.HEARTBEAT_MS / 1000),
-            ("re-send period of an unacknowledged result (`SET resend`)", bridgecore.RESEND_MS / 1000),
-            ("deaf period after opening the port", reader.SETTLE_S),
-            ("keep-alive `PING` when nothing else was sent for", reader.KEEPALIVE_S),
-            ("silence after which the port is closed and re-opened", reader.SILENCE_S)]
+
+    rows = [
+        ("HELLO repeat while the host is not heard", bridgecore.HELLO_INTERVAL_MS / 1000),
+        ("the host counts as heard after its last valid frame for", bridgecore.HEARD_TIMEOUT_MS / 1000),
+        ("HB period while heard (`SET hb`)", bridgecore.HEARTBEAT_MS / 1000),
+        ("re-send period of an unacknowledged result (`SET resend`)", bridgecore.RESEND_MS / 1000),
+        ("deaf period after opening the port", reader.SETTLE_S),
+        ("keep-alive `PING` when nothing else was sent for", reader.KEEPALIVE_S),
+        ("silence after which the port is closed and re-opened", reader.SILENCE_S),
+    ]
     for what, seconds in rows:
         assert f"| {what} | {seconds:g} s |" in text, what
     assert bridgecore.RESULT_LIFETIME_MS == 5 * 60 * 1000 and "| 5 min |" in text
@@ -295,8 +364,7 @@ def test_noisy_streams_yield_exactly_the_frames_that_survived(data):
     for message in out:
         assert encode(message) in stream
     # a frame preceded by a complete line (or by nothing) always survives whatever came before it
-    safe = [m for m, line in ((m, encode(m)) for m in intact)
-            if stream.startswith(line) or b"\n" + line in stream]
+    safe = [m for m, line in ((m, encode(m)) for m in intact) if stream.startswith(line) or b"\n" + line in stream]
     for message in safe:
         assert message in out
     _accounted(parser)
@@ -314,6 +382,6 @@ def test_a_valid_frame_is_found_after_any_junk(junk, message):
 def test_the_firmware_line_reader_never_raises_and_stays_capped(stream):
     reader = bridgecore.LineReader()
     for i in range(0, len(stream), 7):
-        for type_, fields in reader.feed(stream[i:i + 7]):
+        for type_, fields in reader.feed(stream[i : i + 7]):
             assert bridgecore.frame(type_, fields) in stream
         assert len(reader.buf) < bridgecore.MAX_LINE

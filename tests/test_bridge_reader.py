@@ -141,7 +141,7 @@ def test_resent_dice_are_delivered_once_and_acknowledged_each_time(cleanup):
     frame = encode(DiceResult(5, (4, 2)))
     pty.write(frame)
     pty.read_until(lambda m: sum(type(x).__name__ == "Ack" for x in m) >= 1)
-    pty.write(frame + frame)                      # the device missed the ACK and re-sends
+    pty.write(frame + frame)  # the device missed the ACK and re-sends
     messages = pty.read_until(lambda m: sum(type(x).__name__ == "Ack" for x in m) >= 3)
     assert [x.seq for x in messages if type(x).__name__ == "Ack"] == [5, 5, 5]
     assert [r.values for r in readings] == [(4, 2)] and conn.counters.duplicates == 2
@@ -165,8 +165,9 @@ def test_unplug_is_noticed_the_port_closed_and_replug_resumes(tmp_path, cleanup)
     sim = DeviceSimulator("dice", hello_delay=0.2, link=link, seed=1).start()
     cleanup(sim)
     statuses, readings = [], []
-    conn = ReaderConnection(ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append,
-                            on_status=statuses.append, **FAST)
+    conn = ReaderConnection(
+        ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append, on_status=statuses.append, **FAST
+    )
     cleanup(conn.start())
     assert wait_until(lambda: conn.status.connected)
     sim.roll(3, 5)
@@ -177,7 +178,7 @@ def test_unplug_is_noticed_the_port_closed_and_replug_resumes(tmp_path, cleanup)
     status = conn.status
     assert status.text == "dice reader disconnected"
     assert status.since - unplugged < 2.0, "the unplug was not noticed within 2 s"
-    assert wait_until(lambda: conn._transport is None)           # the port was closed
+    assert wait_until(lambda: conn._transport is None)  # the port was closed
     time.sleep(0.5)
     assert conn.status.state == "disconnected" and conn.running  # still polling for it
     sim.replug()
@@ -199,10 +200,10 @@ def test_a_result_not_acknowledged_before_the_unplug_arrives_once_after_the_repl
     assert wait_until(lambda: conn.status.connected)
     sim.unplug()
     assert wait_until(lambda: conn.status.state == "disconnected")
-    sim.roll(1, 2, 3)                  # rolled while the cable is out
-    sim.replug(reset=False)            # a self-powered board keeps its queue
+    sim.roll(1, 2, 3)  # rolled while the cable is out
+    sim.replug(reset=False)  # a self-powered board keeps its queue
     assert wait_until(lambda: readings) and wait_until(lambda: sim.pending == 0)
-    time.sleep(1.2)                    # more than two re-send periods
+    time.sleep(1.2)  # more than two re-send periods
     assert [r.values for r in readings] == [(1, 2, 3)]
 
 
@@ -219,7 +220,7 @@ def test_a_by_id_link_re_pointed_to_a_new_pty_is_followed(tmp_path, cleanup):
     assert conn.status.port == first.path
     temporary = tmp_path / "tmp-link"
     os.symlink(second.path, temporary)
-    os.replace(temporary, link)                      # udev re-points the link
+    os.replace(temporary, link)  # udev re-points the link
     assert wait_until(lambda: conn.status.connected and conn.status.device.uid == "BOARD-B")
     assert conn.status.port == second.path
     # and once more through an unplug: the link vanishes, then points at a new pseudo-terminal
@@ -245,7 +246,7 @@ def test_opening_a_port_twice_fails_loudly_naming_the_port(cleanup, caplog):
     assert wait_until(lambda: conn.status.state == "busy")
     assert pty.path in conn.status.text and "in use" in conn.status.text
     assert any(pty.path in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
-    port.close()                                       # the other program lets go: the reader gets it
+    port.close()  # the other program lets go: the reader gets it
     assert wait_until(lambda: conn.status.state == "connecting")
 
 
@@ -264,7 +265,7 @@ def test_two_connections_to_one_reader_the_second_is_busy(cleanup):
 
 def test_two_readers_keep_their_roles_whatever_order_they_appear_in(tmp_path, cleanup):
     dice_link, tiles_link = tmp_path / "by-id-dice", tmp_path / "by-id-tiles"
-    tiles = DeviceSimulator("tiles", uid="TILES-1", hello_delay=0.1, link=tiles_link).start()   # appears first
+    tiles = DeviceSimulator("tiles", uid="TILES-1", hello_delay=0.1, link=tiles_link).start()  # appears first
     dice = DeviceSimulator("dice", uid="DICE-1", hello_delay=0.1, link=dice_link).start()
     cleanup(tiles)
     cleanup(dice)
@@ -300,15 +301,17 @@ def test_two_readers_found_by_usb_serial_number_keep_their_roles(cleanup):
     cleanup(b)
     calls = []
 
-    def comports():                      # the enumeration order changes on every call
+    def comports():  # the enumeration order changes on every call
         calls.append(1)
         ports = [Info(a.path, "SN-A"), Info(b.path, "SN-B")] if a.path and b.path else []
         return ports if len(calls) % 2 else list(reversed(ports))
 
-    conn_a = ReaderConnection(ReaderSpec(kind="dice", vid=0x2E8A, pid=0x000A, serial_number="SN-A"),
-                              comports=comports, **FAST)
-    conn_b = ReaderConnection(ReaderSpec(kind="tiles", vid=0x2E8A, pid=0x000A, serial_number="SN-B"),
-                              comports=comports, **FAST)
+    conn_a = ReaderConnection(
+        ReaderSpec(kind="dice", vid=0x2E8A, pid=0x000A, serial_number="SN-A"), comports=comports, **FAST
+    )
+    conn_b = ReaderConnection(
+        ReaderSpec(kind="tiles", vid=0x2E8A, pid=0x000A, serial_number="SN-B"), comports=comports, **FAST
+    )
     cleanup(conn_a.start())
     cleanup(conn_b.start())
     assert wait_until(lambda: conn_a.status.connected and conn_b.status.connected)
@@ -323,7 +326,7 @@ def test_a_reader_of_the_wrong_kind_is_refused_and_named(tmp_path, cleanup):
     assert wait_until(lambda: conn.status.state == "refused")
     assert "expected a dice reader, found a tiles reader (TILES-9)" in conn.status.detail
     time.sleep(0.5)
-    assert sim.host_bytes == b""             # never answered
+    assert sim.host_bytes == b""  # never answered
 
 
 # -- stopping ------------------------------------------------------------------------------------------------------
@@ -338,7 +341,7 @@ def test_stop_ends_the_thread_within_a_second(tmp_path, cleanup, situation):
     assert wait_until(lambda: conn.status.state == expected)
     assert conn.stop(timeout=1.0), "the reader thread did not end within a second"
     assert not conn.running and conn.status.state == "stopped"
-    assert conn.stop() is True                      # twice is fine
+    assert conn.stop() is True  # twice is fine
 
 
 def test_silence_reopens_the_port(cleanup):
@@ -350,19 +353,19 @@ def test_silence_reopens_the_port(cleanup):
     time.sleep(0.4)
     pty.write(HELLO)
     assert wait_until(lambda: conn.status.connected)
-    assert wait_until(lambda: conn.counters.sessions >= 2)     # said nothing more: closed and re-opened
+    assert wait_until(lambda: conn.counters.sessions >= 2)  # said nothing more: closed and re-opened
 
 
 # -- into the table ------------------------------------------------------------------------------------------------
 def test_a_roll_in_the_tray_answers_the_tables_request_and_is_journaled_as_reader(table, start_game, cleanup):
-    game_id = start_game(table)                       # TV Wars opens with a 2d6 roll-off, ABS first
+    game_id = start_game(table)  # TV Wars opens with a 2d6 roll-off, ABS first
     port = DiceReaderPort()
     tray = RollTray(port)
     service = ReaderService(dice_port=port, simulate_dice=True, settle_s=0.2)
     cleanup(service.start())
     assert wait_until(lambda: service.statuses()[0].connected)
     assert "connected" in service.status_text()
-    service.simulator.roll(2, 5, 6)                   # three dice for a 2d6 request: held, not used
+    service.simulator.roll(2, 5, 6)  # three dice for a 2d6 request: held, not used
     service.simulator.roll(4, 3)
 
     def drain():
@@ -372,11 +375,12 @@ def test_a_roll_in_the_tray_answers_the_tables_request_and_is_journaled_as_reade
 
     assert wait_until(drain)
     rolled = [e for e in table.journal.events(game_id) if e.type == "dice_rolled"]
-    assert [(e.payload["roller"], e.payload["values"], e.payload["source"]) for e in rolled] == \
-        [("ABS", [4, 3], "reader")]
+    assert [(e.payload["roller"], e.payload["values"], e.payload["source"]) for e in rolled] == [
+        ("ABS", [4, 3], "reader")
+    ]
     (held,) = tray.held
     assert held.values == (2, 5, 6) and held.needs_confirmation
-    faces = service.simulate_roll(2)                  # the desktop's "roll into the reader" for CBA
+    faces = service.simulate_roll(2)  # the desktop's "roll into the reader" for CBA
     assert faces is not None
 
     def second_roll():
@@ -411,7 +415,7 @@ def test_deliver_to_puts_faces_into_the_port():
 def test_probe_reader_for_the_self_test(tmp_path, cleanup):
     sim = DeviceSimulator("dice", uid="PROBE", hello_delay=0.1).start()
     cleanup(sim)
-    sim.roll(5, 5)                                   # waiting in the board: the probe must not take it
+    sim.roll(5, 5)  # waiting in the board: the probe must not take it
     status, stats = probe_reader(ReaderSpec(kind="dice", path=sim.path), timeout=15, settle_s=0.2)
     assert status.connected and status.device.uid == "PROBE" and stats["frames"] >= 2
     assert stats["not_taken"] >= 1 and stats["acks_sent"] == 0 and sim.pending == 1

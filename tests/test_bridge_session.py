@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import ConfigError, ReaderError
 from firmware_bridge.protocol import DiceResult, FrameParser, Heartbeat, Hello, TilePlaced, TileRemoved, encode
-from firmware_bridge.reader import (DiceReading, ReaderSession, ReaderSpec, RecentKeys, TileEvent, find_port)
+from firmware_bridge.reader import DiceReading, ReaderSession, ReaderSpec, RecentKeys, TileEvent, find_port
 
 DICE_HELLO = encode(Hello(1, "dice", "E661", "3F2A", "1.0.0", ("dice=10",)))
 TILES_HELLO = encode(Hello(1, "tiles", "T1", "0B17", "1.0.0", ("slots=4",)))
@@ -29,8 +29,14 @@ class Recorder:
 
 def session(kind="dice", settle=2.0, **kw):
     dice, tiles = Recorder(), Recorder()
-    s = ReaderSession(ReaderSpec(kind=kind, path="/dev/null", **kw), 100.0, on_dice=dice, on_tile=tiles,
-                      settle_s=settle, wall_clock=lambda: 1234.0)
+    s = ReaderSession(
+        ReaderSpec(kind=kind, path="/dev/null", **kw),
+        100.0,
+        on_dice=dice,
+        on_tile=tiles,
+        settle_s=settle,
+        wall_clock=lambda: 1234.0,
+    )
     return s, dice, tiles
 
 
@@ -44,12 +50,12 @@ def sent(s: ReaderSession) -> list:
 
 def test_everything_in_the_first_two_seconds_is_ignored_and_nothing_is_sent_before_hello():
     s, dice, _ = session()
-    s.data_received(b"\x00boot" + DICE_HELLO + encode(DiceResult(1, (3, 5))), 101.0)     # deaf
+    s.data_received(b"\x00boot" + DICE_HELLO + encode(DiceResult(1, (3, 5))), 101.0)  # deaf
     s.tick(101.9)
     assert s.state == "deaf" and s.outgoing == [] and s.counters.deaf_bytes > 0
     s.tick(102.0)
     assert s.state == "waiting"
-    s.data_received(encode(DiceResult(2, (4, 4))) + encode(Heartbeat(3, 1)), 102.1)      # before hello
+    s.data_received(encode(DiceResult(2, (4, 4))) + encode(Heartbeat(3, 1)), 102.1)  # before hello
     s.tick(103.5)
     assert s.outgoing == [] and dice.items == [] and s.counters.before_hello == 2
     s.data_received(DICE_HELLO, 103.6)
@@ -107,10 +113,13 @@ def test_keepalive_ping_and_silence():
     assert s.silent
 
 
-@pytest.mark.parametrize("hello, problem", [
-    (TILES_HELLO, "expected a dice reader, found a tiles reader"),
-    (encode(Hello(2, "dice", "E661", "3F2A", "2.0.0", ())), "protocol version 2"),
-])
+@pytest.mark.parametrize(
+    "hello, problem",
+    [
+        (TILES_HELLO, "expected a dice reader, found a tiles reader"),
+        (encode(Hello(2, "dice", "E661", "3F2A", "2.0.0", ())), "protocol version 2"),
+    ],
+)
 def test_a_wrong_device_is_refused_and_never_answered(hello, problem):
     s, dice, _ = session(settle=0)
     s.data_received(hello + encode(DiceResult(1, (1,))), 100.0)
@@ -129,15 +138,23 @@ def test_tile_events_slots_and_reset():
     s, _, tiles = session(kind="tiles", settle=0)
     s.data_received(TILES_HELLO, 100.0)
     sent(s)
-    s.data_received(encode(TilePlaced(1, 2, "04A1B2C3")) + encode(TilePlaced(2, 5, "04A1B2C4"))
-                    + encode(TilePlaced(3, 3, "04A1B2C5")) + encode(TileRemoved(4, 3, "04A1B2C5")), 100.1)
-    assert [(e.placed, e.slot, e.uid) for e in tiles.items] == [(True, 2, "04A1B2C3"), (True, 3, "04A1B2C5"),
-                                                               (False, 3, "04A1B2C5")]
-    assert s.counters.bad_slot == 1                              # slot 5 of a 4-slot reader
-    assert [m.seq for m in sent(s)] == [1, 2, 3, 4]              # acknowledged all the same
+    s.data_received(
+        encode(TilePlaced(1, 2, "04A1B2C3"))
+        + encode(TilePlaced(2, 5, "04A1B2C4"))
+        + encode(TilePlaced(3, 3, "04A1B2C5"))
+        + encode(TileRemoved(4, 3, "04A1B2C5")),
+        100.1,
+    )
+    assert [(e.placed, e.slot, e.uid) for e in tiles.items] == [
+        (True, 2, "04A1B2C3"),
+        (True, 3, "04A1B2C5"),
+        (False, 3, "04A1B2C5"),
+    ]
+    assert s.counters.bad_slot == 1  # slot 5 of a 4-slot reader
+    assert [m.seq for m in sent(s)] == [1, 2, 3, 4]  # acknowledged all the same
     assert s.placed == {2: "04A1B2C3"}
     assert isinstance(tiles.items[0], TileEvent) and tiles.items[0].device == "T1"
-    s.data_received(encode(Hello(1, "tiles", "T1", "FFFF", "1.0.0", ("slots=4",))), 101.0)   # board reset
+    s.data_received(encode(Hello(1, "tiles", "T1", "FFFF", "1.0.0", ("slots=4",))), 101.0)  # board reset
     assert s.placed == {}
 
 
@@ -152,9 +169,14 @@ def test_reader_specs_from_config():
     spec = ReaderSpec.from_mapping({"kind": "tiles", "vid": 0x2E8A, "pid": 0x000A, "serial_number": "E661"})
     assert spec.identity() == "USB 2E8A:000A serial E661" and spec.label == "tiles reader"
     assert ReaderSpec.from_mapping({"kind": "dice", "path": "/dev/serial/by-id/x"}).identity() == "/dev/serial/by-id/x"
-    for bad in ({"kind": "lamp", "path": "/x"}, {"kind": "dice"}, {"kind": "dice", "path": "/x", "vid": 1},
-                {"kind": "dice", "path": "/x", "colour": "red"}, {"kind": "dice", "vid": -1},
-                {"kind": "dice", "path": ""}):
+    for bad in (
+        {"kind": "lamp", "path": "/x"},
+        {"kind": "dice"},
+        {"kind": "dice", "path": "/x", "vid": 1},
+        {"kind": "dice", "path": "/x", "colour": "red"},
+        {"kind": "dice", "vid": -1},
+        {"kind": "dice", "path": ""},
+    ):
         with pytest.raises(ConfigError):
             ReaderSpec.from_mapping(bad)
     with pytest.raises(ValueError):
@@ -180,6 +202,7 @@ def test_usb_identity_finds_the_right_port_in_any_order():
 
 def test_pyserial_urls_open_through_serial_for_url():
     from firmware_bridge.reader import open_port
+
     port = open_port("loop://")
     try:
         port.write(b"$PING*10\r\n")

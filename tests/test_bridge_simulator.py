@@ -47,7 +47,7 @@ def test_the_simulator_boots_noisily_then_says_hello_until_answered():
             got = read_device(sim, fd, 1.6)
             parser = FrameParser()
             messages = parser.feed(got)
-            assert parser.stats.junk_bytes > 0 or parser.stats.rejected > 0        # boot noise came first
+            assert parser.stats.junk_bytes > 0 or parser.stats.rejected > 0  # boot noise came first
             hellos = [m for m in messages if isinstance(m, Hello)]
             assert len(hellos) >= 1 and hellos[0].uid == "SIM-X" and hellos[0].capability("dice") == "10"
             assert sim.first_hello_at - sim.plugged_at >= 0.5
@@ -55,7 +55,7 @@ def test_the_simulator_boots_noisily_then_says_hello_until_answered():
             assert wait_until(lambda: sim.heard)
             sim.roll(1, 6)
             later = FrameParser().feed(read_device(sim, fd, 1.3))
-            assert later.count(DiceResult(1, (1, 6))) >= 2                       # re-sent until acknowledged
+            assert later.count(DiceResult(1, (1, 6))) >= 2  # re-sent until acknowledged
             os.write(fd, encode_ack(1))
             assert wait_until(lambda: sim.pending == 0)
             assert sim.host_types() == ["PING", "ACK"]
@@ -67,22 +67,27 @@ def test_tiles_placed_swapped_removed_and_reported_again_after_a_reset(tmp_path)
     link = tmp_path / "tiles"
     with DeviceSimulator("tiles", uid="T", hello_delay=0.1, slots=4, link=link) as sim:
         events = []
-        conn = ReaderConnection(ReaderSpec(kind="tiles", path=str(link)), on_tile=events.append, settle_s=0.2,
-                                poll_s=0.1).start()
+        conn = ReaderConnection(
+            ReaderSpec(kind="tiles", path=str(link)), on_tile=events.append, settle_s=0.2, poll_s=0.1
+        ).start()
         try:
             assert wait_until(lambda: conn.status.connected)
             sim.place(2, "04a1b2c3")
-            sim.place(2, "04A1B2C4")                     # another tile on the same slot
-            assert sim.remove(3) is None                  # nothing there
+            sim.place(2, "04A1B2C4")  # another tile on the same slot
+            assert sim.remove(3) is None  # nothing there
             sim.remove(2)
             sim.place(4, "04A1B2C5")
             assert wait_until(lambda: len(events) == 5)
             assert [(e.placed, e.slot, e.uid) for e in events] == [
-                (True, 2, "04A1B2C3"), (False, 2, "04A1B2C3"), (True, 2, "04A1B2C4"), (False, 2, "04A1B2C4"),
-                (True, 4, "04A1B2C5")]
+                (True, 2, "04A1B2C3"),
+                (False, 2, "04A1B2C3"),
+                (True, 2, "04A1B2C4"),
+                (False, 2, "04A1B2C4"),
+                (True, 4, "04A1B2C5"),
+            ]
             assert wait_until(lambda: conn.placed() == {4: "04A1B2C5"})
             sim.unplug()
-            sim.replug(reset=True)                        # the board restarts; the tile is still on it
+            sim.replug(reset=True)  # the board restarts; the tile is still on it
             assert wait_until(lambda: len(events) == 6)
             assert (events[5].placed, events[5].slot, events[5].uid) == (True, 4, "04A1B2C5")
             assert wait_until(lambda: conn.placed() == {4: "04A1B2C5"})
@@ -92,32 +97,65 @@ def test_tiles_placed_swapped_removed_and_reported_again_after_a_reset(tmp_path)
 
 def test_cli_commands_through_run_cli():
     out = io.StringIO()
-    commands = ["help", "# a comment", "status", "roll 3 5", "roll 9", "roll", "place 1 04A1B2C3", "noise 4",
-                "bogus", "unplug", "status", "replug keep", "wait 0.1", "replug", "wait 0.1", "quit", "roll 1"]
+    commands = [
+        "help",
+        "# a comment",
+        "status",
+        "roll 3 5",
+        "roll 9",
+        "roll",
+        "place 1 04A1B2C3",
+        "noise 4",
+        "bogus",
+        "unplug",
+        "status",
+        "replug keep",
+        "wait 0.1",
+        "replug",
+        "wait 0.1",
+        "quit",
+        "roll 1",
+    ]
     assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=commands, out=out) == 0
     text = out.getvalue()
     assert text.startswith("dice reader simulator ") and "/dev/pts/" in text.splitlines()[0]
     assert "rolled 3 5 (seq 1)" in text
-    assert "? roll 9" in text and "? place 1 04A1B2C3" in text          # a dice reader has no slots
+    assert "? roll 9" in text and "? place 1 04A1B2C3" in text  # a dice reader has no slots
     assert "unknown command 'bogus'" in text and "wrote 4 noise bytes" in text
     assert "(unplugged)" in text and "plugged in again" in text and "still 1 unacknowledged" in text
-    assert text.rstrip().endswith("all results acknowledged")                # a fresh boot forgets them
-    assert "rolled 1" not in text                                        # after quit
+    assert text.rstrip().endswith("all results acknowledged")  # a fresh boot forgets them
+    assert "rolled 1" not in text  # after quit
 
 
 def test_scripted_simulator_as_a_process_with_a_reader(tmp_path):
     link = tmp_path / "usb-sim-dice"
     script = tmp_path / "script.txt"
     script.write_text("# roll twice, then wait for the host\nroll 2 2\nroll 6 1 4\nwait 20\nquit\n")
-    process = subprocess.Popen([sys.executable, "-m", "firmware_bridge.simulator", "--script", str(script),
-                                "--link", str(link), "--hello-delay", "0.2"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=str(REPO))
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "firmware_bridge.simulator",
+            "--script",
+            str(script),
+            "--link",
+            str(link),
+            "--hello-delay",
+            "0.2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        cwd=str(REPO),
+    )
     readings = []
     try:
         first = process.stdout.readline()
         assert first.startswith("dice reader simulator") and str(link) in first
-        conn = ReaderConnection(ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append, settle_s=0.2,
-                                poll_s=0.1).start()
+        conn = ReaderConnection(
+            ReaderSpec(kind="dice", path=str(link)), on_dice=readings.append, settle_s=0.2, poll_s=0.1
+        ).start()
         try:
             output, errors = process.communicate(timeout=60)
         finally:
@@ -128,4 +166,4 @@ def test_scripted_simulator_as_a_process_with_a_reader(tmp_path):
     assert process.returncode == 0, errors
     assert "all results acknowledged" in output
     assert [r.values for r in readings] == [(2, 2), (6, 1, 4)]
-    assert not link.exists()                          # the link goes with the simulator
+    assert not link.exists()  # the link goes with the simulator

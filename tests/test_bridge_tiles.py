@@ -6,28 +6,28 @@ import sqlite3
 import threading
 
 import pytest
+from conftest import start_tv_wars
 
 from companion.errors import JournalError, TileError
 from companion.journal import Journal, open_journal
 from companion.tiles import Tile, TileRegistry, normalize_uid
 
-from conftest import start_tv_wars
-
 
 def test_learn_mode_unknown_then_learned_once(journal_path):
     with TileRegistry(journal_path, clock=lambda: 1000.0) as tiles:
-        assert tiles.lookup("04A1B2C3") is None                    # the UI asks for the details
+        assert tiles.lookup("04A1B2C3") is None  # the UI asks for the details
         learned = tiles.learn("04:a1:b2:c3", "program", {"title": "Quiz Night", "genre": "game show", "half_hours": 1})
-        assert learned == Tile("04A1B2C3", "program", {"genre": "game show", "half_hours": 1, "title": "Quiz Night"},
-                               1000.0)
+        assert learned == Tile(
+            "04A1B2C3", "program", {"genre": "game show", "half_hours": 1, "title": "Quiz Night"}, 1000.0
+        )
         assert tiles.lookup("04a1b2c3") == learned
-        tiles.learn("04A1B2C3", "program", {"title": "Quiz Night II"})      # re-learning replaces
+        tiles.learn("04A1B2C3", "program", {"title": "Quiz Night II"})  # re-learning replaces
         assert tiles.lookup("04A1B2C3").details == {"title": "Quiz Night II"}
         tiles.learn("04224E72B15A80", "sponsor", {})
         assert [t.uid for t in tiles.tiles()] == ["04224E72B15A80", "04A1B2C3"]
         assert [t.uid for t in tiles.tiles("program")] == ["04A1B2C3"]
         assert tiles.forget("04224E72B15A80") and not tiles.forget("04224E72B15A80")
-    with TileRegistry(journal_path) as again:                        # it is on disk
+    with TileRegistry(journal_path) as again:  # it is on disk
         assert again.lookup("04A1B2C3").details == {"title": "Quiz Night II"}
 
 
@@ -39,9 +39,9 @@ def test_the_registry_lives_in_the_journal_file_without_disturbing_it(journal_pa
     events_before = len(table.journal.events(game_id))
     assert sqlite3.connect(str(journal_path)).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tiles.close()
-    tiles.close()                                                    # twice is fine
+    tiles.close()  # twice is fine
     table.journal.close()
-    journal, recovery = open_journal(journal_path)                   # the integrity check passes
+    journal, recovery = open_journal(journal_path)  # the integrity check passes
     try:
         assert recovery is None and len(journal.events(game_id)) == events_before
     finally:
@@ -65,7 +65,7 @@ def test_concurrent_learning_from_threads_and_the_journal_writer(journal_path, j
         try:
             for i in range(25):
                 tiles.learn("%08X" % (n * 1000 + i), "program", {"n": i})
-        except Exception as error:      # pragma: no cover - reported below
+        except Exception as error:  # pragma: no cover - reported below
             errors.append(error)
 
     threads = [threading.Thread(target=learn, args=(n,)) for n in range(4)]

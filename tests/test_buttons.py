@@ -8,16 +8,17 @@ import random
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from fakeclock import FakeClock, StampedFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.commands import Redo, RollDice, Undo
 from companion.config import ButtonConfig, default_config, parse_config
 from companion.games.tv_wars import TV_WARS, LandOnSponsor, PassOnTheAir
 from hardware.buttons import ButtonBoard
 from hardware.debounce import PressDetector
-from fakeclock import FakeClock, StampedFactory
 
-BOUNCE = 0.03   # the default hardware.bounce_time
+BOUNCE = 0.03  # the default hardware.bounce_time
 
 
 @pytest.fixture
@@ -29,8 +30,9 @@ def factory():
 
 def board(factory, posted, config=None):
     """A board on ``factory``'s pins whose checks run on the factory's fake clock (``board.clock``)."""
-    result = ButtonBoard(config or default_config(), posted.append, TV_WARS.button_command, pin_factory=factory,
-                         scheduler=factory.clock)
+    result = ButtonBoard(
+        config or default_config(), posted.append, TV_WARS.button_command, pin_factory=factory, scheduler=factory.clock
+    )
     result.seat_players(["ABS", "CBA"])
     result.clock = factory.clock
     return result
@@ -47,17 +49,22 @@ def press(board, pin, held=0.1):
 def test_each_player_button_posts_its_command_for_the_seated_network(factory):
     posted = []
     buttons = board(factory, posted)
-    for pin in (17, 24, 25, 5, 6):   # ABS on_the_air, CBA sponsor, CBA roll, table undo, table redo
+    for pin in (17, 24, 25, 5, 6):  # ABS on_the_air, CBA sponsor, CBA roll, table undo, table redo
         press(buttons, pin)
-    assert posted == [PassOnTheAir(network="ABS", source="button"), LandOnSponsor(network="CBA", source="button"),
-                      RollDice(roller="CBA", source="button"), Undo(source="button"), Redo(source="button")]
+    assert posted == [
+        PassOnTheAir(network="ABS", source="button"),
+        LandOnSponsor(network="CBA", source="button"),
+        RollDice(roller="CBA", source="button"),
+        Undo(source="button"),
+        Redo(source="button"),
+    ]
     buttons.close()
 
 
 def test_a_seat_not_in_the_game_posts_nothing(factory):
     posted = []
     buttons = board(factory, posted)
-    press(buttons, 12)   # seat 3 (PBC) is not playing a two-network game
+    press(buttons, 12)  # seat 3 (PBC) is not playing a two-network game
     assert posted == []
     buttons.close()
 
@@ -82,7 +89,7 @@ def test_holding_a_button_is_one_press(factory):
 def bounce_then(pin, level, clock, rng):
     """Contact chatter: a few alternating edges, each shorter than the bounce time, ending at ``level``."""
     final_low = level == "low"
-    for index in range(rng.randrange(0, 5) * 2):      # an even number of toggles, starting with the new level
+    for index in range(rng.randrange(0, 5) * 2):  # an even number of toggles, starting with the new level
         (pin.drive_low if (index % 2 == 0) == final_low else pin.drive_high)()
         clock.advance(rng.uniform(0.0005, BOUNCE * 0.9))
     pin.drive_low() if final_low else pin.drive_high()
@@ -94,14 +101,15 @@ def test_bouncing_switch_gives_exactly_one_press_and_one_release_each(seed, pres
     factory = StampedFactory(FakeClock())
     try:
         posted = []
-        one_button = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17}}},
-                                               {"name": "CBA"}], "table_buttons": {}})
+        one_button = parse_config(
+            {"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17}}}, {"name": "CBA"}], "table_buttons": {}}
+        )
         buttons = board(factory, posted, one_button)
         rng = random.Random(seed)
         pin = factory.pin(17)
         for _ in range(presses):
             bounce_then(pin, "low", buttons.clock, rng)
-            buttons.clock.advance(rng.uniform(BOUNCE * 1.1, 3.0))       # held: short or very long
+            buttons.clock.advance(rng.uniform(BOUNCE * 1.1, 3.0))  # held: short or very long
             bounce_then(pin, "high", buttons.clock, rng)
             buttons.clock.advance(rng.uniform(BOUNCE * 1.1, 1.0))
         detector = buttons.detectors[17]
@@ -114,8 +122,7 @@ def test_bouncing_switch_gives_exactly_one_press_and_one_release_each(seed, pres
 
 def test_short_and_long_press_are_exclusive_and_long_fires_once(factory):
     """A button with a long action: released before hold_time → short; held → long, once, no repeats."""
-    config = parse_config({"hardware": {"hold_time": 0.8},
-                           "table_buttons": {"undo": {"pin": 5, "long": "redo"}}})
+    config = parse_config({"hardware": {"hold_time": 0.8}, "table_buttons": {"undo": {"pin": 5, "long": "redo"}}})
     posted = []
     buttons = board(factory, posted, config)
     press(buttons, 5, held=0.3)
@@ -130,7 +137,7 @@ def test_without_a_long_action_the_press_acts_at_once(factory):
     buttons = board(factory, posted)
     factory.pin(17).drive_low()
     buttons.clock.advance(BOUNCE * 1.5)
-    assert posted == [PassOnTheAir(network="ABS", source="button")]     # before release
+    assert posted == [PassOnTheAir(network="ABS", source="button")]  # before release
     factory.pin(17).drive_high()
     buttons.clock.advance(BOUNCE * 2)
     assert len(posted) == 1
@@ -149,8 +156,8 @@ def test_keyboard_keys_drive_the_same_mock_pins_with_real_timers():
     deadline = time.monotonic() + 5
     while buttons.factory.pin(17).state != 1 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert buttons.factory.pin(17).state == 1        # released again (pull-up), after a finger-long hold
-    assert not buttons.key_down("m")                 # not a button key
+    assert buttons.factory.pin(17).state == 1  # released again (pull-up), after a finger-long hold
+    assert not buttons.key_down("m")  # not a button key
     assert posted == [PassOnTheAir(network="ABS", source="button")]
     buttons.close()
 
@@ -170,17 +177,19 @@ def test_close_twice_and_set_up_again_in_one_process(factory):
 def test_a_failed_set_up_releases_the_pins_it_took(factory):
     from gpiozero import Button
     from gpiozero.exc import GPIOPinInUse
-    blocker = Button(5, pin_factory=factory)      # the table's undo pin is already in use
+
+    blocker = Button(5, pin_factory=factory)  # the table's undo pin is already in use
     with pytest.raises(GPIOPinInUse):
         ButtonBoard(default_config(), [].append, TV_WARS.button_command, pin_factory=factory)
     blocker.close()
-    buttons = board(factory, [])                  # every pin free again: no "pin in use"
+    buttons = board(factory, [])  # every pin free again: no "pin in use"
     buttons.close()
 
 
 def test_key_only_buttons_post_without_a_pin():
-    config = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"key": "q"}}},
-                                       {"name": "CBA"}], "table_buttons": {}})
+    config = parse_config(
+        {"players": [{"name": "ABS", "buttons": {"on_the_air": {"key": "q"}}}, {"name": "CBA"}], "table_buttons": {}}
+    )
     posted = []
     buttons = ButtonBoard(config, posted.append, TV_WARS.button_command, simulate=True)
     buttons.seat_players(["ABS", "CBA"])
@@ -207,6 +216,7 @@ def test_press_detector_with_zero_bounce_is_immediate():
 
 # -- peek: a long press of a `long = "peek"` button (the default roll button), display only ----------------------
 
+
 def test_default_roll_button_held_peeks_until_released_and_posts_nothing(factory):
     """The built-in config gives each seat's third button (roll) ``long = "peek"``: held past hold_time it
     tells on_peek (seat, network, True) once; the release says (…, False); no command is posted (TV Wars 9.1:
@@ -214,13 +224,13 @@ def test_default_roll_button_held_peeks_until_released_and_posts_nothing(factory
     posted, peeks = [], []
     buttons = board(factory, posted)
     buttons.on_peek = lambda seat, player, held: peeks.append((seat, player, held))
-    factory.pin(25).drive_low()                        # CBA's roll button
+    factory.pin(25).drive_low()  # CBA's roll button
     buttons.clock.advance(BOUNCE * 1.5)
-    assert peeks == [] and posted == []                # nothing yet: short or long is decided later
+    assert peeks == [] and posted == []  # nothing yet: short or long is decided later
     buttons.clock.advance(1.0)
     assert peeks == [(1, "CBA", True)]
     buttons.clock.advance(3.0)
-    assert peeks == [(1, "CBA", True)]                 # no repeats while held
+    assert peeks == [(1, "CBA", True)]  # no repeats while held
     factory.pin(25).drive_high()
     buttons.clock.advance(BOUNCE * 2)
     assert peeks == [(1, "CBA", True), (1, "CBA", False)]
@@ -232,7 +242,7 @@ def test_a_short_press_of_the_peek_button_still_rolls(factory):
     posted, peeks = [], []
     buttons = board(factory, posted)
     buttons.on_peek = lambda *args: peeks.append(args)
-    press(buttons, 22, held=0.2)                       # ABS's roll button, released before hold_time
+    press(buttons, 22, held=0.2)  # ABS's roll button, released before hold_time
     assert posted == [RollDice(roller="ABS", source="button")] and peeks == []
     buttons.close()
 
@@ -240,9 +250,9 @@ def test_a_short_press_of_the_peek_button_still_rolls(factory):
 def test_peek_for_a_seat_not_in_the_game_or_without_a_listener_does_nothing(factory):
     posted, peeks = [], []
     buttons = board(factory, posted)
-    press(buttons, 22, held=2.0)                       # no on_peek set: nothing happens, nothing posted
+    press(buttons, 22, held=2.0)  # no on_peek set: nothing happens, nothing posted
     buttons.on_peek = lambda *args: peeks.append(args)
-    press(buttons, 20, held=2.0)                       # seat 3 (PBC) is not in a two-network game
+    press(buttons, 20, held=2.0)  # seat 3 (PBC) is not in a two-network game
     assert posted == [] and peeks == []
     buttons.close()
 
@@ -253,6 +263,7 @@ def test_a_failing_peek_listener_never_takes_the_buttons_down(factory):
 
     def broken(*args):
         raise RuntimeError("panel bus gone")
+
     buttons.on_peek = broken
     press(buttons, 22, held=2.0)
     press(buttons, 17)
@@ -263,9 +274,14 @@ def test_a_failing_peek_listener_never_takes_the_buttons_down(factory):
 def test_press_detector_long_release_fires_only_after_a_long_press():
     clock = FakeClock()
     calls = []
-    detector = PressDetector(bounce_time=BOUNCE, hold_time=0.8, scheduler=clock,
-                             on_short=lambda: calls.append("short"), on_long=lambda: calls.append("long"),
-                             on_long_release=lambda: calls.append("long released"))
+    detector = PressDetector(
+        bounce_time=BOUNCE,
+        hold_time=0.8,
+        scheduler=clock,
+        on_short=lambda: calls.append("short"),
+        on_long=lambda: calls.append("long"),
+        on_long_release=lambda: calls.append("long released"),
+    )
     for held in (0.3, 1.5):
         detector.edge(clock.now(), True)
         clock.advance(held)

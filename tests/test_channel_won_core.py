@@ -6,21 +6,30 @@ Every refusal must leave the state unchanged and write nothing to the journal.
 from __future__ import annotations
 
 import pytest
+from table_helpers import accepted, event_count
 
 from companion.commands import EndGame, NewGame, PlayerSeat, RollDice, Undo
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.games import find_game, game_names
-from companion.games.channel_won import (CHANNEL_WON, CloseLead, CollectCard, DeclareDone, Pass, PassOrDone,
-                                         PlayLocation, PlayScoop, PlaySource, UseAbility, format_breakdown)
-from companion.games.channel_won.cards import (CatalogueError, LeadCard, leads_option, load_catalogue,
-                                               parse_catalogue)
+from companion.games.channel_won import (
+    CHANNEL_WON,
+    CloseLead,
+    CollectCard,
+    DeclareDone,
+    Pass,
+    PassOrDone,
+    PlayLocation,
+    PlayScoop,
+    PlaySource,
+    UseAbility,
+    format_breakdown,
+)
+from companion.games.channel_won.cards import CatalogueError, LeadCard, leads_option, load_catalogue, parse_catalogue
 from companion.table import replay
-
-from table_helpers import accepted, event_count
 
 NAMES = CHANNEL_WON.default_names
 COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00")
-FOUR = ["Sports", "Business", "Fluff", "Crime"]      # lineup order: Crime, Business, Sports, Fluff
+FOUR = ["Sports", "Business", "Fluff", "Crime"]  # lineup order: Crime, Business, Sports, Fluff
 
 
 def seats(n: int) -> tuple[PlayerSeat, ...]:
@@ -75,6 +84,7 @@ def play_to_phase2(table, n=2, **options):
 
 # -- Setup ---------------------------------------------------------------------------------------------
 
+
 def test_registered_by_name():
     assert "channel-won" in game_names()
     assert find_game("channel-won") is CHANNEL_WON
@@ -111,23 +121,25 @@ def test_setup_two_to_six_players(table, n):
     assert isinstance(outcome.refusal, IllegalCommand) and "2 to 6" in str(outcome.refusal)
 
 
-@pytest.mark.parametrize("options, option", [
-    ({"house": 1}, "house"),
-    ({"categories": ["Sports", "Weather", "Crime", "Fluff"]}, "categories"),
-    ({"categories": ["Sports", "sports", "Crime", "Fluff"]}, "categories"),
-    ({"next_round_order": "random"}, "next_round_order"),
-    ({"score_open_leads": "yes"}, "score_open_leads"),
-    ({"leads": {"Sports": [{"category": "Sports"}] * 2}}, "leads"),
-    ({"leads": {"Sports": [{"category": "Crime"}] * 3}}, "leads"),
-    ({"leads": {"Sports": [{"category": "Sports", "sources": {"Coach": 0}}] * 3}}, "leads"),
-    ({"characters": {"Ava": "Trey DeMark", "Ben": "Trey DeMark"}}, "characters"),
-    ({"characters": {"Zed": "Trey DeMark"}}, "characters"),
-    ({"first_player": "Zed"}, "first_player"),
-    ({"leads": {"Politics": [{"category": "Politics"}] * 3}}, "leads"),   # not a chosen category
-])
+@pytest.mark.parametrize(
+    "options, option",
+    [
+        ({"house": 1}, "house"),
+        ({"categories": ["Sports", "Weather", "Crime", "Fluff"]}, "categories"),
+        ({"categories": ["Sports", "sports", "Crime", "Fluff"]}, "categories"),
+        ({"next_round_order": "random"}, "next_round_order"),
+        ({"score_open_leads": "yes"}, "score_open_leads"),
+        ({"leads": {"Sports": [{"category": "Sports"}] * 2}}, "leads"),
+        ({"leads": {"Sports": [{"category": "Crime"}] * 3}}, "leads"),
+        ({"leads": {"Sports": [{"category": "Sports", "sources": {"Coach": 0}}] * 3}}, "leads"),
+        ({"characters": {"Ava": "Trey DeMark", "Ben": "Trey DeMark"}}, "characters"),
+        ({"characters": {"Zed": "Trey DeMark"}}, "characters"),
+        ({"first_player": "Zed"}, "first_player"),
+        ({"leads": {"Politics": [{"category": "Politics"}] * 3}}, "leads"),  # not a chosen category
+    ],
+)
 def test_setup_bad_options_refused(table, options, option):
-    outcome = table.execute(NewGame(game="channel-won", players=seats(2),
-                                    options={"categories": FOUR, **options}))
+    outcome = table.execute(NewGame(game="channel-won", players=seats(2), options={"categories": FOUR, **options}))
     assert isinstance(outcome.refusal, BadOption), outcome.refusal
     assert outcome.refusal.option == option
     assert table.journal.games() == []
@@ -140,10 +152,11 @@ def test_setup_first_player_is_who_watched_the_news_last(table):
 
 # -- Phase 1 ----------------------------------------------------------------------------------------------
 
+
 def test_phase1_collect_in_turn_up_to_seven_then_phase2(table):
     start(table, 2)
     accepted(table, CollectCard(player="Ava", kind="location", from_row=True))
-    refused(table, CollectCard(player="Ava"), IllegalCommand, "Phase 1")        # Ben's turn
+    refused(table, CollectCard(player="Ava"), IllegalCommand, "Phase 1")  # Ben's turn
     for _ in range(12):
         accepted(table, CollectCard(player=table.state.turn, kind="source"))
     assert [r.hand for r in table.state.reporters] == [7, 6]
@@ -176,6 +189,7 @@ def test_phase1_no_reporting_yet(table):
 
 # -- Phase 2: Locations and Sources --------------------------------------------------------------------------
 
+
 def test_locations_place_a_tile_one_per_lead(table):
     play_to_phase2(table)
     outcome = accepted(table, PlayLocation(player="Ava", lead="sports"))
@@ -188,8 +202,12 @@ def test_locations_place_a_tile_one_per_lead(table):
 
 def test_source_before_location_refused(table):
     play_to_phase2(table)
-    error = refused(table, PlaySource(player="Ava", lead="Sports", value=2, source_type="Coach"),
-                    IllegalCommand, "Channel WON Locations")
+    error = refused(
+        table,
+        PlaySource(player="Ava", lead="Sports", value=2, source_type="Coach"),
+        IllegalCommand,
+        "Channel WON Locations",
+    )
     assert "no Location yet" in str(error)
 
 
@@ -208,7 +226,7 @@ def test_sources_add_points_and_one_tile_per_lead(table):
 
 def test_fourth_lead_for_one_reporter_refused(table):
     play_to_phase2(table)
-    accepted(table, DeclareDone(player="Ava"))     # Ben plays alone from now on
+    accepted(table, DeclareDone(player="Ava"))  # Ben plays alone from now on
     for category in ("Crime", "Business", "Sports"):
         accepted(table, PlayLocation(player="Ben", lead=category))
         assert table.state.turn == "Ben"
@@ -223,7 +241,7 @@ def test_closing_stops_contributors_and_same_category_sources(table):
     play_to_phase2(table)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
     accepted(table, CloseLead(player="Ben", lead="Sports"))
-    assert lead(table, "Sports").closed and table.state.reporter("Ben").hand == 7   # closing uses no card
+    assert lead(table, "Sports").closed and table.state.reporter("Ben").hand == 7  # closing uses no card
     error = refused(table, PlaySource(player="Ava", lead="Sports", value=2), IllegalCommand, "Closing a Lead")
     assert "no more contributors" in str(error)
     accepted(table, CloseLead(player="Ava", lead="Crime"))
@@ -234,8 +252,9 @@ def test_closing_stops_contributors_and_same_category_sources(table):
 def test_bonus_sources_only_on_closed_leads_no_credit(table):
     play_to_phase2(table)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
-    error = refused(table, PlaySource(player="Ben", lead="Sports", category="Business", value=-1),
-                    IllegalCommand, "Bonus Sources")
+    error = refused(
+        table, PlaySource(player="Ben", lead="Sports", category="Business", value=-1), IllegalCommand, "Bonus Sources"
+    )
     assert "closed" in str(error)
     accepted(table, CloseLead(player="Ben", lead="Sports"))
     accepted(table, PlaySource(player="Ava", lead="Sports", category="Fluff", value=1))
@@ -278,8 +297,9 @@ headline = "Third story"
 
 def test_catalogue_prefills_location_and_values(table):
     cards = parse_catalogue(CATALOGUE)
-    assert cards[0] == LeadCard("Sports", "Upset at the Park", "Park", (("Athlete", 3), ("Coach", 2)),
-                                (("Business", -1), ("Fluff", 1)))
+    assert cards[0] == LeadCard(
+        "Sports", "Upset at the Park", "Park", (("Athlete", 3), ("Coach", 2)), (("Business", -1), ("Fluff", 1))
+    )
     play_to_phase2(table, leads=leads_option(cards, ["Sports"]))
     error = refused(table, PlayLocation(player="Ava", lead="Sports", location="Museum"), IllegalCommand, "Locations")
     assert "needs the Park Location" in str(error)
@@ -288,22 +308,26 @@ def test_catalogue_prefills_location_and_values(table):
     accepted(table, PlaySource(player="Ben", lead="Sports", source_type="Coach"))
     assert lead(table, "Sports").value == 2
     accepted(table, CloseLead(player="Ava", lead="Sports"))
-    error = refused(table, PlaySource(player="Ben", lead="Sports", category="Crime", value=2), IllegalCommand,
-                    "Bonus Sources")
+    error = refused(
+        table, PlaySource(player="Ben", lead="Sports", category="Crime", value=2), IllegalCommand, "Bonus Sources"
+    )
     assert "Business, Fluff only" in str(error)
     accepted(table, PlaySource(player="Ben", lead="Sports", category="Business"))
     assert lead(table, "Sports").value == 1
     assert table.state.lead("Sports").card.headline == "Upset at the Park"
 
 
-@pytest.mark.parametrize("text, key", [
-    ("[[lead]]\ncategory = 'Weather'\n", "lead[1].category"),
-    ("[[lead]]\ncategory = 'Sports'\ncolour = 'red'\n", "lead[1].colour"),
-    ("[[lead]]\ncategory = 'Sports'\nsources = { Coach = 12 }\n", "lead[1].sources.Coach"),
-    ("[[lead]]\ncategory = 'Sports'\nbonus = { Sports = 1 }\n", "lead[1].bonus.Sports"),
-    ("title = 'x'\n", "title"),
-    ("[[lead]\n", ""),
-])
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ("[[lead]]\ncategory = 'Weather'\n", "lead[1].category"),
+        ("[[lead]]\ncategory = 'Sports'\ncolour = 'red'\n", "lead[1].colour"),
+        ("[[lead]]\ncategory = 'Sports'\nsources = { Coach = 12 }\n", "lead[1].sources.Coach"),
+        ("[[lead]]\ncategory = 'Sports'\nbonus = { Sports = 1 }\n", "lead[1].bonus.Sports"),
+        ("title = 'x'\n", "title"),
+        ("[[lead]\n", ""),
+    ],
+)
 def test_catalogue_errors_name_the_key(text, key):
     with pytest.raises(CatalogueError) as caught:
         parse_catalogue(text, "cards.toml")
@@ -314,8 +338,13 @@ def test_catalogue_file_is_read_once_into_the_options(tmp_path):
     path = tmp_path / "cards.toml"
     path.write_text(CATALOGUE, encoding="utf-8")
     option = leads_option(load_catalogue(path), ["Sports"])
-    assert option["Sports"][0] == {"category": "Sports", "headline": "Upset at the Park", "location": "Park",
-                                   "sources": {"Athlete": 3, "Coach": 2}, "bonus": {"Business": -1, "Fluff": 1}}
+    assert option["Sports"][0] == {
+        "category": "Sports",
+        "headline": "Upset at the Park",
+        "location": "Park",
+        "sources": {"Athlete": 3, "Coach": 2},
+        "bonus": {"Business": -1, "Fluff": 1},
+    }
     assert [card["headline"] for card in option["Sports"]] == ["Upset at the Park", "Second story", "Third story"]
     with pytest.raises(CatalogueError) as caught:
         load_catalogue(tmp_path / "missing.toml")
@@ -329,11 +358,13 @@ def test_catalogue_needs_three_leads_per_category():
 
 # -- Inside Scoops ---------------------------------------------------------------------------------------
 
+
 def test_discredit_on_open_lead_refused_and_both_on_closed(table):
     play_to_phase2(table)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
-    error = refused(table, PlayScoop(player="Ben", scoop="discredit", lead="Sports"), IllegalCommand,
-                    "Channel WON Discredit")
+    error = refused(
+        table, PlayScoop(player="Ben", scoop="discredit", lead="Sports"), IllegalCommand, "Channel WON Discredit"
+    )
     assert "closed Leads" in str(error)
     refused(table, PlayScoop(player="Ben", scoop="final_touch", lead="Sports"), IllegalCommand, "Final Touch")
     accepted(table, PlaySource(player="Ben", lead="Sports", value=3))
@@ -372,8 +403,9 @@ def test_library_archives_plays_a_face_up_source_at_once(table):
     outcome = accepted(table, PlaySource(player="Ben", lead="Sports", value=2, from_archives=True))
     assert "Library Archives" in outcome.message and lead(table, "Sports").contributors == ("Ava", "Ben")
     accepted(table, CloseLead(player="Ava", lead="Sports"))
-    error = refused(table, PlaySource(player="Ben", lead="Sports", value=2, from_archives=True), IllegalCommand,
-                    "Library Archives")
+    error = refused(
+        table, PlaySource(player="Ben", lead="Sports", value=2, from_archives=True), IllegalCommand, "Library Archives"
+    )
     assert "closed" in str(error)
     accepted(table, PlaySource(player="Ben", lead="Sports", category="Fluff", value=1, from_archives=True))
     assert lead(table, "Sports").value == 3
@@ -397,10 +429,11 @@ def test_unknown_scoop_and_lead_are_malformed(table):
     play_to_phase2(table)
     refused(table, PlayScoop(player="Ava", scoop="rumour", lead="Sports"), MalformedCommand)
     refused(table, PlayLocation(player="Ava", lead="Weather"), MalformedCommand)
-    refused(table, PlayLocation(player="Ava", lead="Politics"), MalformedCommand)   # not chosen in this game
+    refused(table, PlayLocation(player="Ava", lead="Politics"), MalformedCommand)  # not chosen in this game
 
 
 # -- turns, passing, done --------------------------------------------------------------------------------
+
 
 def test_out_of_turn_refused(table):
     play_to_phase2(table)
@@ -415,7 +448,7 @@ def test_second_pass_refused(table):
     accepted(table, Pass(player="Ben"))
     error = refused(table, Pass(player="Ava"), IllegalCommand, "Passing")
     assert "once per round" in str(error) or "one pass per round" in str(error)
-    accepted(table, PlayLocation(player="Ava", lead="Sports"))    # a passed player may still play
+    accepted(table, PlayLocation(player="Ava", lead="Sports"))  # a passed player may still play
 
 
 def test_pass_or_done_button(table):
@@ -444,6 +477,7 @@ def test_no_card_left_cannot_play_but_can_close(table):
 
 # -- End of Round: scoring ----------------------------------------------------------------------------------
 
+
 def test_rulebook_scoring_example_coach_then_bonus_business(table):
     """End of Round, Scoring Example: "Playing the Coach Source Card brings the Lead to a value of 2 points,
     however, the Bonus Business Source Card reduces the value to 1 point." """
@@ -460,8 +494,10 @@ def test_rulebook_scoring_example_coach_then_bonus_business(table):
     scored = next(r for r in records if r.type == "lead_scored" and r.payload["lead"] == "Sports")
     assert scored.payload["value"] == 1 and scored.payload["reported"]
     assert scored.payload["parts"] == [["Coach", 2], ["Business bonus", -1]]
-    assert scored.payload["moves"] == [{"player": "Ava", "before": 0, "after": 1, "floored": False},
-                                       {"player": "Ben", "before": 0, "after": 1, "floored": False}]
+    assert scored.payload["moves"] == [
+        {"player": "Ava", "before": 0, "after": 1, "floored": False},
+        {"player": "Ben", "before": 0, "after": 1, "floored": False},
+    ]
     assert "Sports Lead 1 = 2 Coach - 1 Business bonus: reported; Ava 0 → 1, Ben 0 → 1" in outcomes[-1].message
     assert table.state.scores == {"Ava": 1, "Ben": 1}
     # the three other Leads were not closed: three stars lost
@@ -484,7 +520,7 @@ def test_rulebook_bonus_sources_example_back_to_one_point(table):
     assert lead(table, "Sports").value == 1 and lead(table, "Sports").reported
     everyone_done(table)
     assert table.state.scores == {"Ava": 1, "Ben": 1, "Cleo": 0}
-    assert table.state.stars == 1     # the four other Leads were unreported; Sports was not
+    assert table.state.stars == 1  # the four other Leads were unreported; Sports was not
 
 
 def test_scores_never_fall_below_zero(table):
@@ -523,19 +559,22 @@ def test_unreported_leads_each_cost_a_star(table):
     """Network Ratings: not closed, closed without a Source, or worth 0 or less: one star each."""
     play_to_phase2(table)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
-    accepted(table, PlaySource(player="Ben", lead="Sports", value=2))     # open at round end
-    accepted(table, CloseLead(player="Ava", lead="Crime"))                # closed, no Source
+    accepted(table, PlaySource(player="Ben", lead="Sports", value=2))  # open at round end
+    accepted(table, CloseLead(player="Ava", lead="Crime"))  # closed, no Source
     accepted(table, PlayLocation(player="Ben", lead="Fluff"))
     accepted(table, PlaySource(player="Ava", lead="Fluff", value=1))
     accepted(table, CloseLead(player="Ben", lead="Fluff"))
-    accepted(table, PlaySource(player="Ava", lead="Fluff", category="Sports", value=-1))   # worth 0
+    accepted(table, PlaySource(player="Ava", lead="Fluff", category="Sports", value=-1))  # worth 0
     accepted(table, PlayLocation(player="Ben", lead="Business"))
     accepted(table, PlaySource(player="Ava", lead="Business", value=3))
-    accepted(table, CloseLead(player="Ben", lead="Business"))              # reported
+    accepted(table, CloseLead(player="Ben", lead="Business"))  # reported
     outcomes = everyone_done(table)
     drops = [r.payload for r in outcomes[-1].records if r.type == "rating_dropped"]
     assert [(d["lead"], d["why"], d["stars"]) for d in drops] == [
-        ("Crime", "closed without a Source", 4), ("Sports", "not closed", 3), ("Fluff", "worth 0", 2)]
+        ("Crime", "closed without a Source", 4),
+        ("Sports", "not closed", 3),
+        ("Fluff", "worth 0", 2),
+    ]
     assert table.state.stars == 2
     # Sports was open: its contributors score nothing by default; Business scored 3 each
     assert table.state.scores == {"Ava": 3, "Ben": 3}
@@ -547,11 +586,11 @@ def test_house_rule_score_open_leads(table):
     accepted(table, PlaySource(player="Ben", lead="Sports", value=2))
     everyone_done(table)
     assert table.state.scores == {"Ava": 2, "Ben": 2}
-    assert table.state.stars == 1     # still unreported: not closed
+    assert table.state.stars == 1  # still unreported: not closed
 
 
 def test_channel_none_ends_the_game_at_once_everyone_loses(table):
-    game_id = play_to_phase2(table, n=5)           # six Leads, five stars
+    game_id = play_to_phase2(table, n=5)  # six Leads, five stars
     outcomes = everyone_done(table)
     last = outcomes[-1]
     assert [r.type for r in last.records].count("rating_dropped") == 6
@@ -582,7 +621,7 @@ def test_channel_none_warning_while_reporting(table):
 
 
 def test_next_round_fewest_points_first_ties_by_previous_order(table):
-    play_to_phase2(table, n=3, first_player="Ben")     # order Ben, Cleo, Ava
+    play_to_phase2(table, n=3, first_player="Ben")  # order Ben, Cleo, Ava
     assert table.state.order == ("Ben", "Cleo", "Ava")
     accepted(table, PlayLocation(player="Ben", lead="Sports"))
     accepted(table, PlaySource(player="Cleo", lead="Sports", value=2))
@@ -593,8 +632,8 @@ def test_next_round_fewest_points_first_ties_by_previous_order(table):
 
 
 def test_next_round_tie_for_fewest_goes_to_earlier_in_previous_order(table):
-    play_to_phase2(table, n=3, first_player="Cleo")     # order Cleo, Ava, Ben
-    everyone_done(table)                                # nobody scores
+    play_to_phase2(table, n=3, first_player="Cleo")  # order Cleo, Ava, Ben
+    everyone_done(table)  # nobody scores
     assert table.state.order == ("Cleo", "Ava", "Ben")
 
 
@@ -611,7 +650,7 @@ def test_next_round_order_house_rule_everyone_by_points(table):
     accepted(table, CloseLead(player="Ben", lead="Crime"))
     accepted(table, DeclareDone(player="Ben"))
     assert table.state.scores == {"Ava": 0, "Ben": 5, "Cleo": 2}
-    assert table.state.order == ("Ava", "Cleo", "Ben")      # clockwise would be Ava, Ben, Cleo
+    assert table.state.order == ("Ava", "Cleo", "Ben")  # clockwise would be Ava, Ben, Cleo
 
 
 def test_prepping_the_next_round_resets_tokens_hands_tiles_and_reveals_next_leads(table):
@@ -636,9 +675,11 @@ def play_round(table, plan):
     queues = {name: [] for name in table.state.names}
     for player, leads in plan.items():
         for category, points in leads:
-            queues[player] += [PlayLocation(player=player, lead=category),
-                               PlaySource(player=player, lead=category, value=points),
-                               CloseLead(player=player, lead=category)]
+            queues[player] += [
+                PlayLocation(player=player, lead=category),
+                PlaySource(player=player, lead=category, value=points),
+                CloseLead(player=player, lead=category),
+            ]
     outcomes = []
     while table.state.round == number and not table.state.finished:
         player = table.state.turn
@@ -696,6 +737,7 @@ def test_game_end_still_tied_co_anchors(table):
 def test_tie_break_by_leads_reported_in_final_round_directly():
     """Ending the Game: highest points; tie → most Leads reported in the final round; then co-anchors."""
     from companion.games.channel_won import ChannelWonState, Reporter
+
     rules = CHANNEL_WON
     state = rules.new_game(seats(3), {})
     reported = {"Ava": 2, "Ben": 1, "Cleo": 2}
@@ -710,17 +752,18 @@ def test_tie_break_by_leads_reported_in_final_round_directly():
 
 # -- Characters -----------------------------------------------------------------------------------------------
 
+
 def test_character_ability_once_per_game_in_its_phase(table):
     start(table, 2, characters={"Ava": "Trey DeMark", "Ben": "Anchor X"})
     outcome = accepted(table, UseAbility(player="Ava"))
     assert "Location row" in outcome.message and table.state.reporter("Ava").ability_used
-    assert table.state.turn == "Ava"       # not an action
+    assert table.state.turn == "Ava"  # not an action
     error = refused(table, UseAbility(player="Ava"), IllegalCommand, "Character Abilities")
     assert "once per game" in str(error)
     accepted(table, CollectCard(player="Ava"))
     collect_all(table)
     accepted(table, Pass(player="Ava"))
-    accepted(table, UseAbility(player="Ben"))      # phase not known for this Character: allowed
+    accepted(table, UseAbility(player="Ben"))  # phase not known for this Character: allowed
 
 
 def test_trey_demark_power_only_in_phase_1(table):
@@ -730,6 +773,7 @@ def test_trey_demark_power_only_in_phase_1(table):
 
 
 # -- buttons, view, journal ------------------------------------------------------------------------------------
+
 
 def test_buttons(table):
     assert CHANNEL_WON.button_actions == ("on_the_air", "sponsor", "roll")
@@ -804,22 +848,28 @@ def test_config_names_a_catalogue_file_and_the_game_deals_from_it(tmp_path):
 
     (tmp_path / "cards.toml").write_text(CATALOGUE, encoding="utf-8")
     config_file = tmp_path / "companion.toml"
-    config_file.write_text('[table]\ngame = "channel-won"\n[house_rules]\ncatalogue = "cards.toml"\n'
-                           'categories = ["Politics", "Crime", "Business", "Entertainment", "Sports"]\n')
+    config_file.write_text(
+        '[table]\ngame = "channel-won"\n[house_rules]\ncatalogue = "cards.toml"\n'
+        'categories = ["Politics", "Crime", "Business", "Entertainment", "Sports"]\n'
+    )
     config = load_config(config_file)
     assert config.house_rules["catalogue"][0]["headline"] == "Upset at the Park"
-    (tmp_path / "cards.toml").unlink()               # never read again
+    (tmp_path / "cards.toml").unlink()  # never read again
     with Journal(tmp_path / "journal.sqlite3") as journal:
         table = Table(journal)
         table.claim()
-        outcome = table.execute(NewGame(game="channel-won", players=(PlayerSeat("Ava"), PlayerSeat("Ben"),
-                                                                   PlayerSeat("Cleo")),
-                                        options=config.house_rules))
+        outcome = table.execute(
+            NewGame(
+                game="channel-won",
+                players=(PlayerSeat("Ava"), PlayerSeat("Ben"), PlayerSeat("Cleo")),
+                options=config.house_rules,
+            )
+        )
         assert outcome.accepted, outcome.message
         assert table.state.lead("Sports").card.location == "Park"
         replayed = GameSession(table.session.game_id, journal.events(table.session.game_id))
         assert replayed.state.lead("Sports").card.headline == "Upset at the Park"
-        assert table.state.lead("Crime").card == LeadCard("Crime")     # not in the catalogue: values entered as played
+        assert table.state.lead("Crime").card == LeadCard("Crime")  # not in the catalogue: values entered as played
 
 
 def test_a_broken_catalogue_file_is_a_config_error_naming_the_key(tmp_path):

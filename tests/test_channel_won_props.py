@@ -16,8 +16,17 @@ from hypothesis import strategies as st
 
 from companion.commands import PlayerSeat
 from companion.errors import CommandError
-from companion.games.channel_won import (CHANNEL_WON, CloseLead, CollectCard, DeclareDone, Pass, PlayLocation,
-                                         PlayScoop, PlaySource, UseAbility)
+from companion.games.channel_won import (
+    CHANNEL_WON,
+    CloseLead,
+    CollectCard,
+    DeclareDone,
+    Pass,
+    PlayLocation,
+    PlayScoop,
+    PlaySource,
+    UseAbility,
+)
 from companion.games.channel_won.cards import CATEGORIES
 
 RULES = CHANNEL_WON
@@ -34,12 +43,26 @@ def candidates(state, rng: random.Random):
     for player in (turn, someone):
         if player is None:
             continue
-        out += [PlayLocation(player=player, lead=lead), CloseLead(player=player, lead=lead), Pass(player=player),
-                PlaySource(player=player, lead=lead, value=rng.randint(-1, 5)),
-                PlaySource(player=player, lead=lead, category=rng.choice(CATEGORIES), value=rng.randint(-4, 4),
-                           from_archives=rng.random() < 0.3),
-                PlayScoop(player=player, scoop=rng.choice(["discredit", "final_touch", "star_witness",
-                                                           "security_footage", "early_bird", "rumour"]), lead=lead)]
+        out += [
+            PlayLocation(player=player, lead=lead),
+            CloseLead(player=player, lead=lead),
+            Pass(player=player),
+            PlaySource(player=player, lead=lead, value=rng.randint(-1, 5)),
+            PlaySource(
+                player=player,
+                lead=lead,
+                category=rng.choice(CATEGORIES),
+                value=rng.randint(-4, 4),
+                from_archives=rng.random() < 0.3,
+            ),
+            PlayScoop(
+                player=player,
+                scoop=rng.choice(
+                    ["discredit", "final_touch", "star_witness", "security_footage", "early_bird", "rumour"]
+                ),
+                lead=lead,
+            ),
+        ]
         if rng.random() < 0.12:
             out.append(DeclareDone(player=player))
     rng.shuffle(out)
@@ -91,8 +114,12 @@ settings_ = settings(max_examples=60, deadline=None, suppress_health_check=[Heal
 
 
 @settings_
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), open_leads=st.booleans(),
-       cooperation=st.sampled_from([0.0, 0.6, 0.9]))
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+    open_leads=st.booleans(),
+    cooperation=st.sampled_from([0.0, 0.6, 0.9]),
+)
 def test_invariants_over_random_games(seed, players, open_leads, cooperation):
     for before, command, events, after in play(seed, players, 600, cooperation, score_open_leads=open_leads):
         if events is None:

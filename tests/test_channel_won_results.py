@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace as dc_replace
 
-from companion.commands import Undo
-from companion.games.channel_won import (CHANNEL_WON, CloseLead, CollectCard, DeclareDone, Lead, PlayLocation,
-                                         PlaySource, result_lines)
-from companion.games.channel_won.cards import LeadCard
-from companion.table import replay
-
 from table_helpers import accepted
 from test_channel_won_core import everyone_done, play_to_phase2
+
+from companion.commands import Undo
+from companion.games.channel_won import (
+    CHANNEL_WON,
+    CloseLead,
+    CollectCard,
+    Lead,
+    PlayLocation,
+    PlaySource,
+    result_lines,
+)
+from companion.games.channel_won.cards import LeadCard
+from companion.table import replay
 
 
 def round_one(table):
@@ -43,14 +50,14 @@ def test_round_results_are_kept_one_lead_a_line_until_the_next_rounds_first_acti
     assert by_lead["Stars"] == ("1", "5 → 1 of 5: 4 unreported Leads, one star each")
     assert lines[-1] == ("Round 2", "", "Order: Cleo, Ava, Ben (Cleo first: fewest points)")
     accepted(table, CollectCard(player="Cleo"))
-    assert table.state.acted and table.state.scoring == scoring      # still there, no longer offered
+    assert table.state.acted and table.state.scoring == scoring  # still there, no longer offered
     assert replay(table.journal.events(game_id)).state == table.state
     accepted(table, Undo())
     assert not table.state.acted
 
 
 def test_results_of_the_final_scoring_name_the_game_over(table):
-    play_to_phase2(table, n=5)                     # six Leads, five stars: Channel None
+    play_to_phase2(table, n=5)  # six Leads, five stars: Channel None
     everyone_done(table)
     lines = result_lines(table.state.scoring)
     assert lines[-2] == ("Stars", "0", "5 → 0 of 5: 6 unreported Leads, one star each")
@@ -78,5 +85,8 @@ def test_view_gives_each_reporter_a_headline_and_a_status_for_the_replay(table):
     round_one(table)
     view = table.view()
     assert [(p.name, p.balance, p.headline) for p in view.players] == [
-        ("Ava", None, "2 pts"), ("Ben", None, "2 pts"), ("Cleo", None, "0 pts")]
+        ("Ava", None, "2 pts"),
+        ("Ben", None, "2 pts"),
+        ("Cleo", None, "0 pts"),
+    ]
     assert view.status.startswith("Round 2/3")

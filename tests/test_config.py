@@ -10,8 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.config import (DICE_MODES, PLAYER_ACTIONS, Config, default_config, load_config,
-                              parse_config)
+from companion.config import DICE_MODES, PLAYER_ACTIONS, Config, default_config, load_config, parse_config
 from companion.errors import ConfigError
 from companion.games import game_names
 
@@ -77,11 +76,19 @@ def test_a_full_file_is_read(tmp_path):
     config = load_config(write(tmp_path, GOOD))
     assert config.source == str(tmp_path / "companion.toml")
     assert config.data_dir == Path("/var/lib/companion")
-    assert (config.dice_mode, config.dice_seed, config.pin_factory, config.bounce_time, config.panel_driver) == \
-        ("manual", 1234, "mock", 0.02, "sh1106")
+    assert (config.dice_mode, config.dice_seed, config.pin_factory, config.bounce_time, config.panel_driver) == (
+        "manual",
+        1234,
+        "mock",
+        0.02,
+        "sh1106",
+    )
     assert [(s.name, s.colour) for s in config.seats] == [("ABS", "#e53935"), ("CBA", "#1e88e5")]
-    assert [(b.action, b.pin, b.key) for b in config.seats[0].buttons] == \
-        [("on_the_air", 17, "q"), ("sponsor", 27, "w"), ("roll", 22, "e")]
+    assert [(b.action, b.pin, b.key) for b in config.seats[0].buttons] == [
+        ("on_the_air", 17, "q"),
+        ("sponsor", 27, "w"),
+        ("roll", 22, "e"),
+    ]
     assert config.seats[1].buttons == ()
     assert config.house_rules == {"roll_off": False}
 
@@ -108,14 +115,17 @@ def test_duplicate_toml_key_is_bad_toml(tmp_path):
     expect_error(tmp_path, "[dice]\nmode = 'manual'\nmode = 'reader'\n", "", "not valid TOML")
 
 
-@pytest.mark.parametrize("text,key", [
-    ("colour = 'red'\n", "colour"),
-    ("[table]\ngmae = 'tv-wars'\n", "table.gmae"),
-    ("[dice]\nsides = 6\n", "dice.sides"),
-    ("[[players]]\nname = 'ABS'\nhat = 1\n", "players[0].hat"),
-    ("[[players]]\nname = 'ABS'\nbuttons = { jump = { pin = 4 } }\n", "players[0].buttons.jump"),
-    ("[table_buttons]\nundo = { pin = 5, colour = 'red' }\n", "table_buttons.undo.colour"),
-])
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("colour = 'red'\n", "colour"),
+        ("[table]\ngmae = 'tv-wars'\n", "table.gmae"),
+        ("[dice]\nsides = 6\n", "dice.sides"),
+        ("[[players]]\nname = 'ABS'\nhat = 1\n", "players[0].hat"),
+        ("[[players]]\nname = 'ABS'\nbuttons = { jump = { pin = 4 } }\n", "players[0].buttons.jump"),
+        ("[table_buttons]\nundo = { pin = 5, colour = 'red' }\n", "table_buttons.undo.colour"),
+    ],
+)
 def test_unknown_key(tmp_path, text, key):
     expect_error(tmp_path, text, key, "unknown key", "allowed here")
 
@@ -124,54 +134,62 @@ def test_unknown_game(tmp_path):
     expect_error(tmp_path, "[table]\ngame = 'monopoly'\n", "table.game", "unknown game", "monopoly", "tv-wars")
 
 
-@pytest.mark.parametrize("text,key,word", [
-    ("[dice]\nseed = 'lucky'\n", "dice.seed", "whole number"),
-    ("[dice]\nseed = 1.5\n", "dice.seed", "whole number"),
-    ("[dice]\nmode = 'loaded'\n", "dice.mode", "built-in"),
-    ("[dice]\nmode = 3\n", "dice.mode", "one of"),
-    ("[hardware]\nbounce_time = 'fast'\n", "hardware.bounce_time", "seconds"),
-    ("[hardware]\nbounce_time = true\n", "hardware.bounce_time", "seconds"),
-    ("[hardware]\nbounce_time = 5\n", "hardware.bounce_time", "0 to 1"),
-    ("[hardware]\nbounce_time = nan\n", "hardware.bounce_time", "seconds"),
-    ("[panels]\ndriver = 'crt'\n", "panels.driver", "ssd1306"),
-    ("table = 3\n", "table", "must be a table"),
-    ("players = 'ABS'\n", "players", "array"),
-    ("players = []\n", "players", "array"),
-    ("[[players]]\nname = 7\n", "players[0].name", "text"),
-    ("[[players]]\nname = '  '\n", "players[0].name", "text"),
-    ("[[players]]\nname = 'A'\ncolour = 'mauve'\n", "players[0].colour", "#rrggbb"),
-    ("[[players]]\nname = 'A'\ncolour = '#12345'\n", "players[0].colour", "#rrggbb"),
-    ("[table_buttons]\nundo = { pin = '5' }\n", "table_buttons.undo.pin", "whole number"),
-    ("[table_buttons]\nundo = { pin = true }\n", "table_buttons.undo.pin", "whole number"),
-    ("[table_buttons]\nundo = { key = 'ctrl' }\n", "table_buttons.undo.key", "one character"),
-    ("[table_buttons]\nundo = 5\n", "table_buttons.undo", "must be a table"),
-    ("house_rules = 1\n", "house_rules", "must be a table"),
-    ("[table]\ndata_dir = 5\n", "table.data_dir", "text"),
-    ("[kiosk]\nexit_pin = 2580\n", "kiosk.exit_pin", "in quotes"),
-    ("[kiosk]\nexit_pin = '12'\n", "kiosk.exit_pin", "4 to 8 digits"),
-    ("[kiosk]\nexit_pin = '12a4'\n", "kiosk.exit_pin", "4 to 8 digits"),
-    ("[kiosk]\nexit_code = '1234'\n", "kiosk.exit_code", "exit_pin"),
-])
+@pytest.mark.parametrize(
+    "text,key,word",
+    [
+        ("[dice]\nseed = 'lucky'\n", "dice.seed", "whole number"),
+        ("[dice]\nseed = 1.5\n", "dice.seed", "whole number"),
+        ("[dice]\nmode = 'loaded'\n", "dice.mode", "built-in"),
+        ("[dice]\nmode = 3\n", "dice.mode", "one of"),
+        ("[hardware]\nbounce_time = 'fast'\n", "hardware.bounce_time", "seconds"),
+        ("[hardware]\nbounce_time = true\n", "hardware.bounce_time", "seconds"),
+        ("[hardware]\nbounce_time = 5\n", "hardware.bounce_time", "0 to 1"),
+        ("[hardware]\nbounce_time = nan\n", "hardware.bounce_time", "seconds"),
+        ("[panels]\ndriver = 'crt'\n", "panels.driver", "ssd1306"),
+        ("table = 3\n", "table", "must be a table"),
+        ("players = 'ABS'\n", "players", "array"),
+        ("players = []\n", "players", "array"),
+        ("[[players]]\nname = 7\n", "players[0].name", "text"),
+        ("[[players]]\nname = '  '\n", "players[0].name", "text"),
+        ("[[players]]\nname = 'A'\ncolour = 'mauve'\n", "players[0].colour", "#rrggbb"),
+        ("[[players]]\nname = 'A'\ncolour = '#12345'\n", "players[0].colour", "#rrggbb"),
+        ("[table_buttons]\nundo = { pin = '5' }\n", "table_buttons.undo.pin", "whole number"),
+        ("[table_buttons]\nundo = { pin = true }\n", "table_buttons.undo.pin", "whole number"),
+        ("[table_buttons]\nundo = { key = 'ctrl' }\n", "table_buttons.undo.key", "one character"),
+        ("[table_buttons]\nundo = 5\n", "table_buttons.undo", "must be a table"),
+        ("house_rules = 1\n", "house_rules", "must be a table"),
+        ("[table]\ndata_dir = 5\n", "table.data_dir", "text"),
+        ("[kiosk]\nexit_pin = 2580\n", "kiosk.exit_pin", "in quotes"),
+        ("[kiosk]\nexit_pin = '12'\n", "kiosk.exit_pin", "4 to 8 digits"),
+        ("[kiosk]\nexit_pin = '12a4'\n", "kiosk.exit_pin", "4 to 8 digits"),
+        ("[kiosk]\nexit_code = '1234'\n", "kiosk.exit_code", "exit_pin"),
+    ],
+)
 def test_wrong_type_or_value(tmp_path, text, key, word):
     expect_error(tmp_path, text, key, word)
 
 
 @pytest.mark.parametrize("pin", [0, 1, 28, 40, -3])
 def test_pin_out_of_range(tmp_path, pin):
-    expect_error(tmp_path, f"[table_buttons]\nundo = {{ pin = {pin} }}\n", "table_buttons.undo.pin",
-                 "2 to 27", str(pin))
+    expect_error(
+        tmp_path, f"[table_buttons]\nundo = {{ pin = {pin} }}\n", "table_buttons.undo.pin", "2 to 27", str(pin)
+    )
 
 
 def test_duplicate_pin(tmp_path):
-    text = ("[table_buttons]\nundo = { pin = 5 }\nredo = { pin = 6 }\n"
-            "[[players]]\nname = 'ABS'\nbuttons = { on_the_air = { pin = 7 }, roll = { pin = 6 } }\n")
+    text = (
+        "[table_buttons]\nundo = { pin = 5 }\nredo = { pin = 6 }\n"
+        "[[players]]\nname = 'ABS'\nbuttons = { on_the_air = { pin = 7 }, roll = { pin = 6 } }\n"
+    )
     expect_error(tmp_path, text, "players[0].buttons.roll.pin", "GPIO 6", "table_buttons.redo")
 
 
 def test_duplicate_keyboard_key(tmp_path):
-    text = ("[table_buttons]\nundo = { key = 'u' }\n"
-            "[[players]]\nname = 'ABS'\nbuttons = { on_the_air = { key = 'q' } }\n"
-            "[[players]]\nname = 'CBA'\nbuttons = { sponsor = { key = 'Q' } }\n")
+    text = (
+        "[table_buttons]\nundo = { key = 'u' }\n"
+        "[[players]]\nname = 'ABS'\nbuttons = { on_the_air = { key = 'q' } }\n"
+        "[[players]]\nname = 'CBA'\nbuttons = { sponsor = { key = 'Q' } }\n"
+    )
     expect_error(tmp_path, text, "players[1].buttons.sponsor.key", "'q'", "players[0].buttons.on_the_air")
 
 
@@ -185,8 +203,7 @@ def test_bank_is_not_a_player_name(tmp_path):
 
 
 def test_missing_name(tmp_path):
-    expect_error(tmp_path, "[[players]]\nname = 'ABS'\n[[players]]\ncolour = 'blue'\n", "players[1].name",
-                 "required")
+    expect_error(tmp_path, "[[players]]\nname = 'ABS'\n[[players]]\ncolour = 'blue'\n", "players[1].name", "required")
 
 
 def test_too_many_seats(tmp_path):
@@ -215,7 +232,7 @@ def test_unreadable_file_is_a_directory(tmp_path):
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
-def test_unreadable_file_without_permission(tmp_path):   # pragma: no cover - CI runs as a user
+def test_unreadable_file_without_permission(tmp_path):  # pragma: no cover - CI runs as a user
     path = write(tmp_path, GOOD)
     path.chmod(0)
     with pytest.raises(ConfigError, match="cannot read"):
@@ -237,17 +254,69 @@ def test_config_error_is_a_value_error_with_a_readable_message(tmp_path):
 
 # -- never anything but a Config or a ConfigError ----------------------------------------------------------
 
-KEYS = ["table", "dice", "hardware", "panels", "table_buttons", "players", "house_rules", "game", "data_dir",
-        "mode", "seed", "pin_factory", "bounce_time", "driver", "undo", "redo", "name", "colour", "buttons",
-        "on_the_air", "sponsor", "roll", "pin", "key", "roll_off", "x"]
+KEYS = [
+    "table",
+    "dice",
+    "hardware",
+    "panels",
+    "table_buttons",
+    "players",
+    "house_rules",
+    "game",
+    "data_dir",
+    "mode",
+    "seed",
+    "pin_factory",
+    "bounce_time",
+    "driver",
+    "undo",
+    "redo",
+    "name",
+    "colour",
+    "buttons",
+    "on_the_air",
+    "sponsor",
+    "roll",
+    "pin",
+    "key",
+    "roll_off",
+    "x",
+]
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-5, 40), st.integers(), st.floats(allow_nan=True),
-    st.text(max_size=12), st.sampled_from(["tv-wars", "manual", "reader", "mock", "ssd1306", "red", "#00ff00",
-                                           "q", "Q", "backspace", "ABS", "bank", "~", "~root/x", "~nobody_xyz/x",
-                                           "", " ", "é"]))
-values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4),
-    st.dictionaries(st.sampled_from(KEYS), inner, max_size=5)), max_leaves=25)
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 40),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "tv-wars",
+            "manual",
+            "reader",
+            "mock",
+            "ssd1306",
+            "red",
+            "#00ff00",
+            "q",
+            "Q",
+            "backspace",
+            "ABS",
+            "bank",
+            "~",
+            "~root/x",
+            "~nobody_xyz/x",
+            "",
+            " ",
+            "é",
+        ]
+    ),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(KEYS), inner, max_size=5)),
+    max_leaves=25,
+)
 configs = st.dictionaries(st.sampled_from(KEYS), values, max_size=6)
 
 
@@ -272,13 +341,42 @@ def test_parse_config_returns_a_config_or_raises_config_error(data):
 
 
 toml_lines = st.one_of(
-    st.sampled_from(["[table]", "[dice]", "[hardware]", "[panels]", "[table_buttons]", "[[players]]",
-                     "[house_rules]", "[bogus]", "[table", "game = 'tv-wars'", "game = 'chess'", "mode = 'manual'",
-                     "seed = 12", "seed = 'x'", "bounce_time = 0.5", "bounce_time = inf", "driver = 'sh1106'",
-                     "undo = { pin = 5, key = 'u' }", "redo = { pin = 5 }", "name = 'ABS'", "name = 'CBA'",
-                     "colour = 'blue'", "buttons = { roll = { pin = 99 } }", "data_dir = '~nosuch_user_zz/d'",
-                     "data_dir = '/tmp/x'", "x = [1, 2", "= 3", "name = \"\\u00e9\"", "name = '''", ""]),
-    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20))
+    st.sampled_from(
+        [
+            "[table]",
+            "[dice]",
+            "[hardware]",
+            "[panels]",
+            "[table_buttons]",
+            "[[players]]",
+            "[house_rules]",
+            "[bogus]",
+            "[table",
+            "game = 'tv-wars'",
+            "game = 'chess'",
+            "mode = 'manual'",
+            "seed = 12",
+            "seed = 'x'",
+            "bounce_time = 0.5",
+            "bounce_time = inf",
+            "driver = 'sh1106'",
+            "undo = { pin = 5, key = 'u' }",
+            "redo = { pin = 5 }",
+            "name = 'ABS'",
+            "name = 'CBA'",
+            "colour = 'blue'",
+            "buttons = { roll = { pin = 99 } }",
+            "data_dir = '~nosuch_user_zz/d'",
+            "data_dir = '/tmp/x'",
+            "x = [1, 2",
+            "= 3",
+            "name = \"\\u00e9\"",
+            "name = '''",
+            "",
+        ]
+    ),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20),
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -295,12 +393,15 @@ def test_load_config_on_toml_ish_text_returns_a_config_or_raises_config_error(tm
     assert isinstance(config, Config) and config.source == str(path)
 
 
-@pytest.mark.parametrize("house_rules, key", [
-    ({"starting_cash": -5}, "house_rules.starting_cash"),
-    ({"starting_cash": "lots"}, "house_rules.starting_cash"),
-    ({"roll_off": "yes"}, "house_rules.roll_off"),
-    ({"foo": 1}, "house_rules.foo"),
-])
+@pytest.mark.parametrize(
+    "house_rules, key",
+    [
+        ({"starting_cash": -5}, "house_rules.starting_cash"),
+        ({"starting_cash": "lots"}, "house_rules.starting_cash"),
+        ({"roll_off": "yes"}, "house_rules.roll_off"),
+        ({"foo": 1}, "house_rules.foo"),
+    ],
+)
 def test_house_rules_are_checked_against_the_game_before_anything_starts(house_rules, key):
     """TV Wars 2.4 (starting cash) and 2.5 (roll-off) options are checked when the config is read."""
     with pytest.raises(ConfigError) as caught:
@@ -322,11 +423,19 @@ def test_good_house_rules_pass():
 def test_a_panel_on_the_main_bus_beside_a_switched_multiplexer_is_refused():
     """wiring.md: a 0x3C panel on the main bus would answer on every channel."""
     with pytest.raises(ConfigError) as caught:
-        parse_config({"panels": {"driver": "sh1106"},
-                      "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 1}}]})
+        parse_config(
+            {
+                "panels": {"driver": "sh1106"},
+                "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 1}}],
+            }
+        )
     assert caught.value.key == "players[1].panel" and "every channel" in caught.value.problem
-    config = parse_config({"panels": {"driver": "sh1106"},
-                           "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 3}}]})
+    config = parse_config(
+        {
+            "panels": {"driver": "sh1106"},
+            "players": [{"name": "ABS"}, {"name": "CBA", "panel": {"channel": "none", "bus": 3}}],
+        }
+    )
     assert config.seats[1].panel.channel is None and config.seats[1].panel.bus == 3
 
 
@@ -339,8 +448,7 @@ def test_the_default_roll_button_peeks_on_a_long_press():
     """Each built-in seat's third button (roll) has ``long = "peek"`` (TV Wars 9.1: private figures on the
     own panel while held)."""
     for seat in default_config().seats:
-        assert [(b.action, b.long) for b in seat.buttons] == [("on_the_air", None), ("sponsor", None),
-                                                              ("roll", "peek")]
+        assert [(b.action, b.long) for b in seat.buttons] == [("on_the_air", None), ("sponsor", None), ("roll", "peek")]
 
 
 def test_peek_is_a_long_action_of_player_buttons_only(tmp_path):

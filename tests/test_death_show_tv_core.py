@@ -4,21 +4,34 @@ R1… from docs/rulings-death-show-tv.md). A refused command must change nothing
 from __future__ import annotations
 
 import json
-
-import pytest
 from fractions import Fraction
 
-from companion.commands import AnswerDice, EndGame, NewGame, PlayerSeat, RollDice, Undo
-from companion.errors import (BadOption, CommandError, DiceError, GameFinished, IllegalCommand,
-                              MalformedCommand)
-from companion.games import find_game
-from companion.games.death_show_tv import (LOCATIONS, AdjustBonus, AdjustHand, Confirm, DeclareFighter, Discard,
-                                           DrawCard, EndTurn, Fight, Heal, Hunt, Move, NewWeaponLevel, PlayEvent,
-                                           RemoveLocation, Wound)
-from companion.table import replay
-
+import pytest
 from conftest import read_events
 from table_helpers import accepted, event_count
+
+from companion.commands import AnswerDice, EndGame, NewGame, PlayerSeat, RollDice, Undo
+from companion.errors import BadOption, CommandError, DiceError, GameFinished, IllegalCommand, MalformedCommand
+from companion.games import find_game
+from companion.games.death_show_tv import (
+    LOCATIONS,
+    AdjustBonus,
+    AdjustHand,
+    Confirm,
+    DeclareFighter,
+    Discard,
+    DrawCard,
+    EndTurn,
+    Fight,
+    Heal,
+    Hunt,
+    Move,
+    NewWeaponLevel,
+    PlayEvent,
+    RemoveLocation,
+    Wound,
+)
+from companion.table import replay
 
 NAMES = ("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")
 RULES = find_game("death-show-tv")
@@ -27,8 +40,9 @@ RULES = find_game("death-show-tv")
 def start(table, n=3, **options) -> int:
     """Start an ``n``-Contestant game (seats Kelpie, Jhon, Elena, …); no roll-off unless asked."""
     options.setdefault("roll_off", False)
-    outcome = table.execute(NewGame(game="death-show-tv", players=tuple(PlayerSeat(n_) for n_ in NAMES[:n]),
-                                    options=options, source="test"))
+    outcome = table.execute(
+        NewGame(game="death-show-tv", players=tuple(PlayerSeat(n_) for n_ in NAMES[:n]), options=options, source="test")
+    )
     assert outcome.accepted, outcome.message
     return outcome.records[0].game_id
 
@@ -81,15 +95,27 @@ def declare_all(table, **declared):
 
 # -- Setup -------------------------------------------------------------------------------------------------
 
+
 def test_setup_defaults_vitality_4_locations_in_printed_order_level_1_off_the_island(table):
     start(table, 3)
     state = table.state
-    assert [l.name for l in state.locations] == ["Forest of Screams", "Dense Forest", "Monkey Forest",
-                                                 "The Lighthouse", "The Bunker", "The Caves",
-                                                 "Bloody Beach", "Paradise Beach", "Turtle Beach"]
+    assert [l.name for l in state.locations] == [
+        "Forest of Screams",
+        "Dense Forest",
+        "Monkey Forest",
+        "The Lighthouse",
+        "The Bunker",
+        "The Caves",
+        "Bloody Beach",
+        "Paradise Beach",
+        "Turtle Beach",
+    ]
     assert all(not l.removed and l.rule == "" for l in state.locations)
     assert [(x.name, x.vitality, x.location, x.cards) for x in state.contestants] == [
-        ("Kelpie", 4, None, 0), ("Jhon", 4, None, 0), ("Elena", 4, None, 0)]
+        ("Kelpie", 4, None, 0),
+        ("Jhon", 4, None, 0),
+        ("Elena", 4, None, 0),
+    ]
     assert state.weapon_level == 1
     assert (state.turn, state.phase) == ("Kelpie", "draw")
 
@@ -102,11 +128,19 @@ def test_setup_agreed_vitality_and_location_rule_notes(table):
     assert table.view().players[0].tracks[0].maximum == 6
 
 
-@pytest.mark.parametrize("options, option", [
-    ({"vitality": 0}, "vitality"), ({"vitality": "4"}, "vitality"), ({"lives": 3}, "lives"),
-    ({"location_rules": {"Mordor": "x"}}, "location_rules"), ({"location_rules": {"The Caves": ""}}, "location_rules"),
-    ({"two_player_rule": "sometimes"}, "two_player_rule"), ({"starting_cards": 8}, "starting_cards"),
-    ({"event_fumbles": 1}, "event_fumbles")])
+@pytest.mark.parametrize(
+    "options, option",
+    [
+        ({"vitality": 0}, "vitality"),
+        ({"vitality": "4"}, "vitality"),
+        ({"lives": 3}, "lives"),
+        ({"location_rules": {"Mordor": "x"}}, "location_rules"),
+        ({"location_rules": {"The Caves": ""}}, "location_rules"),
+        ({"two_player_rule": "sometimes"}, "two_player_rule"),
+        ({"starting_cards": 8}, "starting_cards"),
+        ({"event_fumbles": 1}, "event_fumbles"),
+    ],
+)
 def test_setup_bad_options_refused(table, options, option):
     outcome = table.execute(NewGame(game="death-show-tv", players=(PlayerSeat("A"), PlayerSeat("B")), options=options))
     assert isinstance(outcome.refusal, BadOption) and outcome.refusal.option == option
@@ -126,11 +160,11 @@ def test_starting_the_game_roll_off_rerolls_only_the_tied_highest(table):
     start(table, 3, roll_off=True)
     assert table.state.phase == "setup"
     refused(table, DrawCard(player="Kelpie"), IllegalCommand, "first player")
-    dice(table, 5, 2, 5)                      # Kelpie 5, Jhon 2, Elena 5: Kelpie and Elena roll again
+    dice(table, 5, 2, 5)  # Kelpie 5, Jhon 2, Elena 5: Kelpie and Elena roll again
     request = RULES.pending_dice(table.state)
     assert (request.roller, request.reason) == ("Kelpie", "who goes first, re-roll 1")
     dice(table, 4)
-    assert RULES.pending_dice(table.state).roller == "Elena"      # Jhon does not roll again
+    assert RULES.pending_dice(table.state).roller == "Elena"  # Jhon does not roll again
     dice(table, 6)
     assert (table.state.turn, table.state.phase, table.state.turn_number) == ("Elena", "draw", 1)
     refused(table, AnswerDice(roller="Elena", values=(3,)), IllegalCommand, "no dice")
@@ -144,6 +178,7 @@ def test_roll_off_dice_checked(table):
 
 
 # -- Phases of a Turn ----------------------------------------------------------------------------------------
+
 
 def test_turn_draw_then_one_action_then_event_then_next_player_to_the_left(table):
     start(table, 3)
@@ -191,7 +226,7 @@ def test_hunt_into_own_location_refused_use_fight(table):
     place(table, ("Kelpie", "The Caves"))
     ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))
     declare_all(table)
-    dice(table, 4, 4)                         # a tie: nothing happens
+    dice(table, 4, 4)  # a tie: nothing happens
     ok(table, EndTurn(player="Jhon"), DrawCard(player="Kelpie"))
     refused(table, Hunt(player="Kelpie", location="The Caves"), IllegalCommand, "use Fight")
 
@@ -200,8 +235,14 @@ def test_fight_needs_someone_in_your_location(table):
     start(table, 3)
     ok(table, DrawCard(player="Kelpie"))
     refused(table, Fight(player="Kelpie"), IllegalCommand, "not on the island")
-    ok(table, Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"), DrawCard(player="Jhon"),
-       Move(player="Jhon", location="The Bunker"), EndTurn(player="Jhon"))
+    ok(
+        table,
+        Move(player="Kelpie", location="The Caves"),
+        EndTurn(player="Kelpie"),
+        DrawCard(player="Jhon"),
+        Move(player="Jhon", location="The Bunker"),
+        EndTurn(player="Jhon"),
+    )
     place(table, ("Elena", "Dense Forest"))
     ok(table, DrawCard(player="Kelpie"))
     refused(table, Fight(player="Kelpie"), IllegalCommand, "nobody else is on The Caves", "Fight")
@@ -214,15 +255,20 @@ def test_event_phase_at_most_one_event_and_only_in_the_event_phase(table):
     ok(table, Move(player="Kelpie", location="The Caves"))
     ok(table, PlayEvent(player="Kelpie", card="Fire"))
     assert c(table, "Kelpie").cards == 3
-    refused(table, PlayEvent(player="Kelpie", card="Storm"), IllegalCommand, "already played an Event",
-            "Phases of a Turn 3")
+    refused(
+        table, PlayEvent(player="Kelpie", card="Storm"), IllegalCommand, "already played an Event", "Phases of a Turn 3"
+    )
     refused(table, PlayEvent(player="Jhon", card="Storm"), IllegalCommand, "Kelpie's turn")
 
 
 def test_discard_phase_for_every_player_over_seven(table):
     start(table, 3, starting_cards=7)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       AdjustHand(player="Elena", delta=2, reason="Loot"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        AdjustHand(player="Elena", delta=2, reason="Loot"),
+    )
     view = table.view()
     assert any("Kelpie holds 8 cards: discard down to 7" in note for note in view.notes)
     ok(table, EndTurn(player="Kelpie"))
@@ -231,7 +277,7 @@ def test_discard_phase_for_every_player_over_seven(table):
     refused(table, Discard(player="Jhon", count=1), IllegalCommand, "only down to 7")
     refused(table, DrawCard(player="Jhon"), IllegalCommand)
     ok(table, Discard(player="Kelpie"))
-    assert table.state.phase == "discard"       # Elena still holds 9
+    assert table.state.phase == "discard"  # Elena still holds 9
     ok(table, Discard(player="Elena", count=2))
     assert (table.state.turn, table.state.phase) == ("Jhon", "draw")
     assert [x.cards for x in table.state.contestants] == [7, 7, 7]
@@ -239,23 +285,34 @@ def test_discard_phase_for_every_player_over_seven(table):
 
 # -- Weapons ------------------------------------------------------------------------------------------------------
 
+
 def test_weapon_above_current_level_refused_until_new_weapon_level(table):
     start(table, 2, starting_cards=3)
     place(table, ("Kelpie", "The Caves"))
     ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))
-    refused(table, DeclareFighter(fighter="Jhon", weapon="Chainsaw", weapon_bonus=4, weapon_level=2),
-            IllegalCommand, "level 2 Weapon", "Types of Show Cards: Weapons")
+    refused(
+        table,
+        DeclareFighter(fighter="Jhon", weapon="Chainsaw", weapon_bonus=4, weapon_level=2),
+        IllegalCommand,
+        "level 2 Weapon",
+        "Types of Show Cards: Weapons",
+    )
     ok(table, NewWeaponLevel(player="Kelpie"))
-    assert table.state.weapon_level == 2 and c(table, "Kelpie").cards == 4     # the Rule Change is replaced
+    assert table.state.weapon_level == 2 and c(table, "Kelpie").cards == 4  # the Rule Change is replaced
     ok(table, DeclareFighter(fighter="Jhon", weapon="Chainsaw", weapon_bonus=4, weapon_level=2))
-    refused(table, DeclareFighter(fighter="Kelpie", weapon="Bazooka", weapon_bonus=6, weapon_level=3),
-            IllegalCommand, "level 3")
+    refused(
+        table,
+        DeclareFighter(fighter="Kelpie", weapon="Bazooka", weapon_bonus=6, weapon_level=3),
+        IllegalCommand,
+        "level 3",
+    )
     ok(table, NewWeaponLevel(player="Jhon"))
     refused(table, NewWeaponLevel(player="Jhon"), IllegalCommand, "all 3 Weapon levels")
     refused(table, DeclareFighter(fighter="Kelpie", weapon="Unarmed", weapon_bonus=2), MalformedCommand, "+0")
 
 
 # -- How Combat Is Resolved --------------------------------------------------------------------------------------
+
 
 def _fight_setup(table, n=3, **options):
     """Kelpie on The Caves, Jhon hunts her there (Jhon attacks): returns with the combat declared by nobody."""
@@ -269,16 +326,16 @@ def test_combat_highest_total_wins_loser_loses_one_vitality_and_is_looted(table)
     _fight_setup(table)
     assert c(table, "Jhon").cards == 3
     ok(table, DeclareFighter(fighter="Jhon", weapon="Machete", weapon_bonus=3, bonuses=(("Armour", 2),)))
-    assert c(table, "Jhon").cards == 1                 # Machete and Armour were played
+    assert c(table, "Jhon").cards == 1  # Machete and Armour were played
     ok(table, DeclareFighter(fighter="Kelpie"))
     request = RULES.pending_dice(table.state)
-    assert request.roller == "Jhon" and request.rule == "How Combat Is Resolved 3"   # the attacker rolls first
+    assert request.roller == "Jhon" and request.rule == "How Combat Is Resolved 3"  # the attacker rolls first
     dice(table, 4, 6)
     report = table.state.last_combat
     assert report.lines == ("Jhon 9 = 4 (die) + 3 Machete + 2 Armour", "Kelpie 6 = 6 (die) + 0 Unarmed")
     assert (report.winners, report.losers) == (("Jhon",), ("Kelpie",))
     assert c(table, "Kelpie").vitality == 3 and c(table, "Jhon").vitality == 4
-    assert (c(table, "Jhon").cards, c(table, "Kelpie").cards) == (2, 3)    # Loot: one card (Kelpie had 4)
+    assert (c(table, "Jhon").cards, c(table, "Kelpie").cards) == (2, 3)  # Loot: one card (Kelpie had 4)
     assert table.state.combat is None and table.state.phase == "event"
     assert "Jhon 9 = 4 (die) + 3 Machete + 2 Armour" in table.view().notes
 
@@ -287,7 +344,7 @@ def test_unarmed_winner_also_draws_a_card(table):
     _fight_setup(table)
     declare_all(table)
     dice(table, 5, 3)
-    assert c(table, "Jhon").cards == 3 + 1 + 1          # 3 after the Trail, + Loot, + the Unarmed draw
+    assert c(table, "Jhon").cards == 3 + 1 + 1  # 3 after the Trail, + Loot, + the Unarmed draw
     assert c(table, "Kelpie").cards == 4 - 1
     history = [e.text for e in table.history()]
     assert any("won Unarmed: draws a Show card" in text for text in history)
@@ -303,8 +360,9 @@ def test_a_one_is_a_fumble_and_loses_whatever_the_total(table):
     assert c(table, "Jhon").vitality == 3
 
 
-@pytest.mark.parametrize("rolls, summary", [((3, 3), "a tie: nothing happens"),
-                                            ((1, 1), "every fighter fumbled: nothing happens")])
+@pytest.mark.parametrize(
+    "rolls, summary", [((3, 3), "a tie: nothing happens"), ((1, 1), "every fighter fumbled: nothing happens")]
+)
 def test_tie_or_double_fumble_nothing_happens(table, rolls, summary):
     _fight_setup(table)
     declare_all(table)
@@ -326,8 +384,12 @@ def test_two_dice_are_added_and_a_one_on_either_is_a_fumble(table):
 def test_two_dice_without_a_card_refused_and_cards_shown_must_be_held(table):
     _fight_setup(table)
     refused(table, DeclareFighter(fighter="Jhon", dice=2), IllegalCommand, "two dice")
-    refused(table, DeclareFighter(fighter="Jhon", weapon="Axe", weapon_bonus=2,
-                                  bonuses=(("A", 1), ("B", 1), ("C", 1))), IllegalCommand, "holds 3 cards, so cannot show 4")
+    refused(
+        table,
+        DeclareFighter(fighter="Jhon", weapon="Axe", weapon_bonus=2, bonuses=(("A", 1), ("B", 1), ("C", 1))),
+        IllegalCommand,
+        "holds 3 cards, so cannot show 4",
+    )
     refused(table, DeclareFighter(fighter="Kelpie"), IllegalCommand, "Jhon shows their cards before Kelpie")
     refused(table, DeclareFighter(fighter="Elena"), IllegalCommand, "not in this Combat")
     refused(table, DeclareFighter(fighter="Jhon", bonuses=(("Trap", "lots"),)), MalformedCommand)
@@ -336,19 +398,22 @@ def test_two_dice_without_a_card_refused_and_cards_shown_must_be_held(table):
 
 def test_odds_before_the_dice_stay_shown_once_the_first_die_is_in_with_the_odds_given_that_die(table):
     _fight_setup(table)
-    assert RULES.combat_odds(table.state) is None                 # not everyone has declared
+    assert RULES.combat_odds(table.state) is None  # not everyone has declared
     declare_all(table, Jhon={"weapon": "Katana", "weapon_bonus": 3})
     odds = dict(RULES.combat_odds(table.state))
     # Jhon d6+3 against Kelpie d6, by hand: with 2 Jhon (5) wins against Kelpie's 1 (Fumble), 2, 3, 4; with 3
     # (6) against 1-5; with 4-6 always: 4+5+6+6+6 = 27 of 36. Kelpie wins on Jhon's Fumble unless she
     # fumbles too (5), or with 6 against his 2 (1): 6 of 36. Ties: 2-5, 3-6, and the double Fumble: 3 of 36.
-    assert (odds["Jhon"].win, odds["Jhon"].lose, odds["Jhon"].nothing) == (Fraction(27, 36), Fraction(6, 36),
-                                                                         Fraction(3, 36))
+    assert (odds["Jhon"].win, odds["Jhon"].lose, odds["Jhon"].nothing) == (
+        Fraction(27, 36),
+        Fraction(6, 36),
+        Fraction(3, 36),
+    )
     assert (odds["Kelpie"].win, odds["Kelpie"].lose) == (Fraction(6, 36), Fraction(27, 36))
     assert "Jhon: wins 75.0%, loses 16.7%, neither 8.3%" in table.view().notes
-    assert RULES.combat_odds_now(table.state) is None             # no die is in yet
-    dice(table, 4)                                                 # Jhon 7: Kelpie's d6 cannot reach it
-    assert dict(RULES.combat_odds(table.state)) == odds            # the odds before the dice stay
+    assert RULES.combat_odds_now(table.state) is None  # no die is in yet
+    dice(table, 4)  # Jhon 7: Kelpie's d6 cannot reach it
+    assert dict(RULES.combat_odds(table.state)) == odds  # the odds before the dice stay
     now = dict(RULES.combat_odds_now(table.state))
     assert (now["Jhon"].win, now["Kelpie"].lose) == (1, 1)
     notes = table.view().notes
@@ -362,6 +427,7 @@ def test_odds_before_the_dice_stay_shown_once_the_first_die_is_in_with_the_odds_
 
 # -- Fighting an Event: the rulebook's Killer Squirrels example ------------------------------------------------
 
+
 def test_killer_squirrels_example(table):
     """Elena plays Killer Squirrels (Combat +2) against Kelpie; Kelpie defends with Katana (+3) and Ambush (+2);
     Elena rolls 3 for the squirrels (5), Kelpie rolls 2 (7): Kelpie wins, nobody is hurt, no Loot."""
@@ -371,8 +437,10 @@ def test_killer_squirrels_example(table):
     ok(table, PlayEvent(player="Elena", card="Killer Squirrels", combat_value=2, targets=("Kelpie",)))
     combat = table.state.combat
     assert [(f.name, f.is_event, f.declared) for f in combat.fighters] == [
-        ("Killer Squirrels", True, True), ("Kelpie", False, False)]
-    assert c(table, "Elena").cards == 3                # drew 1, the Event is discarded
+        ("Killer Squirrels", True, True),
+        ("Kelpie", False, False),
+    ]
+    assert c(table, "Elena").cards == 3  # drew 1, the Event is discarded
     ok(table, DeclareFighter(fighter="Kelpie", weapon="Katana", weapon_bonus=3, bonuses=(("Ambush", 2),)))
     request = RULES.pending_dice(table.state)
     assert request.roller == "Elena" and "Killer Squirrels (Combat +2)" in request.reason
@@ -388,10 +456,14 @@ def test_killer_squirrels_example(table):
 def test_killer_squirrels_had_they_won_kelpie_loses_one_vitality_but_no_card(table):
     start(table, 3, starting_cards=3)
     place(table, ("Kelpie", "The Caves"), ("Jhon", "The Bunker"))
-    ok(table, DrawCard(player="Elena"), Move(player="Elena", location="Dense Forest"),
-       PlayEvent(player="Elena", card="Killer Squirrels", combat_value=2, targets=("Kelpie",)),
-       DeclareFighter(fighter="Kelpie", weapon="Katana", weapon_bonus=3, bonuses=(("Ambush", 2),)))
-    dice(table, 6, 2)                                  # 8 against 7
+    ok(
+        table,
+        DrawCard(player="Elena"),
+        Move(player="Elena", location="Dense Forest"),
+        PlayEvent(player="Elena", card="Killer Squirrels", combat_value=2, targets=("Kelpie",)),
+        DeclareFighter(fighter="Kelpie", weapon="Katana", weapon_bonus=3, bonuses=(("Ambush", 2),)),
+    )
+    dice(table, 6, 2)  # 8 against 7
     assert table.state.last_combat.winners == ("Killer Squirrels",)
     assert c(table, "Kelpie").vitality == 3 and c(table, "Kelpie").cards == 4 - 2
     assert c(table, "Elena").cards == 3
@@ -401,29 +473,44 @@ def test_event_targets_must_share_a_location(table):
     start(table, 3, starting_cards=3)
     place(table, ("Kelpie", "The Caves"), ("Jhon", "The Bunker"))
     ok(table, DrawCard(player="Elena"), Move(player="Elena", location="Dense Forest"))
-    refused(table, PlayEvent(player="Elena", card="Fire", combat_value=3, targets=("Kelpie", "Jhon")),
-            IllegalCommand, "one Location")
+    refused(
+        table,
+        PlayEvent(player="Elena", card="Fire", combat_value=3, targets=("Kelpie", "Jhon")),
+        IllegalCommand,
+        "one Location",
+    )
     refused(table, PlayEvent(player="Elena", card="Kelpie", combat_value=3, targets=("Jhon",)), MalformedCommand)
     refused(table, PlayEvent(player="Elena", card="Fire", combat_value=3), MalformedCommand, "whom")
 
 
 def test_event_die_fumbles_on_a_one_unless_switched_off(table):
     start(table, 2, starting_cards=2)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       PlayEvent(player="Kelpie", card="Shark", combat_value=9, targets=("Jhon",)), DeclareFighter(fighter="Jhon"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        PlayEvent(player="Kelpie", card="Shark", combat_value=9, targets=("Jhon",)),
+        DeclareFighter(fighter="Jhon"),
+    )
     dice(table, 1, 2)
     assert table.state.last_combat.winners == ("Jhon",)
 
 
 def test_event_die_never_fumbles_when_event_fumbles_off(table):
     start(table, 2, starting_cards=2, event_fumbles=False)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       PlayEvent(player="Kelpie", card="Shark", combat_value=9, targets=("Jhon",)), DeclareFighter(fighter="Jhon"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        PlayEvent(player="Kelpie", card="Shark", combat_value=9, targets=("Jhon",)),
+        DeclareFighter(fighter="Jhon"),
+    )
     dice(table, 1, 2)
     assert table.state.last_combat.winners == ("Shark",)
 
 
 # -- Multiple Combat -------------------------------------------------------------------------------------------------
+
 
 def _crowd(table, n=4, **options):
     """Kelpie, Jhon and Elena (and more) on The Caves; Rex hunts them (the attacker is the 4th seat)."""
@@ -432,12 +519,12 @@ def _crowd(table, n=4, **options):
     place(table, ("Kelpie", "The Caves"))
     ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))
     declare_all(table)
-    dice(table, 3, 3)                                  # tie: nothing
+    dice(table, 3, 3)  # tie: nothing
     ok(table, EndTurn(player="Jhon"), DrawCard(player="Elena"), Hunt(player="Elena", location="The Caves"))
     declare_all(table)
     dice(table, 4, 4, 4)
     ok(table, EndTurn(player="Elena"))
-    for name in NAMES[3:n - 1]:
+    for name in NAMES[3 : n - 1]:
         place(table, (name, LOCATIONS[NAMES.index(name)]))
     ok(table, DrawCard(player=NAMES[n - 1]), Hunt(player=NAMES[n - 1], location="The Caves"))
 
@@ -446,15 +533,20 @@ def test_multiple_combat_declare_in_turn_order_from_the_attackers_left(table):
     _crowd(table, 4)
     assert [f.name for f in table.state.combat.fighters] == ["Rex", "Kelpie", "Jhon", "Elena"]
     ok(table, DeclareFighter(fighter="Rex"))
-    refused(table, DeclareFighter(fighter="Jhon"), IllegalCommand, "Kelpie shows their cards before Jhon",
-            "Multiple Combat 1")
+    refused(
+        table,
+        DeclareFighter(fighter="Jhon"),
+        IllegalCommand,
+        "Kelpie shows their cards before Jhon",
+        "Multiple Combat 1",
+    )
 
 
 def test_multiple_combat_tied_highest_all_win_and_loot_comes_from_the_winner_to_the_losers_left(table):
     _crowd(table, 4)
     declare_all(table)
     cards = {x.name: x.cards for x in table.state.contestants}
-    dice(table, 6, 6, 2, 4)                            # Rex 6, Kelpie 6, Jhon 2, Elena 4
+    dice(table, 6, 6, 2, 4)  # Rex 6, Kelpie 6, Jhon 2, Elena 4
     report = table.state.last_combat
     assert (report.winners, report.losers) == (("Rex", "Kelpie"), ("Jhon",))
     assert c(table, "Jhon").vitality == 3 and c(table, "Elena").vitality == 4
@@ -476,7 +568,7 @@ def test_multiple_combat_tied_lowest_all_lose(table):
 def test_multiple_combat_a_fumble_is_the_loser_even_below_a_lower_total(table):
     _crowd(table, 4)
     declare_all(table, Jhon={"weapon": "Axe", "weapon_bonus": 5})
-    dice(table, 3, 4, 1, 2)                            # Jhon 6 but fumbled; Elena 2 is lowest clean total
+    dice(table, 3, 4, 1, 2)  # Jhon 6 but fumbled; Elena 2 is lowest clean total
     report = table.state.last_combat
     assert (report.winners, report.losers) == (("Kelpie",), ("Jhon",))
     assert c(table, "Elena").vitality == 4
@@ -484,18 +576,24 @@ def test_multiple_combat_a_fumble_is_the_loser_even_below_a_lower_total(table):
 
 # -- Two-Player Games -----------------------------------------------------------------------------------------------
 
+
 def _two_player_fight(table, **options):
     start(table, 2, starting_cards=3, **options)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       Wound(player="Jhon", by="Kelpie", reason="Fire Event"), EndTurn(player="Kelpie"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        Wound(player="Jhon", by="Kelpie", reason="Fire Event"),
+        EndTurn(player="Kelpie"),
+    )
     ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))
     declare_all(table)
 
 
 def test_two_player_rule_a_two_is_the_healthier_contestants_fumble(table):
-    _two_player_fight(table)                          # Kelpie 4 Vitality, Jhon 3
+    _two_player_fight(table)  # Kelpie 4 Vitality, Jhon 3
     assert table.state.fumble_faces(table.state.combat.fighters[1]) == {1, 2}
-    dice(table, 3, 2)                                 # Kelpie's 2 is a Fumble
+    dice(table, 3, 2)  # Kelpie's 2 is a Fumble
     assert table.state.last_combat.losers == ("Kelpie",)
     assert "FUMBLE (a 1 or 2)" in table.state.last_combat.lines[1]
     assert c(table, "Kelpie").vitality == 3
@@ -508,7 +606,7 @@ def test_two_player_rule_not_for_equal_vitality(table):
 
 def test_two_player_rule_switched_off_by_option(table):
     _two_player_fight(table, two_player_rule="off")
-    dice(table, 2, 2)                                 # Kelpie's 2 is no Fumble now: a tie
+    dice(table, 2, 2)  # Kelpie's 2 is no Fumble now: a tie
     assert table.state.last_combat.summary == "a tie: nothing happens"
 
 
@@ -516,22 +614,31 @@ def test_two_player_rule_only_in_two_player_games_unless_two_left_option(table_f
     for rule, faces in (("start", {1}), ("two_left", {1, 2})):
         table = table_factory()
         start(table, 3, starting_cards=3, two_player_rule=rule)
-        ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-           Wound(player="Elena", by="Kelpie", reason="Fire", amount=4))
+        ok(
+            table,
+            DrawCard(player="Kelpie"),
+            Move(player="Kelpie", location="The Caves"),
+            Wound(player="Elena", by="Kelpie", reason="Fire", amount=4),
+        )
         ok(table, RemoveLocation(player="Kelpie", location="Turtle Beach"), EndTurn(player="Kelpie"))
-        ok(table, DrawCard(player="Jhon"), Wound(player="Jhon", by="Jhon", reason="Trap"),
-           Hunt(player="Jhon", location="The Caves"))
+        ok(
+            table,
+            DrawCard(player="Jhon"),
+            Wound(player="Jhon", by="Jhon", reason="Trap"),
+            Hunt(player="Jhon", location="The Caves"),
+        )
         assert table.state.fumble_faces(table.state.combat.fighters[1]) == faces
 
 
 # -- Death and Elimination -------------------------------------------------------------------------------------
+
 
 def test_killed_in_combat_the_killer_keeps_the_cards_and_removes_an_unoccupied_location(table):
     _fight_setup(table, vitality=1)
     declare_all(table)
     dice(table, 5, 2)
     assert not c(table, "Kelpie").alive and c(table, "Kelpie").location is None
-    assert c(table, "Jhon").cards == 3 + 4 + 1        # his own, all 4 of Kelpie's, the Unarmed draw
+    assert c(table, "Jhon").cards == 3 + 4 + 1  # his own, all 4 of Kelpie's, the Unarmed draw
     assert c(table, "Kelpie").cards == 0
     assert "Jhon removes an unoccupied Location" in table.view().status
     refused(table, EndTurn(player="Jhon"), IllegalCommand, "removes an unoccupied Location")
@@ -541,29 +648,29 @@ def test_killed_in_combat_the_killer_keeps_the_cards_and_removes_an_unoccupied_l
     assert table.state.location("Turtle Beach").removed
     refused(table, RemoveLocation(player="Jhon", location="Dense Forest"), IllegalCommand, "only when")
     ok(table, EndTurn(player="Jhon"))
-    assert table.state.phase == "discard"             # Jhon holds 8
+    assert table.state.phase == "discard"  # Jhon holds 8
     ok(table, Discard(player="Jhon"), DrawCard(player="Elena"))
     refused(table, Move(player="Elena", location="Turtle Beach"), IllegalCommand, "removed", "The Island Shrinks")
     refused(table, DrawCard(player="Kelpie"), IllegalCommand, "dead")
 
 
 def test_several_killers_roll_off_for_the_cards_re_rolling_ties(table):
-    _crowd(table, 4, vitality=2)                      # the two ties while crowding hurt nobody
+    _crowd(table, 4, vitality=2)  # the two ties while crowding hurt nobody
     declare_all(table)
-    dice(table, 5, 5, 2, 3)                            # Rex and Kelpie win, Jhon loses (2 -> 1)
+    dice(table, 5, 5, 2, 3)  # Rex and Kelpie win, Jhon loses (2 -> 1)
     ok(table, EndTurn(player="Rex"))
     # Kelpie's turn: she Fights everyone on The Caves; make Jhon die with two killers
     ok(table, DrawCard(player="Kelpie"), Fight(player="Kelpie"))
     assert [f.name for f in table.state.combat.fighters] == ["Kelpie", "Jhon", "Elena", "Rex"]
     declare_all(table)
     jhon_cards = c(table, "Jhon").cards
-    dice(table, 6, 2, 4, 6)                            # Kelpie and Rex 6 win; Jhon 2 loses his last point
+    dice(table, 6, 2, 4, 6)  # Kelpie and Rex 6 win; Jhon 2 loses his last point
     death = table.state.deaths[0]
     assert (death.dead, death.killers, death.remover, death.cards) == ("Jhon", ("Kelpie", "Rex"), None, jhon_cards)
     assert RULES.pending_dice(table.state).reason == "who keeps Jhon's cards"
     refused(table, RemoveLocation(player="Kelpie", location="Turtle Beach"), IllegalCommand, "who keeps Jhon's cards")
     rex_before = c(table, "Rex").cards
-    dice(table, 4, 4)                                  # tie: roll again
+    dice(table, 4, 4)  # tie: roll again
     assert RULES.pending_dice(table.state).reason == "who keeps Jhon's cards, re-roll 1"
     dice(table, 2, 5)
     assert c(table, "Rex").cards == rex_before + jhon_cards
@@ -586,16 +693,16 @@ def test_a_self_caused_death_is_followed_by_the_dead_player_removing_a_location(
     start(table, 3)
     ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"))
     ok(table, Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4))
-    ok(table, RemoveLocation(player="Kelpie", location="The Caves"))     # her body left it unoccupied
-    assert (table.state.turn, table.state.phase) == ("Jhon", "draw")      # R11: a dead player's turn ends
+    ok(table, RemoveLocation(player="Kelpie", location="The Caves"))  # her body left it unoccupied
+    assert (table.state.turn, table.state.phase) == ("Jhon", "draw")  # R11: a dead player's turn ends
 
 
 def test_the_turn_player_dying_in_their_own_hunt_passes_the_turn(table):
     _fight_setup(table, vitality=1)
     declare_all(table)
-    dice(table, 2, 5)                                  # the hunter Jhon loses and dies; Kelpie is the killer
+    dice(table, 2, 5)  # the hunter Jhon loses and dies; Kelpie is the killer
     ok(table, RemoveLocation(player="Kelpie", location="Monkey Forest"))
-    assert (table.state.turn, table.state.phase) == ("Jhon", "discard")   # Kelpie holds 4 + 3 + 1
+    assert (table.state.turn, table.state.phase) == ("Jhon", "discard")  # Kelpie holds 4 + 3 + 1
     ok(table, Discard(player="Kelpie"))
     assert (table.state.turn, table.state.phase) == ("Elena", "draw")
 
@@ -619,11 +726,16 @@ def test_an_event_killing_two_at_once_leaves_the_third_as_winner(table):
     ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))
     declare_all(table)
     dice(table, 4, 4)
-    ok(table, EndTurn(player="Jhon"), DrawCard(player="Elena"), Move(player="Elena", location="Dense Forest"),
-       PlayEvent(player="Elena", card="Volcano", combat_value=6, targets=("Kelpie", "Jhon")))
+    ok(
+        table,
+        EndTurn(player="Jhon"),
+        DrawCard(player="Elena"),
+        Move(player="Elena", location="Dense Forest"),
+        PlayEvent(player="Elena", card="Volcano", combat_value=6, targets=("Kelpie", "Jhon")),
+    )
     assert [f.name for f in table.state.combat.fighters] == ["Volcano", "Kelpie", "Jhon"]
     declare_all(table)
-    dice(table, 5, 3, 3)                               # Volcano 11; Kelpie and Jhon tie for lowest: both die
+    dice(table, 5, 3, 3)  # Volcano 11; Kelpie and Jhon tie for lowest: both die
     assert not c(table, "Kelpie").alive and not c(table, "Jhon").alive
     assert table.state.finished and table.state.winner == "Elena"
     assert table.view().players[2].headline == "WINNER"
@@ -638,12 +750,15 @@ def test_no_winner_when_the_last_two_die_together(table):
     dice(table, 4, 4)
     ok(table, PlayEvent(player="Jhon", card="Earthquake", combat_value=6, targets=("Kelpie", "Jhon")))
     assert [(f.name, f.roller) for f in table.state.combat.fighters] == [
-        ("Earthquake", "Jhon"), ("Kelpie", "Kelpie"), ("Jhon", "Jhon")]
+        ("Earthquake", "Jhon"),
+        ("Kelpie", "Kelpie"),
+        ("Jhon", "Jhon"),
+    ]
     declare_all(table)
-    dice(table, 5, 2, 3)                               # Earthquake 11: Kelpie 2 is lowest
+    dice(table, 5, 2, 3)  # Earthquake 11: Kelpie 2 is lowest
     assert table.state.winner == "Jhon"
     ok(table, Undo(steps=2))
-    dice(table, 3, 3)                                  # Kelpie 3 and Jhon 3: both lowest, both die
+    dice(table, 3, 3)  # Kelpie 3 and Jhon 3: both lowest, both die
     state = table.state
     assert state.finished and state.winner is None and state.deaths == ()
     assert "no winner" in table.view().status
@@ -651,6 +766,7 @@ def test_no_winner_when_the_last_two_die_together(table):
 
 
 # -- Vitality outside Combat --------------------------------------------------------------------------------------
+
 
 def test_heal_never_above_the_starting_vitality_and_wound_validated(table):
     start(table, 2)
@@ -664,6 +780,7 @@ def test_heal_never_above_the_starting_vitality_and_wound_validated(table):
 
 # -- Buttons, journal, undo ----------------------------------------------------------------------------------------
 
+
 def test_buttons_are_the_three_seat_buttons_with_labels(table):
     assert RULES.button_actions == ("on_the_air", "sponsor", "roll")
     assert set(RULES.button_labels) == set(RULES.button_actions)
@@ -674,7 +791,7 @@ def test_buttons_are_the_three_seat_buttons_with_labels(table):
 
 def test_buttons_bonus_confirm_and_roll_drive_a_whole_turn(table):
     _fight_setup(table)
-    button = lambda action, player: RULES.button_command(action, player)   # noqa: E731
+    button = lambda action, player: RULES.button_command(action, player)  # noqa: E731
     refused(table, button("on_the_air", "Kelpie"), IllegalCommand, "Jhon shows their cards before Kelpie")
     ok(table, button("on_the_air", "Jhon"), button("on_the_air", "Jhon"))
     assert table.state.combat.fighters[0].draft == 2 and not table.state.combat.fighters[0].declared
@@ -685,9 +802,9 @@ def test_buttons_bonus_confirm_and_roll_drive_a_whole_turn(table):
     refused(table, button("roll", "Kelpie"), DiceError, "Jhon")
     ok(table, button("roll", "Jhon"), button("roll", "Kelpie"))
     assert "(die) + 0 Unarmed + 2 Bonus cards" in table.state.last_combat.lines[0]
-    ok(table, button("sponsor", "Jhon"))                                  # Event Phase: ends the turn
+    ok(table, button("sponsor", "Jhon"))  # Event Phase: ends the turn
     assert table.state.turn == "Elena"
-    ok(table, button("sponsor", "Elena"))                                 # Draw Phase: draws
+    ok(table, button("sponsor", "Elena"))  # Draw Phase: draws
     assert table.state.phase == "action"
     refused(table, button("sponsor", "Elena"), IllegalCommand, "must Move, Hunt or Fight")
 
@@ -718,9 +835,16 @@ def test_undo_a_combat_puts_vitality_cards_and_the_combat_back(table):
 
 def test_every_table_refusal_is_a_command_error(table):
     start(table, 2)
-    for command in (Move(player="Kelpie", location=3), DrawCard(player=None), Discard(player="Kelpie", count=-1),
-                    AdjustHand(player="Kelpie", delta=0), AdjustBonus(fighter="Kelpie"), Confirm(player="Jhon"),
-                    RemoveLocation(player="Kelpie", location="The Caves"), EndGame(reason="  ")):
+    for command in (
+        Move(player="Kelpie", location=3),
+        DrawCard(player=None),
+        Discard(player="Kelpie", count=-1),
+        AdjustHand(player="Kelpie", delta=0),
+        AdjustBonus(fighter="Kelpie"),
+        Confirm(player="Jhon"),
+        RemoveLocation(player="Kelpie", location="The Caves"),
+        EndGame(reason="  "),
+    ):
         refused(table, command, CommandError)
 
 
@@ -736,15 +860,18 @@ def test_panels_show_vitality_location_cards_turn_and_odds_in_plain_ascii(table)
     _fight_setup(table)
     declare_all(table, Jhon={"weapon": "Katana", "weapon_bonus": 3})
     kelpie, jhon, elena = table.view().players
-    assert (jhon.headline, jhon.panel_lines, jhon.turn) == ("Vitality 4", ("The Caves - 2 cards", "win 75% lose 17%"),
-                                                            True)
-    assert (elena.headline, elena.panel_lines, elena.turn) == ("Vitality 4",
-                                                               ("off the island - 3 cards",), False)
+    assert (jhon.headline, jhon.panel_lines, jhon.turn) == (
+        "Vitality 4",
+        ("The Caves - 2 cards", "win 75% lose 17%"),
+        True,
+    )
+    assert (elena.headline, elena.panel_lines, elena.turn) == ("Vitality 4", ("off the island - 3 cards",), False)
     assert all(text.isascii() for p in (kelpie, jhon, elena) for text in (p.headline, *p.panel_lines))
     assert render_player_panel(jhon).getbbox() is not None
 
 
 # -- A fresh user's trial: what the status says, refusals for the dead, plurals ----------------------------------
+
 
 def test_status_says_the_event_has_been_played_and_that_the_turn_ends_next(table):
     start(table, 3, starting_cards=3)
@@ -759,17 +886,25 @@ def test_status_says_the_event_has_been_played_and_that_the_turn_ends_next(table
 
 def test_status_says_a_player_without_cards_has_no_event_to_play(table):
     start(table, 2)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       AdjustHand(player="Kelpie", delta=-1, reason="played a card"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        AdjustHand(player="Kelpie", delta=-1, reason="played a card"),
+    )
     assert table.view().status.endswith("Kelpie holds no cards, so has no Event to play: end the turn")
 
 
 def _kelpie_dead_in_a_combat(table):
     """Kelpie dies by other means; then Jhon Fights Elena on The Bunker: a Combat with Kelpie dead."""
     start(table, 3, starting_cards=3)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4),
-       RemoveLocation(player="Kelpie", location="Turtle Beach"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4),
+        RemoveLocation(player="Kelpie", location="Turtle Beach"),
+    )
     ok(table, DrawCard(player="Jhon"), Move(player="Jhon", location="The Bunker"), EndTurn(player="Jhon"))
     ok(table, DrawCard(player="Elena"), Hunt(player="Elena", location="The Bunker"))
 
@@ -777,12 +912,21 @@ def _kelpie_dead_in_a_combat(table):
 @pytest.mark.parametrize("action", ["on_the_air", "sponsor"])
 def test_a_dead_contestants_seat_buttons_are_refused_as_dead_first(table, action):
     start(table, 3, starting_cards=3)
-    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"),
-       Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4),
-       RemoveLocation(player="Kelpie", location="Turtle Beach"))
+    ok(
+        table,
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4),
+        RemoveLocation(player="Kelpie", location="Turtle Beach"),
+    )
     # no Combat at all: the first reason is still that Kelpie is dead, not "there is no Combat"
-    refused(table, RULES.button_command(action, "Kelpie"), IllegalCommand, "Kelpie is dead (out of the game)",
-            "When a Contestant Dies")
+    refused(
+        table,
+        RULES.button_command(action, "Kelpie"),
+        IllegalCommand,
+        "Kelpie is dead (out of the game)",
+        "When a Contestant Dies",
+    )
     ok(table, DrawCard(player="Jhon"), Move(player="Jhon", location="The Bunker"), EndTurn(player="Jhon"))
     ok(table, DrawCard(player="Elena"), Hunt(player="Elena", location="The Bunker"))
     refusal = refused(table, RULES.button_command(action, "Kelpie"), IllegalCommand)
@@ -791,8 +935,11 @@ def test_a_dead_contestants_seat_buttons_are_refused_as_dead_first(table, action
 
 def test_a_dead_contestants_declaration_and_dice_are_refused_as_dead_first(table):
     _kelpie_dead_in_a_combat(table)
-    for command in (DeclareFighter(fighter="Kelpie"), AdjustBonus(fighter="Kelpie"),
-                    AnswerDice(roller="Kelpie", values=(3,))):
+    for command in (
+        DeclareFighter(fighter="Kelpie"),
+        AdjustBonus(fighter="Kelpie"),
+        AnswerDice(roller="Kelpie", values=(3,)),
+    ):
         refusal = refused(table, command, IllegalCommand)
         assert str(refusal).startswith("Kelpie is dead (out of the game)"), (command, str(refusal))
     declare_all(table)
@@ -803,13 +950,17 @@ def test_a_dead_contestants_declaration_and_dice_are_refused_as_dead_first(table
 def test_one_card_is_singular_in_refusals_notes_and_history(table):
     start(table, 3, starting_cards=1)
     ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"))
-    ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))     # Jhon: 2 - 1 Trail = 1
-    refused(table, DeclareFighter(fighter="Jhon", weapon="Axe", weapon_bonus=2, bonuses=(("A", 1),)),
-            IllegalCommand, "Jhon holds 1 card, so cannot show 2")
+    ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))  # Jhon: 2 - 1 Trail = 1
+    refused(
+        table,
+        DeclareFighter(fighter="Jhon", weapon="Axe", weapon_bonus=2, bonuses=(("A", 1),)),
+        IllegalCommand,
+        "Jhon holds 1 card, so cannot show 2",
+    )
     refusal = refused(table, AdjustHand(player="Elena", delta=-2, reason="played"), IllegalCommand)
     assert "Elena holds 1 card, so" in str(refusal) and "1 cards" not in str(refusal)
     declare_all(table)
-    dice(table, 6, 2)                                    # Jhon wins; Kelpie (2 cards) loses one to Loot
+    dice(table, 6, 2)  # Jhon wins; Kelpie (2 cards) loses one to Loot
     texts = [e.text for e in table.history()]
     assert any("Jhon takes 1 card from Kelpie" in t for t in texts), texts
     assert not any(" 1 cards" in t for t in texts), texts
@@ -822,5 +973,6 @@ def test_a_death_with_one_card_says_card_and_one_with_none_says_so():
     assert "keeps their 1 card" in describe("contestant_died", one)
     assert "their 1 card is discarded" in describe("contestant_died", {**one, "cause": "other", "killers": []})
     assert "held no cards" in describe("contestant_died", {**one, "cause": "other", "killers": [], "cards": 0})
-    assert "keeps Kelpie's 1 card" in describe("killer_chosen", {"player": "Jhon", "total": 5, "dead": "Kelpie",
-                                                                "cards": 1, "rule": ""})
+    assert "keeps Kelpie's 1 card" in describe(
+        "killer_chosen", {"player": "Jhon", "total": 5, "dead": "Kelpie", "cards": 1, "rule": ""}
+    )

@@ -17,9 +17,25 @@ from hypothesis import strategies as st
 
 from companion.commands import AnswerDice, PlayerSeat
 from companion.errors import CommandError
-from companion.games.death_show_tv import (DEATH_SHOW_TV, LOCATIONS, AdjustBonus, AdjustHand, Confirm,
-                                           DeclareFighter, Discard, DrawCard, EndTurn, Fight, Heal, Hunt, Move,
-                                           NewWeaponLevel, PlayEvent, RemoveLocation, Wound)
+from companion.games.death_show_tv import (
+    DEATH_SHOW_TV,
+    LOCATIONS,
+    AdjustBonus,
+    AdjustHand,
+    Confirm,
+    DeclareFighter,
+    Discard,
+    DrawCard,
+    EndTurn,
+    Fight,
+    Heal,
+    Hunt,
+    Move,
+    NewWeaponLevel,
+    PlayEvent,
+    RemoveLocation,
+    Wound,
+)
 
 NAMES = ("Kelpie", "Jhon", "Elena", "Rex", "Mina")
 RULES = DEATH_SHOW_TV
@@ -38,31 +54,55 @@ def _command(data, state):
     wanted = []
     if state.combat is not None and state.combat.next_to_declare is not None:
         fighter = state.combat.next_to_declare.name
-        wanted = [DeclareFighter(fighter=fighter, weapon=data.draw(st.sampled_from(["Unarmed", "Katana", "Bazooka"])),
-                                 weapon_bonus=data.draw(st.integers(0, 4)), weapon_level=data.draw(st.integers(1, 3)),
-                                 bonuses=tuple(data.draw(st.lists(st.tuples(st.sampled_from(["Ambush", "Armour"]),
-                                                                            st.integers(-1, 3)), max_size=2))),
-                                 dice=data.draw(st.integers(1, 2))),
-                  DeclareFighter(fighter=fighter), AdjustBonus(fighter=fighter), Confirm(player=fighter)]
+        wanted = [
+            DeclareFighter(
+                fighter=fighter,
+                weapon=data.draw(st.sampled_from(["Unarmed", "Katana", "Bazooka"])),
+                weapon_bonus=data.draw(st.integers(0, 4)),
+                weapon_level=data.draw(st.integers(1, 3)),
+                bonuses=tuple(
+                    data.draw(
+                        st.lists(st.tuples(st.sampled_from(["Ambush", "Armour"]), st.integers(-1, 3)), max_size=2)
+                    )
+                ),
+                dice=data.draw(st.integers(1, 2)),
+            ),
+            DeclareFighter(fighter=fighter),
+            AdjustBonus(fighter=fighter),
+            Confirm(player=fighter),
+        ]
     elif state.deaths:
         wanted = [RemoveLocation(player=state.deaths[0].remover or turn, location=data.draw(where))]
     elif state.phase == "draw":
         wanted = [DrawCard(player=turn), NewWeaponLevel(player=turn)]
     elif state.phase == "action":
-        wanted = [Move(player=turn, location=data.draw(where)), Hunt(player=turn, location=data.draw(where)),
-                  Fight(player=turn)]
+        wanted = [
+            Move(player=turn, location=data.draw(where)),
+            Hunt(player=turn, location=data.draw(where)),
+            Fight(player=turn),
+        ]
     elif state.phase == "event":
-        wanted = [EndTurn(player=turn), PlayEvent(player=turn, card="Squirrels", combat_value=data.draw(st.integers(0, 5)),
-                                                  targets=tuple(data.draw(st.lists(anyone, min_size=1, max_size=2,
-                                                                                   unique=True)))),
-                  Wound(player=data.draw(anyone), by=turn, reason="Fire", amount=data.draw(st.integers(1, 3)))]
+        wanted = [
+            EndTurn(player=turn),
+            PlayEvent(
+                player=turn,
+                card="Squirrels",
+                combat_value=data.draw(st.integers(0, 5)),
+                targets=tuple(data.draw(st.lists(anyone, min_size=1, max_size=2, unique=True))),
+            ),
+            Wound(player=data.draw(anyone), by=turn, reason="Fire", amount=data.draw(st.integers(1, 3))),
+        ]
     elif state.phase == "discard":
         wanted = [Discard(player=data.draw(anyone), count=data.draw(st.integers(1, 3)))]
-    noise = [Move(player=data.draw(anyone), location=data.draw(where)), Fight(player=data.draw(anyone)),
-             AdjustHand(player=data.draw(anyone), delta=data.draw(st.integers(-2, 6)), reason="card"),
-             Heal(player=data.draw(anyone), reason="Medkit"), Confirm(player=data.draw(anyone)),
-             RemoveLocation(player=data.draw(anyone), location=data.draw(where)),
-             PlayEvent(player=data.draw(anyone), card="Storm")]
+    noise = [
+        Move(player=data.draw(anyone), location=data.draw(where)),
+        Fight(player=data.draw(anyone)),
+        AdjustHand(player=data.draw(anyone), delta=data.draw(st.integers(-2, 6)), reason="card"),
+        Heal(player=data.draw(anyone), reason="Medkit"),
+        Confirm(player=data.draw(anyone)),
+        RemoveLocation(player=data.draw(anyone), location=data.draw(where)),
+        PlayEvent(player=data.draw(anyone), card="Storm"),
+    ]
     pool = wanted * 4 + noise if wanted else noise
     return data.draw(st.sampled_from(pool))
 
@@ -72,7 +112,7 @@ def _check(state, start_vitality: int) -> None:
     removed = [l.name for l in state.locations if l.removed]
     assert len(removed) <= deaths
     if not state.deaths and not state.finished:
-        assert len(removed) == deaths                    # every settled death removed exactly one
+        assert len(removed) == deaths  # every settled death removed exactly one
     for c in state.contestants:
         assert 0 <= c.vitality <= start_vitality
         assert c.cards >= 0
@@ -90,8 +130,9 @@ def _check(state, start_vitality: int) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.integers(2, 5), st.integers(1, 3), st.booleans())
 def test_random_play_keeps_the_invariants(data, players, vitality, roll_off):
-    start = RULES.new_game([PlayerSeat(n) for n in NAMES[:players]],
-                           {"vitality": vitality, "roll_off": roll_off, "starting_cards": 2})
+    start = RULES.new_game(
+        [PlayerSeat(n) for n in NAMES[:players]], {"vitality": vitality, "roll_off": roll_off, "starting_cards": 2}
+    )
     state, journal = start, []
     for _ in range(120):
         if state.finished:
@@ -134,7 +175,7 @@ def test_each_death_removes_exactly_one_location(wounds):
         except CommandError:
             refusals += 1
     jhon = state.contestant("Jhon")
-    assert jhon.vitality == max(0, 6 - sum(wounds[:len(wounds) - refusals]))
+    assert jhon.vitality == max(0, 6 - sum(wounds[: len(wounds) - refusals]))
     assert refusals == 0 or not jhon.alive
     assert len(state.deaths) == (0 if jhon.alive else 1)
     if jhon.alive:

@@ -4,7 +4,8 @@ import sqlite3
 import threading
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.commands import NewGame, PlayerSeat, RollDice
 from companion.dice import DiceReaderPort, DiceRequest, SeededDice
@@ -42,7 +43,7 @@ def _roll_off_table(tmp_path):
 
 def test_a_reader_delivery_answers_the_pending_request_and_is_journaled_as_reader(tmp_path):
     reader = DiceReaderPort()
-    tray = RollTray(reader)                    # what the kiosk's owner thread polls every tick
+    tray = RollTray(reader)  # what the kiosk's owner thread polls every tick
     table = _roll_off_table(tmp_path)
     thread = threading.Thread(target=reader.deliver, args=((5, 6),))
     thread.start()
@@ -50,7 +51,9 @@ def test_a_reader_delivery_answers_the_pending_request_and_is_journaled_as_reade
     tray.poll(lambda: table.view().pending_dice, table.post)
     table.process_pending()
     rolled = [e for e in table.journal.events(1) if e.type == "dice_rolled"]
-    assert [(e.payload["roller"], e.payload["values"], e.payload["source"]) for e in rolled] == [("ABS", [5, 6], "reader")]
+    assert [(e.payload["roller"], e.payload["values"], e.payload["source"]) for e in rolled] == [
+        ("ABS", [5, 6], "reader")
+    ]
     assert table.view().pending_dice.roller == "CBA"
 
 
@@ -60,13 +63,13 @@ def test_a_reading_with_nothing_asked_is_held_not_used(tmp_path):
     table = _roll_off_table(tmp_path)
     table.execute(RollDice(roller="ABS"))
     table.execute(RollDice(roller="CBA"))
-    while table.view().pending_dice is not None:       # settle any tie with the built-in dice
+    while table.view().pending_dice is not None:  # settle any tie with the built-in dice
         table.execute(RollDice(roller=table.view().pending_dice.roller))
     events_before = len(table.journal.events(1))
     reader.deliver((2, 2))
     tray.poll(lambda: table.view().pending_dice, table.post)
     table.process_pending()
-    assert [roll.values for roll in tray.held] == [(2, 2)]     # held for a player: nothing was asked for
+    assert [roll.values for roll in tray.held] == [(2, 2)]  # held for a player: nothing was asked for
     assert len(table.journal.events(1)) == events_before
 
 
@@ -86,7 +89,7 @@ def test_a_journal_from_a_newer_companion_is_moved_aside_untouched(tmp_path):
     before = path.read_bytes()
     with pytest.raises(JournalTooNew, match="newer companion"):
         Journal(path)
-    journal, recovery = open_journal(path)         # the kiosk starts (no restart loop) and says why
+    journal, recovery = open_journal(path)  # the kiosk starts (no restart loop) and says why
     journal.close()
     assert recovery.kind == "newer" and "update the companion" in recovery.message()
     (moved,) = [p for p in tmp_path.iterdir() if ".newer-" in p.name and not p.name.endswith(("-wal", "-shm"))]
@@ -107,6 +110,7 @@ def test_read_only_journal_never_writes(tmp_path):
 def test_roll_off_names_the_leaders_once_everyone_has_rolled_and_rerolls_only_the_tied():
     """TV Wars 2.5 / Death Show TV first player: highest wins; ties for highest roll again among themselves."""
     from companion.dice import RollOff
+
     roll_off = RollOff(("ABS", "CBA", "PBC"))
     roll_off = roll_off.with_roll("ABS", 9).with_roll("CBA", 11)
     assert roll_off.leaders() is None and roll_off.next_roller == "PBC"

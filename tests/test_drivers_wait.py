@@ -15,8 +15,10 @@ from pathlib import Path
 
 DRIVERS = sorted((Path(__file__).parent / "kivy").glob("*.py"))
 #: (file name, enclosing function) allowed to schedule with a delay, and why.
-ALLOWED_DELAYS = {("harness.py", "run"): "the runner's retry period and step gap",
-                  ("drive_app.py", "clock_passed"): "waits for Kivy's clock itself to pass a time"}
+ALLOWED_DELAYS = {
+    ("harness.py", "run"): "the runner's retry period and step gap",
+    ("drive_app.py", "clock_passed"): "waits for Kivy's clock itself to pass a time",
+}
 
 
 def violations(source: str, name: str) -> list[str]:
@@ -52,10 +54,14 @@ def violations(source: str, name: str) -> list[str]:
 
 
 def test_the_check_finds_planted_violations():
-    planted = ("import time\nfrom kivy.clock import Clock\n"
-               "def step():\n    time.sleep(0.5)\n    Clock.schedule_once(go, 2)\n    Clock.schedule_once(go, 0)\n")
-    assert violations(planted, "drive_x.py") == ["drive_x.py:4: sleep()",
-                                                 "drive_x.py:5: schedule_once with a delay in step()"]
+    planted = (
+        "import time\nfrom kivy.clock import Clock\n"
+        "def step():\n    time.sleep(0.5)\n    Clock.schedule_once(go, 2)\n    Clock.schedule_once(go, 0)\n"
+    )
+    assert violations(planted, "drive_x.py") == [
+        "drive_x.py:4: sleep()",
+        "drive_x.py:5: schedule_once with a delay in step()",
+    ]
 
 
 def test_no_driver_waits_for_time_or_frames():

@@ -7,11 +7,12 @@ import io
 import json
 import re
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
+from conftest import COMPANION, read_events, run_companion, start_tv_wars
 
-from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, Redo, RollDice, TransferMoney, Undo)
+from companion.commands import BANK, AnswerDice, EndGame, JumpTo, Redo, RollDice, TransferMoney, Undo
 from companion.errors import JournalError, UnknownGame
 from companion.export import EXPORT_FORMAT, export_json, export_ledger_csv, import_json, records_from_export
 from companion.games.tv_wars import LandOnSponsor, PassOnTheAir
@@ -19,25 +20,34 @@ from companion.journal import Journal
 from companion.session import GameSession
 from companion.table import replay
 
-from conftest import COMPANION, read_events, run_companion, start_tv_wars
-
 
 def play(table, finish: bool = False) -> int:
     """A game with dice, money, a sponsor correction, undos, redos and jumps; returns its id."""
     game_id = start_tv_wars(table, 3)
-    ok = [table.execute(c) for c in (
-        RollDice(roller="ABS", source="button"),
-        AnswerDice(roller="CBA", values=(6, 6), source="manual"),
-        AnswerDice(roller="PBC", values=(1, 2), source="reader"),
-        PassOnTheAir(network="ABS", source="button"),
-        LandOnSponsor(network="CBA", half_hours=14),
-        TransferMoney(payer="ABS", payee="PBC", amount=2_500, reason="bid for a sitcom"),
-        TransferMoney(payer="PBC", payee=BANK, amount=1_000, reason="movie studio"),
-    )]
+    ok = [
+        table.execute(c)
+        for c in (
+            RollDice(roller="ABS", source="button"),
+            AnswerDice(roller="CBA", values=(6, 6), source="manual"),
+            AnswerDice(roller="PBC", values=(1, 2), source="reader"),
+            PassOnTheAir(network="ABS", source="button"),
+            LandOnSponsor(network="CBA", half_hours=14),
+            TransferMoney(payer="ABS", payee="PBC", amount=2_500, reason="bid for a sitcom"),
+            TransferMoney(payer="PBC", payee=BANK, amount=1_000, reason="movie studio"),
+        )
+    ]
     assert all(o.accepted for o in ok), [o.message for o in ok]
     moves = [o.records[0].move for o in ok]
-    for command in (Undo(steps=2), Redo(), PassOnTheAir(network="PBC"), Undo(), JumpTo(seq=moves[3]),
-                    PassOnTheAir(network="CBA", source="keyboard"), Undo(), Redo()):
+    for command in (
+        Undo(steps=2),
+        Redo(),
+        PassOnTheAir(network="PBC"),
+        Undo(),
+        JumpTo(seq=moves[3]),
+        PassOnTheAir(network="CBA", source="keyboard"),
+        Undo(),
+        Redo(),
+    ):
         outcome = table.execute(command)
         assert outcome.accepted, outcome.message
     if finish:
@@ -72,11 +82,12 @@ def test_export_json_round_trip_renumbers_into_a_busy_journal(table, tmp_path):
     game_id = play(table, finish=True)
     text = export_json(table.journal, game_id)
     with Journal(tmp_path / "other.sqlite3") as other:
-        for _ in range(2):                               # other games first, so every seq shifts
-            filler = other.create_game("tv-wars", [{"name": "X", "colour": "white"}, {"name": "Y", "colour": "white"}],
-                                       {})
+        for _ in range(2):  # other games first, so every seq shifts
+            filler = other.create_game(
+                "tv-wars", [{"name": "X", "colour": "white"}, {"name": "Y", "colour": "white"}], {}
+            )
             other.append(filler.game_id, [])
-        import_json(other, export_json(table.journal, game_id))     # and the same game twice
+        import_json(other, export_json(table.journal, game_id))  # and the same game twice
         new_id = import_json(other, text)
         assert new_id == 4
         original, imported = table.journal.events(game_id), other.events(new_id)
@@ -86,7 +97,7 @@ def test_export_json_round_trip_renumbers_into_a_busy_journal(table, tmp_path):
         session = GameSession(new_id, imported)
         assert session.state == table.state and session.state.finished
         assert session.line == [renumber[m] for m in table.session.line]
-        assert session.redo_preview() == table.session.redo_preview()    # None: the game is finished
+        assert session.redo_preview() == table.session.redo_preview()  # None: the game is finished
 
         def renumbered(entry_text: str) -> str:
             return re.sub(r"#(\d+)", lambda m: f"#{renumber[int(m.group(1))]}", entry_text)
@@ -110,11 +121,15 @@ def test_ledger_csv_matches_the_money_events(table):
     for row, event in zip(rows, events):
         p = event["payload"]
         assert int(row["seq"]) == event["seq"]
-        assert (row["payer"], row["payee"], int(row["amount_dollars"]), row["reason"], row["rule"]) == \
-            (p["payer"], p["payee"], p["amount"], p["reason"], p["rule"])
+        assert (row["payer"], row["payee"], int(row["amount_dollars"]), row["reason"], row["rule"]) == (
+            p["payer"],
+            p["payee"],
+            p["amount"],
+            p["reason"],
+            p["rule"],
+        )
         assert row["in_force"] == ("yes" if event["move"] in in_force else "no")
-        assert datetime.fromisoformat(row["time"]) == \
-            datetime.fromtimestamp(int(event["time"]), timezone.utc)
+        assert datetime.fromisoformat(row["time"]) == datetime.fromtimestamp(int(event["time"]), UTC)
     # the in-force rows are the ledger: they explain every balance
     balances = {"ABS": 31_000, "CBA": 31_000, "PBC": 31_000}
     for row in rows:
@@ -129,11 +144,14 @@ def test_ledger_csv_matches_the_money_events(table):
 
 # -- malformed imports write nothing -----------------------------------------------------------------------
 
+
 def _counts(path):
     connection = sqlite3.connect(str(path))
     try:
-        return (connection.execute("SELECT COUNT(*) FROM games").fetchone()[0],
-                connection.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        return (
+            connection.execute("SELECT COUNT(*) FROM games").fetchone()[0],
+            connection.execute("SELECT COUNT(*) FROM events").fetchone()[0],
+        )
     finally:
         connection.close()
 
@@ -159,12 +177,15 @@ def _mutations(text: str):
     yield "first event is not the start", changed(lambda d: d["events"].pop(0))
     yield "unknown event type", changed(lambda d: d["events"][5].update(type="teleported"))
     yield "event without payload", changed(lambda d: d["events"][6].pop("payload"))
-    yield "undo of a move that does not exist", changed(
-        lambda d: d["events"][restores[0]]["payload"].update(append=[123_456]))
-    yield "undone list names a move that does not exist", changed(
-        lambda d: d["events"][restores[0]]["payload"].update(undone=[123_456]))
-    yield "jump to an entry that does not exist", changed(
-        lambda d: d["events"][jump]["payload"].update(to=987_654))
+    yield (
+        "undo of a move that does not exist",
+        changed(lambda d: d["events"][restores[0]]["payload"].update(append=[123_456])),
+    )
+    yield (
+        "undone list names a move that does not exist",
+        changed(lambda d: d["events"][restores[0]]["payload"].update(undone=[123_456])),
+    )
+    yield "jump to an entry that does not exist", changed(lambda d: d["events"][jump]["payload"].update(to=987_654))
     yield "players without names", changed(lambda d: d["game"].update(players=[{"nom": "ABS"}]))
     money = [i for i, e in enumerate(good["events"]) if e["type"] == "money_moved"]
     yield "last money event is broken", changed(lambda d: d["events"][money[-1]]["payload"].update(amount="lots"))
@@ -181,10 +202,11 @@ def test_importing_a_malformed_file_raises_journal_error_and_writes_nothing(tabl
             with pytest.raises(JournalError):
                 import_json(other, bad)
             assert _counts(target) == before, f"importing a file with {name} wrote to the journal"
-        assert import_json(other, text) == 2     # and the journal still takes good imports
+        assert import_json(other, text) == 2  # and the journal still takes good imports
 
 
 # -- the CLI -------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def data_dir(tmp_path, table_factory):
@@ -220,7 +242,7 @@ def test_cli_replay_prints_readable_lines_with_undone_marks(data_dir):
     with Journal(data_dir / "journal.sqlite3") as journal:
         session = GameSession(1, journal.events(1))
     history = session.history()
-    body = lines[1:1 + len(history)]
+    body = lines[1 : 1 + len(history)]
     assert len(body) == len(history)
     for line, entry in zip(body, history):
         assert line.startswith(f"#{entry.seq}")
@@ -240,7 +262,7 @@ def test_cli_games_list_and_import(data_dir, tmp_path):
     assert len(lines) == 2
     assert lines[0].startswith("#1") and "open" in lines[0] and "ABS, CBA, PBC" in lines[0]
     assert lines[1].startswith("#2") and "finished" in lines[1]
-    assert run_companion("games", "--data-dir", str(data_dir)).stdout == result.stdout     # list is the default
+    assert run_companion("games", "--data-dir", str(data_dir)).stdout == result.stdout  # list is the default
 
     export_file = tmp_path / "game1.json"
     assert run_companion("export", "1", "-o", str(export_file), "--data-dir", str(data_dir)).returncode == 0
@@ -272,8 +294,9 @@ def test_cli_without_a_journal_says_so(tmp_path):
 
 def test_cli_errors_are_messages_not_tracebacks(tmp_path, data_dir):
     """A missing output folder, a damaged journal, an unknown game to resume and a closed pipe."""
-    result = run_companion("export", "1", "--format", "csv", "-o", str(tmp_path / "no" / "x.csv"),
-                           "--data-dir", str(data_dir))
+    result = run_companion(
+        "export", "1", "--format", "csv", "-o", str(tmp_path / "no" / "x.csv"), "--data-dir", str(data_dir)
+    )
     assert result.returncode == 1 and "No such file or directory" in result.stderr
     assert "Traceback" not in result.stderr
     result = run_companion("run", "--resume", "999", "--data-dir", str(data_dir))
@@ -290,9 +313,10 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path, data_dir):
 
 def test_cli_replay_into_a_closed_pipe_is_quiet(data_dir):
     import subprocess
-    import sys
-    pipeline = subprocess.run(f"{COMPANION} replay 1 --data-dir {data_dir} | head -1",
-                              shell=True, capture_output=True, text=True, timeout=60)
+
+    pipeline = subprocess.run(
+        f"{COMPANION} replay 1 --data-dir {data_dir} | head -1", shell=True, capture_output=True, text=True, timeout=60
+    )
     assert pipeline.stdout.startswith("Game #1") and "Traceback" not in pipeline.stderr
 
 
@@ -303,23 +327,39 @@ def test_cli_bad_config_exits_2(tmp_path):
     assert result.returncode == 2 and "dice.mode" in result.stderr and str(config) in result.stderr
 
 
-@pytest.mark.parametrize("args", [[], ["run"], ["games"], ["games", "list"], ["games", "resume"],
-                                  ["games", "export"], ["games", "import"], ["export"], ["replay"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["run"],
+        ["games"],
+        ["games", "list"],
+        ["games", "resume"],
+        ["games", "export"],
+        ["games", "import"],
+        ["export"],
+        ["replay"],
+    ],
+)
 def test_cli_help(args):
     result = run_companion(*args, "--help")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("usage: companion")
 
 
-@pytest.mark.parametrize("game, now", [
-    ("death-show-tv", "Now: Ava Vitality 4; Ben Vitality 4"),
-    ("channel-won", "Now: Ava 0 pts; Ben 0 pts"),
-    ("telly-time", "Now: Ava $0M; Ben $0M"),
-])
+@pytest.mark.parametrize(
+    "game, now",
+    [
+        ("death-show-tv", "Now: Ava Vitality 4; Ben Vitality 4"),
+        ("channel-won", "Now: Ava 0 pts; Ben 0 pts"),
+        ("telly-time", "Now: Ava $0M; Ben $0M"),
+    ],
+)
 def test_cli_replay_and_list_of_games_without_dollars(tmp_path, game, now):
     """Games without a dollar balance end their replay with their own figures, and `games list` lines up."""
     from companion.commands import NewGame, PlayerSeat
     from companion.table import Table
+
     table = Table(Journal(tmp_path / "journal.sqlite3"))
     table.claim()
     assert table.execute(NewGame(game=game, players=(PlayerSeat("Ava"), PlayerSeat("Ben")))).accepted

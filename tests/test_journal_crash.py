@@ -68,12 +68,13 @@ def test_sigkill_at_random_moments_never_loses_a_committed_event(tmp_path):
     script.write_text(WRITER)
     path = tmp_path / "journal.sqlite3"
     rng = random.Random(20240229)
-    reported: dict[int, int] = {}          # seq -> n of the append that committed it
+    reported: dict[int, int] = {}  # seq -> n of the append that committed it
     games: set[int] = set()
     kills_during_appends = 0
     for attempt in range(25):
-        child = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, str(script), str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         try:
             if attempt % 6 == 5:
                 # now and then, kill it while it is still starting up / opening the file
@@ -109,8 +110,10 @@ def test_sigkill_at_random_moments_never_loses_a_committed_event(tmp_path):
         assert not missing, f"after kill {attempt + 1}: committed seqs missing from the journal: {missing[:10]}"
         for seq, n in reported.items():
             found = json.loads(rows[seq][3])["n"]
-            assert found == n, (f"after kill {attempt + 1}: seq {seq} was reported committed with n={n} but holds "
-                                f"n={found}; this writer's lines: {lines[:3]} ... {lines[-3:]}")
+            assert found == n, (
+                f"after kill {attempt + 1}: seq {seq} was reported committed with n={n} but holds "
+                f"n={found}; this writer's lines: {lines[:3]} ... {lines[-3:]}"
+            )
         # one transaction per append: the table never has holes or half-written moves
         assert sorted(rows) == list(range(1, len(rows) + 1))
         by_move: dict[int, list[int]] = {}
@@ -135,9 +138,22 @@ def _make_journal(path: Path, games: int = 2, events: int = 300) -> dict[int, tu
         for g in range(games):
             game = journal.create_game("tv-wars", PLAYERS, {"starting_cash": 31000 + g})
             for i in range(events):
-                journal.append(game.game_id, [NewEvent("money_moved", {
-                    "payer": "bank", "payee": "ABS", "amount": 500, "reason": f"g{g} event {i}", "rule": "",
-                    "pad": "p" * 150})])
+                journal.append(
+                    game.game_id,
+                    [
+                        NewEvent(
+                            "money_moved",
+                            {
+                                "payer": "bank",
+                                "payee": "ABS",
+                                "amount": 500,
+                                "reason": f"g{g} event {i}",
+                                "rule": "",
+                                "pad": "p" * 150,
+                            },
+                        )
+                    ],
+                )
     return _rows(path)
 
 
@@ -220,9 +236,9 @@ def test_corrupted_pages_recovery_reports_counts_and_new_journal_is_sound(tmp_pa
     pages = len(data) // page_size
     assert pages > 30
     rng = random.Random(3)
-    for page in (pages // 2, pages // 2 + 1, (3 * pages) // 4):      # b-tree pages well past the schema
+    for page in (pages // 2, pages // 2 + 1, (3 * pages) // 4):  # b-tree pages well past the schema
         offset = page * page_size
-        data[offset:offset + 64] = bytes(rng.randrange(256) for _ in range(64))
+        data[offset : offset + 64] = bytes(rng.randrange(256) for _ in range(64))
     path.write_bytes(bytes(data))
     assert not _sound(path), "the corruption did not damage the file; the test would prove nothing"
 
@@ -238,7 +254,7 @@ def test_corrupted_pages_recovery_reports_counts_and_new_journal_is_sound(tmp_pa
         assert 0 < recovery.events_recovered < len(original)
         message = recovery.message()
         assert f"recovered {len(events)} events of 3 games" in message
-        for event in events:    # what was copied is exactly what had been written
+        for event in events:  # what was copied is exactly what had been written
             game_id, move, kind, payload = original[event.seq]
             assert (event.game_id, event.move, event.type) == (game_id, move, kind)
             assert json.dumps(dict(event.payload), sort_keys=True) == payload
@@ -292,8 +308,9 @@ def _played_tables_journal(path: Path, games: int = 4, moves: int = 40) -> None:
     table = Table(Journal(path))
     table.claim()
     for game in range(games):
-        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
-                              options={"roll_off": False}))
+        table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        )
         for move in range(moves):
             table.execute(Undo() if move % 9 == 8 else PassOnTheAir(network="ABS" if move % 2 else "CBA"))
     table.journal.close()
@@ -317,10 +334,10 @@ def test_garbage_in_the_middle_of_a_played_journal_recovers_replayable_games(tmp
     journal, recovery = open_journal(path)
     assert recovery is not None and recovery.games_recovered >= 1
     assert journal.integrity_problem() is None
-    for game in journal.games():       # each recovered game is an exact prefix of what was written
+    for game in journal.games():  # each recovered game is an exact prefix of what was written
         written = [seq for seq, row in sorted(total_events.items()) if row[0] == game.id]
         recovered = [event.seq for event in journal.events(game.id)]
-        assert recovered == written[:len(recovered)] and recovered, game.id
+        assert recovered == written[: len(recovered)] and recovered, game.id
     untouched = [g for g in journal.games() if len(journal.events(g.id)) == 1 + 40]
     assert untouched, "the games after the damaged pages should come back whole"
     assert recovery.events_recovered == sum(len(journal.events(g.id)) for g in journal.games())
@@ -376,7 +393,7 @@ def test_backups_at_safe_points_are_incremental_and_restore_a_damaged_journal(tm
     table.claim()
     table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA"))))
     table.execute(AnswerDice(roller="ABS", values=(6, 6)))
-    table.execute(AnswerDice(roller="CBA", values=(1, 1)))          # Best Network News awarded: a safe point
+    table.execute(AnswerDice(roller="CBA", values=(1, 1)))  # Best Network News awarded: a safe point
     assert table.journal.wait_for_backups(30)
     (generation,) = generations(folder)
     assert generation.base_seq == len(table.journal.events(1)) and not generation.parts
@@ -384,7 +401,7 @@ def test_backups_at_safe_points_are_incremental_and_restore_a_damaged_journal(tm
         table.execute(PassOnTheAir(network="ABS"))
     assert table.journal.wait_for_backups(30)
     (generation,) = generations(folder)
-    assert len(generation.parts) == 7                               # one per 10 moves, nothing copied twice
+    assert len(generation.parts) == 7  # one per 10 moves, nothing copied twice
     seqs = [row[0] for part in generation.parts for row in read_part(part.path).events]
     assert seqs == list(range(generation.base_seq + 1, seqs[-1] + 1))
     # the last backup was asked for at the 70th move, 5 moves back; the backup thread writes what the
@@ -394,7 +411,7 @@ def test_backups_at_safe_points_are_incremental_and_restore_a_damaged_journal(tm
     assert written_by == {"journal-backup"} and threading.current_thread().name not in written_by
     table.journal.close()
 
-    path.write_bytes(path.read_bytes()[:4096] + bytes(8192))       # the journal's pages are gone
+    path.write_bytes(path.read_bytes()[:4096] + bytes(8192))  # the journal's pages are gone
     journal, recovery = open_journal(path)
     assert recovery.backup == generation.base
     assert "from the backup gen-000001" in recovery.message() and "as it was at" in recovery.message()

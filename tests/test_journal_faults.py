@@ -22,14 +22,13 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO, run_companion
 
 from companion.backups import BackupWriter, generations, read_part
 from companion.commands import OpenGame
 from companion.games.tv_wars import PassOnTheAir
 from companion.journal import Journal, open_journal
 from companion.table import Table
-
-from conftest import REPO, run_companion
 
 EVENT_COLUMNS = "seq, game_id, move, time, type, payload, schema_version"
 
@@ -89,7 +88,7 @@ def _play(path: Path, moves: int, player_module: Path, backup_every: int | None 
     table.claim()
     play(table, moves)
     if backup_every is not None:
-        table.journal.backup_soon()          # as the kiosk does at a clean stop
+        table.journal.backup_soon()  # as the kiosk does at a clean stop
     assert table.journal.wait_for_backups(60), "the backups were not written within 60 s"
     table.journal.close()
 
@@ -122,12 +121,17 @@ def _reference(data_dir: Path) -> dict[int, list[tuple]]:
 def _headless(data_dir: Path, *extra: str, user: list[str] | None = None) -> subprocess.CompletedProcess:
     if user is None:
         result = run_companion("run", "--headless", "--data-dir", str(data_dir), *extra, timeout=120)
-    else:                        # as an unprivileged user (root ignores file permissions)
+    else:  # as an unprivileged user (root ignores file permissions)
         env = dict(os.environ, HOME=str(data_dir.parent))
         env.pop("COMPANION_DATA_DIR", None)
-        result = subprocess.run([*user, sys.executable, "-m", "companion", "run", "--headless", "--data-dir",
-                                 str(data_dir), *extra], capture_output=True, text=True, timeout=120,
-                                cwd=str(REPO), env=env)
+        result = subprocess.run(
+            [*user, sys.executable, "-m", "companion", "run", "--headless", "--data-dir", str(data_dir), *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=str(REPO),
+            env=env,
+        )
     assert result.returncode == 0, (result.returncode, result.stdout, result.stderr)
     assert "Traceback" not in result.stderr, result.stderr
     return result
@@ -139,7 +143,7 @@ def _assert_prefixes(recovered: dict[int, list[tuple]], original: dict[int, list
     kept = {}
     for game_id, rows in recovered.items():
         written = original.get(game_id, [])
-        assert rows == written[:len(rows)], f"game #{game_id}: what was kept is not how the game began"
+        assert rows == written[: len(rows)], f"game #{game_id}: what was kept is not how the game began"
         kept[game_id] = len(rows)
     return kept
 
@@ -161,13 +165,12 @@ def _middle_events_page(data: bytes) -> tuple[int, int]:
     ``type`` text is in the page; the other tables' pages, e.g. the compressed stored states, do not hold it):
     where a damage or a cut costs some events, whatever the other tables take of the file."""
     page_size = int.from_bytes(data[16:18], "big")
-    pages = [n for n in range(len(data) // page_size) if b"money_moved" in data[n * page_size:(n + 1) * page_size]]
+    pages = [n for n in range(len(data) // page_size) if b"money_moved" in data[n * page_size : (n + 1) * page_size]]
     assert len(pages) > 2, "the journal holds too few pages of events for this test"
     return pages[len(pages) // 2], page_size
 
 
-def test_an_overwritten_page_without_backups_keeps_each_game_up_to_the_hole_never_across_it(data_dir,
-                                                                                          player_module):
+def test_an_overwritten_page_without_backups_keeps_each_game_up_to_the_hole_never_across_it(data_dir, player_module):
     """The issue's case: one page overwritten, no backup. Each game keeps its events up to the first
     unreadable seq after its start (dropping a move the hole may have cut in half); nothing after the
     hole is replayed, and the message says per game what was kept and where the rest is."""
@@ -176,7 +179,7 @@ def test_an_overwritten_page_without_backups_keeps_each_game_up_to_the_hole_neve
     original = _rows(path)
     data = bytearray(path.read_bytes())
     page, page_size = _middle_events_page(data)
-    data[page * page_size:(page + 1) * page_size] = bytes(random.Random(5).randrange(256) for _ in range(page_size))
+    data[page * page_size : (page + 1) * page_size] = bytes(random.Random(5).randrange(256) for _ in range(page_size))
     path.write_bytes(bytes(data))
 
     result = _headless(data_dir)
@@ -196,8 +199,9 @@ def test_an_overwritten_page_without_backups_keeps_each_game_up_to_the_hole_neve
     for game_id in cut:
         if kept.get(game_id):
             last = recovered[game_id][-1][0]
-            assert (f"Game #{game_id} (TV Wars: ABS, CBA): events #{original[game_id][0][0]}–#{last} kept"
-                    in message), message
+            assert f"Game #{game_id} (TV Wars: ABS, CBA): events #{original[game_id][0][0]}–#{last} kept" in message, (
+                message
+            )
             assert f"could not be read whole and are in {moved.name}" in message
     assert f"recovered {sum(kept.values())} events of {len(recovered)} games" in message
     # the recovered journal is a working journal: its games open and take new moves after the hole's seqs
@@ -220,7 +224,7 @@ def test_an_overwritten_page_with_backups_restores_every_game_from_the_best_sour
     original = _rows(path)
     data = bytearray(path.read_bytes())
     page, page_size = _middle_events_page(data)
-    data[page * page_size:(page + 1) * page_size] = bytes(random.Random(6).randrange(256) for _ in range(page_size))
+    data[page * page_size : (page + 1) * page_size] = bytes(random.Random(6).randrange(256) for _ in range(page_size))
     path.write_bytes(bytes(data))
 
     result = _headless(data_dir)
@@ -250,7 +254,7 @@ def test_a_truncated_journal_keeps_prefixes_and_the_backups_fill_in(data_dir, pl
     _play(path, 240, player_module, backup_every=7 if with_backups else None)
     original = _rows(path)
     page, page_size = _middle_events_page(path.read_bytes())
-    data = path.read_bytes()[: page * page_size]             # half the events' pages are cut off
+    data = path.read_bytes()[: page * page_size]  # half the events' pages are cut off
     path.write_bytes(data)
     result = _headless(data_dir)
     (moved,) = _damaged(data_dir)
@@ -270,7 +274,7 @@ def test_a_zero_byte_journal_is_damage_and_an_older_good_backup_beats_a_newer_em
     path = data_dir / "journal.sqlite3"
     _play(path, 60, player_module)
     original = _rows(path)
-    empty = data_dir.parent / "empty" / "journal.sqlite3"        # a newer generation holding no game
+    empty = data_dir.parent / "empty" / "journal.sqlite3"  # a newer generation holding no game
     Journal(empty).close()
     writer = BackupWriter(empty)
     writer.folder = data_dir / "backups"
@@ -333,8 +337,13 @@ def test_a_journal_from_a_newer_companion_is_moved_aside_untouched(data_dir, pla
 
 # -- -wal and -shm ----------------------------------------------------------------------------------------
 def _play_and_kill(path: Path, moves: int, player_module: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", PLAYER, str(path), str(moves), "7", str(player_module)],
-                             cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", PLAYER, str(path), str(moves), "7", str(player_module)],
+        cwd=str(REPO),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = child.stdout.readline()
         assert line.strip() == "ready", (line, child.stderr.read() if child.poll() is not None else "")
@@ -353,7 +362,7 @@ def test_a_deleted_wal_loses_nothing_a_backup_holds(data_dir, player_module):
     original = _reference(data_dir)
     try:
         alone = sum(map(len, _rows(path, "mode=ro&immutable=1").values()))
-    except sqlite3.OperationalError:        # not even the tables were checkpointed into the file
+    except sqlite3.OperationalError:  # not even the tables were checkpointed into the file
         alone = 0
     assert alone < sum(map(len, original.values())), "the -wal held nothing"
     main_bytes = path.read_bytes()
@@ -377,7 +386,7 @@ def test_a_stale_wal_from_an_earlier_moment_is_not_trusted(data_dir, player_modu
         from tests_player import play
     finally:
         sys.path.remove(str(player_module))
-    table = Table(Journal(path), backup_every=7)   # opening checkpoints the -wal; play on, stop cleanly
+    table = Table(Journal(path), backup_every=7)  # opening checkpoints the -wal; play on, stop cleanly
     table.claim()
     play(table, 80, first=False)
     table.journal.backup_soon()
@@ -444,7 +453,7 @@ def test_a_read_only_journal_file_is_copied_into_a_writable_one(open_data_dir, p
     assert _rows(moved) == original
     assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
     assert "cannot be written" in result.stdout
-    assert "read-only" not in result.stdout.split("Journal ")[-1].split("\n")[0]   # the new journal is writable
+    assert "read-only" not in result.stdout.split("Journal ")[-1].split("\n")[0]  # the new journal is writable
 
 
 def test_an_unreadable_journal_file_is_restored_from_the_backups(open_data_dir, player_module):
@@ -466,8 +475,8 @@ def test_a_read_only_data_directory_opens_the_games_read_only_and_keeps_running(
     path = open_data_dir / "journal.sqlite3"
     _play(path, 60, player_module)
     original = _rows(path)
-    for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):   # left by the reading above; with them
-        if side.exists():                                      # there, SQLite could still write
+    for side in (Path(f"{path}-wal"), Path(f"{path}-shm")):  # left by the reading above; with them
+        if side.exists():  # there, SQLite could still write
             assert side.name.endswith("-shm") or side.stat().st_size == 0
             side.unlink()
     before = sorted(p.name for p in open_data_dir.iterdir())
@@ -489,7 +498,7 @@ def test_a_read_only_journal_refuses_moves_with_the_reason(tmp_path, player_modu
     _play(path, 30, player_module)
     original = _rows(path)
     blocker = tmp_path / "journal.sqlite3.recovering"
-    blocker.mkdir()                  # the rebuilt journal cannot be created: a folder is in its way
+    blocker.mkdir()  # the rebuilt journal cannot be created: a folder is in its way
     data = bytes(100) + path.read_bytes()[100:]
     path.write_bytes(data)
     journal, recovery = open_journal(path)
@@ -514,8 +523,9 @@ def _small_file_system(folder: Path, size_kb: int):
     if os.geteuid() != 0:
         pytest.skip("mounting a small file system needs root")
     folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(folder)],
-                             capture_output=True, text=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(folder)], capture_output=True, text=True
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
 
@@ -537,7 +547,7 @@ def test_a_full_disk_at_start_up_opens_the_games_read_only(tmp_path, player_modu
             while os.write(fd, bytes(4096)):
                 pass
         except OSError:
-            pass                                 # the card is full
+            pass  # the card is full
         finally:
             os.close(fd)
         result = _headless(data_dir)
@@ -582,8 +592,13 @@ def test_kills_during_backups_leave_only_whole_backup_files(tmp_path, player_mod
     rng = random.Random(44)
     leftovers_seen = during_backup = 0
     for kill in range(30):
-        child = subprocess.Popen([sys.executable, "-c", BACKER, str(path), "x", str(player_module)],
-                                 cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", BACKER, str(path), "x", str(player_module)],
+            cwd=str(REPO),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             line = child.stdout.readline()
             assert line.strip() == "ready", (line, child.stderr.read() if child.poll() is not None else "")

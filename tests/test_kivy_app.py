@@ -12,13 +12,13 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from conftest import COMPANION
+from kivy_driver import ARTIFACTS, DRIVERS, driver_env, keep_artifacts, run_driver, run_driver_output, steps_by_label
 from PIL import Image, ImageChops
 
 from companion.journal import Journal
-from conftest import COMPANION
 from companion.session import GameSession
 from hardware.panels import render_player_panel
-from kivy_driver import ARTIFACTS, DRIVERS, driver_env, keep_artifacts, run_driver, run_driver_output, steps_by_label
 
 DRIVER = DRIVERS / "drive_app.py"
 
@@ -64,11 +64,17 @@ def test_roll_off_by_hand_entry_and_buttons_settles_best_network_news(played):
     status = steps["rolled"]["status"]
     assert "holds Best Network News" in status or "re-roll" in status
     with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
-        rolls = [(e.payload["roller"], e.payload["values"], e.payload["source"])
-                 for e in journal.events(1) if e.type == "dice_rolled"]
+        rolls = [
+            (e.payload["roller"], e.payload["values"], e.payload["source"])
+            for e in journal.events(1)
+            if e.type == "dice_rolled"
+        ]
     assert rolls[0] == ("ABS", [3, 4], "manual")
     assert [(roller, source) for roller, _, source in rolls[1:4]] == [
-        ("CBA", "built-in"), ("PBC", "built-in"), ("NBS", "built-in")]
+        ("CBA", "built-in"),
+        ("PBC", "built-in"),
+        ("NBS", "built-in"),
+    ]
 
 
 def test_money_moves_by_buttons_and_touch_reach_balances_and_cards(played):
@@ -99,7 +105,7 @@ def test_three_undos_say_what_they_undid_and_redo_restores_one(played):
     assert steps["undo 1"]["balances"] == {"ABS": 40000, "CBA": 34000, "PBC": 42000, "NBS": 31000}
     assert "Sponsor" in steps["undo 2"]["message"]
     assert steps["undo 2"]["balances"]["PBC"] == 31000
-    assert "passed On the Air" in steps["undo 3"]["message"]      # undone by the table's undo button
+    assert "passed On the Air" in steps["undo 3"]["message"]  # undone by the table's undo button
     assert steps["undo 3"]["balances"]["CBA"] == 31000
     assert "redid" in steps["redo 1"]["message"]
     assert steps["redo 1"]["balances"] == {"ABS": 40000, "CBA": 34000, "PBC": 31000, "NBS": 31000}
@@ -155,9 +161,13 @@ def test_restart_resumes_exactly_where_the_game_was(played, tmp_path):
 def test_kill_9_mid_game_loses_nothing(tmp_path):
     """Pull the plug: SIGKILL the app while buttons are being pressed, restart, same state as the journal."""
     data_dir = tmp_path / "data"
-    process = subprocess.Popen([sys.executable, str(DRIVER), str(data_dir), str(tmp_path / "out"),
-                                "--play-until-killed"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                               env=driver_env())
+    process = subprocess.Popen(
+        [sys.executable, str(DRIVER), str(data_dir), str(tmp_path / "out"), "--play-until-killed"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=driver_env(),
+    )
     presses = 0
     deadline = time.monotonic() + 60
     while presses < 25 and time.monotonic() < deadline:
@@ -168,6 +178,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path):
     process.wait(timeout=10)
     assert presses >= 25
     import sqlite3
+
     with sqlite3.connect(data_dir / "journal.sqlite3") as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         moves = db.execute("SELECT COUNT(*) FROM events WHERE type = 'money_moved'").fetchone()[0]
@@ -181,6 +192,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path):
 def test_home_with_many_saved_games_scrolls_and_keeps_the_new_game_buttons_whole(tmp_path):
     from companion.commands import NewGame, PlayerSeat
     from companion.table import Table
+
     data_dir = tmp_path / "data"
     table = Table(Journal(data_dir / "journal.sqlite3"))
     table.claim()
@@ -190,9 +202,9 @@ def test_home_with_many_saved_games_scrolls_and_keeps_the_new_game_buttons_whole
     home = _drive(data_dir, tmp_path / "out", "--home")["home"]
     shutil.copy(tmp_path / "out" / "home-many-games.png", ARTIFACTS / "home-many-games.png")
     assert home["game_rows"] == 12
-    assert home["rows_height"] > home["scroll_height"]             # the list scrolls instead of growing
+    assert home["rows_height"] > home["scroll_height"]  # the list scrolls instead of growing
     for bottom, height in home["new_game_buttons"]:
-        assert height >= 90 and bottom >= home["scroll_top"]       # never covered by the list
+        assert height >= 90 and bottom >= home["scroll_top"]  # never covered by the list
 
 
 def test_without_a_gpio_backend_the_touchscreen_still_works(tmp_path):
@@ -207,13 +219,14 @@ def test_touchscreen_self_test_walks_every_button_and_saves_a_report(tmp_path):
     pins), one is skipped, the report is saved; presses during the test never reach a game."""
     result = _drive(tmp_path / "data", tmp_path / "out", "--selftest")
     prompt, report = result["selftest"]
-    assert prompt.startswith("Self-test: 18 passed, 0 failed, 1 skipped"), prompt   # 4 panels, 13 buttons, reader
+    assert prompt.startswith("Self-test: 18 passed, 0 failed, 1 skipped"), prompt  # 4 panels, 13 buttons, reader
     assert "PASS  button ABS on the air" in report and "SKIP  button table redo" in report
     assert list((tmp_path / "data").glob("selftest-*.txt"))
     shutil.copy(tmp_path / "out" / "selftest-report.png", ARTIFACTS / "selftest-report.png")
     from hardware.selftest import panel_test_pattern
-    assert _same_image(tmp_path / "out" / "selftest-panel-1.png", panel_test_pattern("ABS", 1))   # shown
-    assert result["steps"][-1]["balances"] == {}           # no game was touched
+
+    assert _same_image(tmp_path / "out" / "selftest-panel-1.png", panel_test_pattern("ABS", 1))  # shown
+    assert result["steps"][-1]["balances"] == {}  # no game was touched
 
 
 def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
@@ -221,10 +234,15 @@ def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
     through its own shutdown path with exit code 0, leaving the exit screen on the panels."""
     frame_file = tmp_path / "first-frame"
     env = {**os.environ, "COMPANION_BENCH_FIRST_FRAME": str(frame_file)}
-    completed = subprocess.run([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
-                               capture_output=True, text=True, timeout=120, env=env)
+    completed = subprocess.run(
+        [str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert completed.returncode == 0, completed.stderr[-3000:]
-    drawn, *memory = frame_file.read_text().splitlines()     # the time of the first frame, then VmHWM/VmRSS
+    drawn, *memory = frame_file.read_text().splitlines()  # the time of the first frame, then VmHWM/VmRSS
     assert float(drawn) > 0
     assert memory and memory[0].startswith("VmHWM=")
     assert "Traceback" not in completed.stderr
@@ -292,19 +310,25 @@ def test_a_panel_that_stops_answering_is_said_once_on_the_touchscreen_and_the_wo
     steps = steps_by_label(result)
     assert (steps["panel down"]["message"], steps["panel down"]["refused"]) == ("Panel 2 is not answering", True)
     assert steps["still down"]["message"] == "Panel 2 is not answering"
-    assert result["said"].count("Panel 2 is not answering") == 1       # once, not per retry
+    assert result["said"].count("Panel 2 is not answering") == 1  # once, not per retry
     assert steps["panel back"]["message"] == ""
     view = _journal_view(tmp_path / "data")
-    assert _same_image(tmp_path / "out" / "panel-back-panel-2.png",
-                       render_player_panel(view.players[1], message="Cable test"))
+    assert _same_image(
+        tmp_path / "out" / "panel-back-panel-2.png", render_player_panel(view.players[1], message="Cable test")
+    )
     shutil.copy(tmp_path / "out" / "panel-not-answering.png", ARTIFACTS / "panel-not-answering.png")
 
 
 def test_without_a_display_companion_run_exits_at_once_with_one_line(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "kmsdrm"
-    completed = subprocess.run([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
-                               capture_output=True, text=True, timeout=60, env=env)
+    completed = subprocess.run(
+        [str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     if Path("/dev/dri").exists() and any(Path("/dev/dri").glob("card*")):
         pytest.skip("this machine has a DRM device, so it has a display")
     assert completed.returncode == 1
@@ -316,20 +340,26 @@ def test_the_app_tells_systemd_ready_pings_the_watchdog_and_stops_on_sigterm(tmp
     """Type=notify: READY=1 once the journal is open and the first frame drawn, WATCHDOG=1 from the main
     loop, STOPPING=1 and exit 0 on systemd's SIGTERM (through on_stop: the panels' exit screen)."""
     import socket
+
     path = str(tmp_path / "notify.sock")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(path)
     server.settimeout(60)
     env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}
     env.pop("WATCHDOG_PID", None)
-    process = subprocess.Popen([str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(
+        [str(COMPANION), "run", "--sim", "--data-dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         messages = []
         while not any(m.startswith("READY=1") for m in messages) or "WATCHDOG=1" not in messages:
             messages.append(server.recv(256).decode())
         ready = next(m for m in messages if m.startswith("READY=1"))
-        assert "STATUS=home screen" in ready                         # a fresh data directory: no game yet
+        assert "STATUS=home screen" in ready  # a fresh data directory: no game yet
         process.send_signal(signal.SIGTERM)
         while "STOPPING=1" not in messages:
             messages.append(server.recv(256).decode())
@@ -342,13 +372,14 @@ def test_the_app_tells_systemd_ready_pings_the_watchdog_and_stops_on_sigterm(tmp
 
 def test_display_problem_names_what_is_missing(tmp_path):
     from ui.kiosk import display_problem
+
     dri = tmp_path / "dri"
     dri.mkdir()
     assert display_problem({"DISPLAY": ":0"}, dri) is None
     assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, dri) is None
     assert "no display" in display_problem({}, dri)
     (dri / "card0").touch()
-    assert display_problem({}, dri) is None                         # Raspberry Pi OS Lite: KMS/DRM
+    assert display_problem({}, dri) is None  # Raspberry Pi OS Lite: KMS/DRM
     assert "no display" in display_problem({"SDL_VIDEODRIVER": "x11"}, dri)
 
 
@@ -358,10 +389,11 @@ def test_an_unknown_tag_on_a_tile_reader_is_learned_once_then_named(tmp_path):
     the journal's database; the same tag placed again is named, not asked for."""
     data_dir = tmp_path / "data"
     result = _drive(data_dir, tmp_path / "out", "--tiles")
-    assert result["learn_ready_before"] is True                     # nothing chosen yet: cannot learn
+    assert result["learn_ready_before"] is True  # nothing chosen yet: cannot learn
     assert result["learn_summary"] == "Program 60 min, blue Drama, 70 RP"
-    assert result["steps"][-1]["message"] == "CARD-ABS slot 2: Program 60 min, blue Drama"   # no rating: 9.1
+    assert result["steps"][-1]["message"] == "CARD-ABS slot 2: Program 60 min, blue Drama"  # no rating: 9.1
     from companion.tiles import TileRegistry
+
     with TileRegistry(data_dir / "journal.sqlite3") as registry:
         tile = registry.lookup("04a1b2c3")
     assert (tile.kind, tile.details) == ("program", {"length": 2, "colour": "blue", "rating": 70})

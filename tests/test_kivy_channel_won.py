@@ -2,12 +2,11 @@
 (tests/kivy/drive_channel_won.py), the journal checked after, screenshots saved to test-artifacts/."""
 
 import pytest
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 from PIL import Image
 
 from companion.journal import Journal
 from companion.session import GameSession
-
-from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
@@ -54,7 +53,7 @@ def test_lead_dialog_offers_the_catalogue_sources(played):
     assert dialog["title"].startswith("Sports: Park upset Lead") and "Ava's turn" in dialog["title"]
     assert dialog["types"] == ["Athlete 3", "Coach 2"]
     assert dialog["clipped"] == [] and dialog["overlaps"] == []
-    assert result["bonus_points"] == -1       # the printed Business Bonus value, pre-filled
+    assert result["bonus_points"] == -1  # the printed Business Bonus value, pre-filled
 
 
 def test_scoring_example_played_by_touch(played):
@@ -64,8 +63,11 @@ def test_scoring_example_played_by_touch(played):
     assert steps["closed"]["lineup"]["Sports"]["state"] == "CLOSED"
     assert steps["bonus"]["lineup"]["Sports"]["value"] == "1"
     assert "Ava" in steps["bonus"]["lineup"]["Sports"]["who"] and "Ben" in steps["bonus"]["lineup"]["Sports"]["who"]
-    played_sources = [(e.payload["player"], e.payload["category"], e.payload["points"], e.payload["bonus"])
-                      for e in events(data_dir) if e.type == "source_played"]
+    played_sources = [
+        (e.payload["player"], e.payload["category"], e.payload["points"], e.payload["bonus"])
+        for e in events(data_dir)
+        if e.type == "source_played"
+    ]
     assert played_sources == [("Ben", "Sports", 2, False), ("Ava", "Business", -1, True)]
 
 
@@ -73,9 +75,11 @@ def test_bad_input_by_touch_is_refused_with_the_rule_and_changes_nothing(played)
     _, _, result, steps = played
     assert result["no location dialog"]["buttons"]["play_source"][0] is True
     assert result["discredit_disabled"] is True
-    for label, words in (("source before location", "no Location yet"),
-                         ("discredit open", "closed Leads only"),
-                         ("second pass", "one pass per round")):
+    for label, words in (
+        ("source before location", "no Location yet"),
+        ("discredit open", "closed Leads only"),
+        ("second pass", "one pass per round"),
+    ):
         step = steps[label]
         assert step["refused"] and words in step["message"] and "(Channel WON" in step["message"], step["message"]
     assert steps["source before location"]["lineup"] == steps["location"]["lineup"]
@@ -88,7 +92,7 @@ def test_round_end_scores_stars_and_next_round(played):
     assert after["round"] == 2 and after["phase"] == 1
     assert after["scores"] == {"Ava": 1, "Ben": 3, "Cleo": 2}
     assert after["stars"] == 2 and after["stars_text"] == "★★☆☆☆"
-    assert after["turn"] == "Ava"             # fewest points first
+    assert after["turn"] == "Ava"  # fewest points first
     types = [e.type for e in events(data_dir)]
     assert types.count("lead_scored") == 5 and types.count("rating_dropped") == 3
     assert steps["undone"]["round"] == 1 and steps["undone"]["stars"] == 5
@@ -133,21 +137,26 @@ def test_hand_counts_stay_on_the_reporter_chips_in_phase_2(played):
         assert hand == f"{hands[name]}/7" and len(tiles) == 3
     for text, font_size, opacity, width in played_step["hand_labels"].values():
         assert font_size >= 20 and opacity == 1 and width > 20
-    six = steps["six"]         # six chips: the count alone ("/7" does not fit beside the tiles)
-    assert {name: label[0] for name, label in six["hand_labels"].items()} == \
-        {name: str(hand) for name, hand in six["hands"].items()}
+    six = steps["six"]  # six chips: the count alone ("/7" does not fit beside the tiles)
+    assert {name: label[0] for name, label in six["hand_labels"].items()} == {
+        name: str(hand) for name, hand in six["hands"].items()
+    }
     assert all(opacity == 1 and width > 10 for _, _, opacity, width in six["hand_labels"].values())
 
 
 def test_closed_lead_dialog_disables_what_the_rules_forbid_with_the_reason(played):
     _, _, result, _ = played
     closed = result["closed dialog"]["buttons"]
-    for name, reason in (("location", "has its Location"), ("security_footage", "has its Location"),
-                         ("star_witness", "Lead is closed"), ("close", "already closed")):
+    for name, reason in (
+        ("location", "has its Location"),
+        ("security_footage", "has its Location"),
+        ("star_witness", "Lead is closed"),
+        ("close", "already closed"),
+    ):
         disabled, text = closed[name]
         assert disabled and reason in text, (name, text)
     assert not closed["discredit"][0] and not closed["final_touch"][0]
-    fresh = result["open dialog"]["buttons"]       # the Sports Lead before its Location
+    fresh = result["open dialog"]["buttons"]  # the Sports Lead before its Location
     assert not fresh["location"][0] and not fresh["close"][0] and not fresh["security_footage"][0]
     assert fresh["star_witness"][0] and "needs its Location" in fresh["star_witness"][1]
     assert fresh["discredit"][0] and "closed Leads only" in fresh["discredit"][1]
@@ -158,7 +167,7 @@ def test_closed_lead_dialog_disables_what_the_rules_forbid_with_the_reason(playe
 
 def test_source_value_starts_at_the_lowest_and_shows_the_range(played):
     _, _, result, _ = played
-    crime = result["no location dialog"]          # no catalogue for Crime
+    crime = result["no location dialog"]  # no catalogue for Crime
     assert crime["points"] == 1 and crime["range"] == "1 to 10"
     assert "Play Source  1" in crime["buttons"]["play_source"][1]
     assert result["closed dialog"]["range"] == "1 to 10"
@@ -170,7 +179,7 @@ def test_round_results_open_when_the_round_is_scored_and_reopen_until_the_first_
     opened = result["results opened"]
     assert opened["title"] == "Round 1 results"
     rows = {label: (value, words) for label, value, words in opened["rows"]}
-    assert set(steps["round 2"]["lineup"]) <= set(rows)                 # one row per Lead
+    assert set(steps["round 2"]["lineup"]) <= set(rows)  # one row per Lead
     assert rows["Sports"][0] == "1" and "2 Coach - 1 Business bonus. Reported: " in rows["Sports"][1]
     assert rows["Stars"] == ("2", "5 → 2 of 5: 3 unreported Leads, one star each")
     assert rows["Round 2"][1].startswith("Order: Ava")
@@ -187,6 +196,7 @@ def test_round_results_open_when_the_round_is_scored_and_reopen_until_the_first_
 
 def test_categories_in_play_are_shown_when_some_are_left_out(played):
     _, _, _, steps = played
-    assert steps["new game"]["categories_note"] == \
-        "5 of 6 categories in play; left out: Fluff (set-up option categories)"
+    assert (
+        steps["new game"]["categories_note"] == "5 of 6 categories in play; left out: Fluff (set-up option categories)"
+    )
     assert steps["phase 2"]["categories_note"] == "" and steps["six"]["categories_note"] == ""

@@ -3,11 +3,10 @@ the combat screen and the dialogs (tests/kivy/drive_death_show_tv.py); screensho
 Asserts what the board showed, that nothing on it overlapped or was cut off, and what the journal holds."""
 
 import pytest
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 from companion.journal import Journal
 from companion.session import GameSession
-
-from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
@@ -22,13 +21,30 @@ def played(tmp_path_factory):
 
 def test_every_screen_was_captured_with_nothing_overlapping_or_cut_off(played):
     _, out_dir, steps = played
-    for name in ("01-roll-off", "02-island-moved", "03-hunt-confirm", "04-combat-declare", "05-declare-popup",
-                 "06-combat-odds", "07-combat-result", "08-island-after", "09-event-popup", "10-death-result", "05a-declare-refused", "06b-combat-rolling", "09a-event-refused",
-                 "11-remove-location", "12-removed", "13-refused", "14-card-effects-popup", "15-eight-discard",
-                 "16-eight-players"):
+    for name in (
+        "01-roll-off",
+        "02-island-moved",
+        "03-hunt-confirm",
+        "04-combat-declare",
+        "05-declare-popup",
+        "06-combat-odds",
+        "07-combat-result",
+        "08-island-after",
+        "09-event-popup",
+        "10-death-result",
+        "05a-declare-refused",
+        "06b-combat-rolling",
+        "09a-event-refused",
+        "11-remove-location",
+        "12-removed",
+        "13-refused",
+        "14-card-effects-popup",
+        "15-eight-discard",
+        "16-eight-players",
+    ):
         assert (out_dir / f"dst-{name}.png").stat().st_size > 5000, name
     for label, step in steps.items():
-        if "overlaps" not in step:                # a dialog's snapshot
+        if "overlaps" not in step:  # a dialog's snapshot
             assert step["popup_clipped"] == [], (label, step["popup_clipped"])
             continue
         assert step["overlaps"] == [], (label, step["overlaps"])
@@ -43,14 +59,14 @@ def test_island_taps_move_and_hunt(played):
     assert "Kelpie moves from off the island to The Caves" in moved["message"]
     assert moved["mode"] == "island" and "Kelpie" in " ".join(moved["texts"])
     declare = steps["combat declare"]
-    assert declare["mode"] == "combat" and declare["cards"]["Rex"] == 3      # drew one, played a Trail
+    assert declare["mode"] == "combat" and declare["cards"]["Rex"] == 3  # drew one, played a Trail
     assert "Rex: show cards…" in declare["texts"]
 
 
 def test_combat_screen_shows_odds_then_the_breakdown(played):
     _, _, steps = played
     odds = steps["combat odds"]["texts"]
-    assert "win 75%\nlose 17%" in odds and "win 17%\nlose 75%" in odds        # Rex d6+3 against Kelpie d6
+    assert "win 75%\nlose 17%" in odds and "win 17%\nlose 75%" in odds  # Rex d6+3 against Kelpie d6
     result = steps["combat result"]
     assert "Rex wins; Kelpie loses" in result["texts"]
     assert "5 (die)\n+ 2 Weapon\n+ 1 Card 1" in result["texts"] and "8" in result["texts"]
@@ -97,10 +113,10 @@ def test_a_refused_declaration_keeps_the_dialog_open_with_the_reason_and_what_wa
     refused = steps["declare refused"]
     assert refused["popup_open"], refused
     assert any("Rex holds 3 cards, so cannot show 4" in t for t in refused["popup_texts"]), refused["popup_texts"]
-    assert any("from 3 cards" in t for t in refused["popup_texts"])           # what was entered is still there
-    assert refused["cards"]["Rex"] == 3                                        # nothing was posted
+    assert any("from 3 cards" in t for t in refused["popup_texts"])  # what was entered is still there
+    assert refused["cards"]["Rex"] == 3  # nothing was posted
     accepted = steps["declare accepted"]
-    assert not accepted["popup_open"] and accepted["cards"]["Rex"] == 1      # a Weapon and 1 card shown
+    assert not accepted["popup_open"] and accepted["cards"]["Rex"] == 1  # a Weapon and 1 card shown
 
 
 def test_a_refused_event_keeps_its_dialog_open_and_a_disabled_play_button_says_why(played):
@@ -128,7 +144,7 @@ def test_a_dead_contestants_seat_button_is_refused_as_dead(played):
 def test_the_odds_before_the_dice_stay_with_the_odds_given_the_first_die(played):
     _, _, steps = played
     rolling = steps["rex rolled"]["texts"]
-    assert "win 75% \u2192 100%\nlose 17% \u2192 0%" in rolling, rolling    # Rex rolled 5: 8 beats any d6
+    assert "win 75% \u2192 100%\nlose 17% \u2192 0%" in rolling, rolling  # Rex rolled 5: 8 beats any d6
     assert "win 17% \u2192 0%\nlose 75% \u2192 100%" in rolling
 
 

@@ -3,13 +3,13 @@ read only while it is shown, a page at a time, and brought up to date with each 
 drops them. Screenshots go to test-artifacts/."""
 
 import pytest
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 from companion.commands import AdjustTrack, NewGame, PlayerSeat
 from companion.games.tv_wars import PassOnTheAir
 from companion.history import PAGE
 from companion.journal import Journal
 from companion.table import Table
-from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
@@ -22,11 +22,15 @@ def shown(tmp_path_factory):
     with Journal(data_dir / "journal.sqlite3") as journal:
         table = Table(journal, backup_every=None)
         table.claim()
-        assert table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
-                                     options={"roll_off": False})).accepted
+        assert table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        ).accepted
         for i in range(MOVES):
-            command = (PassOnTheAir(network=("ABS", "CBA")[i % 2]) if i % 3 else
-                       AdjustTrack(player="ABS", track="half_hours", delta=(1, -1)[i % 2]))
+            command = (
+                PassOnTheAir(network=("ABS", "CBA")[i % 2])
+                if i % 3
+                else AdjustTrack(player="ABS", track="half_hours", delta=(1, -1)[i % 2])
+            )
             assert table.execute(command).accepted
     result = run_driver("drive_history.py", data_dir, out_dir, timeout=180)
     keep_artifacts(out_dir)
@@ -40,7 +44,7 @@ def test_a_hidden_history_holds_no_rows(shown):
     for label in ("resumed", "move while hidden"):
         assert steps[label]["screen"] == "dashboard"
         assert steps[label]["rows"] == 0 and steps[label]["more"] == [] and not steps[label]["window"], label
-    assert steps["move while hidden"]["entry_count"] == MOVES + 2        # the start, 150 moves and the new one
+    assert steps["move while hidden"]["entry_count"] == MOVES + 2  # the start, 150 moves and the new one
 
 
 def test_shown_it_holds_the_newest_page_and_a_row_for_the_older_entries(shown):
@@ -56,7 +60,7 @@ def test_shown_it_holds_the_newest_page_and_a_row_for_the_older_entries(shown):
 def test_a_move_and_an_undo_while_shown_update_the_rows_in_place(shown):
     steps, _, _ = shown
     before, moved, undone = steps["shown"], steps["move while shown"], steps["undone while shown"]
-    assert moved["rows"] == PAGE                                  # the page stays a page: the oldest row goes
+    assert moved["rows"] == PAGE  # the page stays a page: the oldest row goes
     assert moved["first"][0][0] == moved["newest_entries"][-1] and moved["first"][1] == before["first"][0]
     assert "CBA" in moved["first"][0][2] and "On the Air" in moved["first"][0][2]
     move_seq = moved["first"][0][0]

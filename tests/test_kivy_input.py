@@ -18,14 +18,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from input_devices import REAL_DEVICES, make_sysfs
 from kivy_driver import keep_artifacts, run_driver
 
 pytestmark = pytest.mark.kivy
 
-TOUCH_DEVICES = {name: REAL_DEVICES[name] for name in ("ADS7846 Touchscreen", "raspberrypi-ts",
-                                                       "Logitech USB Optical Mouse", "Dell Dell USB Keyboard")}
+TOUCH_DEVICES = {
+    name: REAL_DEVICES[name]
+    for name in ("ADS7846 Touchscreen", "raspberrypi-ts", "Logitech USB Optical Mouse", "Dell Dell USB Keyboard")
+}
 
 
 def installed_kivy_home(tmp_path, edition: str) -> dict:
@@ -37,8 +38,11 @@ def installed_kivy_home(tmp_path, edition: str) -> dict:
     for sub in ("mods", "icon"):
         (home / sub).mkdir(parents=True)
     shutil.copy(share / "config.ini", home / "config.ini")
-    return {"KIVY_HOME": str(home), "KCFG_GRAPHICS_FULLSCREEN": "0",
-            "SDL_TOUCH_MOUSE_EVENTS": "0" if edition == "lite" else "1"}
+    return {
+        "KIVY_HOME": str(home),
+        "KCFG_GRAPHICS_FULLSCREEN": "0",
+        "SDL_TOUCH_MOUSE_EVENTS": "0" if edition == "lite" else "1",
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -63,8 +67,9 @@ def assert_each_tap_counted_once(result: dict, kinds: list[str]) -> None:
 
 def test_the_x_pointer_taps_once_and_kivys_keys_do_nothing(tmp_path):
     """The desktop edition: its installed Kivy config and drop-in environment, the pointer from the X server."""
-    result = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out", "pointer",
-                        env=installed_kivy_home(tmp_path, "desktop"))
+    result = run_driver(
+        "drive_input.py", tmp_path / "data", tmp_path / "out", "pointer", env=installed_kivy_home(tmp_path, "desktop")
+    )
     assert_each_tap_counted_once(result, ["pointer"])
     assert result["input_lines"] == {"mouse": "mouse,disable_multitouch"}
     assert result["touch_devices"] == ["mouse"]
@@ -77,8 +82,15 @@ def test_the_x_pointer_taps_once_and_kivys_keys_do_nothing(tmp_path):
 
 def test_touchscreens_on_the_lite_kiosk_tap_once_each(tmp_path):
     sys_dir, dev_dir = make_sysfs(tmp_path / "input", TOUCH_DEVICES, fifos=True)
-    result = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out", "devices", str(sys_dir),
-                        str(dev_dir), env=installed_kivy_home(tmp_path, "lite"))
+    result = run_driver(
+        "drive_input.py",
+        tmp_path / "data",
+        tmp_path / "out",
+        "devices",
+        str(sys_dir),
+        str(dev_dir),
+        env=installed_kivy_home(tmp_path, "lite"),
+    )
     assert_each_tap_counted_once(result, ["single-touch", "multitouch", "pointer"])
     lines = result["input_lines"]
     assert lines.pop("mouse") == "mouse,disable_multitouch"
@@ -87,8 +99,10 @@ def test_touchscreens_on_the_lite_kiosk_tap_once_each(tmp_path):
 
 
 def test_no_touchscreen_the_buttons_start_and_resume_a_game(tmp_path):
-    sys_dir, dev_dir = make_sysfs(tmp_path / "input", {name: REAL_DEVICES[name] for name in
-                                                       ("Logitech USB Optical Mouse", "Dell Dell USB Keyboard")})
+    sys_dir, dev_dir = make_sysfs(
+        tmp_path / "input",
+        {name: REAL_DEVICES[name] for name in ("Logitech USB Optical Mouse", "Dell Dell USB Keyboard")},
+    )
     out = tmp_path / "out"
     lite = installed_kivy_home(tmp_path, "lite")
     first = run_driver("drive_input.py", tmp_path / "data", out, "no-touch", str(sys_dir), str(dev_dir), env=lite)
@@ -98,18 +112,22 @@ def test_no_touchscreen_the_buttons_start_and_resume_a_game(tmp_path):
     assert "Touch unavailable" not in first["home"]["message"], "said twice on Home"
     assert first["started"]["game"] == "tv-wars" and first["started"]["players"] == ["ABS", "CBA", "PBC", "NBS"]
     assert first["after_roll"]["moves"] > first["started"]["moves"]
-    again = run_driver("drive_input.py", tmp_path / "data", tmp_path / "out2", "no-touch-resume", str(sys_dir),
-                       str(dev_dir), env=lite)
+    again = run_driver(
+        "drive_input.py", tmp_path / "data", tmp_path / "out2", "no-touch-resume", str(sys_dir), str(dev_dir), env=lite
+    )
     assert "Undo resumes #1" in again["home"]["hint"]
     assert again["started"]["id"] == first["started"]["id"]
     assert again["started"]["moves"] == first["after_roll"]["moves"]
     from PIL import Image, ImageChops
 
     from hardware.panels import render_player_panel
-    for directory, mode, lines in ((out, "no-touch", "Touch off\nRedo twice:\nnew game"),
-                                   (tmp_path / "out2", "no-touch-resume", "Touch off\nUndo: resume #1\nRedo twice:\nnew game")):
+
+    for directory, mode, lines in (
+        (out, "no-touch", "Touch off\nRedo twice:\nnew game"),
+        (tmp_path / "out2", "no-touch-resume", "Touch off\nUndo: resume #1\nRedo twice:\nnew game"),
+    ):
         expected = render_player_panel(None, message=lines)
-        for index in range(1, 5):              # every panel says touch is off and what the buttons do
+        for index in range(1, 5):  # every panel says touch is off and what the buttons do
             panel = Image.open(directory / f"{mode}-panel-{index}.png").convert("L")
             assert ImageChops.difference(panel, expected.convert("L")).getbbox() is None, (mode, index)
     keep_artifacts(out, prefix="input-")

@@ -19,11 +19,10 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from kivy_driver import keep_artifacts, run_driver
 
 from companion.journal import Journal
 from companion.session import GameSession
-
-from kivy_driver import keep_artifacts, run_driver
 
 pytestmark = pytest.mark.kivy
 
@@ -41,7 +40,7 @@ def runs(tmp_path_factory):
         data_dir, out_dir = tmp_path_factory.mktemp(f"data-{game}"), tmp_path_factory.mktemp(f"shots-{game}")
         try:
             result = run_driver("drive_monkey.py", data_dir, out_dir, game, str(SEED), str(ACTIONS), timeout=300)
-        except BaseException as failure:          # pytest.fail raises a BaseException
+        except BaseException as failure:  # pytest.fail raises a BaseException
             return failure
         finally:
             keep_artifacts(out_dir, "monkey-*.png")
@@ -85,7 +84,7 @@ def test_the_monkey_played_the_game(played):
     _, result = played
     assert len(result["actions"]) == ACTIONS
     assert result["first_game"] == 1 and result["players"] in (2, 3)
-    assert result["outcomes"]["accepted"] >= 5, result["outcomes"]      # it did more than knock on the door
+    assert result["outcomes"]["accepted"] >= 5, result["outcomes"]  # it did more than knock on the door
 
 
 def test_one_more_tap_still_works(played):
@@ -109,7 +108,7 @@ def test_replaying_the_journal_gives_the_tables_state(played):
     checks = result["checks"]
     assert checks["replay_equal"], (checks.get("live_state"), checks.get("replayed_state"))
     assert checks["replay_problems"] == []
-    with Journal(data_dir / "journal.sqlite3") as journal:       # after the app closed it: nothing lost
+    with Journal(data_dir / "journal.sqlite3") as journal:  # after the app closed it: nothing lost
         events = journal.events(checks["game_id"])
         assert len(events) == checks["events"]
         GameSession(checks["game_id"], events)

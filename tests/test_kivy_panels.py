@@ -3,7 +3,6 @@ table, before the screens are redrawn, and a button press wakes the app to apply
 (tests/kivy/drive_panels.py)."""
 
 import pytest
-
 from kivy_driver import run_driver
 
 pytestmark = pytest.mark.kivy
@@ -11,8 +10,7 @@ pytestmark = pytest.mark.kivy
 
 @pytest.fixture(scope="module")
 def result(tmp_path_factory):
-    return run_driver("drive_panels.py", tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("out"),
-                      timeout=180)
+    return run_driver("drive_panels.py", tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("out"), timeout=180)
 
 
 def test_a_committed_move_is_on_its_panel_before_the_screens_are_refreshed(result):
@@ -26,5 +24,5 @@ def test_a_committed_move_is_on_its_panel_before_the_screens_are_refreshed(resul
 def test_a_button_press_is_applied_by_its_own_wake_up_without_the_clock_tick(result):
     assert result["tick_cancelled"]
     pressed = result["pressed"]
-    assert pressed["accepted"] and pressed["main_thread"]     # applied on the owner thread, woken by the press
+    assert pressed["accepted"] and pressed["main_thread"]  # applied on the owner thread, woken by the press
     assert pressed["balance"] == pressed["balance_now"] == 37_000 and pressed["frame_is_view"]

@@ -3,11 +3,10 @@ Season, season 1 and its scoring; here we check what the board showed, what was 
 Screenshots are copied to test-artifacts/ for looking at."""
 
 import pytest
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 from companion.journal import Journal
 from companion.session import GameSession
-
-from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
@@ -25,34 +24,43 @@ def test_pilot_season_through_the_board(played):
     assert steps["square before pilot"]["refused"]
     assert "choose the Pilot Season show first" in steps["square before pilot"]["message"]
     pilot = steps["pilot Arkady"]
-    assert pilot["cells"][4] == ["Comedy", True, False]              # the centre, with a marker
+    assert pilot["cells"][4] == ["Comedy", True, False]  # the centre, with a marker
     assert sum(filled for _, filled, _ in pilot["cells"]) == 1
     assert steps["square popup"]["popup"] == "Arkady: genre printed on the top-left square"
     assert [c[0] for c in steps["square swapped"]["cells"][:2]] == ["Kids", "Drama"]
-    assert steps["square swapped"]["message"] == ("Arkady's tile: the top-left square is Kids and the top-middle "
-                                                  "square is now Drama (the two swapped)")
+    assert steps["square swapped"]["message"] == (
+        "Arkady's tile: the top-left square is Kids and the top-middle square is now Drama (the two swapped)"
+    )
     assert steps["centre tapped"]["message"] == "Arkady's Comedy square (centre) has a marker cube"
-    assert steps["cards Arkady"]["cash"]["Arkady"] == 4 - 1          # ad +$4M, star costs $1M
-    assert steps["bonus Arkady"]["message"] == ("Arkady's tile: the bonus at the end of the middle column is "
-                                                "Star bonus (+2 viewers)")
+    assert steps["cards Arkady"]["cash"]["Arkady"] == 4 - 1  # ad +$4M, star costs $1M
+    assert steps["bonus Arkady"]["message"] == (
+        "Arkady's tile: the bonus at the end of the middle column is Star bonus (+2 viewers)"
+    )
     assert steps["start refused"]["refused"] and "Virginia" in steps["start refused"]["message"]
     assert steps["season 1"]["status"] == "Season 1 of 5: it is Arkady's turn"
-    assert steps["season 1"]["actions"] == ["Produce show", "Other action", "Pass", "Card: marker", "Cash ±",
-                                            "Viewers ±"]
+    assert steps["season 1"]["actions"] == [
+        "Produce show",
+        "Other action",
+        "Pass",
+        "Card: marker",
+        "Cash ±",
+        "Viewers ±",
+    ]
 
 
 def test_season_turns_kids_refusal_line_and_pass(played):
     _, _, steps = played
-    assert steps["Arkady produced Chat"]["shown"] == "Virginia"       # the board follows the turn
+    assert steps["Arkady produced Chat"]["shown"] == "Virginia"  # the board follows the turn
     kids = steps["Kids refused"]
     assert kids["refused"] and "can't go in late night" in kids["message"]
-    assert kids["cash"] == steps["Arkady produced Chat"]["cash"]      # nothing changed
+    assert kids["cash"] == steps["Arkady produced Chat"]["cash"]  # nothing changed
     column = steps["Arkady completes column"]
-    assert ("completes the middle column, the first line of the tile, and gains its bonus: Star bonus "
-            "(+2 viewers)") in column["message"]
+    assert (
+        "completes the middle column, the first line of the tile, and gains its bonus: Star bonus (+2 viewers)"
+    ) in column["message"]
     assert column["viewers"]["Arkady"] == 2
     passed = steps["Virginia passed"]
-    assert passed["cash"]["Virginia"] == 7 + 8 + 5                   # 8 empty squares + $5M on the track
+    assert passed["cash"]["Virginia"] == 7 + 8 + 5  # 8 empty squares + $5M on the track
     assert steps["Arkady passed"]["phase"] == "scoring"
 
 
@@ -67,7 +75,7 @@ def test_scoring_and_the_grid_display(played):
     assert [in_line for *_, in_line in grid["cells"]] == [False, True, False, False, True, False, False, True, False]
     assert grid["lines_text"] == "Lines: middle column"
     assert grid["grid_text"] == "6 empty: pass +$6M\n3 filled: +3 viewers"
-    assert steps["season 1"]["grid_text"] == "8 empty: pass +$8M\n1 filled: +1 viewer"      # not "+1 viewers"
+    assert steps["season 1"]["grid_text"] == "8 empty: pass +$8M\n1 filled: +1 viewer"  # not "+1 viewers"
     assert grid["tabs"] == ["Arkady  $10M\n29 viewers", "Virginia  $20M\n4 viewers"]
 
 

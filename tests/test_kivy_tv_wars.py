@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 from PIL import Image, ImageChops
 
 from companion.journal import Journal
 from companion.session import GameSession
 from hardware.panels import render_player_panel
-from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
@@ -76,7 +76,7 @@ def test_3_1_4_landing_nomination_and_auction_by_touch(played):
     opened = events(records, "auction_opened")[0]
     assert (opened["lot"], opened["length"], opened["colour"], opened["high_bid"]) == ("program", 2, "blue", 1_000)
     assert steps["auction open"]["actions"] == ["CBA bids $1,500", "CBA bids $2,000", "Other bid", "CBA passes"]
-    assert [p["amount"] for p in events(records, "bid_made")][:2] == [1_500, 3_500]     # custom: $2,000 + 3 × $500
+    assert [p["amount"] for p in events(records, "bid_made")][:2] == [1_500, 3_500]  # custom: $2,000 + 3 × $500
     assert "Not bidding: NBS passed, ABS passed" in steps["auction raised"]["prompt"]
     assert steps["auction won"]["balances"]["PBC"] == 31_000 - 3_500
     acquired = events(records, "program_acquired")[0]
@@ -113,8 +113,12 @@ def test_9_2_the_loser_chooses_the_program_it_gives_up(played):
     result, records, _ = played
     moved = events(records, "program_moved")[0]
     assert (moved["from"], moved["to"]) == ("CBA", "ABS")
-    assert result["by_label"]["steal"]["actions"] == ["Steal from CBA", "Steal from PBC", "Steal from NBS",
-                                                      "ABS declines"]
+    assert result["by_label"]["steal"]["actions"] == [
+        "Steal from CBA",
+        "Steal from PBC",
+        "Steal from NBS",
+        "ABS declines",
+    ]
     assert any("30 min" in text for text in result["texts"]["give dialog"])
 
 
@@ -130,12 +134,18 @@ def test_resolution_grid_of_the_rulebook_example_with_breakdowns_cancellations_a
     result, _, _ = played
     before = "\n".join(result["grid_before"])
     assert "Chance of surviving" in before and "DIE-NASTY" in before
-    four = result["grid_four_specials"]                    # four Specials: the odds of all eleven programs
+    four = result["grid_four_specials"]  # four Specials: the odds of all eleven programs
     assert any("Chance of surviving" in line for line in four), four
     assert len([line for line in four if re.fullmatch(r"(ABS|CBA|PBC|NBS) .+: \d+%", line)]) == 11, four
     after = "\n".join(result["grid_after"])
-    for part in ("[b]85[/b]", "80 + 5 [Network News]", "90 - 10\n[Counter-Programming]".replace("\n", " "),
-                 "Cancelled", "(TV Wars 6.8)", "PBC and NBS tie for lowest"):
+    for part in (
+        "[b]85[/b]",
+        "80 + 5 [Network News]",
+        "90 - 10\n[Counter-Programming]".replace("\n", " "),
+        "Cancelled",
+        "(TV Wars 6.8)",
+        "PBC and NBS tie for lowest",
+    ):
         assert part.replace(" ", "") in after.replace("\n", "").replace(" ", ""), part
 
 
@@ -160,6 +170,7 @@ def test_readable_from_a_metre_away(played):
 def test_panels_show_cash_and_programming_at_a_glance(played):
     result, records, out_dir = played
     from ui.games.tv_wars import panel_player
+
     with Journal(Path(out_dir).parent / "unused.sqlite3") as _:
         pass
     session = GameSession(1, records)
@@ -178,14 +189,16 @@ def test_panels_show_cash_and_programming_at_a_glance(played):
 
 # -- the board's pure helpers against the real engine (no window needed) --------------------------------------
 
+
 def test_action_strip_follows_what_the_table_waits_for(table):
     """plan_actions: turn → "landed on"; 3.1 nominate/decline; 4 auction raises/pass at the minimum, a raise
     above cash disabled (no loans, 4/7); 9.2 steal victims; 9.1 tile entry; 3.2 movie at the rolled price."""
-    from test_tv_wars_play import playing
     from test_tv_wars_core import accepted
-    from companion.commands import AnswerDice
-    from companion.games.tv_wars import TV_WARS, Bid, LandOn, Nominate, PassBid
+    from test_tv_wars_play import playing
+
+    from companion.games.tv_wars import LandOn, Nominate, PassBid
     from ui.games.tv_wars import plan_actions
+
     playing(table, 3)
     prompt, actions = plan_actions(table.state, table.view())
     assert [a.label for a in actions] == ["ABS landed on..."] and "(2.5)" in prompt
@@ -208,10 +221,12 @@ def test_action_strip_follows_what_the_table_waits_for(table):
 
 
 def test_steal_victims_are_only_networks_with_something_to_lose(table):
-    from test_tv_wars_play import playing
     from test_tv_wars_core import accepted
+    from test_tv_wars_play import playing
+
     from companion.games.tv_wars import LandOn
     from ui.games.tv_wars import plan_actions
+
     playing(table, 3)
     accepted(table, LandOn(network="ABS", space="steal_a_program"))
     _, actions = plan_actions(table.state, table.view())
@@ -223,7 +238,9 @@ def test_steal_victims_are_only_networks_with_something_to_lose(table):
 
 def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table):
     from test_tv_wars_play import playing
+
     from ui.games.tv_wars import panel_player, peek_lines
+
     playing(table, 2)
     holdings = table.state.network("ABS").holdings
     lines = peek_lines(holdings)
@@ -242,9 +259,8 @@ def test_6_a_ratings_war_through_the_board_lineups_lock_reveal_grid_dice(played)
     assert steps["war called"]["actions"] == ["ABS line-up", "CBA line-up", "PBC line-up", "NBS line-up"]
     assert steps["war locked"]["actions"] == ["Reveal the line-ups"]
     assert result["lineup_panels"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}
-    assert result["lineup_gated"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}   # look away first
-    assert result["private_refusal"] == ["Refused: ABS's entry is not accepted; the reason is on ABS's own panel",
-                                         True]
+    assert result["lineup_gated"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}  # look away first
+    assert result["private_refusal"] == ["Refused: ABS's entry is not accepted; the reason is on ABS's own panel", True]
     for network in ("ABS", "CBA", "PBC", "NBS"):
         joined = "\n".join(result["texts"][f"lineup {network}"])
         assert not re.search(r"\b\d+ RP\b", joined) and "Special" not in joined, network

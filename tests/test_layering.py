@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
 
 CORE = REPO / "companion"
@@ -27,10 +26,16 @@ def forbidden_imports(source: str, module: str) -> list[str]:
         elif isinstance(node, ast.ImportFrom):
             # a relative import stays inside companion, so only absolute ones can reach an adapter
             names = [] if node.level else [node.module or ""]
-        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
-              and isinstance(node.args[0].value, str)
-              and ((isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
-                   or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__")))):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__"))
+            )
+        ):
             names = [node.args[0].value]
         for name in names:
             if name.split(".")[0] in FORBIDDEN:
@@ -47,13 +52,21 @@ def _core_modules():
 
 
 def test_the_checker_finds_planted_violations():
-    planted = ("import kivy\nfrom gpiozero import Button\nimport luma.oled.device\nimport serial.tools\n"
-               "from hardware.panels import X\nfrom ui import app\nimport firmware_bridge\n"
-               "importlib.import_module('ui.kiosk')\n__import__('kivy.app')\n")
+    planted = (
+        "import kivy\nfrom gpiozero import Button\nimport luma.oled.device\nimport serial.tools\n"
+        "from hardware.panels import X\nfrom ui import app\nimport firmware_bridge\n"
+        "importlib.import_module('ui.kiosk')\n__import__('kivy.app')\n"
+    )
     found = forbidden_imports(planted, "companion.games.__init__")
     assert len(found) == 9, found
-    assert forbidden_imports("import json\nfrom companion.table import Table\nfrom . import dice\n"
-                             "import serialize_helpers\nimport uikit\n", "companion.x") == []
+    assert (
+        forbidden_imports(
+            "import json\nfrom companion.table import Table\nfrom . import dice\n"
+            "import serialize_helpers\nimport uikit\n",
+            "companion.x",
+        )
+        == []
+    )
 
 
 def test_core_sources_import_no_adapter_or_hardware_library():
@@ -77,11 +90,9 @@ forbidden = {"hardware", "ui", "firmware_bridge", "kivy", "gpiozero", "luma", "s
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in forbidden)
 print(len(names), ",".join(loaded))
 """
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                            cwd=str(REPO))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=str(REPO))
     assert result.returncode == 0, result.stderr
-    count, loaded = result.stdout.strip().split(" ", 1) if " " in result.stdout.strip() else \
-        (result.stdout.strip(), "")
+    count, loaded = result.stdout.strip().split(" ", 1) if " " in result.stdout.strip() else (result.stdout.strip(), "")
     assert int(count) >= 15
     assert loaded == "", f"importing companion loaded {loaded}"
 
@@ -89,19 +100,21 @@ print(len(names), ",".join(loaded))
 def test_import_companion_is_cheap():
     """``import companion`` loads no submodule (they load when used), so adapters start fast."""
     code = "import sys, companion; print(sorted(m for m in sys.modules if m.startswith('companion')))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                            cwd=str(REPO))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=str(REPO))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "['companion']"
 
 
 @pytest.mark.parametrize("args", [["--help"], ["games", "list", "--help"]])
 def test_the_cli_runs_without_loading_adapters(args):
-    code = ("import sys\nfrom companion.cli import main\n"
-            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "bad = [m for m in sys.modules if m.split('.')[0] in "
-            "('hardware', 'ui', 'firmware_bridge', 'kivy', 'gpiozero', 'luma', 'serial')]\n"
-            "print('LOADED', bad, file=sys.stderr)\n")
-    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60,
-                            cwd=str(REPO))
+    code = (
+        "import sys\nfrom companion.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "('hardware', 'ui', 'firmware_bridge', 'kivy', 'gpiozero', 'luma', 'serial')]\n"
+        "print('LOADED', bad, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60, cwd=str(REPO)
+    )
     assert "LOADED []" in result.stderr, result.stderr

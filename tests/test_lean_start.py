@@ -11,18 +11,26 @@ import subprocess
 import sys
 
 import pytest
+from kivy_driver import run_driver, steps_by_label
 
 from companion.commands import NewGame, PlayerSeat
 from companion.games import REGISTERED, find_game, game_names, game_title
 from companion.journal import Journal
 from companion.table import Table
-from kivy_driver import run_driver, steps_by_label
 
 GAME_PACKAGES = {game.name: game.module for game in REGISTERED}
-BOARD_MODULES = {"tv-wars": "ui.games.tv_wars", "death-show-tv": "ui.games.death_show_tv",
-                 "channel-won": "ui.games.channel_won", "telly-time": "ui.games.telly_time"}
-SEATS = {"tv-wars": ("ABS", "CBA"), "death-show-tv": ("Kelpie", "Jhon"), "channel-won": ("Ava", "Ben"),
-         "telly-time": ("Arkady", "Virginia")}
+BOARD_MODULES = {
+    "tv-wars": "ui.games.tv_wars",
+    "death-show-tv": "ui.games.death_show_tv",
+    "channel-won": "ui.games.channel_won",
+    "telly-time": "ui.games.telly_time",
+}
+SEATS = {
+    "tv-wars": ("ABS", "CBA"),
+    "death-show-tv": ("Kelpie", "Jhon"),
+    "channel-won": ("Ava", "Ben"),
+    "telly-time": ("Arkady", "Virginia"),
+}
 
 _OPEN = r"""
 import json, sys
@@ -44,26 +52,31 @@ def _journal_with(path, game: str) -> None:
     options = {"roll_off": False} if game in ("tv-wars", "death-show-tv") else {}
     if game == "telly-time":
         from telly_time_helpers import TILES
+
         options = {"tiles": TILES}
     with Journal(path) as journal:
         table = Table(journal, backup_every=None)
         table.claim()
-        outcome = table.execute(NewGame(game=game, players=tuple(PlayerSeat(n) for n in SEATS[game]),
-                                        options=options))
+        outcome = table.execute(NewGame(game=game, players=tuple(PlayerSeat(n) for n in SEATS[game]), options=options))
         assert outcome.accepted, outcome.message
 
 
 def _others(game: str, modules: list[str]) -> list[str]:
-    return [m for m in modules for other, package in GAME_PACKAGES.items()
-            if other != game and (m == package or m.startswith(package + "."))]
+    return [
+        m
+        for m in modules
+        for other, package in GAME_PACKAGES.items()
+        if other != game and (m == package or m.startswith(package + "."))
+    ]
 
 
 @pytest.mark.parametrize("game", sorted(GAME_PACKAGES))
 def test_opening_a_game_headless_imports_no_other_game(tmp_path, game):
     path = tmp_path / "journal.sqlite3"
     _journal_with(path, game)
-    completed = subprocess.run([sys.executable, "-c", _OPEN, str(path)], capture_output=True, text=True,
-                               cwd=str(tmp_path), timeout=120)
+    completed = subprocess.run(
+        [sys.executable, "-c", _OPEN, str(path)], capture_output=True, text=True, cwd=str(tmp_path), timeout=120
+    )
     assert completed.returncode == 0, completed.stderr[-2000:]
     found = json.loads(completed.stdout)
     assert found["game"] == game and found["titles"] == "Telly Time"
@@ -77,6 +90,7 @@ def test_the_registry_names_every_game_with_the_rules_own_name_and_title():
         rules = find_game(game.name)
         assert (rules.name, rules.title) == (game.name, game.title) == (game.name, game_title(game.name))
     from companion.errors import UnknownGame
+
     with pytest.raises(UnknownGame, match="known games: channel-won, death-show-tv, telly-time, tv-wars"):
         find_game("chess")
     with pytest.raises(UnknownGame):

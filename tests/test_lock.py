@@ -9,12 +9,11 @@ import sys
 import time
 
 import pytest
+from conftest import run_companion
 
 from companion.errors import AlreadyRunning
 from companion.lock import InstanceLock
 from companion.paths import LOCK_NAME
-
-from conftest import run_companion
 
 HOLDER = r"""
 import sys, time
@@ -57,16 +56,14 @@ def test_second_acquire_in_another_process_fails_at_once(tmp_path):
     path = tmp_path / LOCK_NAME
     with InstanceLock(path):
         started = time.monotonic()
-        result = subprocess.run([sys.executable, "-c", TRY_ONCE, str(path)], capture_output=True, text=True,
-                                timeout=30)
+        result = subprocess.run([sys.executable, "-c", TRY_ONCE, str(path)], capture_output=True, text=True, timeout=30)
         assert result.returncode == 3, result.stdout + result.stderr
         waited = float(result.stdout.split()[1])
         assert waited < 0.5, f"acquire waited {waited}s instead of failing at once"
         assert f"pid {os.getpid()}" in result.stdout
         assert time.monotonic() - started < 30
     # released: the other process now gets it
-    result = subprocess.run([sys.executable, "-c", TRY_ONCE, str(path)], capture_output=True, text=True,
-                            timeout=30)
+    result = subprocess.run([sys.executable, "-c", TRY_ONCE, str(path)], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0 and "acquired" in result.stdout
 
 
@@ -91,11 +88,11 @@ def test_stale_lock_after_sigkill_never_blocks(tmp_path, holder):
         assert path.read_text() == str(os.getpid())
     finally:
         lock.release()
-    lock.release()    # twice is fine
+    lock.release()  # twice is fine
 
 
 def test_lock_in_the_same_process_is_exclusive_too(tmp_path):
-    path = tmp_path / "deep" / "folder" / LOCK_NAME       # folders are created
+    path = tmp_path / "deep" / "folder" / LOCK_NAME  # folders are created
     with InstanceLock(path):
         with pytest.raises(AlreadyRunning):
             InstanceLock(path).acquire()

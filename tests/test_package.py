@@ -25,7 +25,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 PACKAGES = ("companion", "hardware", "ui", "firmware_bridge")
@@ -62,8 +61,12 @@ def built(tmp_path_factory) -> dict[str, Path]:
     if wheel and sdist:
         return {"wheel": Path(wheel), "sdist": Path(sdist)}
     out = tmp_path_factory.mktemp("dist")
-    completed = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(REPO)],
-                               capture_output=True, text=True, timeout=300)
+    completed = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
     return {"wheel": next(out.glob("*.whl")), "sdist": next(out.glob("*.tar.gz"))}
 
@@ -82,8 +85,11 @@ def wheel_contents(wheel: Path) -> dict[str, str]:
 def sdist_contents(sdist: Path) -> dict[str, str]:
     """``{path below the sdist's top folder: sha256}`` for its files."""
     with tarfile.open(sdist) as archive:
-        return {member.name.split("/", 1)[1]: digest(archive.extractfile(member).read())
-                for member in archive.getmembers() if member.isfile()}
+        return {
+            member.name.split("/", 1)[1]: digest(archive.extractfile(member).read())
+            for member in archive.getmembers()
+            if member.isfile()
+        }
 
 
 def wheel_name(path: Path) -> str:
@@ -97,8 +103,12 @@ def wheel_name(path: Path) -> str:
 def test_runtime_files_are_found():
     """The scan sees what it must (so the checks below cannot pass by finding nothing)."""
     names = {path.relative_to(REPO).as_posix() for path in runtime_files()}
-    assert {"ui/kv/home.kv", "ui/kv/games/tv_wars.kv", "systemd/kivy/config.ini",
-            "systemd/tabletop-companion.service"} <= names
+    assert {
+        "ui/kv/home.kv",
+        "ui/kv/games/tv_wars.kv",
+        "systemd/kivy/config.ini",
+        "systemd/tabletop-companion.service",
+    } <= names
 
 
 def test_wheel_ships_every_runtime_file(built):
@@ -124,8 +134,14 @@ def test_sdist_ships_every_file_a_build_and_an_install_need(built):
     """The sdist has the packages with their runtime files, the system files, and the installer scripts."""
     contents = sdist_contents(built["sdist"])
     wanted = [path.relative_to(REPO).as_posix() for path in checkout_files()]
-    wanted += ["pyproject.toml", "README.md", "wiring.md", "scripts/install-kiosk.sh", "scripts/uninstall-kiosk.sh",
-               "scripts/setup.sh"]
+    wanted += [
+        "pyproject.toml",
+        "README.md",
+        "wiring.md",
+        "scripts/install-kiosk.sh",
+        "scripts/uninstall-kiosk.sh",
+        "scripts/setup.sh",
+    ]
     missing = [name for name in wanted if name not in contents]
     assert not missing, f"not in {built['sdist'].name} (MANIFEST.in / package data): {missing}"
 
@@ -142,8 +158,7 @@ def test_python_started_by_the_tests_imports_the_installed_package():
     """A Python the tests start in the checkout (as many do, with cwd=REPO) imports the installed copy too:
     ./run-tests sets PYTHONSAFEPATH, so the working directory is not on sys.path."""
     code = "import companion, hardware, ui, firmware_bridge as f; print(companion.__file__, ui.__file__, f.__file__)"
-    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(REPO),
-                               timeout=60)
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(REPO), timeout=60)
     assert completed.returncode == 0, completed.stderr
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     for location in completed.stdout.split():
@@ -153,6 +168,7 @@ def test_python_started_by_the_tests_imports_the_installed_package():
 def test_installed_kv_files_are_the_ones_the_app_loads():
     """What the installed app loads (ui.boards.kv_files()) is every .kv file of the checkout, from site-packages."""
     from ui.boards import kv_files
+
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     loaded = kv_files()
     assert all(site in path.resolve().parents for path in loaded), loaded

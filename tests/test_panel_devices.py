@@ -8,7 +8,8 @@ import threading
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
 from companion.config import parse_config
@@ -36,7 +37,7 @@ class FakeSsd1306:
     def command(self, data):
         i = 0
         while i < len(data):
-            op, args = data[i], data[i + 1:i + 1 + self.ARGS.get(data[i], 0)]
+            op, args = data[i], data[i + 1 : i + 1 + self.ARGS.get(data[i], 0)]
             i += 1 + len(args)
             if op in (0xAE, 0xAF):
                 self.on = op == 0xAF
@@ -73,7 +74,7 @@ class FakeBus:
 
     def __init__(self, fail_channel=None, *, dead=(), fail_rate=0.0, seed=7, fail_every=0):
         self.channel = None
-        self.writes = []          # (address, channel in force, target channel, number of bytes)
+        self.writes = []  # (address, channel in force, target channel, number of bytes)
         self.local = threading.local()
         self.fail_channel = fail_channel
         self.dead = set(dead)
@@ -85,14 +86,17 @@ class FakeBus:
 
     def _fails(self) -> bool:
         self.count += 1
-        return (self.fail_channel is not None and self.channel == self.fail_channel) or self.channel in self.dead \
-            or (self.fail_rate and self.rng.random() < self.fail_rate) \
+        return (
+            (self.fail_channel is not None and self.channel == self.fail_channel)
+            or self.channel in self.dead
+            or (self.fail_rate and self.rng.random() < self.fail_rate)
             or bool(self.fail_every and self.count % self.fail_every == 0)
+        )
 
     def write_byte(self, address, value):
         assert address == MUX
         with self.lock:
-            if self.fail_rate and self.rng.random() < self.fail_rate:   # the multiplexer misses one too
+            if self.fail_rate and self.rng.random() < self.fail_rate:  # the multiplexer misses one too
                 raise OSError(121, "Remote I/O error")
             self.channel = value.bit_length() - 1
 
@@ -119,8 +123,7 @@ class FakeBus:
         """Whether the panel on ``channel`` is switched on and showing ``image``."""
         with self.lock:
             panel = self.panels.get(channel)
-            return panel is not None and panel.on and \
-                ImageChops.difference(panel.image(), image).getbbox() is None
+            return panel is not None and panel.on and ImageChops.difference(panel.image(), image).getbbox() is None
 
 
 def wait_for(what, condition, timeout=20.0):
@@ -134,7 +137,7 @@ def wait_for(what, condition, timeout=20.0):
 
 def views(balance, turn=0):
     """One view per seat; ``turn`` moves the names round the seats (most of each picture changes)."""
-    names = NAMES[turn % 4:] + NAMES[:turn % 4]
+    names = NAMES[turn % 4 :] + NAMES[: turn % 4]
     return [PlayerView(name, "#fff", balance + 1000 * seat) for seat, name in enumerate(names)]
 
 
@@ -152,7 +155,7 @@ def test_each_driver_opens_four_panels_behind_the_multiplexer(driver):
     bus = FakeBus()
     devices = open_panels(switch_config(driver), open_bus=lambda number: bus)
     assert len(devices) == 4
-    assert {channel for _, channel, _, _ in bus.writes} == {0, 1, 2, 3}     # each panel initialised on its channel
+    assert {channel for _, channel, _, _ in bus.writes} == {0, 1, 2, 3}  # each panel initialised on its channel
 
 
 def test_every_multiplexed_write_follows_its_own_channel_switch_under_two_drawing_threads():
@@ -185,7 +188,7 @@ def test_a_full_frame_is_1024_data_bytes_plus_a_few_commands():
     bus.local.target = 0
     devices[0].display(render_player_panel(PlayerView("ABS", "#fff", 31000)))
     data = sum(n for address, _, _, n in bus.writes if n > 6)
-    assert data == 1024                                   # 128 × 64 pixels / 8
+    assert data == 1024  # 128 × 64 pixels / 8
 
 
 def test_only_a_bus_that_cannot_be_opened_fails_open_panels_and_it_is_named():
@@ -194,16 +197,19 @@ def test_only_a_bus_that_cannot_be_opened_fails_open_panels_and_it_is_named():
 
     with pytest.raises(PanelUnavailable, match="I²C bus 1 of the panels' multiplexer cannot be opened.*i2c-1"):
         open_panels(switch_config(), open_bus=no_bus)
-    overlay = parse_config({"panels": {"driver": "ssd1306", "multiplexer": "overlay"},
-                            "players": [{"name": "ABS", "panel": {"bus": 11}},
-                                        {"name": "CBA", "panel": {"bus": 12}}]})
+    overlay = parse_config(
+        {
+            "panels": {"driver": "ssd1306", "multiplexer": "overlay"},
+            "players": [{"name": "ABS", "panel": {"bus": 11}}, {"name": "CBA", "panel": {"bus": 12}}],
+        }
+    )
     with pytest.raises(PanelUnavailable, match=r"ABS.s panel \(.* bus 11\) cannot be opened"):
         open_panels(overlay, open_bus=no_bus)
 
 
 def test_a_panel_dead_at_boot_leaves_the_other_three_drawing_and_draws_its_latest_view_once_it_answers(caplog):
     caplog.set_level("INFO", logger="companion.panels")
-    bus = FakeBus(dead={2})                                # PBC's panel: nothing answers on channel 2
+    bus = FakeBus(dead={2})  # PBC's panel: nothing answers on channel 2
     devices = open_panels(switch_config(), open_bus=lambda number: bus)
     assert len(devices) == 4 and [d.answering for d in devices] == [True, True, False, True]
     assert "1 not answering yet" in caplog.text
@@ -215,8 +221,8 @@ def test_a_panel_dead_at_boot_leaves_the_other_three_drawing_and_draws_its_lates
         wait_for("panel 3 to be reported", lambda: bank.degraded() == [2])
         assert bank.trouble() == (1, "Panel 3 is not answering")
         tried = bus.refused[2]
-        wait_for("five more tries on panel 3", lambda: bus.refused[2] >= tried + 5 * 4)   # 4 writes a try
-        latest = views(45000)                              # the game goes on meanwhile
+        wait_for("five more tries on panel 3", lambda: bus.refused[2] >= tried + 5 * 4)  # 4 writes a try
+        latest = views(45000)  # the game goes on meanwhile
         bank.show(latest)
         wait_for("the others to draw the latest views", lambda: all_show(bus, latest, (0, 1, 3)))
         assert not bus.shows(2, render_player_panel(latest[2]))
@@ -227,7 +233,7 @@ def test_a_panel_dead_at_boot_leaves_the_other_three_drawing_and_draws_its_lates
     finally:
         bank.close()
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert len([w for w in warnings if w.startswith("panel 3 failed to draw")]) == 1, warnings   # not per try
+    assert len([w for w in warnings if w.startswith("panel 3 failed to draw")]) == 1, warnings  # not per try
     assert "PBC's panel (ssd1306 at 0x3C on multiplexer channel 2) is not answering" in warnings[0]
     assert caplog.text.count("panel 3 works again") == 1
     assert not [w for w in warnings if not w.startswith("panel 3")], warnings
@@ -240,13 +246,13 @@ def test_a_panel_unplugged_while_drawing_is_degraded_the_others_carry_on_and_it_
     try:
         bank.show(views(31000))
         wait_for("all four panels to draw", lambda: all_show(bus, views(31000)))
-        bus.unplug(1)                                      # CBA's cable comes loose
+        bus.unplug(1)  # CBA's cable comes loose
         latest = views(28000)
         bank.show(latest)
         wait_for("CBA's panel to be reported", lambda: bank.degraded() == [1])
         wait_for("the others to draw", lambda: all_show(bus, latest, (0, 2, 3)))
         assert bank.trouble()[1] == "Panel 2 is not answering"
-        bus.plug(1)                                        # plugged back in: set up again and drawn
+        bus.plug(1)  # plugged back in: set up again and drawn
         wait_for("CBA's panel to show the latest view", lambda: all_show(bus, latest))
         wait_for("CBA's panel to be reported back", lambda: bank.degraded() == [] and bank.trouble()[1] == "")
     finally:
@@ -259,16 +265,16 @@ def test_a_bus_failing_one_write_in_seven_at_random_still_gets_every_panel_to_it
     devices = open_panels(switch_config(), open_bus=lambda number: bus)
     bank = PanelBank(devices=devices, retry_first=0.01, retry_max=0.04)
     try:
-        for balance in range(30000, 36000, 1000):          # the game moves faster than the panels draw
+        for balance in range(30000, 36000, 1000):  # the game moves faster than the panels draw
             bank.show(views(balance))
         latest = views(35000)
         wait_for("every panel to show its latest view", lambda: all_show(bus, latest), timeout=60)
         wait_for("every panel to answer", lambda: bank.degraded() == [])
     finally:
         bank.close()
-    assert sum(bus.refused.values()) > 50                  # the bus really failed, often
+    assert sum(bus.refused.values()) > 50  # the bus really failed, often
     resent = sum(device.resent for device in devices)
-    for number in range(1, 5):                             # logged once per run of failures, not per retry
+    for number in range(1, 5):  # logged once per run of failures, not per retry
         starts = sum(r.getMessage().startswith(f"panel {number}: some writes fail") for r in caplog.records)
         ends = sum(r.getMessage().startswith(f"panel {number} writes cleanly again") for r in caplog.records)
         assert starts in (ends, ends + 1) and 1 <= starts < resent / 8, (number, starts, ends, resent)
@@ -285,8 +291,8 @@ def test_every_seventh_write_failing_is_logged_once_per_panel_and_never_reported
             wanted = views(balance, turn)
             bank.show(wanted)
             wait_for(f"every panel to show ${balance:,}", lambda: all_show(bus, wanted))
-        assert bank.trouble() == (0, "")                   # every frame got through: nothing to tell the players
-        bus.fail_every = 0                                 # the loose contact is fixed
+        assert bank.trouble() == (0, "")  # every frame got through: nothing to tell the players
+        bus.fail_every = 0  # the loose contact is fixed
         bank.show(views(34000))
         wait_for("every panel to show $34,000", lambda: all_show(bus, views(34000)))
         wait_for("all four to write cleanly", lambda: caplog.text.count("writes cleanly again") == 4)
@@ -324,12 +330,13 @@ class ScheduledSerial:
 
 def test_a_frame_failing_after_its_write_retries_is_redrawn_at_once_and_never_reported(caplog):
     from luma.oled.device import ssd1306
+
     serial = ScheduledSerial(())
     panel = LumaPanel("ABS's panel (test)", ssd1306, SteadySerial(serial, block=32), width=128, height=64)
     panel.open()
     start = serial.calls
-    serial.failing = set(range(start + 5, start + 9))      # the 5th write of the next frame fails 4 times
-    bank = PanelBank(devices=[panel], retry_first=5, retry_max=5)    # a growing delay would show
+    serial.failing = set(range(start + 5, start + 9))  # the 5th write of the next frame fails 4 times
+    bank = PanelBank(devices=[panel], retry_first=5, retry_max=5)  # a growing delay would show
     try:
         bank.show([PlayerView("ABS", "#fff", 31000)])
         assert bank.wait_idle(timeout=10), "the frame was not redrawn at once"
@@ -342,8 +349,12 @@ def test_a_frame_failing_after_its_write_retries_is_redrawn_at_once_and_never_re
 
 
 def test_overlay_layout_opens_each_panel_on_its_own_bus_without_switching():
-    config = parse_config({"panels": {"driver": "ssd1306", "multiplexer": "overlay"},
-                           "players": [{"name": "ABS", "panel": {"bus": 11}}, {"name": "CBA", "panel": {"bus": 12}}]})
+    config = parse_config(
+        {
+            "panels": {"driver": "ssd1306", "multiplexer": "overlay"},
+            "players": [{"name": "ABS", "panel": {"bus": 11}}, {"name": "CBA", "panel": {"bus": 12}}],
+        }
+    )
     buses = {}
 
     def open_bus(number):
@@ -372,10 +383,16 @@ def test_spi_panels_use_their_chip_select_and_dc_pins():
         def cleanup(self):
             pass
 
-    config = parse_config({"panels": {"driver": "sh1106", "interface": "spi"},
-                           "players": [{"name": "ABS", "panel": {"spi_device": 0, "dc": 24, "reset": 25}},
-                                       {"name": "CBA", "panel": {"spi_device": 1, "dc": 24, "reset": 25}}],
-                           "table_buttons": {}})
+    config = parse_config(
+        {
+            "panels": {"driver": "sh1106", "interface": "spi"},
+            "players": [
+                {"name": "ABS", "panel": {"spi_device": 0, "dc": 24, "reset": 25}},
+                {"name": "CBA", "panel": {"spi_device": 1, "dc": 24, "reset": 25}},
+            ],
+            "table_buttons": {},
+        }
+    )
     devices = open_panels(config, spi_factory=FakeSpi)
     assert [m["device"] for m in made] == [0, 1] and all(m["gpio_DC"] == 24 for m in made)
     assert len(devices) == 2
@@ -388,14 +405,20 @@ def test_emulated_panels_need_no_bus():
 
 def test_the_self_test_names_a_panel_that_does_not_answer_and_passes_the_others(tmp_path):
     from hardware.selftest import check_panels
+
     bus = FakeBus(dead={2})
-    checks = check_panels(switch_config(), simulate=False, out_dir=tmp_path,
-                          open_panels=lambda config, simulate: open_panels(config, open_bus=lambda number: bus))
+    checks = check_panels(
+        switch_config(),
+        simulate=False,
+        out_dir=tmp_path,
+        open_panels=lambda config, simulate: open_panels(config, open_bus=lambda number: bus),
+    )
     assert [check.passed for check in checks] == [True, True, False, True]
     assert checks[2].part == "panel 3 (PBC)" and "is not answering" in checks[2].detail
 
 
 # -- only the changed part of a frame crosses the bus ----------------------------------------------------------
+
 
 class FakeSh1106:
     """One SH1106's side of the bus: page addressing over 8 pages × 132 columns (a 128-pixel module shows
@@ -423,7 +446,7 @@ class FakeSh1106:
 
     def data(self, data):
         for byte in data:
-            if self.column < 132:                  # no wrap to the next page in page addressing
+            if self.column < 132:  # no wrap to the next page in page addressing
                 self.ram[self.page * 132 + self.column] = byte
             self.column += 1
 
@@ -465,6 +488,7 @@ class RecordingSerial:
 
 def luma_class(driver):
     from luma.oled import device
+
     return getattr(device, driver)
 
 
@@ -472,8 +496,7 @@ def real_panel(driver="ssd1306", rotate=0):
     """A started-up :class:`LumaPanel` of luma's ``driver`` on a :class:`RecordingSerial` with its model."""
     model = FakeSh1106() if driver == "sh1106" else FakeSsd1306()
     serial = RecordingSerial(model)
-    panel = LumaPanel(f"a test {driver}", luma_class(driver), SteadySerial(serial), width=128, height=64,
-                      rotate=rotate)
+    panel = LumaPanel(f"a test {driver}", luma_class(driver), SteadySerial(serial), width=128, height=64, rotate=rotate)
     panel.open()
     serial.reset()
     return panel, serial
@@ -484,8 +507,14 @@ def on_glass(image, rotate):
     return image.rotate(rotate * -90, expand=True) if rotate else image
 
 
-frames = st.lists(st.lists(st.tuples(st.integers(0, 127), st.integers(0, 63), st.integers(1, 40), st.integers(1, 30),
-                                     st.booleans()), max_size=4), min_size=1, max_size=6)
+frames = st.lists(
+    st.lists(
+        st.tuples(st.integers(0, 127), st.integers(0, 63), st.integers(1, 40), st.integers(1, 30), st.booleans()),
+        max_size=4,
+    ),
+    min_size=1,
+    max_size=6,
+)
 
 
 def drawn(shapes, base=None):
@@ -511,14 +540,15 @@ def test_page_bytes_of_a_whole_frame_are_the_bytes_luma_itself_sends(pixels):
     assert bytes(sent) == page_bytes(image, (0, 0, 128, 64))
 
 
-@pytest.mark.parametrize("driver,rotate", [("ssd1306", 0), ("ssd1306", 2), ("sh1106", 0), ("sh1106", 2),
-                                           ("ssd1309", 0)])
+@pytest.mark.parametrize(
+    "driver,rotate", [("ssd1306", 0), ("ssd1306", 2), ("sh1106", 0), ("sh1106", 2), ("ssd1309", 0)]
+)
 @settings(max_examples=25, deadline=None)
 @given(steps=frames)
 def test_after_every_partial_frame_the_panel_memory_shows_exactly_the_latest_picture(driver, rotate, steps):
     panel, serial = real_panel(driver, rotate)
     image = None
-    for shapes in steps:          # each frame draws on the one before, as a changed figure does
+    for shapes in steps:  # each frame draws on the one before, as a changed figure does
         image = drawn(shapes, image)
         panel.display(image)
         assert serial.model.on
@@ -535,16 +565,16 @@ def cash_frames():
 def test_a_cash_change_sends_at_most_a_quarter_of_a_full_frame_and_an_unchanged_picture_nothing(driver):
     panel, serial = real_panel(driver)
     before, after = cash_frames()
-    panel.display(before)                          # the first frame after start-up goes whole
+    panel.display(before)  # the first frame after start-up goes whole
     full = serial.command_bytes + serial.data_bytes
     assert serial.data_bytes == 1024 and full >= 1024
     serial.reset()
-    panel.display(after)                           # On the Air: $31,000 → $34,000
+    panel.display(after)  # On the Air: $31,000 → $34,000
     change = serial.command_bytes + serial.data_bytes
     assert 0 < change <= full / 4, f"a cash change sent {change} bytes of a {full}-byte frame"
     assert ImageChops.difference(serial.model.image(), after).getbbox() is None
     serial.reset()
-    panel.display(after.copy())                    # the same picture again
+    panel.display(after.copy())  # the same picture again
     assert (serial.data_bytes, serial.command_bytes) == (0, 0)
 
 
@@ -555,7 +585,7 @@ def test_a_failed_frame_makes_the_next_one_go_whole():
     broken = serial.model.data
 
     def fail(data):
-        raise ValueError("a driver bug")            # not a NACK: the panel stays started up
+        raise ValueError("a driver bug")  # not a NACK: the panel stays started up
 
     serial.model.data = fail
     with pytest.raises(ValueError):
@@ -563,7 +593,7 @@ def test_a_failed_frame_makes_the_next_one_go_whole():
     serial.model.data = broken
     serial.reset()
     panel.display(after)
-    assert serial.data_bytes == 1024                # what the panel shows was unknown: sent whole
+    assert serial.data_bytes == 1024  # what the panel shows was unknown: sent whole
 
 
 def test_through_the_bank_a_cash_change_on_one_panel_crosses_the_bus_for_that_panel_only():
@@ -589,4 +619,5 @@ def test_through_the_bank_a_cash_change_on_one_panel_crosses_the_bus_for_that_pa
 
 def replace_balance(view, balance):
     from dataclasses import replace
+
     return replace(view, balance=balance)

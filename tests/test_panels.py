@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
+from companion.bank import format_dollars
 from companion.games import PlayerView
 from companion.tracks import Track
-from companion.bank import format_dollars
 from hardware.panels import PANEL_HEIGHT, PANEL_WIDTH, PanelBank, render_player_panel
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -29,8 +30,9 @@ VIEWS = {
     "cba-rich": PlayerView("CBA", "#1e88e5", 1_234_500, half_hours(48)),
     "nbs-broke": PlayerView("NBS", "#fdd835", 0, half_hours(0)),
     # games without money: a headline and up to two lines (Death Show TV's Contestant, Channel WON's reporter)
-    "contestant": PlayerView("Alice", "#e53935", None, headline="Vitality 3",
-                             panel_lines=("Beach - 5 cards", "Weapons level 2"), turn=True),
+    "contestant": PlayerView(
+        "Alice", "#e53935", None, headline="Vitality 3", panel_lines=("Beach - 5 cards", "Weapons level 2"), turn=True
+    ),
     "reporter": PlayerView("Ben", "#1e88e5", None, headline="12 pts", panel_lines=("3 tiles left",)),
 }
 
@@ -56,14 +58,16 @@ def test_panel_layout_matches_reference(name):
 
 
 def test_different_figures_give_different_pictures():
-    assert not same(render_player_panel(VIEWS["abs-start"]),
-                    render_player_panel(PlayerView("ABS", "#e53935", 34000, half_hours(20), ("Best Network News",))))
+    assert not same(
+        render_player_panel(VIEWS["abs-start"]),
+        render_player_panel(PlayerView("ABS", "#e53935", 34000, half_hours(20), ("Best Network News",))),
+    )
 
 
 def test_every_figure_stays_inside_the_panel():
     image = render_player_panel(VIEWS["cba-rich"])
     lit_columns = [x for x in range(PANEL_WIDTH) if any(image.getpixel((x, y)) for y in range(20, 50))]
-    assert lit_columns and min(lit_columns) > 0 and max(lit_columns) < PANEL_WIDTH - 1   # the balance is not clipped
+    assert lit_columns and min(lit_columns) > 0 and max(lit_columns) < PANEL_WIDTH - 1  # the balance is not clipped
 
 
 def test_bank_redraws_only_changed_panels_and_shows_an_exit_screen():
@@ -76,7 +80,7 @@ def test_bank_redraws_only_changed_panels_and_shows_an_exit_screen():
     bank.show(views)
     assert bank.wait_idle()
     first = list(draws)
-    bank.show([VIEWS["abs-start"], VIEWS["nbs-broke"], None])     # only the second panel changed
+    bank.show([VIEWS["abs-start"], VIEWS["nbs-broke"], None])  # only the second panel changed
     assert bank.wait_idle()
     assert draws == [first[0], first[1] + 1, first[2]]
     _, frames = bank.frames()
@@ -116,8 +120,8 @@ def test_a_failing_panel_does_not_stop_the_others_and_is_tried_with_growing_dela
         gaps = [later - earlier for earlier, later in zip(tries[2:], tries[3:7])]
         # three tries at once (the frame and its two redraws), then 0.02, 0.04, 0.08, 0.08 s apart at least
         assert all(gap >= wanted * 0.99 for gap, wanted in zip(gaps, (0.02, 0.04, 0.08, 0.08))), gaps
-        assert caplog.text.count("panel 1 failed") == 1          # logged once per failure run, not per retry
-        bank.devices[0].display = working                        # plugged back in
+        assert caplog.text.count("panel 1 failed") == 1  # logged once per failure run, not per retry
+        bank.devices[0].display = working  # plugged back in
         wait_for("the first panel to draw", lambda: bank.degraded() == [])
         assert same(bank.frames()[1][0], render_player_panel(VIEWS["abs-start"]))
         assert bank.trouble() == (2, "")
@@ -130,10 +134,12 @@ def test_trouble_names_the_panels_not_answering_and_changes_only_when_that_set_d
     bank = PanelBank(4, retry_first=0.01, retry_max=0.02)
     broken = set()
     for index, device in enumerate(bank.devices):
+
         def display(image, index=index, draw=device.display):
             if index in broken:
                 raise OSError(121, "Remote I/O error")
             draw(image)
+
         device.display = display
     try:
         seen = []
@@ -151,7 +157,7 @@ def test_trouble_names_the_panels_not_answering_and_changes_only_when_that_set_d
         broken.clear()
         settle("")
         assert bank.wait_idle(timeout=10)
-        assert bank.trouble() == seen[-1]                        # nothing changes once all answer
+        assert bank.trouble() == seen[-1]  # nothing changes once all answer
         versions = [version for version, _ in seen]
         assert versions == sorted(set(versions)) and versions[0] >= 1
     finally:
@@ -160,16 +166,20 @@ def test_trouble_names_the_panels_not_answering_and_changes_only_when_that_set_d
 
 def test_not_answering_text_counts_from_one():
     from hardware.panels import not_answering_text
+
     assert not_answering_text([2]) == "Panel 3 is not answering"
     assert not_answering_text([0, 3]) == "Panels 1 and 4 are not answering"
     assert not_answering_text([]) == ""
 
 
-@pytest.mark.parametrize("name, view, message", [
-    ("turn-marker", PlayerView("PBC", "#43a047", 52000, half_hours(22), turn=True), ""),
-    ("refusal", PlayerView("NBS", "#fdd835", 2000, half_hours(20)), "Refused: NBS has $2,000, cannot pay $5,000"),
-    ("exit", None, "Companion\nstopped"),
-])
+@pytest.mark.parametrize(
+    "name, view, message",
+    [
+        ("turn-marker", PlayerView("PBC", "#43a047", 52000, half_hours(22), turn=True), ""),
+        ("refusal", PlayerView("NBS", "#fdd835", 2000, half_hours(20)), "Refused: NBS has $2,000, cannot pay $5,000"),
+        ("exit", None, "Companion\nstopped"),
+    ],
+)
 def test_generic_views_match_their_golden_pngs(name, view, message):
     assert_matches_golden(name, render_player_panel(view, message=message))
 
@@ -180,9 +190,11 @@ def test_a_flashed_message_shows_then_the_figures_come_back():
     assert bank.wait_idle()
     bank.flash(1, "Refused: no dice are asked for right now", seconds=0.3)
     assert bank.wait_idle()
-    assert same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"],
-                                                        message="Refused: no dice are asked for right now"))
+    assert same(
+        bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"], message="Refused: no dice are asked for right now")
+    )
     import time
+
     deadline = time.monotonic() + 3
     while time.monotonic() < deadline and not same(bank.frames()[1][1], render_player_panel(VIEWS["cba-rich"])):
         time.sleep(0.02)
@@ -198,13 +210,15 @@ def test_headline_never_overlaps_the_lines_under_it(name):
     lit_rows = [y for y in range(20, PANEL_HEIGHT) if any(image.getpixel((x, y)) for x in range(PANEL_WIDTH))]
     gaps = [y for y in range(lit_rows[0], lit_rows[-1]) if y not in lit_rows]
     assert gaps, "headline and lines run together"
-    assert max(lit_rows) < PANEL_HEIGHT     # nothing drawn past the bottom edge
+    assert max(lit_rows) < PANEL_HEIGHT  # nothing drawn past the bottom edge
 
 
 # -- private pages (peek, TV Wars 9.1) -------------------------------------------------------------------------
 
+
 def test_a_private_page_shows_on_its_own_seat_only_and_ends_on_release():
     from hardware.panels import render_private_panel
+
     bank = PanelBank(2)
     try:
         views = [PlayerView("ABS", "#e53935", 31_000), PlayerView("CBA", "#1e88e5", 28_000)]
@@ -231,30 +245,37 @@ def test_a_private_page_times_out_by_itself():
         bank.show_private(0, "ABS PRIVATE", ["secret"], seconds=0.2)
         assert bank.private_showing(0)
         import time
+
         time.sleep(0.3)
         assert not bank.private_showing(0)
         assert bank.wait_idle()
         _, frames = bank.frames()
-        assert ImageChops.difference(frames[0], render_player_panel(PlayerView("ABS", "#e53935", 31_000))).getbbox() is None
+        assert (
+            ImageChops.difference(frames[0], render_player_panel(PlayerView("ABS", "#e53935", 31_000))).getbbox()
+            is None
+        )
     finally:
         bank.close()
 
 
 def test_a_private_page_too_long_for_the_panel_ends_in_an_ellipsis_inside_it():
     from hardware.panels import render_private_panel
+
     short = render_private_panel("ABS PRIVATE", ["one line"])
     long = render_private_panel("ABS PRIVATE", [f"line {n} with several words in it" for n in range(12)])
     assert short.size == long.size == (PANEL_WIDTH, PANEL_HEIGHT)
     assert ImageChops.difference(short, long).getbbox() is not None
-    assert long.getpixel((1, 7)) in (1, 255) and long.getpixel((1, 30)) in (0,)   # inverse-video title bar
+    assert long.getpixel((1, 7)) in (1, 255) and long.getpixel((1, 30)) in (0,)  # inverse-video title bar
 
 
 # -- the cached layers draw what drawing in one go would ------------------------------------------------------
+
 
 def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
     """The oracle: the panel as render_player_panel drew it before its layers were cached, one draw after the
     other on one image."""
     from hardware.panels import _centred_lines, _fit, panel_font
+
     image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     badge = "BNN" if "Best Network News" in view.badges else ""
@@ -292,20 +313,28 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
         text = f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}"
         font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
         bottom = draw.textbbox((0, 0), text, font=font)[3]
-        draw.text(((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text,
-                  font=font, fill=1)
+        draw.text(
+            ((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text, font=font, fill=1
+        )
     return image
 
 
 words = st.text(st.sampled_from("ABCNPSWabcdeghilnorstuvy $,.-:0123456789\u2212"), min_size=1, max_size=24)
 panel_views = st.builds(
-    PlayerView, name=st.sampled_from(["ABS", "CBA", "PBC", "NBS", "Alice", "A very long player name"]),
-    colour=st.just("#fff"), balance=st.one_of(st.none(), st.integers(-99_000, 9_999_000)),
-    tracks=st.one_of(st.just(()), st.integers(0, 236).map(half_hours),
-                     st.integers(0, 9).map(lambda v: (Track("weapons", "Weapons", v, 0, 9),))),
-    badges=st.sampled_from([(), ("Best Network News",)]), turn=st.booleans(),
+    PlayerView,
+    name=st.sampled_from(["ABS", "CBA", "PBC", "NBS", "Alice", "A very long player name"]),
+    colour=st.just("#fff"),
+    balance=st.one_of(st.none(), st.integers(-99_000, 9_999_000)),
+    tracks=st.one_of(
+        st.just(()),
+        st.integers(0, 236).map(half_hours),
+        st.integers(0, 9).map(lambda v: (Track("weapons", "Weapons", v, 0, 9),)),
+    ),
+    badges=st.sampled_from([(), ("Best Network News",)]),
+    turn=st.booleans(),
     headline=st.sampled_from(["", "Vitality 3", "12 pts", "$4M"]),
-    panel_lines=st.lists(words, max_size=3).map(tuple))
+    panel_lines=st.lists(words, max_size=3).map(tuple),
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -313,8 +342,8 @@ panel_views = st.builds(
 def test_a_panel_from_cached_layers_is_the_picture_drawn_in_one_go(view, message):
     first = render_player_panel(view, message=message)
     assert same(first, drawn_in_one_go(view, message))
-    first.paste(1, (0, 0, PANEL_WIDTH, PANEL_HEIGHT))          # the caller's image is its own ...
-    assert same(render_player_panel(view, message=message), drawn_in_one_go(view, message))   # ... not the cache's
+    first.paste(1, (0, 0, PANEL_WIDTH, PANEL_HEIGHT))  # the caller's image is its own ...
+    assert same(render_player_panel(view, message=message), drawn_in_one_go(view, message))  # ... not the cache's
 
 
 def test_wait_drawn_returns_once_the_worker_has_sent_the_latest_views():
@@ -335,10 +364,10 @@ def test_wait_drawn_does_not_wait_for_a_panel_that_is_not_answering():
     dead.display = lambda image: (_ for _ in ()).throw(OSError(121, "Remote I/O error"))
     try:
         bank.show([PlayerView("ABS", "#fff", 31000), PlayerView("CBA", "#fff", 28000)])
-        assert bank.wait_drawn(timeout=30)                       # panel 2 failed: it waits for its next try
+        assert bank.wait_drawn(timeout=30)  # panel 2 failed: it waits for its next try
         assert bank.degraded() == [1]
         bank.show([PlayerView("ABS", "#fff", 34000), PlayerView("CBA", "#fff", 25000)])
-        assert bank.wait_drawn(timeout=30)                       # returns for panel 1 alone
+        assert bank.wait_drawn(timeout=30)  # returns for panel 1 alone
         assert same(bank.frames()[1][0], render_player_panel(PlayerView("ABS", "#fff", 34000)))
     finally:
         bank.close()

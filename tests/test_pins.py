@@ -9,9 +9,13 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.pins import PinFactoryUnavailable, backend_for, board_model, make_pin_factory
 
-
-PI_MODELS = ["Raspberry Pi 5 Model B Rev 1.0", "Raspberry Pi 4 Model B Rev 1.4",
-             "Raspberry Pi 3 Model B Plus Rev 1.3", "Raspberry Pi Zero 2 W Rev 1.0", "Raspberry Pi Model B Rev 2"]
+PI_MODELS = [
+    "Raspberry Pi 5 Model B Rev 1.0",
+    "Raspberry Pi 4 Model B Rev 1.4",
+    "Raspberry Pi 3 Model B Plus Rev 1.3",
+    "Raspberry Pi Zero 2 W Rev 1.0",
+    "Raspberry Pi Model B Rev 2",
+]
 
 
 @pytest.mark.parametrize("model", PI_MODELS)
@@ -41,6 +45,7 @@ def test_auto_looks_for_the_real_library():
     """The default ``available`` really imports nothing but finds what is installed (here: neither Pi library
     on a desktop, gpiozero yes)."""
     from hardware.pins import installed
+
     assert installed("gpiozero") and not installed("no_such_gpio_library") and not installed("RPi.nothing")
 
 

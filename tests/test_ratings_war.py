@@ -4,36 +4,53 @@ line-up legality, slot-by-slot resolution, the aftermath, survival odds, the rul
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import random
 import select
 import subprocess
-import sys
-import json
 import time
 from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from conftest import COMPANION, REPO
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ratings_war_oracle import oracle_survival_odds
 
 from companion.errors import BadOption, DiceError, IllegalCommand, MalformedCommand
 from companion.games.tv_wars.lineup_file import LineUpFileError, load_lineup_file, parse_lineup_text
-from companion.games.tv_wars.ratings_war import (Bonus, HouseRules, LineUp, Placement, Program, ProgramRef,
-                                                  War, check_lineup, check_war, consequences, counter_programming,
-                                                  max_programming, missing_rolls, play_out, render_resolution,
-                                                  resolution_to_dict, resolve_war, score_line, special_key,
-                                                  survival_odds, with_preemption)
-
-from conftest import COMPANION, REPO
-from ratings_war_oracle import oracle_survival_odds
+from companion.games.tv_wars.ratings_war import (
+    Bonus,
+    HouseRules,
+    LineUp,
+    Placement,
+    Program,
+    ProgramRef,
+    War,
+    check_lineup,
+    check_war,
+    consequences,
+    counter_programming,
+    max_programming,
+    missing_rolls,
+    play_out,
+    render_resolution,
+    resolution_to_dict,
+    resolve_war,
+    score_line,
+    special_key,
+    survival_odds,
+    with_preemption,
+)
 
 EXAMPLE = REPO / "tests" / "data" / "ratings-war-example.toml"
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
+
 
 def prog(rating: int, colour: str = "green", length: int = 1, name: str = "", bonus: Bonus | None = None) -> Placement:
     """A conventional program on a line-up."""
@@ -75,11 +92,19 @@ def example():
 
 # -- 3, 3.2, 3.3, 5: the tiles ----------------------------------------------------------------------------------
 
+
 def test_3_program_tiles_have_a_length_a_colour_and_a_rating_in_tens():
     assert Program(2, "blue", 90, "DIE-NASTY").title == "DIE-NASTY"
-    assert Program(1, "green", 40).title == "SITUATION COMEDY"          # a name is optional
-    for bad in (dict(length=5), dict(length=0), dict(rating=95), dict(rating=0), dict(rating=100),
-                dict(colour="purple"), dict(rating=True)):
+    assert Program(1, "green", 40).title == "SITUATION COMEDY"  # a name is optional
+    for bad in (
+        dict(length=5),
+        dict(length=0),
+        dict(rating=95),
+        dict(rating=0),
+        dict(rating=100),
+        dict(colour="purple"),
+        dict(rating=True),
+    ):
         with pytest.raises(MalformedCommand):
             Program(**{"length": 1, "colour": "red", "rating": 40, **bad})
 
@@ -103,8 +128,16 @@ def test_5_bonus_tiles_have_the_rulebook_values():
     assert Bonus.emmy().value == 50
     assert Bonus.critics_choice(-36).describe() == "Critics' Choice -36"
     assert Bonus.viewers_views(29).value == 29
-    for kind, value in (("star", 25), ("star", 40), ("emmy", 40), ("critics_choice", 37),
-                        ("critics_choice", -37), ("viewers_views", 30), ("viewers_views", -29), ("oscar", 10)):
+    for kind, value in (
+        ("star", 25),
+        ("star", 40),
+        ("emmy", 40),
+        ("critics_choice", 37),
+        ("critics_choice", -37),
+        ("viewers_views", 30),
+        ("viewers_views", -29),
+        ("oscar", 10),
+    ):
         with pytest.raises(MalformedCommand):
             Bonus(kind, value)
 
@@ -118,19 +151,23 @@ def test_6_5_house_rule_for_four_of_a_colour_is_checked():
 
 # -- legality: 6.1, 6.2, 3.23, 5.3, 9.8, 9.91, Inventory -------------------------------------------------------
 
+
 def test_6_1_nothing_may_extend_beyond_11_00():
     lineup = line("ABS", prog(40, length=4), prog(40, length=3))
     illegal("TV Wars 6.1", check_lineup, lineup)
 
 
 def test_6_1_a_line_up_must_use_the_most_programming_possible():
-    check_lineup(line("ABS", prog(40, length=4), held_programs=(Program(3, "red", 40),)))   # 3 does not fit
+    check_lineup(line("ABS", prog(40, length=4), held_programs=(Program(3, "red", 40),)))  # 3 does not fit
     illegal("TV Wars 6.1", check_lineup, line("ABS", prog(40, length=4), held_programs=(Program(2, "red", 40),)))
     # 3 + 2 + 2 available: 5 half-hours is the most; 3 alone, or 2 + 2, is not enough
     held = (Program(2, "red", 40), Program(2, "blue", 40))
     illegal("TV Wars 6.1", check_lineup, line("ABS", prog(40, length=3), held_programs=held))
-    illegal("TV Wars 6.1", check_lineup, line("ABS", prog(40, length=2), prog(50, length=2),
-                                              held_programs=(Program(3, "red", 40),)))
+    illegal(
+        "TV Wars 6.1",
+        check_lineup,
+        line("ABS", prog(40, length=2), prog(50, length=2), held_programs=(Program(3, "red", 40),)),
+    )
     check_lineup(line("ABS", prog(40, length=3), prog(50, length=2), held_programs=held[1:]))
     assert max_programming([3, 2, 2]) == 5 and max_programming([4, 4, 4]) == 4 and max_programming([]) == 0
 
@@ -141,8 +178,9 @@ def test_6_1_a_network_short_of_programming_commits_what_it_has():
 
 
 def test_6_2_only_one_bonus_tile_per_program_in_the_file():
-    text = EXAMPLE.read_text().replace('bonus = { critics_choice = -31 }',
-                                       'bonus = [{ critics_choice = -31 }, { star = 10 }]')
+    text = EXAMPLE.read_text().replace(
+        'bonus = { critics_choice = -31 }', 'bonus = [{ critics_choice = -31 }, { star = 10 }]'
+    )
     illegal("TV Wars 6.2", parse_lineup_text, text)
 
 
@@ -155,12 +193,14 @@ def test_3_23_no_emmy_on_an_academy_award_movie():
 def test_5_3_critics_choice_and_viewers_views_must_be_played_up_to_the_number_of_programs():
     held = (Bonus.critics_choice(-20),)
     illegal("TV Wars 5.3", check_lineup, line("NBS", prog(40), prog(50, bonus=Bonus.star(10)), held_bonuses=held))
-    illegal("TV Wars 5.3", check_lineup, line("NBS", prog(40, bonus=Bonus.viewers_views(5)), prog(50),
-                                              held_bonuses=held))
+    illegal(
+        "TV Wars 5.3", check_lineup, line("NBS", prog(40, bonus=Bonus.viewers_views(5)), prog(50), held_bonuses=held)
+    )
     # every program carries one: the extra tile may be held for a later war
-    check_lineup(line("NBS", prog(40, bonus=Bonus.viewers_views(5)), prog(50, bonus=Bonus.critics_choice(3)),
-                      held_bonuses=held))
-    check_lineup(line("NBS", prog(40, bonus=Bonus.star(10)), held_bonuses=(Bonus.star(20),)))   # Stars optional
+    check_lineup(
+        line("NBS", prog(40, bonus=Bonus.viewers_views(5)), prog(50, bonus=Bonus.critics_choice(3)), held_bonuses=held)
+    )
+    check_lineup(line("NBS", prog(40, bonus=Bonus.star(10)), held_bonuses=(Bonus.star(20),)))  # Stars optional
 
 
 def test_9_8_the_super_bowl_plays_only_at_8_00_to_9_00_in_february_sweeps():
@@ -170,20 +210,28 @@ def test_9_8_the_super_bowl_plays_only_at_8_00_to_9_00_in_february_sweeps():
     check_lineup(line("ABS", bowl, prog(40, length=4)), february_sweeps=True)
     # outside February Sweeps a held Super Bowl is not programming for 6.1
     check_lineup(line("ABS", prog(40, length=4), held_programs=(Program.super_bowl_tile(),)))
-    illegal("TV Wars 6.1", check_lineup, line("ABS", prog(40, length=4), held_programs=(Program.super_bowl_tile(),)),
-            february_sweeps=True)
+    illegal(
+        "TV Wars 6.1",
+        check_lineup,
+        line("ABS", prog(40, length=4), held_programs=(Program.super_bowl_tile(),)),
+        february_sweeps=True,
+    )
 
 
 def test_9_91_the_preemption_covers_one_hour_within_prime_time():
     illegal("TV Wars 9.91", check_lineup, line("ABS", prog(40), preemption=5))
-    check_lineup(line("ABS", prog(40), preemption=4))           # an empty space is fine
+    check_lineup(line("ABS", prog(40), preemption=4))  # an empty space is fine
 
 
 def test_inventory_limits_pieces_across_the_war():
-    illegal("TV Wars Inventory", check_war, war(line("ABS", prog(40), best_network_news=True),
-                                                line("CBA", prog(50), best_network_news=True)))
-    illegal("TV Wars Inventory", check_war, war(line("ABS", prog(40), preemption=0),
-                                                line("CBA", prog(50), preemption=2)))
+    illegal(
+        "TV Wars Inventory",
+        check_war,
+        war(line("ABS", prog(40), best_network_news=True), line("CBA", prog(50), best_network_news=True)),
+    )
+    illegal(
+        "TV Wars Inventory", check_war, war(line("ABS", prog(40), preemption=0), line("CBA", prog(50), preemption=2))
+    )
     emmys = tuple(prog(40, bonus=Bonus.emmy()) for _ in range(3))
     illegal("TV Wars Inventory", check_war, war(line("ABS", *emmys), line("CBA", *emmys)))
     illegal("TV Wars Inventory: four Prime Time Line-Up cards", check_war, war(line("ABS", prog(40))))
@@ -193,18 +241,23 @@ def test_inventory_limits_pieces_across_the_war():
 
 # -- resolution: 6.3 to 6.8 --------------------------------------------------------------------------------------
 
+
 def test_6_3_best_network_news_adds_5_at_8_00_only():
     r = resolve_war(war(line("ABS", prog(80, "red", 2), best_network_news=True), line("CBA", prog(60, "blue", 2))))
     assert r.slot("8:00").score_of("ABS").text == "P80r: 85 (80 + 5 [Network News])"
-    assert [p.label for p in r.slot("8:30").score_of("ABS").parts] == ["Lead-In"]   # no Network News
+    assert [p.label for p in r.slot("8:30").score_of("ABS").parts] == ["Lead-In"]  # no Network News
 
 
 def test_6_4_lead_in_goes_to_the_network_that_won_the_previous_slot():
-    r = resolve_war(war(line("ABS", prog(80, "red"), prog(30, "red", name="NEXT")),
-                        line("CBA", prog(50, "blue"), prog(60, "blue")),
-                        line("PBC", prog(70, "green"), prog(70, "green"))))
+    r = resolve_war(
+        war(
+            line("ABS", prog(80, "red"), prog(30, "red", name="NEXT")),
+            line("CBA", prog(50, "blue"), prog(60, "blue")),
+            line("PBC", prog(70, "green"), prog(70, "green")),
+        )
+    )
     assert r.slot("8:00").winner == "ABS" and r.slot("8:00").wins_time_slot == "ABS"
-    assert r.slot("8:30").score_of("ABS").text == "NEXT: 35 (30 + 5 [Lead-In])"     # another program, same network
+    assert r.slot("8:30").score_of("ABS").text == "NEXT: 35 (30 + 5 [Lead-In])"  # another program, same network
     assert r.slot("8:30").score_of("PBC").parts == ()
 
 
@@ -219,23 +272,35 @@ def test_6_5_counter_programming_two_three_and_four_networks():
 
 
 def test_6_5_a_program_cancelled_earlier_has_no_bearing_on_counter_programming():
-    r = resolve_war(war(line("ABS", prog(10, "red"), prog(40, "red")),
-                        line("CBA", prog(90, "blue", 2)),
-                        line("PBC", prog(50, "green"), prog(50, "red"))))
+    r = resolve_war(
+        war(
+            line("ABS", prog(10, "red"), prog(40, "red")),
+            line("CBA", prog(90, "blue", 2)),
+            line("PBC", prog(50, "green"), prog(50, "red")),
+        )
+    )
     assert cancelled_names(r)[0] == "P10r"
     # at 8:30 ABS airs a second red program and PBC's red one: both penalised
     assert [p.label for p in r.slot("8:30").score_of("PBC").parts] == ["Counter-Programming"]
-    r = resolve_war(war(line("ABS", prog(10, "red", 2)), line("CBA", prog(90, "blue", 2)),
-                        line("PBC", prog(50, "green"), prog(50, "red"))))
-    assert r.slot("8:30").score_of("PBC").parts == ()       # ABS's red program was cancelled at 8:00
+    r = resolve_war(
+        war(
+            line("ABS", prog(10, "red", 2)),
+            line("CBA", prog(90, "blue", 2)),
+            line("PBC", prog(50, "green"), prog(50, "red")),
+        )
+    )
+    assert r.slot("8:30").score_of("PBC").parts == ()  # ABS's red program was cancelled at 8:00
 
 
 def test_6_6_promotion_adds_10_to_every_program_of_the_line_up():
-    r = resolve_war(war(line("PBC", prog(40, "red"), prog(20, "red", 2), promotion=True),
-                        line("CBA", prog(10, "blue", 3))))
-    assert [s.score_of("PBC").text for s in r.slots[:3]] == ["P40r: 50 (40 + 10 [Promos])",
-                                                             "P20r: 35 (20 + 10 [Promos] + 5 [Lead-In])",
-                                                             "P20r: 35 (20 + 10 [Promos] + 5 [Lead-In])"]
+    r = resolve_war(
+        war(line("PBC", prog(40, "red"), prog(20, "red", 2), promotion=True), line("CBA", prog(10, "blue", 3)))
+    )
+    assert [s.score_of("PBC").text for s in r.slots[:3]] == [
+        "P40r: 50 (40 + 10 [Promos])",
+        "P20r: 35 (20 + 10 [Promos] + 5 [Lead-In])",
+        "P20r: 35 (20 + 10 [Promos] + 5 [Lead-In])",
+    ]
 
 
 def test_6_7_a_tie_for_lowest_asks_the_tied_networks_for_dice():
@@ -252,15 +317,22 @@ def test_6_7_a_tie_for_lowest_asks_the_tied_networks_for_dice():
     assert r.cancellations[0].rule == "TV Wars 6.7, 6.8"
     tie = r.slot("8:00").ties[0]
     assert (tie.purpose, tie.total, tie.lowest, tie.networks) == ("lowest", 50, "CBA", ("CBA", "PBC"))
-    assert tie.text == "CBA and PBC tie for lowest with 50: CBA rolls 3 (1+2), PBC rolls 12 (6+6). CBA is lowest (TV Wars 6.7)."
+    assert (
+        tie.text
+        == "CBA and PBC tie for lowest with 50: CBA rolls 3 (1+2), PBC rolls 12 (6+6). CBA is lowest (TV Wars 6.7)."
+    )
 
 
 def test_6_7_equal_tie_rolls_are_rerolled_until_resolved():
-    lineups = war(line("ABS", prog(80, "red")), line("CBA", prog(50, "blue")), line("PBC", prog(50, "green")),
-                  line("NBS", prog(50, "yellow")))
+    lineups = war(
+        line("ABS", prog(80, "red")),
+        line("CBA", prog(50, "blue")),
+        line("PBC", prog(50, "green")),
+        line("NBS", prog(50, "yellow")),
+    )
     dice = {"CBA tie 8:00 1": (2, 2), "PBC tie 8:00 1": (1, 3), "NBS tie 8:00 1": (6, 6)}
     r = resolve_war(lineups, dice)
-    assert r.pending.key == "CBA tie 8:00 2"                   # only CBA and PBC (both 4) roll again
+    assert r.pending.key == "CBA tie 8:00 2"  # only CBA and PBC (both 4) roll again
     dice |= {"CBA tie 8:00 2": (5, 5), "PBC tie 8:00 2": (5, 5)}
     assert resolve_war(lineups, dice).pending.key == "CBA tie 8:00 3"
     dice |= {"CBA tie 8:00 3": (5, 5), "PBC tie 8:00 3": (1, 1)}
@@ -269,8 +341,11 @@ def test_6_7_equal_tie_rolls_are_rerolled_until_resolved():
 
 
 def test_6_7_a_tie_for_highest_is_rolled_when_a_lead_in_is_at_stake():
-    lineups = war(line("ABS", prog(80, "red"), prog(40, "red")), line("CBA", prog(80, "blue"), prog(40, "blue")),
-                  line("PBC", prog(20, "green")))
+    lineups = war(
+        line("ABS", prog(80, "red"), prog(40, "red")),
+        line("CBA", prog(80, "blue"), prog(40, "blue")),
+        line("PBC", prog(20, "green")),
+    )
     r = resolve_war(lineups)
     assert r.pending.key == "ABS tie 8:00 1" and "highest" in r.pending.request.reason
     r = resolve_war(lineups, {"ABS tie 8:00 1": (1, 1), "CBA tie 8:00 1": (4, 4)})
@@ -279,9 +354,13 @@ def test_6_7_a_tie_for_highest_is_rolled_when_a_lead_in_is_at_stake():
 
 def test_6_7_no_dice_for_a_tie_for_highest_that_decides_nothing():
     """Last slot: no Lead-In follows (as in 9.91's example, RAMBOZO and the SPECIAL tie at 110)."""
-    r = resolve_war(war(line("ABS", prog(90, "red", 4), prog(90, "red"), prog(50, "red")),
-                        line("CBA", *[prog(10, "blue")] * 5, prog(60, "blue")),
-                        line("PBC", *[prog(20, "yellow")] * 5, prog(60, "yellow"))))
+    r = resolve_war(
+        war(
+            line("ABS", prog(90, "red", 4), prog(90, "red"), prog(50, "red")),
+            line("CBA", *[prog(10, "blue")] * 5, prog(60, "blue")),
+            line("PBC", *[prog(20, "yellow")] * 5, prog(60, "yellow")),
+        )
+    )
     assert r.complete and r.slots[5].winner is None and not r.slots[5].ties
     assert totals(r, "10:30") == {"ABS": 55, "CBA": 60, "PBC": 60} and r.slots[5].cancellation.ref.network == "ABS"
     assert "no dice are rolled" in r.slots[5].notes[0]
@@ -292,7 +371,7 @@ def test_6_7_when_everyone_is_tied_one_roll_off_settles_lowest_and_highest():
     r = resolve_war(lineups, {"ABS tie 8:00 1": (6, 5), "CBA tie 8:00 1": (2, 1)})
     assert r.complete and cancelled_names(r)[0] == "P50b" and r.slot("8:00").winner == "ABS"
     assert r.slot("8:00").ties[0].purpose == "lowest and highest"
-    assert r.slot("8:30").scores[0].text == "P40r: 45 (40 + 5 [Lead-In])"   # ABS is alone: unopposed
+    assert r.slot("8:30").scores[0].text == "P40r: 45 (40 + 5 [Lead-In])"  # ABS is alone: unopposed
 
 
 def test_6_8_the_lowest_is_cancelled_at_once_and_misses_its_later_slots():
@@ -304,17 +383,18 @@ def test_6_8_the_lowest_is_cancelled_at_once_and_misses_its_later_slots():
 
 def test_6_8_an_unopposed_program_is_never_cancelled():
     r = resolve_war(war(line("ABS", prog(10, "red", 4)), line("CBA", prog(90, "blue"))))
-    assert cancelled_names(r) == ["P10r"]                 # opposed at 8:00, lowest
+    assert cancelled_names(r) == ["P10r"]  # opposed at 8:00, lowest
     r = resolve_war(war(line("ABS", prog(90, "red"), prog(10, "red", 3)), line("CBA", prog(20, "blue"))))
-    assert cancelled_names(r) == ["P20b"]                 # ABS's 10 plays alone from 8:30
+    assert cancelled_names(r) == ["P20b"]  # ABS's 10 plays alone from 8:30
 
 
 def test_3_3_a_special_is_rolled_at_its_first_slot_and_keeps_its_value():
-    lineups = war(line("NBS", prog(40, "red"), special("blue", 2, bonus=Bonus.emmy())),
-                  line("ABS", prog(50, "yellow", 3)))
+    lineups = war(
+        line("NBS", prog(40, "red"), special("blue", 2, bonus=Bonus.emmy())), line("ABS", prog(50, "yellow", 3))
+    )
     r = resolve_war(lineups)
     assert r.pending.key == "NBS special 8:30" and r.pending.request.rule == "TV Wars 3.3"
-    assert len(r.slots) == 1                                   # 8:00 is settled, 8:30 waits for the roll
+    assert len(r.slots) == 1  # 8:00 is settled, 8:30 waits for the roll
     r = resolve_war(lineups, {"NBS special 8:30": (1, 2)})
     assert r.slot("8:30").score_of("NBS").text == "SPECIAL: 80 (30 [dice roll of 3 x 10] + 50 [Emmy])"
     assert r.slot("9:00").score_of("NBS").text == "SPECIAL: 85 (30 + 50 [Emmy] + 5 [Lead-In])"
@@ -326,26 +406,29 @@ def test_3_3_a_special_is_rolled_at_its_first_slot_and_keeps_its_value():
 
 def test_9_8_the_super_bowl_wins_8_00_to_9_00_automatically():
     bowl = line("ABS", Placement(Program.super_bowl_tile()), prog(10, "red"))
-    r = resolve_war(war(bowl, line("CBA", prog(90, "blue", name="FIRST"), prog(90, "blue", 2, name="SECOND")),
-                        february_sweeps=True))
+    r = resolve_war(
+        war(bowl, line("CBA", prog(90, "blue", name="FIRST"), prog(90, "blue", 2, name="SECOND")), february_sweeps=True)
+    )
     assert r.slot("8:00").winner == "ABS"
     assert r.slot("8:00").scores[0].text == "SUPER BOWL: wins automatically (TV Wars 9.8)"
-    assert cancelled_names(r) == ["FIRST", "SECOND"]          # facing only the Super Bowl, CBA is lowest
+    assert cancelled_names(r) == ["FIRST", "SECOND"]  # facing only the Super Bowl, CBA is lowest
     assert [p.label for p in r.slot("9:00").score_of("ABS").parts] == ["Lead-In"]
     after = consequences(r)[0]
     assert after.super_bowl_lost and after.programs_lost[0].rule == "TV Wars 9.8"
 
 
 def test_9_91_a_preempted_hour_has_no_competition_and_no_following_lead_in():
-    lineups = war(line("ABS", prog(90, "red", 2), prog(10, "red", 2), prog(30, "red"), preemption=2),
-                  line("CBA", prog(20, "blue", 2), special("blue", 3)))
+    lineups = war(
+        line("ABS", prog(90, "red", 2), prog(10, "red", 2), prog(30, "red"), preemption=2),
+        line("CBA", prog(20, "blue", 2), special("blue", 3)),
+    )
     r = resolve_war(lineups, {"CBA special 9:00": (6, 6)})
     assert [s.preempted_by for s in r.slots] == [None, None, "ABS", "ABS", None, None]
     assert r.slot("9:00").scores == () and r.slot("9:30").cancellation is None
-    assert r.slot("8:30").wins_time_slot is None              # the next slot is preempted
+    assert r.slot("8:30").wins_time_slot is None  # the next slot is preempted
     assert "previous half-hour was preempted" in r.slot("10:00").notes[0]
     assert r.slot("10:00").score_of("CBA").text == "SPECIAL: 120 (120 [dice roll of 12 x 10])"
-    assert cancelled_names(r) == ["P20b", "P30r"]             # ABS's 10 survives under the tile
+    assert cancelled_names(r) == ["P20b", "P30r"]  # ABS's 10 survives under the tile
     assert consequences(r)[0].preemption_returned
 
 
@@ -367,22 +450,34 @@ def test_play_out_asks_a_callback_for_each_roll_and_reports_unused_dice():
 
 # -- aftermath: 6.2, 5.11, 5.21, 5.31, 3.21 ----------------------------------------------------------------------
 
+
 def test_aftermath_tiles_and_programs():
-    lineups = war(line("ABS", prog(10, "red", bonus=Bonus.star(20, "Lost Star")), prog(90, "red", bonus=Bonus.star(10)),
-                       best_network_news=True),
-                  line("CBA", prog(70, "blue", bonus=Bonus.emmy()), prog(10, "blue", bonus=Bonus.viewers_views(-5))),
-                  line("PBC", Placement(Program.movie("FILM", "green"), Bonus.star(30)), held_programs=(Program(3, "red", 40),)))
+    lineups = war(
+        line(
+            "ABS",
+            prog(10, "red", bonus=Bonus.star(20, "Lost Star")),
+            prog(90, "red", bonus=Bonus.star(10)),
+            best_network_news=True,
+        ),
+        line("CBA", prog(70, "blue", bonus=Bonus.emmy()), prog(10, "blue", bonus=Bonus.viewers_views(-5))),
+        line("PBC", Placement(Program.movie("FILM", "green"), Bonus.star(30)), held_programs=(Program(3, "red", 40),)),
+    )
     r = resolve_war(lineups)
     abs_, cba, pbc = consequences(r)
     assert [f.program for f in abs_.programs_lost] == ["P10r"]
     assert [(t.tile, t.destination, t.rule) for t in abs_.tiles_returned] == [
-        ("Star 20 (Lost Star)", "Star pile", "TV Wars 5.11, 6.2")]                     # 5.11
-    assert [(t.tile, t.rule) for t in abs_.tiles_kept] == [("Star 10", "TV Wars 5.11"),
-                                                           ("Best Network News", "TV Wars 6.2")]
-    assert [(t.tile, t.destination) for t in cba.tiles_returned] == [("Emmy 50", "Emmy Awards pile"),          # 5.21
-                                                                     ("Viewers' Views -5", "out of play")]   # 5.31
+        ("Star 20 (Lost Star)", "Star pile", "TV Wars 5.11, 6.2")
+    ]  # 5.11
+    assert [(t.tile, t.rule) for t in abs_.tiles_kept] == [
+        ("Star 10", "TV Wars 5.11"),
+        ("Best Network News", "TV Wars 6.2"),
+    ]
+    assert [(t.tile, t.destination) for t in cba.tiles_returned] == [
+        ("Emmy 50", "Emmy Awards pile"),  # 5.21
+        ("Viewers' Views -5", "out of play"),
+    ]  # 5.31
     assert [(f.program, f.rule) for f in pbc.programs_lost] == [("FILM", "TV Wars 3.21")]
-    assert [(t.tile, t.rule) for t in pbc.tiles_kept] == [("Star 30", "TV Wars 6.2")]   # the movie was not cancelled
+    assert [(t.tile, t.rule) for t in pbc.tiles_kept] == [("Star 30", "TV Wars 6.2")]  # the movie was not cancelled
     assert pbc.programs_left == 1
     with pytest.raises(IllegalCommand):
         consequences(resolve_war(war(line("A", special()), line("B", prog(40)))))
@@ -392,39 +487,52 @@ def test_aftermath_tiles_and_programs():
 
 #: The rulebook's written calculations, verbatim (footnote asterisks dropped).
 PRINTED = {
-    "8:00": ["ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Network News]). Wins Time Slot.",
-             "CBA: DIE-NASTY: 80 (90 - 10 [Counter-Programming]).",
-             "PBC: NUTS LANDING: 60 (60 - 10 [Counter-Programming] + 10 [Promos]).",
-             "NBS: SILVER GIRLS: 51 (30 + 21 [Viewers' Views]). Cancelled."],
-    "8:30": ["ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Lead-In]). Wins Time Slot.",
-             "CBA: DIE-NASTY: 80 (90 - 10 [Counter-Programming]).",
-             "PBC: NUTS LANDING: 60 (60 - 10 [Counter-Programming] + 10 [Promos]).",
-             "NBS: TENDER HIDE: 60 (30 + 30 [Star])."],
-    "9:00": ["ABS: MONDAY NIGHT RUGBY: 75 (80 - 10 [Counter-Programming] + 5 [Lead-In]).",
-             "CBA: RAMBOZO: 110 (100 + 10 [Star]). Wins Time Slot.",
-             "PBC: PEOPLE ARE FUNNY LOOKING: 50 (40 + 10 [Promos]). Cancelled."],
-    "9:30": ["ABS: MONDAY NIGHT RUGBY: 80. Cancelled.",
-             "CBA: RAMBOZO: 115 (100 + 10 [Star] + 5 [Lead-In]).",
-             "PBC: BEERS: 90 (80 + 10 [Promos]).",
-             "NBS: SPECIAL: 120 (70 [dice roll of 7 x 10] + 50 [Emmy]). Wins Time Slot."],
-    "10:00": ["ABS: SUE GRANT: -11 (40 - 31 [Critics' Choice] - 20 [Counter-Programming]). Cancelled.",
-              "CBA: RAMBOZO: 110 (100 + 10 [Star]). Wins Time Slot.",
-              "PBC: DR. KILLJOY: 10 (20 + 10 [Promos] - 20 [Counter-Programming]).",
-              "NBS: SPECIAL: 105 (70 + 50 [Emmy] - 20 [Counter-Programming] + 5 [Lead-In])."],
-    "10:30": ["CBA: RAMBOZO: 115 (100 + 10 [Star] + 5 [Lead-In]). Cancelled.",
-              "NBS: SPECIAL: 120 (70 + 50 [Emmy])."],
+    "8:00": [
+        "ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Network News]). Wins Time Slot.",
+        "CBA: DIE-NASTY: 80 (90 - 10 [Counter-Programming]).",
+        "PBC: NUTS LANDING: 60 (60 - 10 [Counter-Programming] + 10 [Promos]).",
+        "NBS: SILVER GIRLS: 51 (30 + 21 [Viewers' Views]). Cancelled.",
+    ],
+    "8:30": [
+        "ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Lead-In]). Wins Time Slot.",
+        "CBA: DIE-NASTY: 80 (90 - 10 [Counter-Programming]).",
+        "PBC: NUTS LANDING: 60 (60 - 10 [Counter-Programming] + 10 [Promos]).",
+        "NBS: TENDER HIDE: 60 (30 + 30 [Star]).",
+    ],
+    "9:00": [
+        "ABS: MONDAY NIGHT RUGBY: 75 (80 - 10 [Counter-Programming] + 5 [Lead-In]).",
+        "CBA: RAMBOZO: 110 (100 + 10 [Star]). Wins Time Slot.",
+        "PBC: PEOPLE ARE FUNNY LOOKING: 50 (40 + 10 [Promos]). Cancelled.",
+    ],
+    "9:30": [
+        "ABS: MONDAY NIGHT RUGBY: 80. Cancelled.",
+        "CBA: RAMBOZO: 115 (100 + 10 [Star] + 5 [Lead-In]).",
+        "PBC: BEERS: 90 (80 + 10 [Promos]).",
+        "NBS: SPECIAL: 120 (70 [dice roll of 7 x 10] + 50 [Emmy]). Wins Time Slot.",
+    ],
+    "10:00": [
+        "ABS: SUE GRANT: -11 (40 - 31 [Critics' Choice] - 20 [Counter-Programming]). Cancelled.",
+        "CBA: RAMBOZO: 110 (100 + 10 [Star]). Wins Time Slot.",
+        "PBC: DR. KILLJOY: 10 (20 + 10 [Promos] - 20 [Counter-Programming]).",
+        "NBS: SPECIAL: 105 (70 + 50 [Emmy] - 20 [Counter-Programming] + 5 [Lead-In]).",
+    ],
+    "10:30": ["CBA: RAMBOZO: 115 (100 + 10 [Star] + 5 [Lead-In]). Cancelled.", "NBS: SPECIAL: 120 (70 + 50 [Emmy])."],
 }
 
 #: Where the companion's lines differ from the printed ones, and why (docs/rulings.md).
 DEVIATIONS = {
     # 6.5: no other program of MONDAY NIGHT RUGBY's colour is on the air at 9:00 (the printed total's error)
-    ("9:00", "ABS: MONDAY NIGHT RUGBY: 75 (80 - 10 [Counter-Programming] + 5 [Lead-In])."):
-        "ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Lead-In]).",
+    (
+        "9:00",
+        "ABS: MONDAY NIGHT RUGBY: 75 (80 - 10 [Counter-Programming] + 5 [Lead-In]).",
+    ): "ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Lead-In]).",
     # the printed footnote says "TENDER HIDE is cancelled"; the companion marks it on the line
     ("8:30", "NBS: TENDER HIDE: 60 (30 + 30 [Star])."): "NBS: TENDER HIDE: 60 (30 + 30 [Star]). Cancelled.",
     # presentation: one fixed order of parts (the rulebook prints Promos before Counter-Programming only here)
-    ("10:00", "PBC: DR. KILLJOY: 10 (20 + 10 [Promos] - 20 [Counter-Programming])."):
-        "PBC: DR. KILLJOY: 10 (20 - 20 [Counter-Programming] + 10 [Promos]).",
+    (
+        "10:00",
+        "PBC: DR. KILLJOY: 10 (20 + 10 [Promos] - 20 [Counter-Programming]).",
+    ): "PBC: DR. KILLJOY: 10 (20 - 20 [Counter-Programming] + 10 [Promos]).",
 }
 
 
@@ -454,8 +562,8 @@ def test_rulebook_example_printed_totals_all_agree_except_the_9_00_counter_progr
                 different.append((start, network, printed_total, r.slot(start).score_of(network).total))
     assert different == [("9:00", "ABS", 75, 85)]
     nine = r.slot("9:00")
-    assert [s.colour for s in nine.scores].count(nine.score_of("ABS").colour) == 1   # alone with its colour
-    assert nine.winner == "CBA" and nine.cancellation.program == "PEOPLE ARE FUNNY LOOKING"   # nothing else moves
+    assert [s.colour for s in nine.scores].count(nine.score_of("ABS").colour) == 1  # alone with its colour
+    assert nine.winner == "CBA" and nine.cancellation.program == "PEOPLE ARE FUNNY LOOKING"  # nothing else moves
 
 
 def test_rulebook_example_breakdowns_have_the_printed_parts(example):
@@ -463,7 +571,10 @@ def test_rulebook_example_breakdowns_have_the_printed_parts(example):
     killjoy = r.slot("10:00").score_of("PBC")
     assert sorted((p.label, p.value) for p in killjoy.parts) == [("Counter-Programming", -20), ("Promos", 10)]
     assert [(p.label, p.rule) for p in r.slot("10:00").score_of("NBS").parts] == [
-        ("Emmy", "TV Wars 5.2"), ("Counter-Programming", "TV Wars 6.5"), ("Lead-In", "TV Wars 6.4")]
+        ("Emmy", "TV Wars 5.2"),
+        ("Counter-Programming", "TV Wars 6.5"),
+        ("Lead-In", "TV Wars 6.4"),
+    ]
 
 
 def test_rulebook_example_tie_and_cancellations(example):
@@ -472,12 +583,18 @@ def test_rulebook_example_tie_and_cancellations(example):
     tie = r.slot("8:30").ties[0]
     assert (tie.purpose, tie.total, tie.networks, tie.lowest) == ("lowest", 60, ("PBC", "NBS"), "NBS")
     assert tie.rounds[0][0].total > tie.rounds[0][1].total
-    assert cancelled_names(r) == ["SILVER GIRLS", "TENDER HIDE", "PEOPLE ARE FUNNY LOOKING", "MONDAY NIGHT RUGBY",
-                                  "SUE GRANT", "RAMBOZO"]
+    assert cancelled_names(r) == [
+        "SILVER GIRLS",
+        "TENDER HIDE",
+        "PEOPLE ARE FUNNY LOOKING",
+        "MONDAY NIGHT RUGBY",
+        "SUE GRANT",
+        "RAMBOZO",
+    ]
     assert [s.winner for s in r.slots] == ["ABS", "ABS", "CBA", "NBS", "CBA", "NBS"]
     assert [s.wins_time_slot for s in r.slots] == ["ABS", "ABS", "CBA", "NBS", "CBA", None]
-    assert r.slot("9:00").score_of("NBS") is None           # TENDER HIDE was cancelled at 8:30
-    assert r.slot("10:30").score_of("PBC") is None           # PBC had no other programming
+    assert r.slot("9:00").score_of("NBS") is None  # TENDER HIDE was cancelled at 8:30
+    assert r.slot("10:30").score_of("PBC") is None  # PBC had no other programming
 
 
 def test_rulebook_example_aftermath(example):
@@ -485,7 +602,10 @@ def test_rulebook_example_aftermath(example):
     after = {net.network: net for net in consequences(resolve_war(*example))}
     assert [f.program for f in after["ABS"].programs_lost] == ["MONDAY NIGHT RUGBY", "SUE GRANT"]
     assert [(t.tile, t.destination) for t in after["NBS"].tiles_returned] == [
-        ("Viewers' Views +21", "out of play"), ("Star 30 (Flirt Reynolds)", "Star pile"), ("Emmy 50", "Emmy Awards pile")]
+        ("Viewers' Views +21", "out of play"),
+        ("Star 30 (Flirt Reynolds)", "Star pile"),
+        ("Emmy 50", "Emmy Awards pile"),
+    ]
     assert [(t.tile, t.destination) for t in after["CBA"].tiles_returned] == [("Star 10 (Carol Burnut)", "Star pile")]
     assert [f.rule for f in after["CBA"].programs_lost] == ["TV Wars 6.8"]
     assert [t.tile for t in after["ABS"].tiles_kept] == ["Best Network News"]
@@ -499,15 +619,19 @@ def test_rulebook_example_9_91_preemption_on_9_30_to_10_30(example):
     r = resolve_war(with_preemption(war_, "ABS", 3), dice)
     assert r.complete and r.unused_dice == ()
     assert [s.preempted_by for s in r.slots] == [None, None, None, "ABS", "ABS", None]
-    assert [_lines(r, start) for start in ("8:00", "8:30")] == [_lines(resolve_war(war_, dice), s)
-                                                               for s in ("8:00", "8:30")]
-    assert _lines(r, "9:00") == ["ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Lead-In]).",
-                                 "CBA: RAMBOZO: 110 (100 + 10 [Star]).",        # no Lead-In into the preempted hour
-                                 "PBC: PEOPLE ARE FUNNY LOOKING: 50 (40 + 10 [Promos]). Cancelled."]
+    assert [_lines(r, start) for start in ("8:00", "8:30")] == [
+        _lines(resolve_war(war_, dice), s) for s in ("8:00", "8:30")
+    ]
+    assert _lines(r, "9:00") == [
+        "ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Lead-In]).",
+        "CBA: RAMBOZO: 110 (100 + 10 [Star]).",  # no Lead-In into the preempted hour
+        "PBC: PEOPLE ARE FUNNY LOOKING: 50 (40 + 10 [Promos]). Cancelled.",
+    ]
     assert _lines(r, "10:30") == [
         "ABS: SUE GRANT: -1 (40 - 31 [Critics' Choice] - 10 [Counter-Programming]). Cancelled.",
-        "CBA: RAMBOZO: 110 (100 + 10 [Star]).",                                 # no Lead-In after the preemption
-        "NBS: SPECIAL: 110 (70 [dice roll of 7 x 10] + 50 [Emmy] - 10 [Counter-Programming])."]  # rolled here (3.3)
+        "CBA: RAMBOZO: 110 (100 + 10 [Star]).",  # no Lead-In after the preemption
+        "NBS: SPECIAL: 110 (70 [dice roll of 7 x 10] + 50 [Emmy] - 10 [Counter-Programming]).",
+    ]  # rolled here (3.3)
     assert cancelled_names(r) == ["SILVER GIRLS", "TENDER HIDE", "PEOPLE ARE FUNNY LOOKING", "SUE GRANT"]
     after = {net.network: net for net in consequences(r)}
     assert [(f.program, f.rule) for f in after["CBA"].programs_lost] == [("RAMBOZO", "TV Wars 3.21")]
@@ -552,9 +676,11 @@ def test_survival_odds_agree_with_resolving_every_dice_outcome(example):
         if " special " in key:
             stack += [({**dice, key: faces[total]}, weight * chance) for total, chance in weights.items()]
             continue
-        assert "," not in reason.split(" among ")[1].split(", round")[0] and key.endswith(" 1"), reason   # two-way, first round
+        assert "," not in reason.split(" among ")[1].split(", round")[0] and key.endswith(" 1"), (
+            reason
+        )  # two-way, first round
         rolled = [values for other, values in dice.items() if other.split(" ", 1)[1] == key.split(" ", 1)[1]]
-        if rolled:                                            # the other one has rolled: roll the opposite
+        if rolled:  # the other one has rolled: roll the opposite
             stack.append(({**dice, key: (1, 1) if rolled[0] == (6, 6) else (6, 6)}, weight))
         else:
             stack += [({**dice, key: (6, 6)}, weight / 2), ({**dice, key: (1, 1)}, weight / 2)]
@@ -572,19 +698,26 @@ def test_rulebook_example_as_json(example):
 # -- properties -------------------------------------------------------------------------------------------------
 
 COLOUR_NAMES = ("green", "red", "blue", "yellow")
-BONUSES = st.one_of(st.none(), st.none(), st.builds(Bonus.star, st.sampled_from((10, 20, 30))),
-                    st.just(Bonus.emmy()), st.builds(Bonus.critics_choice, st.integers(-36, 36)),
-                    st.builds(Bonus.viewers_views, st.integers(-28, 29)))
+BONUSES = st.one_of(
+    st.none(),
+    st.none(),
+    st.builds(Bonus.star, st.sampled_from((10, 20, 30))),
+    st.just(Bonus.emmy()),
+    st.builds(Bonus.critics_choice, st.integers(-36, 36)),
+    st.builds(Bonus.viewers_views, st.integers(-28, 29)),
+)
 
 
 #: Bonus tiles in tens only (or none), so that totals often tie (6.7).
-TIE_PRONE_BONUSES = st.one_of(st.none(), st.none(), st.none(), st.just(Bonus.emmy()),
-                              st.builds(Bonus.star, st.sampled_from((10, 20, 30))))
+TIE_PRONE_BONUSES = st.one_of(
+    st.none(), st.none(), st.none(), st.just(Bonus.emmy()), st.builds(Bonus.star, st.sampled_from((10, 20, 30)))
+)
 
 
 @st.composite
-def lineups(draw, name: str, specials: bool, bonuses=BONUSES, special_share: int = 1,
-            super_bowl: bool = False) -> LineUp:
+def lineups(
+    draw, name: str, specials: bool, bonuses=BONUSES, special_share: int = 1, super_bowl: bool = False
+) -> LineUp:
     """A line-up of 0 to 6 half-hours; ``special_share`` in 5 + ``special_share`` programs is a Special;
     ``super_bowl``: it opens with the Super Bowl (9.8)."""
     placements = [Placement(Program.super_bowl_tile())] if super_bowl else []
@@ -593,8 +726,13 @@ def lineups(draw, name: str, specials: bool, bonuses=BONUSES, special_share: int
         room = half_hours - sum(p.program.length for p in placements)
         length = draw(st.integers(1, min(4, room)))
         colour = draw(st.sampled_from(COLOUR_NAMES))
-        kind = draw(st.sampled_from(("program",) * 5 + (("special",) * special_share if specials else ())
-                                    + (("movie",) if length == 4 else ())))
+        kind = draw(
+            st.sampled_from(
+                ("program",) * 5
+                + (("special",) * special_share if specials else ())
+                + (("movie",) if length == 4 else ())
+            )
+        )
         bonus = draw(bonuses)
         if kind == "movie":
             program = Program.movie(colour=colour)
@@ -608,14 +746,22 @@ def lineups(draw, name: str, specials: bool, bonuses=BONUSES, special_share: int
 
 
 @st.composite
-def wars(draw, specials: bool = True, max_specials: int = 6, bonuses=BONUSES, special_share: int = 1,
-         super_bowl: bool = False) -> War:
+def wars(
+    draw,
+    specials: bool = True,
+    max_specials: int = 6,
+    bonuses=BONUSES,
+    special_share: int = 1,
+    super_bowl: bool = False,
+) -> War:
     """A legal war of 2 to 4 networks with at most ``max_specials`` Specials; with ``super_bowl``, sometimes
     (one in four) a February Sweeps war in which one network plays the Super Bowl."""
     n = draw(st.integers(2, 4))
     bowl = draw(st.integers(0, n - 1)) if super_bowl and draw(st.integers(0, 3)) == 0 else -1
-    lines = [draw(lineups(name, specials, bonuses, special_share, seat == bowl))
-             for seat, name in enumerate(("ABS", "CBA", "PBC", "NBS")[:n])]
+    lines = [
+        draw(lineups(name, specials, bonuses, special_share, seat == bowl))
+        for seat, name in enumerate(("ABS", "CBA", "PBC", "NBS")[:n])
+    ]
     news = draw(st.integers(-1, n - 1))
     if news >= 0:
         lines[news] = replace(lines[news], best_network_news=True)
@@ -637,8 +783,9 @@ def _random_rolls(seed: int):
     return lambda pending: [generator.randint(1, 6) for _ in range(pending.request.count)]
 
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
-                                                                             HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)
 
 
 @PROPERTY
@@ -653,11 +800,11 @@ def test_property_6_8_cancellations_match_contested_slots(war_, seed):
     for slot in r.slots:
         assert (slot.cancellation is not None) == slot.contested
         if len(slot.scores) == 1:
-            assert slot.cancellation is None                  # unopposed
+            assert slot.cancellation is None  # unopposed
         if slot.preempted_by:
-            assert slot.scores == () and slot.cancellation is None   # 9.91
+            assert slot.scores == () and slot.cancellation is None  # 9.91
     for cancellation in r.cancellations:
-        later = [s for s in r.slots[cancellation.slot + 1:] for s in s.scores if s.ref == cancellation.ref]
+        later = [s for s in r.slots[cancellation.slot + 1 :] for s in s.scores if s.ref == cancellation.ref]
         assert later == []
 
 
@@ -682,7 +829,7 @@ def test_property_survival_odds_are_probabilities(war_):
 @given(wars(specials=False))
 def test_property_without_specials_or_ties_the_odds_are_certain_and_match(war_):
     r = resolve_war(war_)
-    assume(r.complete)                                        # no tie had to be rolled
+    assume(r.complete)  # no tie had to be rolled
     cancelled = {c.ref for c in r.cancellations}
     assert survival_odds(war_) == {ref: Fraction(ref not in cancelled) for ref, _ in war_.programs()}
 
@@ -700,13 +847,24 @@ def test_property_odds_agree_with_the_share_of_outcomes_that_cancel(war_, seed):
 
 # -- the survival odds against the old enumeration -------------------------------------------------------------
 
+
 def as_specials(war_: War, *names: str) -> War:
     """``war_`` with the programs called ``names`` turned into Specials of the same length and colour."""
-    return replace(war_, lineups=tuple(
-        replace(lineup, programs=tuple(
-            Placement(Program.special_program(p.program.length, p.program.colour, p.program.name), p.bonus)
-            if p.program.name in names else p for p in lineup.programs))
-        for lineup in war_.lineups))
+    return replace(
+        war_,
+        lineups=tuple(
+            replace(
+                lineup,
+                programs=tuple(
+                    Placement(Program.special_program(p.program.length, p.program.colour, p.program.name), p.bonus)
+                    if p.program.name in names
+                    else p
+                    for p in lineup.programs
+                ),
+            )
+            for lineup in war_.lineups
+        ),
+    )
 
 
 @PROPERTY
@@ -718,10 +876,16 @@ def test_property_slot_by_slot_odds_are_exactly_the_old_enumeration(war_, data):
     the Super Bowl, sometimes a Preemption. All but two of the Specials have a known roll, so the old
     enumeration has at most 11 × 11 Special branches and stays fast."""
     specials = [ref for ref, placement in war_.programs() if placement.program.special]
-    unknown = set(data.draw(st.lists(st.sampled_from(specials), unique=True, min_size=min(2, len(specials)),
-                                     max_size=2))) if specials else set()
-    dice = {special_key(ref): data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)), label=special_key(ref))
-            for ref in specials if ref not in unknown}
+    unknown = (
+        set(data.draw(st.lists(st.sampled_from(specials), unique=True, min_size=min(2, len(specials)), max_size=2)))
+        if specials
+        else set()
+    )
+    dice = {
+        special_key(ref): data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)), label=special_key(ref))
+        for ref in specials
+        if ref not in unknown
+    }
     assert survival_odds(war_, dice) == oracle_survival_odds(war_, dice)
 
 
@@ -742,10 +906,11 @@ def test_four_specials_and_the_8_30_tie_give_exactly_the_old_enumeration(example
     assert sum(placement.program.special for _, placement in war_.programs()) == 4
     odds = survival_odds(war_)
     assert odds == oracle_survival_odds(war_)
-    assert 0 < odds[ProgramRef("PBC", 0)] < 1                         # NUTS LANDING may lose the 8:30 tie
+    assert 0 < odds[ProgramRef("PBC", 0)] < 1  # NUTS LANDING may lose the 8:30 tie
 
 
 # -- the file format ---------------------------------------------------------------------------------------------
+
 
 def test_file_errors_name_the_key():
     text = EXAMPLE.read_text()
@@ -764,19 +929,23 @@ def test_file_errors_name_the_key():
 
 
 def test_file_accepts_types_minutes_and_the_preemption():
-    war_, _ = parse_lineup_text(EXAMPLE.read_text()
-                                .replace('best_network_news = true', 'best_network_news = true\npreemption = "9:30"')
-                                .replace('length = 4\ncolour = "yellow"', 'minutes = 120\ntype = "Other"'))
+    war_, _ = parse_lineup_text(
+        EXAMPLE.read_text()
+        .replace('best_network_news = true', 'best_network_news = true\npreemption = "9:30"')
+        .replace('length = 4\ncolour = "yellow"', 'minutes = 120\ntype = "Other"')
+    )
     example_war, _ = load_lineup_file(EXAMPLE)
     assert war_ == with_preemption(example_war, "ABS", 3)
 
 
 # -- the calculator ----------------------------------------------------------------------------------------------
 
+
 def companion(*args: str, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
     """``python -m companion ARGS`` with standard input not a terminal."""
-    return subprocess.run([str(COMPANION), *args], capture_output=True, text=True,
-                          timeout=60, cwd=str(REPO), stdin=stdin)
+    return subprocess.run(
+        [str(COMPANION), *args], capture_output=True, text=True, timeout=60, cwd=str(REPO), stdin=stdin
+    )
 
 
 @pytest.fixture
@@ -827,10 +996,12 @@ def test_cli_missing_dice_without_a_terminal_exits_2_and_lists_them(no_dice_file
 
 def test_cli_refuses_an_illegal_line_up_with_the_rule(tmp_path):
     path = tmp_path / "emmy.toml"
-    path.write_text(EXAMPLE.read_text().replace('bonus = { star = 10, name = "Carol Burnut" }', 'bonus = { emmy = 50 }'))
+    path.write_text(
+        EXAMPLE.read_text().replace('bonus = { star = 10, name = "Carol Burnut" }', 'bonus = { emmy = 50 }')
+    )
     result = companion("ratings-war", str(path))
     assert result.returncode == 2 and "TV Wars 3.23" in result.stderr
-    assert result.stderr.startswith(f"companion: {path}:")      # the error names the file it is about
+    assert result.stderr.startswith(f"companion: {path}:")  # the error names the file it is about
     assert companion("ratings-war", str(tmp_path / "missing.toml")).returncode == 2
     assert companion("ratings-war", str(path), "--seed", "1").returncode == 2
 
@@ -839,18 +1010,23 @@ def test_cli_asks_for_missing_dice_on_a_terminal(no_dice_file):
     """With a terminal on standard input, each missing roll is asked for (a bad answer is asked again)."""
     master, slave = pty.openpty()
     try:
-        process = subprocess.Popen([str(COMPANION), "ratings-war", str(no_dice_file)],
-                                   stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   cwd=str(REPO))
+        process = subprocess.Popen(
+            [str(COMPANION), "ratings-war", str(no_dice_file)],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=str(REPO),
+        )
         os.close(slave)
-        for answer in (b"5 4\n", b"3 9\n", b"3 2\n", b"3, 4\n"):   # PBC, NBS (bad, again), the SPECIAL
+        for answer in (b"5 4\n", b"3 9\n", b"3 2\n", b"3, 4\n"):  # PBC, NBS (bad, again), the SPECIAL
             os.write(master, answer)
             time.sleep(0.05)
         deadline = time.time() + 30
         while process.poll() is None and time.time() < deadline:
             if select.select([master], [], [], 0.1)[0]:
                 try:
-                    os.read(master, 4096)                          # drain the terminal's echo
+                    os.read(master, 4096)  # drain the terminal's echo
                 except OSError:
                     break
         out, err = process.communicate(timeout=30)
@@ -865,9 +1041,10 @@ def test_cli_odds_and_json_still_say_what_is_known_while_dice_are_missing(tmp_pa
     """The survival odds need no dice, so --odds prints them even when rolls are missing (exit 2 lists the
     rolls); --json prints the missing rolls and the odds as data."""
     import json
+
     text = EXAMPLE.read_text()
     no_dice = tmp_path / "no-dice.toml"
-    no_dice.write_text(text[:text.index("[dice]")])
+    no_dice.write_text(text[: text.index("[dice]")])
     result = companion("ratings-war", str(no_dice), "--odds")
     assert result.returncode == 2
     assert result.stdout.startswith("Chance of surviving the war") and "RAMBOZO" in result.stdout
@@ -875,4 +1052,6 @@ def test_cli_odds_and_json_still_say_what_is_known_while_dice_are_missing(tmp_pa
     result = companion("ratings-war", str(no_dice), "--odds", "--json")
     data = json.loads(result.stdout)
     assert result.returncode == 2 and data["complete"] is False
-    assert {m["key"] for m in data["missing"]} >= {"NBS special 9:30"} and len(data["survival_odds"]) == 11   # every program played
+    assert {m["key"] for m in data["missing"]} >= {"NBS special 9:30"} and len(
+        data["survival_odds"]
+    ) == 11  # every program played

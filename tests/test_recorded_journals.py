@@ -18,12 +18,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from journal_canon import expected_of
 
 from companion.commands import OpenGame, Undo
 from companion.journal import Journal
 from companion.table import Table
-
-from journal_canon import expected_of
 
 DATA = Path(__file__).parent / "data" / "journals"
 RECORDED = sorted(DATA.glob("*/*.sqlite3"))

@@ -2,12 +2,11 @@
 chain (mock pin → debounce → command), the report is saved."""
 
 import io
-from pathlib import Path
 
+from conftest import COMPANION
 from PIL import Image
 
 from companion.config import default_config, parse_config
-from conftest import COMPANION
 from hardware.selftest import Check, check_panels, panel_test_pattern, run
 
 
@@ -28,13 +27,16 @@ def test_simulator_self_test_passes_and_saves_its_report(tmp_path):
 
 
 def test_a_button_that_never_arrives_fails_with_its_pin(tmp_path):
-    config = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17}}}, {"name": "CBA"}],
-                           "table_buttons": {}})
+    config = parse_config(
+        {"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17}}}, {"name": "CBA"}], "table_buttons": {}}
+    )
     out = io.StringIO()
+
     # interactive, but nobody presses: the pin-only button cannot be typed, so it times out
     class Silent(io.StringIO):
         def isatty(self):
             return True
+
     assert run(config=config, simulate=True, data_dir=tmp_path, timeout=0.3, stdin=Silent(), stdout=out) == 1
     assert "FAIL  button ABS on the air: no press on GPIO 17" in out.getvalue()
 
@@ -42,6 +44,7 @@ def test_a_button_that_never_arrives_fails_with_its_pin(tmp_path):
 def test_a_panel_that_cannot_open_is_reported_not_raised(tmp_path):
     def broken(config, simulate):
         raise OSError(2, "No such file or directory: '/dev/i2c-1'")
+
     checks = check_panels(default_config(), simulate=False, out_dir=tmp_path, open_panels=broken)
     assert checks == [Check("panels", False, "[Errno 2] No such file or directory: '/dev/i2c-1'")]
 
@@ -54,9 +57,14 @@ def test_the_pattern_lights_every_edge_pixel():
 
 def test_companion_selftest_command_runs_on_the_simulator(tmp_path):
     import subprocess
-    import sys
-    result = subprocess.run([str(COMPANION), "selftest", "--data-dir", str(tmp_path)],
-                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+
+    result = subprocess.run(
+        [str(COMPANION), "selftest", "--data-dir", str(tmp_path)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Self-test: 18 passed, 0 failed, 1 skipped" in result.stdout
     assert list(tmp_path.glob("selftest-*.txt")) and (tmp_path / "selftest-panel-1.png").exists()
@@ -66,6 +74,7 @@ def test_self_test_pings_a_configured_reader_on_a_pseudo_terminal(tmp_path):
     """A [[readers]] entry pointing at the device simulator's pty answers the self-test's ping."""
     from firmware_bridge.simulator import DeviceSimulator
     from hardware.selftest import check_readers
+
     simulator = DeviceSimulator("dice", uid="SELFTEST-1", hello_delay=0.1).start()
     try:
         config = parse_config({"readers": [{"kind": "dice", "path": simulator.path, "name": "dice tray"}]})
@@ -80,13 +89,20 @@ def test_self_test_pings_a_configured_reader_on_a_pseudo_terminal(tmp_path):
 
 def test_a_wrong_press_is_noted_and_the_self_test_keeps_waiting(tmp_path):
     """Typing the wrong key first does not fail the button asked for, nor the next one."""
-    config = parse_config({"players": [{"name": "ABS", "buttons": {"on_the_air": {"pin": 17, "key": "q"},
-                                                                   "sponsor": {"pin": 27, "key": "w"}}},
-                                       {"name": "CBA"}], "table_buttons": {}})
+    config = parse_config(
+        {
+            "players": [
+                {"name": "ABS", "buttons": {"on_the_air": {"pin": 17, "key": "q"}, "sponsor": {"pin": 27, "key": "w"}}},
+                {"name": "CBA"},
+            ],
+            "table_buttons": {},
+        }
+    )
 
     class Typed(io.StringIO):
         def isatty(self):
             return True
+
     out = io.StringIO()
     assert run(config=config, simulate=True, data_dir=tmp_path, timeout=3, stdin=Typed("w\nq\nw\n"), stdout=out) == 0
     text = out.getvalue()

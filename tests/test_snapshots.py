@@ -24,8 +24,10 @@ import zlib
 from dataclasses import dataclass, field
 
 import pytest
+import random_games
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from test_backups import OLD_SCHEMA, _old_journal, _rows
 
 import companion.session as session_module
 import companion.snapshots as snapshots
@@ -37,15 +39,16 @@ from companion.session import GameSession
 from companion.snapshots import SnapshotError, decode_state, encode_state, format_key
 from companion.table import Table
 
-import random_games
-from test_backups import OLD_SCHEMA, _old_journal, _rows
 
 @contextlib.contextmanager
 def stored_every(snapshot: int, checkpoint: int = 64, recent: int = 256):
     """Sessions made inside store a state every ``snapshot`` moves and keep one every ``checkpoint``."""
     saved = session_module.SNAPSHOT_EVERY, session_module.CHECKPOINT_EVERY, session_module.RECENT_STATES
-    session_module.SNAPSHOT_EVERY, session_module.CHECKPOINT_EVERY, session_module.RECENT_STATES = \
-        snapshot, checkpoint, recent
+    session_module.SNAPSHOT_EVERY, session_module.CHECKPOINT_EVERY, session_module.RECENT_STATES = (
+        snapshot,
+        checkpoint,
+        recent,
+    )
     try:
         yield
     finally:
@@ -90,8 +93,12 @@ def assert_same_session(opened: GameSession, full: GameSession) -> None:
             opened.plan_redo()
     else:
         assert opened.plan_redo() == plan
-    assert (opened.undo_hint(), opened.redo_hint(), opened.undo_preview(3), opened.redo_preview()) == \
-        (full.undo_hint(), full.redo_hint(), full.undo_preview(3), full.redo_preview())
+    assert (opened.undo_hint(), opened.redo_hint(), opened.undo_preview(3), opened.redo_preview()) == (
+        full.undo_hint(),
+        full.redo_hint(),
+        full.undo_preview(3),
+        full.redo_preview(),
+    )
 
 
 def _opened(path, game_id) -> tuple[Journal, GameSession, GameSession]:
@@ -115,7 +122,7 @@ def test_every_state_of_random_games_encodes_and_decodes_to_the_same_value(table
             stored = encode_state(state)
             again = decode_state(stored)
             assert type(again) is type(state) and again == state
-            assert encode_state(again) == stored          # fields left out of == (Telly Time's options) too
+            assert encode_state(again) == stored  # fields left out of == (Telly Time's options) too
     finally:
         table.journal.close()
 
@@ -138,8 +145,14 @@ class _Outer:
 
 def test_the_codec_keeps_every_container_and_refuses_what_it_does_not_store():
     from fractions import Fraction
-    value = _Outer(_Inner((1, "a", (True, None), 2.5, -0.0), {3: "x", ("k", 1): [1, 2]}), [1, (2,)],
-                   frozenset({1, 2}), {"s"}, Fraction(7, 3))
+
+    value = _Outer(
+        _Inner((1, "a", (True, None), 2.5, -0.0), {3: "x", ("k", 1): [1, 2]}),
+        [1, (2,)],
+        frozenset({1, 2}),
+        {"s"},
+        Fraction(7, 3),
+    )
     again = decode_state(encode_state(value), packages=("companion", __name__))
     assert again == value and type(again.items) is list and type(again.inner.values[2]) is tuple
     assert list(again.inner.table) == [3, ("k", 1)] and again.odds == Fraction(7, 3)
@@ -155,14 +168,19 @@ def test_the_codec_keeps_every_container_and_refuses_what_it_does_not_store():
         decode_state(zlib.compress(b'{"v":1,"types":[["companion.tracks:Track",["name"]]],"s":{"0":["x"]}}'))
     with pytest.raises(SnapshotError, match="codec version"):
         decode_state(zlib.compress(b'{"v":99,"types":[],"s":1}'))
-    with pytest.raises(SnapshotError):                                # a field value the class refuses
-        decode_state(zlib.compress(b'{"v":1,"types":[["companion.games.tv_wars.ratings_war:Program",'
-                                   b'["length","colour","rating","name","special","academy_award_movie",'
-                                   b'"super_bowl"]]],"s":{"0":[9,"red",1,"",false,false,false]}}'))
+    with pytest.raises(SnapshotError):  # a field value the class refuses
+        decode_state(
+            zlib.compress(
+                b'{"v":1,"types":[["companion.games.tv_wars.ratings_war:Program",'
+                b'["length","colour","rating","name","special","academy_award_movie",'
+                b'"super_bowl"]]],"s":{"0":[9,"red",1,"",false,false,false]}}'
+            )
+        )
 
 
 def test_the_format_key_names_the_game_its_state_classes_and_its_state_version():
     from companion.games import find_game
+
     tv_wars, channel_won = find_game("tv-wars"), find_game("channel-won")
     players = (PlayerSeat("ABS"), PlayerSeat("CBA"))
     key = format_key(tv_wars, tv_wars.new_game(players, {}))
@@ -181,29 +199,35 @@ def test_the_format_key_follows_the_game_code_not_only_its_version(tmp_path, mon
     import importlib
 
     import companion.snapshots as snapshots
+
     package = tmp_path / "fake_game_for_keys"
     package.mkdir()
     (package / "__init__.py").write_text("from fake_game_for_keys.rules import Rules\n")
-    (package / "rules.py").write_text("class Rules:\n    name = 'fake-game'\n\n    def evolve(self, s, t, p):\n"
-                                      "        return s + 1\n")
+    (package / "rules.py").write_text(
+        "class Rules:\n    name = 'fake-game'\n\n    def evolve(self, s, t, p):\n        return s + 1\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     rules = importlib.import_module("fake_game_for_keys").Rules()
     state = (1, 2)
     before = snapshots.format_key(rules, state)
     assert snapshots.source_digest(rules) == snapshots.source_digest(rules)
-    (package / "rules.py").write_text("class Rules:\n    name = 'fake-game'\n\n    def evolve(self, s, t, p):\n"
-                                      "        return s + 2\n")
-    monkeypatch.setattr(snapshots, "_KEYS", {})          # a new process: keys are computed once per process
+    (package / "rules.py").write_text(
+        "class Rules:\n    name = 'fake-game'\n\n    def evolve(self, s, t, p):\n        return s + 2\n"
+    )
+    monkeypatch.setattr(snapshots, "_KEYS", {})  # a new process: keys are computed once per process
     assert snapshots.format_key(rules, state) != before
 
 
 # -- the property -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", random_games.GAMES)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(data=st.data(), every=st.sampled_from([1, 2, 3, 5]), checkpoint=st.sampled_from([1, 3, 64]),
-       recent=st.sampled_from([1, 256]))
-def test_a_game_opened_from_its_stored_states_is_its_full_replay(table_factory, data, game, every, checkpoint,
-                                                                  recent):
+@given(
+    data=st.data(),
+    every=st.sampled_from([1, 2, 3, 5]),
+    checkpoint=st.sampled_from([1, 3, 64]),
+    recent=st.sampled_from([1, 256]),
+)
+def test_a_game_opened_from_its_stored_states_is_its_full_replay(table_factory, data, game, every, checkpoint, recent):
     with stored_every(every, checkpoint, recent):
         table = table_factory(seed=11)
         game_id = random_games.start(game, table, data)
@@ -215,14 +239,14 @@ def test_a_game_opened_from_its_stored_states_is_its_full_replay(table_factory, 
 
         journal, opened, full = _opened(path, game_id)
         try:
-            if moves >= every:                            # a stored state on the line: the skeleton was used
+            if moves >= every:  # a stored state on the line: the skeleton was used
                 assert opened.opened_from is not None
                 assert opened.opened_from in opened.line
             assert_same_session(opened, full)
         finally:
             journal.close()
 
-        reopened = Table(Journal(path))                   # the table plays on from the stored states
+        reopened = Table(Journal(path))  # the table plays on from the stored states
         reopened.claim()
         try:
             assert reopened.execute(OpenGame(game_id=game_id)).accepted
@@ -246,8 +270,9 @@ def _played(path, moves: int = 40, every: int = 4) -> tuple[int, list[tuple]]:
     with stored_every(every):
         table = Table(Journal(path), backup_every=None)
         table.claim()
-        outcome = table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
-                                        options={"roll_off": False}))
+        outcome = table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        )
         game_id = outcome.records[0].game_id
         for n in range(moves):
             assert table.execute(PassOnTheAir(network=("ABS", "CBA")[n % 2])).accepted
@@ -272,7 +297,7 @@ def _change(path, sql: str, *args) -> None:
 
 DAMAGE = {
     "bytes changed (CRC)": "UPDATE snapshots SET state = CAST(zeroblob(40) AS BLOB) WHERE move = ?",
-    "bytes and CRC changed": "",      # a valid zlib stream and its CRC, but not a state: see below
+    "bytes and CRC changed": "",  # a valid zlib stream and its CRC, but not a state: see below
     "seq of another event": "UPDATE snapshots SET seq = seq - 1 WHERE move = ?",
     "depth changed": "UPDATE snapshots SET depth = depth + 1 WHERE move = ?",
     "time changed": "UPDATE snapshots SET time = time + 1 WHERE move = ?",
@@ -307,8 +332,18 @@ def test_a_state_of_the_wrong_type_or_for_a_move_that_is_not_there_is_ignored(tm
     journal.close()
     alien = encode_state(("not", "a", "state"))
     _change(path, "UPDATE snapshots SET state = ?, crc = ? WHERE move = ?", alien, zlib.crc32(alien), rows[-1][0])
-    _change(path, "INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?)", game_id, 10 ** 6, 10 ** 6, 1, 0.0,
-            stored_format, zlib.crc32(alien), alien)
+    _change(
+        path,
+        "INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        game_id,
+        10**6,
+        10**6,
+        1,
+        0.0,
+        stored_format,
+        zlib.crc32(alien),
+        alien,
+    )
     journal, opened, full = _opened(path, game_id)
     try:
         assert opened.opened_from == rows[-2][0]
@@ -365,7 +400,9 @@ def test_a_journal_without_the_snapshots_table_opens_replays_alike_and_gets_it(t
     with stored_every(4):
         table = Table(Journal(played), backup_every=None)
         table.claim()
-        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False}))
+        table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        )
         for n in range(30):
             assert table.execute(PassOnTheAir(network="ABS")).accepted
         live = table.state
@@ -375,7 +412,7 @@ def test_a_journal_without_the_snapshots_table_opens_replays_alike_and_gets_it(t
     _old_journal(path, _rows(played), games)
     assert "snapshots" not in OLD_SCHEMA
 
-    read_only = Journal(path, read_only=True)            # read-only: no table, nothing written, it opens
+    read_only = Journal(path, read_only=True)  # read-only: no table, nothing written, it opens
     try:
         assert read_only.snapshot_rows(1, "any") == {}
         session = GameSession.open(read_only, 1)
@@ -388,7 +425,7 @@ def test_a_journal_without_the_snapshots_table_opens_replays_alike_and_gets_it(t
         table.claim()
         assert table.execute(OpenGame(game_id=1)).accepted
         assert table.state == live and table.session.opened_from is None
-        table.journal.close()                           # the states computed by the replay are stored
+        table.journal.close()  # the states computed by the replay are stored
         journal, opened, full = _opened(path, 1)
         try:
             assert opened.opened_from is not None
@@ -413,7 +450,9 @@ def test_states_are_encoded_off_the_tables_thread_and_written_with_a_later_move(
         journal = Journal(path)
         table = Table(journal, backup_every=None)
         table.claim()
-        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False}))
+        table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        )
         for _ in range(2):
             assert table.execute(PassOnTheAir(network="ABS")).accepted
         assert journal.wait_for_snapshots(30), "the snapshot thread did not encode the state within 30 s"

@@ -61,14 +61,16 @@ otg_mode=1
 [cm5]
 dtoverlay=dwc2,dr_mode=host
 """
-PI_CMDLINE_TXT = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes "
-                  "rootwait quiet splash plymouth.ignore-serial-consoles cfg80211.ieee80211_regdom=GB\n")
-PI_PASSWD = ("root:x:0:0:root:/root:/bin/bash\n"
-             "pi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
+PI_CMDLINE_TXT = (
+    "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes "
+    "rootwait quiet splash plymouth.ignore-serial-consoles cfg80211.ieee80211_regdom=GB\n"
+)
+PI_PASSWD = "root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000:,,,:/home/pi:/bin/bash\n"
 PI_GROUP = "root:x:0:\npi:x:1000:\ngpio:x:997:pi\n"
 
 
 # --- helpers ----------------------------------------------------------------------------------------------
+
 
 def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
     """A unit file as {section: {key: [every value, in order]}} (systemd allows repeated keys)."""
@@ -117,7 +119,7 @@ def seconds(text: str) -> float:
 def kivy_config(path: Path) -> configparser.RawConfigParser:
     """Parse a Kivy config.ini strictly: a repeated section or key is an error (so "exactly one" holds)."""
     parser = configparser.RawConfigParser(strict=True, interpolation=None, inline_comment_prefixes=None)
-    parser.optionxform = str          # keys as written (Kivy keeps case too)
+    parser.optionxform = str  # keys as written (Kivy keeps case too)
     parser.read_string(path.read_text(), source=str(path))
     return parser
 
@@ -128,8 +130,9 @@ def input_providers(parser: configparser.RawConfigParser) -> dict[str, str]:
 
 
 def run_script(script: Path, *args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
-    result = subprocess.run(["bash", str(script), *args], capture_output=True, text=True, timeout=120,
-                            env={**os.environ, **(env or {})})
+    result = subprocess.run(
+        ["bash", str(script), *args], capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})}
+    )
     if check:
         assert result.returncode == 0, f"{script.name} {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
     return result
@@ -157,14 +160,16 @@ def snapshot(root: Path) -> dict[str, tuple]:
         elif path.is_dir():
             tree[str(path.relative_to(root))] = ("dir", stat.S_IMODE(info.st_mode))
         else:
-            tree[str(path.relative_to(root))] = ("file", stat.S_IMODE(info.st_mode),
-                                                 hashlib.sha256(path.read_bytes()).hexdigest())
+            tree[str(path.relative_to(root))] = (
+                "file",
+                stat.S_IMODE(info.st_mode),
+                hashlib.sha256(path.read_bytes()).hexdigest(),
+            )
     return tree
 
 
 def analyze(*args: str, cwd: Path, debug: bool = False) -> subprocess.CompletedProcess:
-    env = {**os.environ, "SYSTEMD_LOG_LEVEL": "debug" if debug else "info", "SYSTEMD_PAGER": "",
-           "SYSTEMD_COLORS": "0"}
+    env = {**os.environ, "SYSTEMD_LOG_LEVEL": "debug" if debug else "info", "SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0"}
     return subprocess.run([SYSTEMD_ANALYZE, *args], cwd=cwd, capture_output=True, text=True, timeout=60, env=env)
 
 
@@ -207,6 +212,7 @@ def verify_works(tmp_path):
 
 # --- the unit ---------------------------------------------------------------------------------------------
 
+
 def test_unit_passes_systemd_analyze_verify(tmp_path, verify_works):
     code, complaints = verify_complaints(unit_copy(tmp_path))
     assert code == 0 and complaints == [], "\n".join(complaints)
@@ -225,7 +231,7 @@ def test_verify_check_catches_mistakes(tmp_path, verify_works):
         assert any(expect in line for line in complaints), (expect, complaints)
     directory = tmp_path / "missing-program"
     directory.mkdir()
-    (directory / UNIT_NAME).write_text(UNIT.read_text())       # ExecStart=/opt/... does not exist here
+    (directory / UNIT_NAME).write_text(UNIT.read_text())  # ExecStart=/opt/... does not exist here
     code, complaints = verify_complaints(directory / UNIT_NAME)
     assert code != 0 and any("/opt/tabletop-companion/venv/bin/companion" in line for line in complaints)
 
@@ -236,9 +242,10 @@ def test_unit_settings():
     assert value(unit, service, "Type") == "notify"
     assert value(unit, service, "NotifyAccess") == "main"
     assert 10 <= seconds(value(unit, service, "WatchdogSec")) <= 60
-    assert seconds(value(unit, service, "TimeoutStartSec")) >= 60      # journal recovery happens before READY
+    assert seconds(value(unit, service, "TimeoutStartSec")) >= 60  # journal recovery happens before READY
     assert value(unit, service, "ExecStart") == (
-        "/opt/tabletop-companion/venv/bin/companion run --config /etc/tabletop-companion/config.toml")
+        "/opt/tabletop-companion/venv/bin/companion run --config /etc/tabletop-companion/config.toml"
+    )
     assert value(unit, service, "User") == "companion"
     assert value(unit, service, "Group") == "companion"
     assert set(value(unit, service, "SupplementaryGroups").split()) == GROUPS
@@ -265,9 +272,16 @@ def test_unit_settings():
 
 def test_unit_sandboxing_fits_a_hardware_kiosk():
     unit = parse_unit(UNIT.read_text())
-    for key, wanted in [("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"), ("PrivateTmp", "yes"),
-                        ("ProtectHome", "yes"), ("ProtectKernelTunables", "yes"), ("ProtectControlGroups", "yes"),
-                        ("RestrictSUIDSGID", "yes"), ("LockPersonality", "yes")]:
+    for key, wanted in [
+        ("NoNewPrivileges", "yes"),
+        ("ProtectSystem", "strict"),
+        ("PrivateTmp", "yes"),
+        ("ProtectHome", "yes"),
+        ("ProtectKernelTunables", "yes"),
+        ("ProtectControlGroups", "yes"),
+        ("RestrictSUIDSGID", "yes"),
+        ("LockPersonality", "yes"),
+    ]:
         assert value(unit, "Service", key) == wanted, key
     # these would cut the kiosk off from /dev/gpiochip*, /dev/i2c-*, /dev/dri, /dev/input...
     assert value(unit, "Service", "PrivateDevices") in (None, "no")
@@ -281,7 +295,7 @@ def test_unit_writable_places_and_environment():
     unit = parse_unit(UNIT.read_text())
     env = environment(unit)
     assert value(unit, "Service", "StateDirectory") == "tabletop-companion"
-    assert env["COMPANION_DATA_DIR"] == "%S/tabletop-companion"        # the app's data dir = the state dir
+    assert env["COMPANION_DATA_DIR"] == "%S/tabletop-companion"  # the app's data dir = the state dir
     assert env["HOME"] == "%S/tabletop-companion"
     assert env["KIVY_HOME"] == "/etc/tabletop-companion/kivy"
     assert env["KIVY_WINDOW"] == "sdl2" and env["KIVY_GL_BACKEND"] == "sdl2"
@@ -289,7 +303,9 @@ def test_unit_writable_places_and_environment():
     # the app adds a mouse provider itself; SDL2 must not feed it touches too (one tap = one touch)
     assert env["SDL_TOUCH_MOUSE_EVENTS"] == "0"
     # lgpio writes its notification pipes to $LG_WD (default: the working directory): both must be writable
-    assert env["LG_WD"] == "%t/tabletop-companion" and value(unit, "Service", "RuntimeDirectory") == "tabletop-companion"
+    assert (
+        env["LG_WD"] == "%t/tabletop-companion" and value(unit, "Service", "RuntimeDirectory") == "tabletop-companion"
+    )
     assert value(unit, "Service", "WorkingDirectory") == "%S/tabletop-companion"
     # the app's board-wide GPIO lock must be writable under ProtectSystem=strict
     source = (REPO / "ui" / "kiosk.py").read_text()
@@ -322,7 +338,7 @@ def test_desktop_dropin_verifies_and_overrides(tmp_path, verify_works):
     assert env["XDG_RUNTIME_DIR"] == "/run/user/1000" and env["XAUTHORITY"] == "/home/pi/.Xauthority"
     assert env["KIVY_HOME"] == "/etc/tabletop-companion/kivy-desktop"
     assert env["SDL_TOUCH_MOUSE_EVENTS"] == "1", "on the desktop touches only arrive as pointer presses"
-    assert env["COMPANION_DATA_DIR"] == "%S/tabletop-companion"       # same saved games in both set-ups
+    assert env["COMPANION_DATA_DIR"] == "%S/tabletop-companion"  # same saved games in both set-ups
 
     units = tmp_path / "units"
     units.mkdir()
@@ -343,12 +359,13 @@ def test_desktop_dropin_verifies_and_overrides(tmp_path, verify_works):
 
 # --- Kivy configuration -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("edition", ["kiosk", "desktop"])
 def test_kivy_config_leaves_the_input_section_to_the_app(edition):
     """No provider line in either edition: the app sets [input] itself at start-up (ui/kiosk.py
     configure_input, tested in tests/test_touch.py), one provider per device, so no line here can read a
     touchscreen a second time."""
-    parser = kivy_config(KIVY_CONFIGS[edition])          # strict: a duplicated key or section fails here
+    parser = kivy_config(KIVY_CONFIGS[edition])  # strict: a duplicated key or section fails here
     assert input_providers(parser) == {}
 
 
@@ -373,19 +390,22 @@ def test_kivy_reads_the_config_without_rewriting_it(tmp_path, edition):
     read-only /etc) and the values it ends up with."""
     pytest.importorskip("kivy")
     home = tmp_path / "kivy"
-    for sub in ("mods", "icon"):                       # the installer creates these
+    for sub in ("mods", "icon"):  # the installer creates these
         (home / sub).mkdir(parents=True)
     shutil.copy(KIVY_CONFIGS[edition], home / "config.ini")
     before = snapshot(home)
-    code = ("import json, kivy\n"
-            "from kivy.config import Config, KIVY_CONFIG_VERSION\n"
-            "print(json.dumps({'version': KIVY_CONFIG_VERSION, 'file': Config.getint('kivy', 'config_version'),\n"
-            "  'input': dict(Config.items('input')), 'modules': dict(Config.items('modules')),\n"
-            "  'fullscreen': Config.get('graphics', 'fullscreen'), 'cursor': Config.get('graphics', 'show_cursor')}))\n")
+    code = (
+        "import json, kivy\n"
+        "from kivy.config import Config, KIVY_CONFIG_VERSION\n"
+        "print(json.dumps({'version': KIVY_CONFIG_VERSION, 'file': Config.getint('kivy', 'config_version'),\n"
+        "  'input': dict(Config.items('input')), 'modules': dict(Config.items('modules')),\n"
+        "  'fullscreen': Config.get('graphics', 'fullscreen'), 'cursor': Config.get('graphics', 'show_cursor')}))\n"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.update(KIVY_HOME=str(home), KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
-                            cwd=tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen["file"] == seen["version"], "config_version must match the installed Kivy or it rewrites the file"
@@ -396,19 +416,22 @@ def test_kivy_reads_the_config_without_rewriting_it(tmp_path, edition):
 
 def test_config_example_matches_wiring_and_loads():
     from companion.config import default_config, load_config
+
     config = load_config(SYSTEMD / "config.toml.example")
     assert config.panel_driver == "sh1106" and config.panel_interface == "i2c"
     assert config.multiplexer == "switch" and config.multiplexer_bus == 1 and config.multiplexer_address == 0x70
     assert config.data_dir is None, "a data_dir would override the service's state directory"
     # RPi.GPIO's sysfs edge detection cannot work in the sandbox: "auto" must give lgpio where it is installed
     from hardware.pins import backend_for
+
     assert config.pin_factory in ("auto", "lgpio")
     assert backend_for(config.pin_factory, "Raspberry Pi 4 Model B Rev 1.4", available=lambda m: True) == "lgpio"
     defaults = default_config()
-    assert config.seats == defaults.seats and config.table_buttons == defaults.table_buttons   # wiring.md
+    assert config.seats == defaults.seats and config.table_buttons == defaults.table_buttons  # wiring.md
 
 
 # --- the installer ----------------------------------------------------------------------------------------
+
 
 def test_install_root_mode_twice_is_idempotent(tmp_path):
     root = pi_image(tmp_path)
@@ -416,7 +439,9 @@ def test_install_root_mode_twice_is_idempotent(tmp_path):
     after_first = snapshot(root)
     second = run_script(INSTALL, "--root", str(root))
     assert snapshot(root) == after_first, "the second run changed files"
-    changes = re.findall(r"^install-kiosk: (?:install|update|create|add to|set|back up|remove) .*$", second.stdout, re.M)
+    changes = re.findall(
+        r"^install-kiosk: (?:install|update|create|add to|set|back up|remove) .*$", second.stdout, re.M
+    )
     assert changes == [], changes
 
     etc = root / "etc"
@@ -424,8 +449,10 @@ def test_install_root_mode_twice_is_idempotent(tmp_path):
     assert (etc / "tabletop-companion/config.toml").read_text() == (SYSTEMD / "config.toml.example").read_text()
     assert (etc / "tabletop-companion/kivy/config.ini").read_text() == KIVY_CONFIGS["kiosk"].read_text()
     assert (etc / "tabletop-companion/kivy-desktop/config.ini").read_text() == KIVY_CONFIGS["desktop"].read_text()
-    for kivy in ("kivy", "kivy-desktop"):                       # Kivy would try to create them at import
-        assert (etc / "tabletop-companion" / kivy / "mods").is_dir() and (etc / "tabletop-companion" / kivy / "icon").is_dir()
+    for kivy in ("kivy", "kivy-desktop"):  # Kivy would try to create them at import
+        assert (etc / "tabletop-companion" / kivy / "mods").is_dir() and (
+            etc / "tabletop-companion" / kivy / "icon"
+        ).is_dir()
     assert "i2c-dev" in (etc / "modules-load.d/tabletop-companion.conf").read_text().split()
     assert not (etc / f"systemd/system/{UNIT_NAME}.d").exists(), "no desktop drop-in unless asked for"
     if SYSTEMCTL:
@@ -437,7 +464,7 @@ def test_install_root_mode_twice_is_idempotent(tmp_path):
     for line in ("dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000"):
         assert re.findall(rf"^{re.escape(line)}$", config, re.M) == [line], line
     assert config.startswith(PI_CONFIG_TXT)
-    assert config[len(PI_CONFIG_TXT):].split("\n[all]\n")[1].startswith("dtparam=i2c_arm=on")
+    assert config[len(PI_CONFIG_TXT) :].split("\n[all]\n")[1].startswith("dtparam=i2c_arm=on")
     assert "dtparam=spi=on" not in config.replace("#dtparam=spi=on", "")
     assert (root / "boot/firmware/config.txt.before-tabletop-companion").read_text() == PI_CONFIG_TXT
     cmdline = (root / "boot/firmware/cmdline.txt").read_text()
@@ -447,7 +474,9 @@ def test_install_root_mode_twice_is_idempotent(tmp_path):
 
     # root mode prints, never runs, what would touch the running system
     for text in (first.stdout, second.stdout):
-        assert re.search(r"skipped in root mode: useradd --system .*--groups gpio,i2c,spi,dialout,input,video,render companion", text)
+        assert re.search(
+            r"skipped in root mode: useradd --system .*--groups gpio,i2c,spi,dialout,input,video,render companion", text
+        )
         assert "skipped in root mode: apt-get update" in text
         assert re.search(r"skipped in root mode: .*apt-get install .*libmtdev1", text)
         assert "python3 -m venv /opt/tabletop-companion/venv" in text and "pip install --upgrade" in text
@@ -463,7 +492,9 @@ def test_install_never_overwrites_config_and_keeps_edited_kivy_config(tmp_path):
     result = run_script(INSTALL, "--root", str(root))
     assert (root / "etc/tabletop-companion/config.toml").read_text() == mine
     assert "kept existing /etc/tabletop-companion/config.toml" in result.stdout
-    assert (root / "etc/tabletop-companion/config.toml.example").read_text() == (SYSTEMD / "config.toml.example").read_text()
+    assert (root / "etc/tabletop-companion/config.toml.example").read_text() == (
+        SYSTEMD / "config.toml.example"
+    ).read_text()
 
     kivy = root / "etc/tabletop-companion/kivy/config.ini"
     rotated = kivy.read_text().replace("rotation = 0", "rotation = 180")
@@ -472,13 +503,13 @@ def test_install_never_overwrites_config_and_keeps_edited_kivy_config(tmp_path):
     assert kivy.read_text() == rotated
     assert (kivy.parent / "config.ini.new").read_text() == KIVY_CONFIGS["kiosk"].read_text()
     assert "kept your edited /etc/tabletop-companion/kivy/config.ini" in result.stdout
-    kivy.write_text(KIVY_CONFIGS["kiosk"].read_text())           # back to the shipped one: the .new goes
+    kivy.write_text(KIVY_CONFIGS["kiosk"].read_text())  # back to the shipped one: the .new goes
     run_script(INSTALL, "--root", str(root))
     assert not (kivy.parent / "config.ini.new").exists()
 
 
 def test_install_adds_only_missing_config_txt_lines(tmp_path):
-    root = pi_image(tmp_path, boot="boot")                      # older images: /boot/config.txt
+    root = pi_image(tmp_path, boot="boot")  # older images: /boot/config.txt
     original = PI_CONFIG_TXT.replace("#dtparam=i2c_arm=on", "dtparam=i2c_arm=on   # raspi-config")
     (root / "boot/config.txt").write_text(original)
     (root / "boot/cmdline.txt").write_text(PI_CMDLINE_TXT.replace("rootwait", "rootwait consoleblank=600"))
@@ -493,8 +524,11 @@ def test_install_adds_only_missing_config_txt_lines(tmp_path):
     # a later run that adds SPI: one more line; the backup is still the file as it was before the first run
     run_script(INSTALL, "--root", str(root), "--spi")
     config = (root / "boot/config.txt").read_text()
-    assert config.endswith("[all]\ndtparam=i2c_arm_baudrate=400000\n" "\n# Tabletop Companion (scripts/install-kiosk.sh): "
-                           "the bus for the OLED panels, see wiring.md\n[all]\ndtparam=spi=on\n")
+    assert config.endswith(
+        "[all]\ndtparam=i2c_arm_baudrate=400000\n"
+        "\n# Tabletop Companion (scripts/install-kiosk.sh): "
+        "the bus for the OLED panels, see wiring.md\n[all]\ndtparam=spi=on\n"
+    )
     assert (root / "boot/config.txt.before-tabletop-companion").read_text() == original
     assert "consoleblank=600" in (root / "boot/cmdline.txt.before-tabletop-companion").read_text()
     run_script(INSTALL, "--root", str(root), "--spi")
@@ -513,9 +547,14 @@ def test_install_dry_run_changes_nothing(tmp_path):
     before = snapshot(root)
     result = run_script(INSTALL, "--root", str(root), "--dry-run", "--desktop", "pi", "--start")
     assert snapshot(root) == before
-    for action in ("install /etc/systemd/system/tabletop-companion.service", "install /etc/tabletop-companion/config.toml",
-                   "add to /boot/firmware/config.txt", "set consoleblank=0", "would run: systemctl restart",
-                   "install /etc/systemd/system/tabletop-companion.service.d/desktop.conf"):
+    for action in (
+        "install /etc/systemd/system/tabletop-companion.service",
+        "install /etc/tabletop-companion/config.toml",
+        "add to /boot/firmware/config.txt",
+        "set consoleblank=0",
+        "would run: systemctl restart",
+        "install /etc/systemd/system/tabletop-companion.service.d/desktop.conf",
+    ):
         assert action in result.stdout, action
 
 
@@ -536,8 +575,12 @@ def test_install_dry_run_on_the_real_system_only_prints(tmp_path):
     assert "would run: systemctl enable tabletop-companion.service" in out
     assert "would run: systemctl restart tabletop-companion.service" in out
     assert "would run: systemctl daemon-reload" in out
-    assert re.search(r"would run: python3 -m venv /opt/tabletop-companion/venv|venv: /opt/tabletop-companion/venv exists", out)
-    assert re.search(r"would run: /opt/tabletop-companion/venv/bin/python -m pip install --quiet --upgrade '.*\[pi\]'", out)
+    assert re.search(
+        r"would run: python3 -m venv /opt/tabletop-companion/venv|venv: /opt/tabletop-companion/venv exists", out
+    )
+    assert re.search(
+        r"would run: /opt/tabletop-companion/venv/bin/python -m pip install --quiet --upgrade '.*\[pi\]'", out
+    )
 
 
 def test_install_desktop_then_lite(tmp_path):
@@ -545,7 +588,7 @@ def test_install_desktop_then_lite(tmp_path):
     run_script(INSTALL, "--root", str(root), "--desktop", "pi")
     dropin = root / "etc/systemd/system" / f"{UNIT_NAME}.d" / "desktop.conf"
     assert "User=pi" in dropin.read_text()
-    result = run_script(INSTALL, "--root", str(root))                  # a plain re-run keeps the edition
+    result = run_script(INSTALL, "--root", str(root))  # a plain re-run keeps the edition
     assert dropin.exists() and "stays" in result.stdout
     run_script(INSTALL, "--root", str(root), "--lite")
     assert not dropin.exists()
@@ -563,6 +606,7 @@ def test_scripts_reject_unknown_options_and_show_help(tmp_path):
 
 # --- the uninstaller --------------------------------------------------------------------------------------
 
+
 def saved_journal(root: Path) -> Path:
     state = root / "var/lib/tabletop-companion"
     state.mkdir(parents=True, exist_ok=True)
@@ -577,7 +621,7 @@ def saved_journal(root: Path) -> Path:
 def test_uninstall_removes_the_install_and_keeps_saved_games(tmp_path):
     root = pi_image(tmp_path)
     run_script(INSTALL, "--root", str(root), "--desktop", "pi")
-    venv = root / "opt/tabletop-companion/venv/bin"              # what a real install leaves in /opt
+    venv = root / "opt/tabletop-companion/venv/bin"  # what a real install leaves in /opt
     venv.mkdir(parents=True)
     (venv / "companion").write_text("#!/bin/sh\n")
     (root / "var/cache/tabletop-companion").mkdir(parents=True)
@@ -591,9 +635,15 @@ def test_uninstall_removes_the_install_and_keeps_saved_games(tmp_path):
     assert "remove /opt/tabletop-companion" in dry.stdout and (root / "opt/tabletop-companion").exists()
 
     result = run_script(UNINSTALL, "--root", str(root))
-    for gone in (f"etc/systemd/system/{UNIT_NAME}", f"etc/systemd/system/{UNIT_NAME}.d",
-                 f"etc/systemd/system/multi-user.target.wants/{UNIT_NAME}", "opt/tabletop-companion",
-                 "etc/tabletop-companion", "etc/modules-load.d/tabletop-companion.conf", "var/cache/tabletop-companion"):
+    for gone in (
+        f"etc/systemd/system/{UNIT_NAME}",
+        f"etc/systemd/system/{UNIT_NAME}.d",
+        f"etc/systemd/system/multi-user.target.wants/{UNIT_NAME}",
+        "opt/tabletop-companion",
+        "etc/tabletop-companion",
+        "etc/modules-load.d/tabletop-companion.conf",
+        "var/cache/tabletop-companion",
+    ):
         assert not (root / gone).exists() and not (root / gone).is_symlink(), gone
     assert snapshot(root / "var/lib/tabletop-companion") == state_before
     with sqlite3.connect(journal) as connection:
@@ -603,6 +653,6 @@ def test_uninstall_removes_the_install_and_keeps_saved_games(tmp_path):
     assert "kept: /var/lib/tabletop-companion" in result.stdout
     assert "skipped in root mode: systemctl stop" in result.stdout
 
-    again = run_script(UNINSTALL, "--root", str(root))                # safe to run twice
+    again = run_script(UNINSTALL, "--root", str(root))  # safe to run twice
     assert "not there: /opt/tabletop-companion" in again.stdout
     assert snapshot(root / "var/lib/tabletop-companion") == state_before

@@ -6,17 +6,33 @@ Each test names the rulebook section it checks. Refused commands must change not
 from __future__ import annotations
 
 import pytest
+from telly_time_helpers import PLAYERS, TILES, accepted, refused, seats, start, started
 
 from companion.commands import AnswerDice, EndGame, NewGame, RollDice, TransferMoney, Undo
-from companion.errors import (BadOption, GameFinished, IllegalCommand, InsufficientFunds, MalformedCommand)
+from companion.errors import BadOption, GameFinished, IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.games import find_game
-from companion.games.telly_time import (AdjustCash, AdjustViewers, ChangeShowGenre, ChooseMogulLine,
-                                        ChoosePilotShow, KeepPilotCards, MoveShow, Pass, PilotCard,
-                                        PlaceGridMarker, ProduceShow, ScoreEndGame, ScoreLineup, SetGridSquare,
-                                        SetLineBonus, ShowScore, StartSeason, TakeAction, TELLY_TIME)
+from companion.games.telly_time import (
+    TELLY_TIME,
+    AdjustCash,
+    AdjustViewers,
+    ChangeShowGenre,
+    ChooseMogulLine,
+    ChoosePilotShow,
+    KeepPilotCards,
+    MoveShow,
+    Pass,
+    PilotCard,
+    PlaceGridMarker,
+    ProduceShow,
+    ScoreEndGame,
+    ScoreLineup,
+    SetGridSquare,
+    SetLineBonus,
+    ShowScore,
+    StartSeason,
+    TakeAction,
+)
 from companion.games.telly_time.grid import CENTRE
-
-from telly_time_helpers import (PLAYERS, TILES, accepted, refused, seats, start, started)
 
 
 def net(table, name):
@@ -35,24 +51,31 @@ def score_all_starters(table, player, **kw):
 
 # -- registry, options, set-up -------------------------------------------------------------------------------
 
+
 def test_registered_by_name_with_title_and_protocol_members():
     rules = find_game("telly-time")
     assert rules is TELLY_TIME
     assert rules.title == "Telly Time"
-    assert rules.player_word == "players" and rules.min_players == 1      # solo: the module's "Solo Mode"
+    assert rules.player_word == "players" and rules.min_players == 1  # solo: the module's "Solo Mode"
     assert rules.button_actions == ("on_the_air", "sponsor", "roll")
     assert set(rules.button_labels) == set(rules.button_actions)
     assert len(rules.default_names) == rules.max_players == 5
 
 
-@pytest.mark.parametrize("options, option", [
-    ({"moguls": "yes"}, "moguls"), ({"starting_cash_m": -1}, "starting_cash_m"),
-    ({"genres": ["A"] * 9}, "genres"), ({"genres": ["A", "B", "C", "D", "E", "F", "G", "H", "I"]}, "genres"),
-    ({"turn_order": "random"}, "turn_order"), ({"colour": 1}, "colour"),
-    ({"tiles": {"Comedy": {"squares": ["Comedy"] * 9}}}, "tiles"),
-    ({"tiles": {"Comedy": {**TILES["Comedy"], "bonuses": {"row9": {"label": "x"}}}}}, "tiles"),
-    ({"tiles": {"Drama": TILES["Comedy"]}}, "tiles"),      # Comedy is in the centre, not Drama
-])
+@pytest.mark.parametrize(
+    "options, option",
+    [
+        ({"moguls": "yes"}, "moguls"),
+        ({"starting_cash_m": -1}, "starting_cash_m"),
+        ({"genres": ["A"] * 9}, "genres"),
+        ({"genres": ["A", "B", "C", "D", "E", "F", "G", "H", "I"]}, "genres"),
+        ({"turn_order": "random"}, "turn_order"),
+        ({"colour": 1}, "colour"),
+        ({"tiles": {"Comedy": {"squares": ["Comedy"] * 9}}}, "tiles"),
+        ({"tiles": {"Comedy": {**TILES["Comedy"], "bonuses": {"row9": {"label": "x"}}}}}, "tiles"),
+        ({"tiles": {"Drama": TILES["Comedy"]}}, "tiles"),  # Comedy is in the centre, not Drama
+    ],
+)
 def test_bad_options_refused_naming_the_option(table, options, option):
     outcome = table.execute(NewGame(game="telly-time", players=seats(), options=options))
     assert isinstance(outcome.refusal, BadOption) and outcome.refusal.option == option
@@ -75,6 +98,7 @@ def test_first_player_must_be_playing(table):
 
 # -- Telly Time Pilot Season ---------------------------------------------------------------------------------
 
+
 def test_pilot_show_takes_tile_with_its_genre_in_centre_and_marks_centre(table):
     start(table)
     accepted(table, ChoosePilotShow(player="Arkady", genre="comedy", timeslot="8pm", name="Laugh Track"))
@@ -96,7 +120,7 @@ def test_pilot_refusals(table):
     error = refused(table, ChoosePilotShow(player="Arkady", genre="Kids", timeslot="primetime"), IllegalCommand)
     assert "Kids" in error.rule
     accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
-    refused(table, ChoosePilotShow(player="Arkady", genre="Drama", timeslot="8pm"), IllegalCommand)   # mashed
+    refused(table, ChoosePilotShow(player="Arkady", genre="Drama", timeslot="8pm"), IllegalCommand)  # mashed
     error = refused(table, ChoosePilotShow(player="Virginia", genre="Comedy", timeslot="8pm"), IllegalCommand)
     assert "one tile per genre" in str(error)
 
@@ -107,13 +131,17 @@ def test_pilot_cards_keep_exactly_two_earning_bonuses_and_paying_costs(table):
     refused(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad", "Cola", 3),)), IllegalCommand)
     refused(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad", cash_m=3),) * 3), IllegalCommand)
     refused(table, KeepPilotCards(player="Arkady", cards=(PilotCard("movie"), PilotCard("ad"))), MalformedCommand)
-    refused(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad", cash_m=-3), PilotCard("ad"))),
-            MalformedCommand)
+    refused(
+        table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad", cash_m=-3), PilotCard("ad"))), MalformedCommand
+    )
     # $2M + $0M − $5M would go below zero
-    refused(table, KeepPilotCards(player="Arkady", cards=(PilotCard("star", cost_m=5), PilotCard("ad"))),
-            InsufficientFunds)
-    outcome = accepted(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad", "Cola", 4, 0),
-                                                                     PilotCard("star", "Big Name", 0, 3))))
+    refused(
+        table, KeepPilotCards(player="Arkady", cards=(PilotCard("star", cost_m=5), PilotCard("ad"))), InsufficientFunds
+    )
+    outcome = accepted(
+        table,
+        KeepPilotCards(player="Arkady", cards=(PilotCard("ad", "Cola", 4, 0), PilotCard("star", "Big Name", 0, 3))),
+    )
     assert net(table, "Arkady").cash_m == 2 + 4 - 3
     assert "Arkady gains $4M: cash bonus of Pilot Season ad Cola" in outcome.message
     assert "Arkady pays $3M: cost of Pilot Season star Big Name" in outcome.message
@@ -167,22 +195,25 @@ def test_start_season_refused_while_a_tile_is_not_fully_entered(table):
 
 # -- Your Genre Grid: the module's examples ------------------------------------------------------------------
 
+
 def test_example_arkady_produces_a_drama_show_and_completes_a_column(table):
-    """"Arkady produces a drama show and completes a column. He draws 2 stars and signs 1 for free.\""""
+    """ "Arkady produces a drama show and completes a column. He draws 2 stars and signs 1 for free.\""""
     started(table)
     accepted(table, PlaceGridMarker(player="Arkady", genre="Chat", reason="Catalog Buyout"))
     assert net(table, "Arkady").grid.completed == ()
-    outcome = accepted(table, ProduceShow(player="Arkady", name="Docs", genre="Drama", timeslot="primetime",
-                                          preferred=("primetime",)))
+    outcome = accepted(
+        table, ProduceShow(player="Arkady", name="Docs", genre="Drama", timeslot="primetime", preferred=("primetime",))
+    )
     arkady = net(table, "Arkady")
     assert arkady.grid.completed == ("col2",)
-    assert ("Arkady completes the middle column, the first line of the tile, and gains its bonus: "
-            "Draw 2 stars, sign 1 free") in outcome.message
+    assert (
+        "Arkady completes the middle column, the first line of the tile, and gains its bonus: Draw 2 stars, sign 1 free"
+    ) in outcome.message
     assert arkady.show_in("primetime").name == "Docs"
 
 
 def test_example_virginia_completes_a_column_and_a_diagonal_at_once(table):
-    """"Virginia completes both a column and diagonal at the same time. She gains both a network bonus
+    """ "Virginia completes both a column and diagonal at the same time. She gains both a network bonus
     AND wild bonus." (no Moguls)"""
     started(table)
     for genre in ("Drama", "Kids", "Comedy"):
@@ -193,16 +224,16 @@ def test_example_virginia_completes_a_column_and_a_diagonal_at_once(table):
     grid = net(table, "Virginia").grid
     assert set(grid.completed) == {"col1", "diag2"}
     assert "Network bonus" in outcome.message and "Wild bonus (+1 viewer)" in outcome.message
-    assert net(table, "Virginia").viewers == before + 1      # the wild bonus's entered viewer
+    assert net(table, "Virginia").viewers == before + 1  # the wild bonus's entered viewer
 
 
 def test_several_lines_each_gain_cash_and_viewers_entered(table):
-    """"If you complete multiple lines at the same time, you gain the bonus for each completed line.\""""
+    """ "If you complete multiple lines at the same time, you gain the bonus for each completed line.\""""
     started(table)
     cash, viewers = net(table, "Arkady").cash_m, net(table, "Arkady").viewers
     for genre in ("Kids", "Quiz", "Sports", "Chat"):
         accepted(table, PlaceGridMarker(player="Arkady", genre=genre))
-    assert net(table, "Arkady").grid.completed == ("diag2",)          # Quiz, Comedy, Sports
+    assert net(table, "Arkady").grid.completed == ("diag2",)  # Quiz, Comedy, Sports
     # Sci-Fi completes the bottom row (+2 viewers) and the other diagonal (+$2M, +1 viewer) at once
     outcome = accepted(table, PlaceGridMarker(player="Arkady", genre="Sci-Fi"))
     assert net(table, "Arkady").grid.completed == ("diag2", "row3", "diag1")
@@ -239,15 +270,16 @@ def test_line_bonus_cannot_be_changed_once_gained(table):
     accepted(table, PlaceGridMarker(player="Arkady", genre="Drama"))
     refused(table, SetLineBonus(player="Arkady", line="col2", label="Other"), IllegalCommand)
     accepted(table, SetLineBonus(player="Arkady", line="col1", label="Other"))
-    refused(table, SetGridSquare(player="Arkady", square=1, genre="Kids"), IllegalCommand)   # has a marker
+    refused(table, SetGridSquare(player="Arkady", square=1, genre="Kids"), IllegalCommand)  # has a marker
 
 
 # -- Mogul Bonus ---------------------------------------------------------------------------------------------
 
+
 def test_without_moguls_the_second_line_gains_its_printed_bonus(table):
     started(table)
     accepted(table, PlaceGridMarker(player="Arkady", genre="Chat"))
-    accepted(table, PlaceGridMarker(player="Arkady", genre="Drama"))          # line 1: middle column
+    accepted(table, PlaceGridMarker(player="Arkady", genre="Drama"))  # line 1: middle column
     for genre in ("Kids",):
         accepted(table, PlaceGridMarker(player="Arkady", genre=genre))
     cash = net(table, "Arkady").cash_m
@@ -259,7 +291,7 @@ def test_without_moguls_the_second_line_gains_its_printed_bonus(table):
 def test_with_moguls_the_second_line_gives_a_mogul_bonus_instead(table):
     started(table, moguls=True)
     accepted(table, PlaceGridMarker(player="Arkady", genre="Chat"))
-    accepted(table, PlaceGridMarker(player="Arkady", genre="Drama"))          # line 1: printed bonus
+    accepted(table, PlaceGridMarker(player="Arkady", genre="Drama"))  # line 1: printed bonus
     accepted(table, PlaceGridMarker(player="Arkady", genre="Kids"))
     cash = net(table, "Arkady").cash_m
     outcome = accepted(table, PlaceGridMarker(player="Arkady", genre="Quiz"))  # line 2: mogul, not +$3M
@@ -272,7 +304,7 @@ def test_with_moguls_the_second_line_gives_a_mogul_bonus_instead(table):
 
 
 def test_with_moguls_first_two_lines_at_once_the_player_chooses(table):
-    """"If you complete your first 2 lines at the same time, choose which of them you complete 'first'
+    """ "If you complete your first 2 lines at the same time, choose which of them you complete 'first'
     and gain its printed bonus, then gain a mogul bonus instead of the printed bonus for the other line.\""""
     started(table, moguls=True)
     for genre in ("Drama", "Kids", "Comedy"):
@@ -288,14 +320,15 @@ def test_with_moguls_first_two_lines_at_once_the_player_chooses(table):
     refused(table, ChooseMogulLine(player="Virginia", line="nope"), MalformedCommand)
     outcome = accepted(table, ChooseMogulLine(player="Virginia", line="col1"))
     grid = net(table, "Virginia").grid
-    assert grid.completed == ("diag2", "col1")                       # the wild diagonal counted first
-    assert net(table, "Virginia").viewers == viewers + 1             # its printed +1 viewer, no network bonus
+    assert grid.completed == ("diag2", "col1")  # the wild diagonal counted first
+    assert net(table, "Virginia").viewers == viewers + 1  # its printed +1 viewer, no network bonus
     assert "mogul bonus" in outcome.message
     assert table.state.pending is None
     refused(table, ChooseMogulLine(player="Virginia", line="col1"), MalformedCommand)
 
 
 # -- turns and passing: Empty & Filled Squares -----------------------------------------------------------------
+
 
 def test_turn_order_is_enforced(table):
     started(table)
@@ -307,7 +340,7 @@ def test_turn_order_is_enforced(table):
 
 
 def test_example_passing_with_five_empty_squares(table):
-    """"Arkady passes and selects the 6 on the pass track. He has 5 empty squares, so he gets $5M
+    """ "Arkady passes and selects the 6 on the pass track. He has 5 empty squares, so he gets $5M
     immediately. When the round ends, he scores +6 from the pass track, and +4 from filled squares.\""""
     started(table)
     for genre in ("Drama", "Kids", "Quiz"):
@@ -328,8 +361,8 @@ def test_example_passing_with_five_empty_squares(table):
 def test_grid_pays_on_passing_whatever_the_pass_track_choice(table):
     started(table)
     accepted(table, Pass(player="Arkady", reward="cash", amount=3))
-    assert net(table, "Arkady").cash_m == 3 + 8 + 3          # 8 empty squares and the $3M on the track
-    refused(table, Pass(player="Arkady", reward="cash", amount=3), IllegalCommand)   # mashed: already passed
+    assert net(table, "Arkady").cash_m == 3 + 8 + 3  # 8 empty squares and the $3M on the track
+    refused(table, Pass(player="Arkady", reward="cash", amount=3), IllegalCommand)  # mashed: already passed
     refused(table, Pass(player="Virginia", reward="fame", amount=3), MalformedCommand)
     refused(table, Pass(player="Virginia", reward="cash", amount=-3), MalformedCommand)
 
@@ -337,9 +370,10 @@ def test_grid_pays_on_passing_whatever_the_pass_track_choice(table):
 def test_preempted_timeslot_doubles_only_the_pass_track_cash(table):
     started(table)
     outcome = accepted(table, Pass(player="Arkady", reward="cash", amount=3, preempted=True))
-    assert net(table, "Arkady").cash_m == 3 + 8 + 6           # grid $8M not doubled
-    assert "Arkady passes first and takes $6M from the pass track ($3M doubled by Preempted Timeslot)" \
-        in outcome.message
+    assert net(table, "Arkady").cash_m == 3 + 8 + 6  # grid $8M not doubled
+    assert (
+        "Arkady passes first and takes $6M from the pass track ($3M doubled by Preempted Timeslot)" in outcome.message
+    )
     assert "pass track $3M, doubled by Preempted Timeslot" in outcome.message
 
 
@@ -348,7 +382,7 @@ def test_preempted_timeslot_doubles_only_the_pass_track_viewers(table):
     accepted(table, Pass(player="Arkady", reward="viewers", amount=5, preempted=True))
     accepted(table, Pass(player="Virginia", reward="viewers", amount=4))
     score_all_starters(table, "Arkady")
-    assert net(table, "Arkady").viewers == 10 + 1             # 5 × 2, and 1 filled square not doubled
+    assert net(table, "Arkady").viewers == 10 + 1  # 5 × 2, and 1 filled square not doubled
     score_all_starters(table, "Virginia")
     assert net(table, "Virginia").viewers == 4 + 1
 
@@ -357,10 +391,10 @@ def test_next_season_order_follows_passing_and_season_resets(table):
     started(table)
     accepted(table, TakeAction(player="Arkady", action="Sign a star"))
     accepted(table, Pass(player="Virginia", reward="cash", amount=5))
-    assert table.state.current == "Arkady"                   # Virginia is skipped once passed
+    assert table.state.current == "Arkady"  # Virginia is skipped once passed
     accepted(table, Pass(player="Arkady", reward="cash", amount=2))
     score_all_starters(table, "Arkady")
-    refused(table, ScoreLineup(player="Arkady", shows=()), IllegalCommand)   # mashed
+    refused(table, ScoreLineup(player="Arkady", shows=()), IllegalCommand)  # mashed
     score_all_starters(table, "Virginia")
     state = table.state
     assert state.season == 2 and state.order == ("Virginia", "Arkady") and state.current == "Virginia"
@@ -378,8 +412,9 @@ def test_seat_turn_order_option(table):
 
 def test_costs_cannot_exceed_cash_unless_the_option_allows(table):
     started(table)
-    error = refused(table, ProduceShow(player="Arkady", name="X", genre="Drama", timeslot="8pm", cost_m=9),
-                    InsufficientFunds)
+    error = refused(
+        table, ProduceShow(player="Arkady", name="X", genre="Drama", timeslot="8pm", cost_m=9), InsufficientFunds
+    )
     assert "$3M" in str(error)
     refused(table, TakeAction(player="Arkady", action="Sign a star", cash_m=-4), InsufficientFunds)
     refused(table, AdjustCash(player="Arkady", amount_m=-4, reason="fine"), InsufficientFunds)
@@ -395,11 +430,11 @@ def test_negative_cash_allowed_by_option(table):
 
 # -- timeslots and genres ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("slot", ["primetime", "late_night"])
 def test_kids_cannot_go_in_primetime_or_late_night(table, slot):
     started(table)
-    error = refused(table, ProduceShow(player="Arkady", name="Cartoons", genre="Kids", timeslot=slot),
-                    IllegalCommand)
+    error = refused(table, ProduceShow(player="Arkady", name="Cartoons", genre="Kids", timeslot=slot), IllegalCommand)
     assert "can't go in" in str(error) and error.rule == "Telly Time: New Genres & Show Effects, Kids"
 
 
@@ -425,28 +460,37 @@ def test_versatile_actor_changes_genre_without_the_show_effect(table):
     started(table)
     accepted(table, ChangeShowGenre(player="Arkady", timeslot="primetime", genre="Kids"))
     show = net(table, "Arkady").show_in("primetime")
-    assert show.genre == "Kids" and show.printed_genre == ""      # stays in primetime: no Kids effect
+    assert show.genre == "Kids" and show.printed_genre == ""  # stays in primetime: no Kids effect
     accepted(table, ChangeShowGenre(player="Arkady", timeslot="8pm", genre="Quiz"))
     accepted(table, Pass(player="Arkady", reward="cash", amount=0))
     accepted(table, Pass(player="Virginia", reward="cash", amount=0))
-    shows = (ShowScore("8pm", 2, quiz_bought=1), ShowScore("primetime", 0), ShowScore("late_night", 0),
-             ShowScore("weekend", 0))
+    shows = (
+        ShowScore("8pm", 2, quiz_bought=1),
+        ShowScore("primetime", 0),
+        ShowScore("late_night", 0),
+        ShowScore("weekend", 0),
+    )
     error = refused(table, ScoreLineup(player="Arkady", shows=shows), IllegalCommand)
     assert "only a Quiz show" in str(error)
 
 
 def test_quiz_buys_up_to_five_viewers_at_one_million_each(table):
     started(table)
-    accepted(table, ProduceShow(player="Arkady", name="Brain Box", genre="Quiz", timeslot="weekend",
-                                preferred=("weekend",)))
+    accepted(
+        table, ProduceShow(player="Arkady", name="Brain Box", genre="Quiz", timeslot="weekend", preferred=("weekend",))
+    )
     accepted(table, Pass(player="Virginia", reward="cash", amount=0))
     accepted(table, Pass(player="Arkady", reward="cash", amount=0))
     cash = net(table, "Arkady").cash_m
     base = (ShowScore("8pm", 0), ShowScore("primetime", 0), ShowScore("late_night", 0))
-    refused(table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=6),)),
-            MalformedCommand)
-    refused(table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=3),),
-                               costs_m=cash), InsufficientFunds)
+    refused(
+        table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=6),)), MalformedCommand
+    )
+    refused(
+        table,
+        ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=3),), costs_m=cash),
+        InsufficientFunds,
+    )
     outcome = accepted(table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=3),)))
     assert net(table, "Arkady").cash_m == cash - 3
     assert "Brain Box scores 5 = 2 show + 3 Quiz: bought at $1M each" in outcome.message
@@ -454,15 +498,27 @@ def test_quiz_buys_up_to_five_viewers_at_one_million_each(table):
 
 
 def test_example_chat_show_scores_stars_on_other_shows(table):
-    """"'Lay All Your Chat On Me' scores a total of 9 viewers (3 for the show itself + 6 from 2 stars on
+    """ "'Lay All Your Chat On Me' scores a total of 9 viewers (3 for the show itself + 6 from 2 stars on
     other shows).\""""
     started(table)
-    accepted(table, ProduceShow(player="Arkady", name="Lay All Your Chat On Me", genre="Chat",
-                                timeslot="primetime", preferred=("primetime",)))
+    accepted(
+        table,
+        ProduceShow(
+            player="Arkady",
+            name="Lay All Your Chat On Me",
+            genre="Chat",
+            timeslot="primetime",
+            preferred=("primetime",),
+        ),
+    )
     accepted(table, Pass(player="Virginia", reward="cash", amount=0))
     accepted(table, Pass(player="Arkady", reward="cash", amount=0))
-    shows = (ShowScore("8pm", 2, stars=(4,)), ShowScore("primetime", 3), ShowScore("late_night", 1, stars=(2,)),
-             ShowScore("weekend", 0))
+    shows = (
+        ShowScore("8pm", 2, stars=(4,)),
+        ShowScore("primetime", 3),
+        ShowScore("late_night", 1, stars=(2,)),
+        ShowScore("weekend", 0),
+    )
     outcome = accepted(table, ScoreLineup(player="Arkady", shows=shows))
     scored = outcome.records[-1].payload
     chat = next(s for s in scored["shows"] if s["name"] == "Lay All Your Chat On Me")
@@ -478,8 +534,12 @@ def test_chat_does_not_count_its_own_stars(table):
     accepted(table, ProduceShow(player="Arkady", name="Talk", genre="Chat", timeslot="primetime"))
     accepted(table, Pass(player="Virginia", reward="cash", amount=0))
     accepted(table, Pass(player="Arkady", reward="cash", amount=0))
-    shows = (ShowScore("8pm", 0), ShowScore("primetime", 3, stars=(5,)), ShowScore("late_night", 0),
-             ShowScore("weekend", 0))
+    shows = (
+        ShowScore("8pm", 0),
+        ShowScore("primetime", 3, stars=(5,)),
+        ShowScore("late_night", 0),
+        ShowScore("weekend", 0),
+    )
     outcome = accepted(table, ScoreLineup(player="Arkady", shows=shows))
     talk = outcome.records[-1].payload["shows"][1]
     assert talk["total"] == 8 and talk["parts"] == [["show", 3], ["star on it", 5]]
@@ -493,30 +553,58 @@ def _to_scoring(table):
 def test_timeslot_penalty_refused_for_any_and_two_slot_shows_in_their_slots(table):
     started(table)
     accepted(table, ProduceShow(player="Arkady", name="Anytime", genre="Drama", timeslot="weekend", preferred=("any",)))
-    accepted(table, ProduceShow(player="Virginia", name="Either", genre="Crime", timeslot="primetime",
-                                preferred=("primetime", "late_night")))
+    accepted(
+        table,
+        ProduceShow(
+            player="Virginia", name="Either", genre="Crime", timeslot="primetime", preferred=("primetime", "late_night")
+        ),
+    )
     _to_scoring(table)
     arkady = (ShowScore("8pm", 0), ShowScore("primetime", 0), ShowScore("late_night", 0))
-    error = refused(table, ScoreLineup(player="Arkady", shows=arkady + (ShowScore("weekend", 3, penalty=1),)),
-                    IllegalCommand)
+    error = refused(
+        table, ScoreLineup(player="Arkady", shows=arkady + (ShowScore("weekend", 3, penalty=1),)), IllegalCommand
+    )
     assert "ANY" in str(error) and error.rule == "Telly Time: Wild Timeslots"
     virginia = (ShowScore("8pm", 0), ShowScore("weekend", 0))
-    error = refused(table, ScoreLineup(player="Virginia", shows=virginia + (
-        ShowScore("primetime", 3, penalty=1), ShowScore("late_night", 0))), IllegalCommand)
+    error = refused(
+        table,
+        ScoreLineup(
+            player="Virginia", shows=virginia + (ShowScore("primetime", 3, penalty=1), ShowScore("late_night", 0))
+        ),
+        IllegalCommand,
+    )
     assert "preferred" in str(error)
     # a starter show (no preference recorded) may take a penalty as counted at the table
-    outcome = accepted(table, ScoreLineup(player="Virginia", shows=(
-        ShowScore("8pm", 2, penalty=1), ShowScore("weekend", 0), ShowScore("primetime", 3), ShowScore("late_night", 0))))
+    outcome = accepted(
+        table,
+        ScoreLineup(
+            player="Virginia",
+            shows=(
+                ShowScore("8pm", 2, penalty=1),
+                ShowScore("weekend", 0),
+                ShowScore("primetime", 3),
+                ShowScore("late_night", 0),
+            ),
+        ),
+    )
     assert "Starter show scores 1 = 2 show − 1 timeslot penalty" in outcome.message
 
 
 def test_two_slot_show_out_of_its_slots_may_take_a_penalty(table):
     started(table)
-    accepted(table, ProduceShow(player="Arkady", name="Either", genre="Crime", timeslot="weekend",
-                                preferred=("primetime", "late_night")))
+    accepted(
+        table,
+        ProduceShow(
+            player="Arkady", name="Either", genre="Crime", timeslot="weekend", preferred=("primetime", "late_night")
+        ),
+    )
     _to_scoring(table)
-    shows = (ShowScore("8pm", 0), ShowScore("primetime", 0), ShowScore("late_night", 0),
-             ShowScore("weekend", 4, penalty=2))
+    shows = (
+        ShowScore("8pm", 0),
+        ShowScore("primetime", 0),
+        ShowScore("late_night", 0),
+        ShowScore("weekend", 4, penalty=2),
+    )
     outcome = accepted(table, ScoreLineup(player="Arkady", shows=shows))
     assert outcome.records[-1].payload["shows"][3]["total"] == 2
 
@@ -526,9 +614,19 @@ def test_lineup_score_must_cover_each_show_once(table):
     _to_scoring(table)
     refused(table, ScoreLineup(player="Arkady", shows=(ShowScore("8pm", 1),)), MalformedCommand)
     refused(table, ScoreLineup(player="Arkady", shows=(ShowScore("8pm", 1),) * 4), MalformedCommand)
-    refused(table, ScoreLineup(player="Arkady", shows=(ShowScore("8pm", -1), ShowScore("primetime", 0),
-                                                       ShowScore("late_night", 0), ShowScore("weekend", 0))),
-            MalformedCommand)
+    refused(
+        table,
+        ScoreLineup(
+            player="Arkady",
+            shows=(
+                ShowScore("8pm", -1),
+                ShowScore("primetime", 0),
+                ShowScore("late_night", 0),
+                ShowScore("weekend", 0),
+            ),
+        ),
+        MalformedCommand,
+    )
 
 
 def test_income_costs_and_other_viewers_are_free_entries_with_breakdown(table):
@@ -553,6 +651,7 @@ def test_variety_channel_counts_genres_on_two_shows_including_reruns(table):
 
 # -- end game ------------------------------------------------------------------------------------------------
 
+
 def _play_seasons(table, seasons=5):
     for _ in range(seasons):
         for player in table.state.order:
@@ -568,7 +667,7 @@ def test_five_seasons_then_end_game_bonuses_without_the_genres_row(table):
     error = refused(table, ScoreEndGame(player="Arkady", bonuses=(("Genres", 5),)), IllegalCommand)
     assert error.rule == "Telly Time: End-Game Scoring"
     accepted(table, ScoreEndGame(player="Arkady", bonuses=(("Ads", 3), ("Stars", 2))))
-    refused(table, ScoreEndGame(player="Arkady", bonuses=()), IllegalCommand)     # mashed
+    refused(table, ScoreEndGame(player="Arkady", bonuses=()), IllegalCommand)  # mashed
     outcome = accepted(table, ScoreEndGame(player="Virginia", bonuses=(("Ads", 1),)))
     assert table.state.finished and table.state.winners == ("Arkady",)
     assert "Game over: Arkady wins" in outcome.message
@@ -592,6 +691,7 @@ def test_end_game_refused_before_season_five(table):
 
 
 # -- free entries, other commands, buttons, views ------------------------------------------------------------
+
 
 def test_free_entries_refuse_nonsense(table):
     started(table)
@@ -617,7 +717,7 @@ def test_buttons(table):
     assert net(table, "Virginia").cash_m == 6
     accepted(table, rules.button_command("on_the_air", "Arkady"))
     assert table.state.current == "Virginia"
-    refused(table, rules.button_command("on_the_air", "Arkady"), IllegalCommand)    # not Arkady's turn now
+    refused(table, rules.button_command("on_the_air", "Arkady"), IllegalCommand)  # not Arkady's turn now
     refused(table, rules.button_command("roll", "Arkady"), IllegalCommand)
 
 
@@ -629,7 +729,7 @@ def test_view_and_panels_show_cash_viewers_empty_squares_and_pass_pay(table):
     assert {t.name: t.value for t in arkady.tracks} == {"cash_m": 3, "viewers": 0, "empty_squares": 8}
     assert arkady.headline == "$3M"
     assert arkady.panel_lines == ("0 viewers - 8 empty", "Pass now: +$8M")
-    assert all(ord(c) < 128 for c in arkady.headline + "".join(arkady.panel_lines))   # the panel font
+    assert all(ord(c) < 128 for c in arkady.headline + "".join(arkady.panel_lines))  # the panel font
     assert view.status == "Season 1 of 5: it is Arkady's turn"
     assert view.pending_dice is None
 
@@ -652,6 +752,7 @@ def test_end_game_command_and_undo(table):
 def test_every_event_is_described_and_replays_to_the_same_state(table):
     """The journal replays to the same state (undo/redo refold), and no event falls back to a raw dump."""
     from companion.table import replay
+
     game_id = started(table, moguls=True)
     for genre in ("Drama", "Kids", "Comedy", "Chat"):
         accepted(table, PlaceGridMarker(player="Virginia", genre=genre))

@@ -6,15 +6,32 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from telly_time_helpers import ARKADY_TILE, TILES
 
 from companion.commands import PlayerSeat
 from companion.errors import CommandError, IllegalCommand, MalformedCommand
-from companion.games.telly_time import (TELLY_TIME, ChooseMogulLine, ChoosePilotShow, KeepPilotCards, Pass,
-                                        PilotCard, PlaceGridMarker, ProduceShow, StartSeason, TakeAction)
-from companion.games.telly_time.grid import (CENTRE, LINE_IDS, LINES, GenreGrid, LineBonus, grid_from_tile,
-                                             needs_mogul_choice, order_lines)
-
-from telly_time_helpers import ARKADY_TILE, TILES
+from companion.games.telly_time import (
+    TELLY_TIME,
+    ChooseMogulLine,
+    ChoosePilotShow,
+    KeepPilotCards,
+    Pass,
+    PilotCard,
+    PlaceGridMarker,
+    ProduceShow,
+    StartSeason,
+    TakeAction,
+)
+from companion.games.telly_time.grid import (
+    CENTRE,
+    LINE_IDS,
+    LINES,
+    GenreGrid,
+    LineBonus,
+    grid_from_tile,
+    needs_mogul_choice,
+    order_lines,
+)
 
 
 def arkady_grid() -> GenreGrid:
@@ -24,7 +41,7 @@ def arkady_grid() -> GenreGrid:
 def test_lines_are_three_rows_three_columns_two_diagonals_through_nine_squares():
     assert len(LINES) == 8
     assert all(len(squares) == 3 for squares in LINES.values())
-    assert sum(CENTRE in squares for squares in LINES.values()) == 4      # row, column and both diagonals
+    assert sum(CENTRE in squares for squares in LINES.values()) == 4  # row, column and both diagonals
 
 
 def test_fresh_tile_has_only_the_centre_marked():
@@ -35,11 +52,11 @@ def test_fresh_tile_has_only_the_centre_marked():
 
 
 def test_lines_completed_by_a_square_and_genres_that_complete_a_line():
-    grid = arkady_grid().with_marker(7)                       # Chat under the centre
+    grid = arkady_grid().with_marker(7)  # Chat under the centre
     assert grid.lines_completed_by(1) == ("col2",)
-    assert grid.lines_completed_by(7) == ()                   # already filled
+    assert grid.lines_completed_by(7) == ()  # already filled
     assert grid.completing_genres() == ("Drama",)
-    grid = grid.with_marker(0).with_marker(2)                 # Kids, Quiz: top row needs Drama too
+    grid = grid.with_marker(0).with_marker(2)  # Kids, Quiz: top row needs Drama too
     assert grid.lines_completed_by(1) == ("row1", "col2")
 
 
@@ -72,8 +89,11 @@ def test_order_with_moguls_first_two_at_once_needs_a_choice():
         order_lines(grid, ("row1", "col2"), moguls=True)
     assert order_lines(grid, ("row1", "col2"), True, "row1") == [("col2", False), ("row1", True)]
     # three at once: the chosen line is the game's second, the other two printed
-    assert order_lines(grid, ("row2", "col2", "diag1"), True, "diag1") == \
-        [("row2", False), ("diag1", True), ("col2", False)]
+    assert order_lines(grid, ("row2", "col2", "diag1"), True, "diag1") == [
+        ("row2", False),
+        ("diag1", True),
+        ("col2", False),
+    ]
     # one line already completed: the chosen one of the group is the second
     grid = grid.with_completed("row3")
     assert order_lines(grid, ("row1", "col2"), True, "col2") == [("col2", True), ("row1", False)]
@@ -93,11 +113,13 @@ def fold(state, events):
 
 def season_one(moguls: bool):
     state = RULES.new_game((PlayerSeat("Arkady"), PlayerSeat("Virginia")), {"tiles": TILES, "moguls": moguls})
-    for command in (ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"),
-                    ChoosePilotShow(player="Virginia", genre="Reality", timeslot="late_night"),
-                    KeepPilotCards(player="Arkady", cards=(PilotCard("ad", cash_m=9), PilotCard("ad"))),
-                    KeepPilotCards(player="Virginia", cards=(PilotCard("ad", cash_m=9), PilotCard("ad"))),
-                    StartSeason()):
+    for command in (
+        ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"),
+        ChoosePilotShow(player="Virginia", genre="Reality", timeslot="late_night"),
+        KeepPilotCards(player="Arkady", cards=(PilotCard("ad", cash_m=9), PilotCard("ad"))),
+        KeepPilotCards(player="Virginia", cards=(PilotCard("ad", cash_m=9), PilotCard("ad"))),
+        StartSeason(),
+    ):
         state = fold(state, RULES.decide(state, command))
     return state
 
@@ -117,9 +139,15 @@ def check_invariants(state, moguls: bool):
         assert tracks["empty_squares"] == grid.empty_count
 
 
-actions = st.lists(st.tuples(st.sampled_from(["marker", "produce", "pass", "other", "choose"]),
-                             st.sampled_from(["Arkady", "Virginia"]), st.sampled_from(GENRES),
-                             st.sampled_from(LINE_IDS)), max_size=40)
+actions = st.lists(
+    st.tuples(
+        st.sampled_from(["marker", "produce", "pass", "other", "choose"]),
+        st.sampled_from(["Arkady", "Virginia"]),
+        st.sampled_from(GENRES),
+        st.sampled_from(LINE_IDS),
+    ),
+    max_size=40,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -129,18 +157,23 @@ def test_property_filled_plus_empty_is_nine_and_no_line_scored_twice(moguls, ste
     line_events = []
     for kind, player, genre, line in steps:
         current = state.current or player
-        command = {"marker": PlaceGridMarker(player=player, genre=genre),
-                   "produce": ProduceShow(player=current, name="S", genre=genre, timeslot="weekend"),
-                   "pass": Pass(player=current, reward="viewers", amount=2),
-                   "other": TakeAction(player=current, action="Sign a star"),
-                   "choose": ChooseMogulLine(player=player, line=line)}[kind]
+        command = {
+            "marker": PlaceGridMarker(player=player, genre=genre),
+            "produce": ProduceShow(player=current, name="S", genre=genre, timeslot="weekend"),
+            "pass": Pass(player=current, reward="viewers", amount=2),
+            "other": TakeAction(player=current, action="Sign a star"),
+            "choose": ChooseMogulLine(player=player, line=line),
+        }[kind]
         try:
             events = RULES.decide(state, command)
         except CommandError:
             continue
         state = fold(state, events)
-        line_events += [(e.payload["player"], e.payload["line"], e.payload["mogul"], e.payload["number"])
-                        for e in events if e.type == "line_completed"]
+        line_events += [
+            (e.payload["player"], e.payload["line"], e.payload["mogul"], e.payload["number"])
+            for e in events
+            if e.type == "line_completed"
+        ]
         check_invariants(state, moguls)
     for name in state.names:
         mine = [e for e in line_events if e[0] == name]

@@ -9,14 +9,27 @@ from __future__ import annotations
 
 import re
 
+from telly_time_helpers import PLAYERS, TILES, accepted, refused, start, started
+
 from companion.commands import EndGame
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.games.telly_time import (ChooseMogulLine, ChoosePilotShow, KeepPilotCards, Pass, PilotCard,
-                                        PlaceGridMarker, ProduceShow, ScoreEndGame, ScoreLineup, SetGridSquare,
-                                        ShowScore, StartSeason, TakeAction, TELLY_TIME)
+from companion.games.telly_time import (
+    TELLY_TIME,
+    ChooseMogulLine,
+    ChoosePilotShow,
+    KeepPilotCards,
+    Pass,
+    PilotCard,
+    PlaceGridMarker,
+    ProduceShow,
+    ScoreEndGame,
+    ScoreLineup,
+    SetGridSquare,
+    ShowScore,
+    StartSeason,
+    TakeAction,
+)
 from companion.games.telly_time.grid import CENTRE, SQUARE_NAMES, square_list, square_name
-
-from telly_time_helpers import PLAYERS, TILES, accepted, refused, start, started
 
 RULE_GRID = "Telly Time: Your Genre Grid"
 
@@ -25,11 +38,16 @@ def _pass_round(table):
     for player in table.state.order:
         accepted(table, Pass(player=player, reward="viewers", amount=1))
     for player in PLAYERS:
-        accepted(table, ScoreLineup(player=player, shows=tuple(ShowScore(s, 0) for s in
-                                                               ("8pm", "primetime", "late_night", "weekend"))))
+        accepted(
+            table,
+            ScoreLineup(
+                player=player, shows=tuple(ShowScore(s, 0) for s in ("8pm", "primetime", "late_night", "weekend"))
+            ),
+        )
 
 
 # -- squares by position ---------------------------------------------------------------------------------------
+
 
 def test_squares_are_named_by_position_row_by_row():
     assert SQUARE_NAMES[0] == "top-left" and SQUARE_NAMES[CENTRE] == "centre" and SQUARE_NAMES[8] == "bottom-right"
@@ -45,8 +63,9 @@ def test_start_season_names_the_missing_squares_by_position(table):
     accepted(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad"), PilotCard("ad"))))
     accepted(table, KeepPilotCards(player="Virginia", cards=(PilotCard("ad"), PilotCard("ad"))))
     error = refused(table, StartSeason(), IllegalCommand)
-    assert str(error) == ("Arkady's tile: enter the genres of all 8 squares around the centre "
-                          "(Telly Time: Your Genre Grid)")
+    assert str(error) == (
+        "Arkady's tile: enter the genres of all 8 squares around the centre (Telly Time: Your Genre Grid)"
+    )
     for square, genre in enumerate(TILES["Comedy"]["squares"]):
         if square not in (CENTRE, 0, 8):
             accepted(table, SetGridSquare(player="Arkady", square=square, genre=genre))
@@ -78,14 +97,16 @@ def test_history_names_squares_by_position_and_keeps_indexes_in_the_journal(tabl
     accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
     outcome = accepted(table, SetGridSquare(player="Arkady", square=8, genre="Chat"))
     assert outcome.message == "Arkady's tile: the bottom-right square is Chat"
-    assert outcome.records[0].payload["square"] == 8                          # the journal is unchanged
+    assert outcome.records[0].payload["square"] == 8  # the journal is unchanged
     accepted(table, SetGridSquare(player="Arkady", square=0, genre="Kids"))
-    outcome = accepted(table, SetGridSquare(player="Arkady", square=0, genre="Chat"))   # a swap, a correction
-    assert outcome.message == ("Arkady's tile: the top-left square is Chat and the bottom-right square is now "
-                               "Kids (the two swapped)")
-    outcome = accepted(table, SetGridSquare(player="Arkady", square=1, genre="Chat"))   # moved to an empty one
-    assert outcome.message == ("Arkady's tile: the top-middle square is Chat, moved from the top-left square, "
-                               "which has no genre now")
+    outcome = accepted(table, SetGridSquare(player="Arkady", square=0, genre="Chat"))  # a swap, a correction
+    assert outcome.message == (
+        "Arkady's tile: the top-left square is Chat and the bottom-right square is now Kids (the two swapped)"
+    )
+    outcome = accepted(table, SetGridSquare(player="Arkady", square=1, genre="Chat"))  # moved to an empty one
+    assert outcome.message == (
+        "Arkady's tile: the top-middle square is Chat, moved from the top-left square, which has no genre now"
+    )
     assert table.state.network("Arkady").grid.squares[0] is None
 
 
@@ -94,21 +115,30 @@ def test_an_old_journal_payload_is_described_with_positions():
     old = {"player": "Kim", "square": 4 + 4, "genre": "Chat"}
     assert TELLY_TIME.describe("grid_square_set", old) == "Kim's tile: the bottom-right square is Chat"
     marker = {"player": "Kim", "square": 1, "genre": "Drama", "reason": "Catalog Buyout", "rule": "R"}
-    assert TELLY_TIME.describe("grid_marker_placed", marker) == "Kim fills the Drama square (top-middle): Catalog Buyout (R)"
+    assert (
+        TELLY_TIME.describe("grid_marker_placed", marker)
+        == "Kim fills the Drama square (top-middle): Catalog Buyout (R)"
+    )
 
 
 # -- sentences ---------------------------------------------------------------------------------------------
 
+
 def test_passing_reads_as_a_sentence_not_a_fragment():
-    text = TELLY_TIME.describe("passed", {"player": "Kim", "reward": "cash", "amount": 5, "preempted": False,
-                                          "order": 1})
+    text = TELLY_TIME.describe(
+        "passed", {"player": "Kim", "reward": "cash", "amount": 5, "preempted": False, "order": 1}
+    )
     assert text == "Kim passes first and takes $5M from the pass track"
-    text = TELLY_TIME.describe("passed", {"player": "Kim", "reward": "viewers", "amount": 3, "preempted": True,
-                                          "order": 2})
-    assert text == ("Kim passes second and takes 6 viewers from the pass track (3 viewers doubled by Preempted "
-                    "Timeslot), scored with the lineup")
-    text = TELLY_TIME.describe("passed", {"player": "Kim", "reward": "cash", "amount": 0, "preempted": False,
-                                          "order": 3})
+    text = TELLY_TIME.describe(
+        "passed", {"player": "Kim", "reward": "viewers", "amount": 3, "preempted": True, "order": 2}
+    )
+    assert text == (
+        "Kim passes second and takes 6 viewers from the pass track (3 viewers doubled by Preempted "
+        "Timeslot), scored with the lineup"
+    )
+    text = TELLY_TIME.describe(
+        "passed", {"player": "Kim", "reward": "cash", "amount": 0, "preempted": False, "order": 3}
+    )
     assert text == "Kim passes third and takes nothing from the pass track"
 
 
@@ -133,14 +163,17 @@ def test_every_line_of_a_whole_game_reads_as_a_sentence(table):
     assert texts[-1].startswith("Game over: ") and " with " in texts[-1]
     assert "Everyone has passed: score the lineups of season 5" in texts
     assert "Virginia scores no end-game bonuses (Telly Time: End-Game Scoring)" in texts
-    assert ("Virginia completes the left column and the diagonal top-right to bottom-left at once and chooses "
-            "which one gives the mogul bonus (Telly Time: Mogul Bonus)") in texts
+    assert (
+        "Virginia completes the left column and the diagonal top-right to bottom-left at once and chooses "
+        "which one gives the mogul bonus (Telly Time: Mogul Bonus)"
+    ) in texts
 
 
 def test_status_lines_are_sentences(table):
     start(table)
-    assert TELLY_TIME.status(table.state) == ("Pilot Season: waiting for Arkady and Virginia to set up "
-                                              "(show, tile and 2 cards)")
+    assert TELLY_TIME.status(table.state) == (
+        "Pilot Season: waiting for Arkady and Virginia to set up (show, tile and 2 cards)"
+    )
     accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
     accepted(table, ChoosePilotShow(player="Virginia", genre="Reality", timeslot="late_night"))
     accepted(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad"), PilotCard("ad"))))
@@ -157,13 +190,16 @@ def test_mogul_choice_and_game_over_status_are_sentences(table):
     started(table, moguls=True)
     for genre in ("Drama", "Kids", "Comedy", "Chat"):
         accepted(table, PlaceGridMarker(player="Virginia", genre=genre))
-    assert table.view().status == ("Virginia chooses which line gives the mogul bonus: the left column or "
-                                   "the diagonal top-right to bottom-left (Telly Time: Mogul Bonus)")
+    assert table.view().status == (
+        "Virginia chooses which line gives the mogul bonus: the left column or "
+        "the diagonal top-right to bottom-left (Telly Time: Mogul Bonus)"
+    )
     accepted(table, ChooseMogulLine(player="Virginia", line="diag2"))
     for _ in range(5):
         _pass_round(table)
-    assert table.view().status == ("Season 5 was the last: score the end-game bonuses of Arkady and Virginia "
-                                   "without the Genres row")
+    assert table.view().status == (
+        "Season 5 was the last: score the end-game bonuses of Arkady and Virginia without the Genres row"
+    )
     accepted(table, ScoreEndGame(player="Arkady", bonuses=(("Ads", 30),)))
     accepted(table, ScoreEndGame(player="Virginia", bonuses=()))
     assert table.view().status == "Game over: Arkady has the most viewers"
@@ -176,6 +212,7 @@ def test_a_game_ended_at_the_table_reads_as_a_sentence(table):
 
 
 # -- the home screen -------------------------------------------------------------------------------------------
+
 
 def test_home_screen_title_and_player_word():
     """Solo is in the module ("Solo Mode"), so 1 to 5 players; the title fits the dashboard's title box."""

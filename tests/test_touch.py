@@ -15,10 +15,11 @@ import os
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from input_devices import EXPECTED, REAL_DEVICES, make_sysfs
+
 from ui import touch
 from ui.kiosk import configure_input
+
 
 def sysfs_words(bits: set[int], word_bits: int) -> str:
     """Format a bit set as the kernel does (bitmap_print_to_pagebuf / %lx words, most significant first)."""
@@ -57,8 +58,7 @@ def test_each_real_device_is_classified_as_sdl2_would(tmp_path, name):
 
 def test_a_32_bit_kernels_bitmaps_read_the_same(tmp_path):
     """The FT5406's abs bitmap printed by a 32-bit kernel ("2608000 3" in two words) is the same device."""
-    sys_dir, dev_dir = make_sysfs(tmp_path, {"raspberrypi-ts": ("b", "400 0 0 0 0 0 0 0 0 0 0", "2608000 3",
-                                                                  "0", "2")})
+    sys_dir, dev_dir = make_sysfs(tmp_path, {"raspberrypi-ts": ("b", "400 0 0 0 0 0 0 0 0 0 0", "2608000 3", "0", "2")})
     assert touch.read_device(sys_dir / "event0", dev_dir, word_bits=32).kind == touch.MULTITOUCH
 
 
@@ -66,11 +66,17 @@ def test_scan_picks_every_touchscreen_and_nothing_else(tmp_path):
     sys_dir, dev_dir = make_sysfs(tmp_path, REAL_DEVICES)
     found = touch.scan(sys_dir, dev_dir, word_bits=64)
     assert len(found.devices) == len(REAL_DEVICES) and found.problem == ""
-    assert [d.name for d in found.touchscreens] == ["raspberrypi-ts", "ADS7846 Touchscreen",
-                                                    "eGalax Inc. eGalaxTouch EXC3000-0368-46.00.00"]
+    assert [d.name for d in found.touchscreens] == [
+        "raspberrypi-ts",
+        "ADS7846 Touchscreen",
+        "eGalax Inc. eGalaxTouch EXC3000-0368-46.00.00",
+    ]
     lines = touch.kivy_input_lines(found, mtdev=True)
-    assert lines == {"touch_event0": f"mtdev,{dev_dir}/event0", "touch_event1": f"hidinput,{dev_dir}/event1,invert_y=0",
-                     "touch_event2": f"mtdev,{dev_dir}/event2"}
+    assert lines == {
+        "touch_event0": f"mtdev,{dev_dir}/event0",
+        "touch_event1": f"hidinput,{dev_dir}/event1,invert_y=0",
+        "touch_event2": f"mtdev,{dev_dir}/event2",
+    }
     # without libmtdev only the single-touch screen gets hidinput's single-touch path; multitouch ones too
     assert touch.kivy_input_lines(found, mtdev=False)["touch_event0"] == f"hidinput,{dev_dir}/event0,invert_y=0"
 
@@ -112,10 +118,16 @@ def test_a_damaged_capability_file_counts_as_nothing(tmp_path):
     assert touch.scan(sys_dir, dev_dir, word_bits=64).touchscreens[0].key == frozenset()
 
 
-@pytest.mark.parametrize("environ, owns", [
-    ({}, True), ({"SDL_VIDEODRIVER": "kmsdrm"}, True), ({"DISPLAY": ":0", "SDL_VIDEODRIVER": "x11"}, False),
-    ({"WAYLAND_DISPLAY": "wayland-0"}, False), ({"SDL_VIDEODRIVER": "x11"}, False),
-])
+@pytest.mark.parametrize(
+    "environ, owns",
+    [
+        ({}, True),
+        ({"SDL_VIDEODRIVER": "kmsdrm"}, True),
+        ({"DISPLAY": ":0", "SDL_VIDEODRIVER": "x11"}, False),
+        ({"WAYLAND_DISPLAY": "wayland-0"}, False),
+        ({"SDL_VIDEODRIVER": "x11"}, False),
+    ],
+)
 def test_who_reads_the_devices(environ, owns):
     assert touch.owns_input_devices(environ) is owns
 
@@ -146,11 +158,14 @@ def test_the_simulator_reads_only_the_pointer():
 def test_the_lite_kiosk_reads_each_touchscreen_once_and_the_mouse_through_sdl(tmp_path):
     sys_dir, dev_dir = make_sysfs(tmp_path, REAL_DEVICES)
     found = touch.scan(sys_dir, dev_dir, word_bits=64)
-    config = kivy_like_config({"touch_%(name)s": "probesysfs,provider=mtdev,select_all=0"})   # an old config
+    config = kivy_like_config({"touch_%(name)s": "probesysfs,provider=mtdev,select_all=0"})  # an old config
     assert configure_input(config, simulate=False, environ={"SDL_VIDEODRIVER": "kmsdrm"}, touch=found) is found
     providers = dict(config.items("input"))
     assert providers.pop("mouse") == "mouse,disable_multitouch"
     assert sorted(value.split(",")[1] for value in providers.values()) == [
-        f"{dev_dir}/event0", f"{dev_dir}/event1", f"{dev_dir}/event2"]
+        f"{dev_dir}/event0",
+        f"{dev_dir}/event1",
+        f"{dev_dir}/event2",
+    ]
     # never the mouse, the keyboard, the touchpad, the tablet or the absolute pointer SDL2 reads as a mouse
     assert all(value.split(",")[0] in ("mtdev", "hidinput") for value in providers.values())

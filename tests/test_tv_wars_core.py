@@ -8,17 +8,33 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from conftest import NETWORKS, read_events, seats, start_tv_wars
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.bank import MONEY_MOVED
-from companion.commands import (BANK, AdjustTrack, AnswerDice, EndGame, NewGame, PlayerSeat, Redo, RollDice,
-                                TransferMoney, Undo)
-from companion.errors import (CommandError, DiceError, GameFinished, IllegalCommand, InsufficientFunds,
-                              MalformedCommand, NoGameOpen)
+from companion.commands import (
+    BANK,
+    AdjustTrack,
+    AnswerDice,
+    EndGame,
+    NewGame,
+    PlayerSeat,
+    Redo,
+    RollDice,
+    TransferMoney,
+    Undo,
+)
+from companion.errors import (
+    CommandError,
+    DiceError,
+    GameFinished,
+    IllegalCommand,
+    InsufficientFunds,
+    MalformedCommand,
+    NoGameOpen,
+)
 from companion.games.tv_wars import LandOnSponsor, PassOnTheAir
-
-from conftest import NETWORKS, read_events, seats, start_tv_wars
 
 
 def _event_count(table) -> int:
@@ -57,6 +73,7 @@ def cash(table) -> dict[str, int]:
 
 # -- 2.4 starting money, player counts -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_tv_wars_2_4_each_network_starts_with_31000(table, n):
     game_id = start_tv_wars(table, n)
@@ -65,7 +82,7 @@ def test_tv_wars_2_4_each_network_starts_with_31000(table, n):
     assert [p.balance for p in view.players] == [31_000] * n
     assert [p.name for p in view.players] == list(NETWORKS[:n])
     assert table.journal.game(game_id).status == "open"
-    assert table.state.best_network_news is None        # 2.5 roll-off pending
+    assert table.state.best_network_news is None  # 2.5 roll-off pending
     assert table.view().pending_dice.roller == "ABS"
 
 
@@ -80,8 +97,11 @@ def test_tv_wars_inventory_2_to_4_networks_other_counts_refused(table, n):
 
 
 def test_tv_wars_set_up_refuses_repeated_or_reserved_names(table):
-    for players in ((PlayerSeat("ABS"), PlayerSeat("ABS")), (PlayerSeat("ABS"), PlayerSeat(BANK)),
-                    (PlayerSeat("ABS"), PlayerSeat("  "))):
+    for players in (
+        (PlayerSeat("ABS"), PlayerSeat("ABS")),
+        (PlayerSeat("ABS"), PlayerSeat(BANK)),
+        (PlayerSeat("ABS"), PlayerSeat("  ")),
+    ):
         outcome = table.execute(NewGame(game="tv-wars", players=players))
         assert isinstance(outcome.refusal, MalformedCommand), players
     assert table.journal.games() == []
@@ -93,6 +113,7 @@ def test_tv_wars_2_3_starting_programming_is_20_half_hours(table):
 
 
 # -- 9.5 On the Air ----------------------------------------------------------------------------------------
+
 
 def test_tv_wars_9_5_passing_on_the_air_pays_3000(table):
     game_id = start_tv_wars(table, 2, roll_off=False)
@@ -119,8 +140,14 @@ def test_tv_wars_9_5_button_mashed_ten_times_gives_ten_separate_events(table):
     assert len({r["seq"] for r in rows}) == 10 and len({r["move"] for r in rows}) == 10
     for row in rows:
         assert row["move"] == row["seq"]
-        assert row["payload"] == {"payer": BANK, "payee": "ABS", "amount": 3000, "reason": "passed On the Air",
-                                  "rule": "TV Wars 9.5", "by": "button"}
+        assert row["payload"] == {
+            "payer": BANK,
+            "payee": "ABS",
+            "amount": 3000,
+            "reason": "passed On the Air",
+            "rule": "TV Wars 9.5",
+            "by": "button",
+        }
         assert row["schema_version"] == 1
     assert len([h for h in table.history() if h.kind == "move"]) == 10
 
@@ -132,6 +159,7 @@ def test_tv_wars_9_5_unknown_network_refused(table):
 
 
 # -- 9.4 Sponsor ---------------------------------------------------------------------------------------------
+
 
 def test_tv_wars_9_4_sponsor_pays_500_per_half_hour_default_20_is_10000(table):
     start_tv_wars(table, 2, roll_off=False)
@@ -185,6 +213,7 @@ def test_tv_wars_track_bounds_and_unknown_track_refused(table):
 
 # -- 2.5 Best Network News roll-off -----------------------------------------------------------------------
 
+
 def roll(table, network, *values):
     return accepted(table, AnswerDice(roller=network, values=values, source="manual"))
 
@@ -214,19 +243,19 @@ def test_tv_wars_2_5_a_tie_below_the_highest_needs_no_reroll(table):
 
 def test_tv_wars_2_5_tie_for_highest_rerolls_among_only_the_tied(table):
     start_tv_wars(table, 4)
-    roll(table, "ABS", 3, 4)        # 7
-    roll(table, "CBA", 1, 1)        # 2
-    roll(table, "PBC", 5, 2)        # 7
-    outcome = roll(table, "NBS", 6, 1)   # 7: three-way tie
+    roll(table, "ABS", 3, 4)  # 7
+    roll(table, "CBA", 1, 1)  # 2
+    roll(table, "PBC", 5, 2)  # 7
+    outcome = roll(table, "NBS", 6, 1)  # 7: three-way tie
     assert [r.type for r in outcome.records] == ["dice_rolled", "roll_off_tied"]
     assert outcome.records[1].payload["networks"] == ["ABS", "PBC", "NBS"]
     assert table.state.roll_off.contenders == ("ABS", "PBC", "NBS")
     assert table.state.best_network_news is None
     assert table.view().pending_dice.roller == "ABS"
-    refused(table, AnswerDice(roller="CBA", values=(6, 6)), DiceError)     # CBA is out of the re-roll
-    roll(table, "ABS", 6, 6)        # 12
-    roll(table, "PBC", 6, 6)        # 12
-    roll(table, "NBS", 1, 2)        # 3: ABS and PBC tie again
+    refused(table, AnswerDice(roller="CBA", values=(6, 6)), DiceError)  # CBA is out of the re-roll
+    roll(table, "ABS", 6, 6)  # 12
+    roll(table, "PBC", 6, 6)  # 12
+    roll(table, "NBS", 1, 2)  # 3: ABS and PBC tie again
     assert table.state.roll_off.contenders == ("ABS", "PBC") and table.state.roll_off.round == 3
     assert "re-roll 2" in table.view().pending_dice.reason
     roll(table, "ABS", 1, 1)
@@ -267,10 +296,11 @@ def test_tv_wars_2_5_dice_from_the_wrong_roller_refused(table):
     refused(table, RollDice(roller="CBA"), DiceError)
     refused(table, AnswerDice(roller="XYZ", values=(3, 3)), DiceError)
     roll(table, "ABS", 3, 3)
-    refused(table, AnswerDice(roller="ABS", values=(3, 3)), DiceError)    # ABS already rolled this round
+    refused(table, AnswerDice(roller="ABS", values=(3, 3)), DiceError)  # ABS already rolled this round
 
 
 # -- transfers and bad input ------------------------------------------------------------------------------
+
 
 def test_transfer_between_networks_and_the_bank(table):
     start_tv_wars(table, 3)
@@ -286,8 +316,7 @@ def test_bad_amounts_refused(table, amount):
     refused(table, TransferMoney(payer="ABS", payee="CBA", amount=amount, reason="x"), MalformedCommand)
 
 
-@pytest.mark.parametrize("payer,payee", [("ABS", "XYZ"), ("XYZ", "ABS"), ("ABS", "ABS"), (BANK, BANK),
-                                         ("abs", "CBA")])
+@pytest.mark.parametrize("payer,payee", [("ABS", "XYZ"), ("XYZ", "ABS"), ("ABS", "ABS"), (BANK, BANK), ("abs", "CBA")])
 def test_unknown_or_same_party_refused(table, payer, payee):
     start_tv_wars(table, 2)
     refused(table, TransferMoney(payer=payer, payee=payee, amount=100, reason="x"), MalformedCommand)
@@ -302,8 +331,7 @@ def test_transfer_without_a_reason_refused(table, reason):
 def test_paying_more_than_the_balance_refused(table):
     """TV Wars 4: no loans."""
     start_tv_wars(table, 2)
-    error = refused(table, TransferMoney(payer="ABS", payee="CBA", amount=31_001, reason="too much"),
-                    InsufficientFunds)
+    error = refused(table, TransferMoney(payer="ABS", payee="CBA", amount=31_001, reason="too much"), InsufficientFunds)
     assert "$31,000" in str(error) and "$31,001" in str(error)
     accepted(table, TransferMoney(payer="ABS", payee="CBA", amount=31_000, reason="all of it"))
     refused(table, TransferMoney(payer="ABS", payee=BANK, amount=500, reason="broke"), InsufficientFunds)
@@ -314,16 +342,26 @@ def test_commands_for_a_finished_game_refused(table):
     accepted(table, EndGame(reason="time's up"))
     assert table.journal.game(game_id).status == "finished"
     assert table.view().finished and "time's up" in table.view().status
-    for command in (PassOnTheAir(network="ABS"), LandOnSponsor(network="ABS"),
-                    TransferMoney(payer="ABS", payee="CBA", amount=1, reason="x"),
-                    AdjustTrack(player="ABS", track="half_hours", delta=1),
-                    AnswerDice(roller="ABS", values=(1, 1)), RollDice(roller="ABS"), EndGame()):
+    for command in (
+        PassOnTheAir(network="ABS"),
+        LandOnSponsor(network="ABS"),
+        TransferMoney(payer="ABS", payee="CBA", amount=1, reason="x"),
+        AdjustTrack(player="ABS", track="half_hours", delta=1),
+        AnswerDice(roller="ABS", values=(1, 1)),
+        RollDice(roller="ABS"),
+        EndGame(),
+    ):
         refused(table, command, GameFinished)
 
 
 def test_commands_with_no_game_open_refused(table):
-    for command in (PassOnTheAir(network="ABS"), TransferMoney(payer="ABS", payee="CBA", amount=1, reason="x"),
-                    RollDice(roller="ABS"), Undo(), EndGame()):
+    for command in (
+        PassOnTheAir(network="ABS"),
+        TransferMoney(payer="ABS", payee="CBA", amount=1, reason="x"),
+        RollDice(roller="ABS"),
+        Undo(),
+        EndGame(),
+    ):
         outcome = table.execute(command)
         assert isinstance(outcome.refusal, NoGameOpen)
     assert table.journal.games() == [] and table.state is None and table.view() is None
@@ -349,8 +387,12 @@ def test_a_listener_hears_refusals_and_acceptances(table):
 money_commands = st.one_of(
     st.builds(lambda n: ("air", n), st.integers(0, 3)),
     st.builds(lambda n, h: ("sponsor", n, h), st.integers(0, 3), st.one_of(st.none(), st.integers(-2, 40))),
-    st.builds(lambda a, b, amount: ("pay", a, b, amount), st.integers(-1, 3), st.integers(-1, 3),
-              st.one_of(st.integers(-1_000, 60_000), st.sampled_from([500, 1_000, 31_000]))),
+    st.builds(
+        lambda a, b, amount: ("pay", a, b, amount),
+        st.integers(-1, 3),
+        st.integers(-1, 3),
+        st.one_of(st.integers(-1_000, 60_000), st.sampled_from([500, 1_000, 31_000])),
+    ),
     st.builds(lambda n, d: ("track", n, d), st.integers(0, 3), st.integers(-25, 25)),
     st.builds(lambda k: ("undo", k), st.integers(1, 3)),
     st.just(("redo",)),
@@ -377,8 +419,9 @@ def test_money_is_conserved(table_factory, n, commands):
             elif kind == "sponsor":
                 table.execute(LandOnSponsor(network=who(command[1]), half_hours=command[2]))
             elif kind == "pay":
-                table.execute(TransferMoney(payer=who(command[1]), payee=who(command[2]), amount=command[3],
-                                            reason="test"))
+                table.execute(
+                    TransferMoney(payer=who(command[1]), payee=who(command[2]), amount=command[3], reason="test")
+                )
             elif kind == "track":
                 table.execute(AdjustTrack(player=who(command[1]), track="half_hours", delta=command[2]))
             elif kind == "undo":
@@ -401,8 +444,9 @@ def test_money_is_conserved(table_factory, n, commands):
             mine = 31_000
             for row in read_events(table.journal.path, game_id):
                 if row["type"] == MONEY_MOVED and row["move"] in in_force:
-                    mine += row["payload"]["amount"] * ((row["payload"]["payee"] == name)
-                                                        - (row["payload"]["payer"] == name))
+                    mine += row["payload"]["amount"] * (
+                        (row["payload"]["payee"] == name) - (row["payload"]["payer"] == name)
+                    )
             assert balances[name] == mine
     finally:
         table.journal.close()

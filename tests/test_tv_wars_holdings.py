@@ -6,12 +6,26 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.games.tv_wars.holdings import (BONUS_ACQUIRED, BONUS_MOVED, BONUS_RETURNED, PROGRAM_ACQUIRED,
-                                              PROGRAM_LOST, PROGRAM_MOVED, BonusTile, Holdings, ProgramTile, Supply,
-                                              apply_holdings_event, bonus_acquired, check_bonus_supply,
-                                              check_program_supply, describe_holdings_event, next_tile_id,
-                                              program_acquired)
-from companion.games.tv_wars.ratings_war import Bonus, Program
+from companion.games.tv_wars.holdings import (
+    BONUS_ACQUIRED,
+    BONUS_MOVED,
+    BONUS_RETURNED,
+    PROGRAM_ACQUIRED,
+    PROGRAM_LOST,
+    PROGRAM_MOVED,
+    BonusTile,
+    Holdings,
+    ProgramTile,
+    Supply,
+    apply_holdings_event,
+    bonus_acquired,
+    check_bonus_supply,
+    check_program_supply,
+    describe_holdings_event,
+    next_tile_id,
+    program_acquired,
+)
+from companion.games.tv_wars.ratings_war import Program
 
 
 def test_3_program_tile_converts_to_the_resolvers_program():
@@ -24,15 +38,24 @@ def test_3_program_tile_converts_to_the_resolvers_program():
         ProgramTile.preemption().to_program()
 
 
-@pytest.mark.parametrize("args", [("P1", 5, "blue", 70), ("P1", 2, "pink", 70), ("P1", 2, "blue", 95),
-                                  ("", 2, "blue", 70), ("P1", 2, "blue", 70, "", "bogus")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("P1", 5, "blue", 70),
+        ("P1", 2, "pink", 70),
+        ("P1", 2, "blue", 95),
+        ("", 2, "blue", 70),
+        ("P1", 2, "blue", 70, "", "bogus"),
+    ],
+)
 def test_3_impossible_program_tiles_refused(args):
     with pytest.raises(MalformedCommand):
         ProgramTile(*args)
 
 
-@pytest.mark.parametrize("kind, value", [("star", 40), ("emmy", 30), ("critics_choice", 37),
-                                         ("viewers_views", -29), ("oscar", 10)])
+@pytest.mark.parametrize(
+    "kind, value", [("star", 40), ("emmy", 30), ("critics_choice", 37), ("viewers_views", -29), ("oscar", 10)]
+)
 def test_5_impossible_bonus_tiles_refused(kind, value):
     with pytest.raises(MalformedCommand):
         BonusTile("S1", kind, value)
@@ -63,23 +86,37 @@ def test_events_round_trip_and_count_supply():
     tile = ProgramTile(next_tile_id(supply, "program"), 1, "green", 30)
     nets, supply = apply_holdings_event(nets, supply, PROGRAM_ACQUIRED, program_acquired("ABS", tile, "x", "r"))
     assert supply.entered(1) == 1 and supply.programs_left(1) == 59 and supply.next_number == 2
-    nets, supply = apply_holdings_event(nets, supply, PROGRAM_MOVED,
-                                        {"from": "ABS", "to": "CBA", "tile_id": "P1", "reason": "", "rule": ""})
+    nets, supply = apply_holdings_event(
+        nets, supply, PROGRAM_MOVED, {"from": "ABS", "to": "CBA", "tile_id": "P1", "reason": "", "rule": ""}
+    )
     assert nets["ABS"].programs == () and nets["CBA"].programs == (tile,)
-    nets, supply = apply_holdings_event(nets, supply, PROGRAM_LOST, {"network": "CBA", "tile_id": "P1",
-                                        "reason": "", "rule": "", "destination": "out of play"})
-    assert nets["CBA"].programs == () and supply.programs_left(1) == 59      # cancelled tiles never return
+    nets, supply = apply_holdings_event(
+        nets,
+        supply,
+        PROGRAM_LOST,
+        {"network": "CBA", "tile_id": "P1", "reason": "", "rule": "", "destination": "out of play"},
+    )
+    assert nets["CBA"].programs == () and supply.programs_left(1) == 59  # cancelled tiles never return
     star = BonusTile(next_tile_id(supply, "star"), "star", 20)
     nets, supply = apply_holdings_event(nets, supply, BONUS_ACQUIRED, bonus_acquired("ABS", star, "", ""))
-    nets, supply = apply_holdings_event(nets, supply, BONUS_MOVED,
-                                        {"from": "ABS", "to": "CBA", "tile_id": star.id, "reason": "", "rule": ""})
+    nets, supply = apply_holdings_event(
+        nets, supply, BONUS_MOVED, {"from": "ABS", "to": "CBA", "tile_id": star.id, "reason": "", "rule": ""}
+    )
     assert nets["CBA"].bonuses == (star,)
-    nets, supply = apply_holdings_event(nets, supply, BONUS_RETURNED, {"network": "CBA", "tile_id": star.id,
-                                        "reason": "", "rule": "", "destination": "Star pile"})
+    nets, supply = apply_holdings_event(
+        nets,
+        supply,
+        BONUS_RETURNED,
+        {"network": "CBA", "tile_id": star.id, "reason": "", "rule": "", "destination": "Star pile"},
+    )
     assert nets["CBA"].bonuses == ()
     with pytest.raises(MalformedCommand):
-        apply_holdings_event(nets, supply, PROGRAM_LOST, {"network": "CBA", "tile_id": "P1", "reason": "",
-                                                          "rule": "", "destination": "out of play"})
+        apply_holdings_event(
+            nets,
+            supply,
+            PROGRAM_LOST,
+            {"network": "CBA", "tile_id": "P1", "reason": "", "rule": "", "destination": "out of play"},
+        )
 
 
 def test_inventory_limits_5_12_5_22_5_32_3_22():
@@ -97,7 +134,8 @@ def test_inventory_limits_5_12_5_22_5_32_3_22():
     with pytest.raises(IllegalCommand, match="3.22"):
         check_program_supply(Supply(movies_sold=8), {}, ProgramTile.movie("M9"))
     with pytest.raises(IllegalCommand, match="Inventory"):
-        check_program_supply(Supply(programs_entered=((1, 0), (2, 0), (3, 12), (4, 0))), {},
-                             ProgramTile("P1", 3, "red", 50))
+        check_program_supply(
+            Supply(programs_entered=((1, 0), (2, 0), (3, 12), (4, 0))), {}, ProgramTile("P1", 3, "red", 50)
+        )
     with pytest.raises(IllegalCommand, match="only one"):
         check_program_supply(Supply(), {"ABS": Holdings((ProgramTile.super_bowl(),))}, ProgramTile.super_bowl())

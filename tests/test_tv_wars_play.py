@@ -5,22 +5,45 @@ the spaces (3.1-3.22, 5.1-5.32, 6.3, 9.2-9.9), Bidding (4), Bankruptcy (7) and t
 from __future__ import annotations
 
 import pytest
-
-from companion.bank import MONEY_MOVED
-from companion.commands import BANK, AdjustTrack, AnswerDice, Undo
-from companion.errors import CommandError, DiceError, IllegalCommand, MalformedCommand
-from companion.games.tv_wars import (TV_WARS, LandOnSponsor, PassOnTheAir, Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn,
-                                     LandOnSponsor, Nominate, PassBid, PassOnTheAir, ProgramSpec,
-                                     SelectStartingProgramming, SellProgram, Steal)
-
 from conftest import start_tv_wars
 from test_tv_wars_core import accepted, refused
 
+from companion.bank import MONEY_MOVED
+from companion.commands import AdjustTrack, AnswerDice, Undo
+from companion.errors import CommandError, DiceError, IllegalCommand, MalformedCommand
+from companion.games.tv_wars import (
+    TV_WARS,
+    Bid,
+    Bulletin,
+    BuyMovie,
+    Decline,
+    EnterTileValue,
+    GiveUp,
+    LandOn,
+    LandOnSponsor,
+    Nominate,
+    PassBid,
+    PassOnTheAir,
+    ProgramSpec,
+    SelectStartingProgramming,
+    SellProgram,
+    Steal,
+)
+
 # Five 30-, four 60-, one 90-, one 120-minute programs (2.3); ratings as dealt.
-STANDARD = (ProgramSpec(1, "green", 30), ProgramSpec(1, "green", 40), ProgramSpec(1, "red", 50),
-            ProgramSpec(1, "red", 60), ProgramSpec(1, "blue", 20), ProgramSpec(2, "blue", 70),
-            ProgramSpec(2, "yellow", 80), ProgramSpec(2, "yellow", None, special=True), ProgramSpec(2, "red", 10),
-            ProgramSpec(3, "blue", 70, name="SATURDAY NIGHT DEAD"), ProgramSpec(4, "green", 90))
+STANDARD = (
+    ProgramSpec(1, "green", 30),
+    ProgramSpec(1, "green", 40),
+    ProgramSpec(1, "red", 50),
+    ProgramSpec(1, "red", 60),
+    ProgramSpec(1, "blue", 20),
+    ProgramSpec(2, "blue", 70),
+    ProgramSpec(2, "yellow", 80),
+    ProgramSpec(2, "yellow", None, special=True),
+    ProgramSpec(2, "red", 10),
+    ProgramSpec(3, "blue", 70, name="SATURDAY NIGHT DEAD"),
+    ProgramSpec(4, "green", 90),
+)
 
 
 def playing(table, n=4, **options):
@@ -38,6 +61,7 @@ def cash(table):
 
 # -- 2.3 starting programming -------------------------------------------------------------------------------
 
+
 def test_2_3_selection_gives_ten_hours_of_tiles_and_sponsor_pays_for_them(table):
     playing(table, 2)
     abs_ = table.state.network("ABS")
@@ -48,11 +72,14 @@ def test_2_3_selection_gives_ten_hours_of_tiles_and_sponsor_pays_for_them(table)
     assert table.state.turn == "CBA"
 
 
-@pytest.mark.parametrize("programs, match", [
-    (STANDARD[:-1], "five 30-, four 60-"),
-    (STANDARD[:-1] + (ProgramSpec(3, "red", 20),), "five 30-, four 60-"),
-    (STANDARD[:5] + (ProgramSpec(1, "blue", 30),) + STANDARD[5:], "five 30-, four 60-"),
-])
+@pytest.mark.parametrize(
+    "programs, match",
+    [
+        (STANDARD[:-1], "five 30-, four 60-"),
+        (STANDARD[:-1] + (ProgramSpec(3, "red", 20),), "five 30-, four 60-"),
+        (STANDARD[:5] + (ProgramSpec(1, "blue", 30),) + STANDARD[5:], "five 30-, four 60-"),
+    ],
+)
 def test_2_3_wrong_mixes_refused(table, programs, match):
     start_tv_wars(table, 2, roll_off=False)
     error = refused(table, SelectStartingProgramming(network="ABS", programs=programs), CommandError)
@@ -66,7 +93,7 @@ def test_2_3_at_most_two_of_one_type_and_length_but_five_situation_comedies(tabl
     assert "at most 2" in str(error) and error.rule == "TV Wars 2.3"
     five_sitcoms = (ProgramSpec(1, "green", 30),) * 5 + STANDARD[5:]
     accepted(table, SelectStartingProgramming(network="ABS", programs=five_sitcoms))
-    refused(table, SelectStartingProgramming(network="ABS", programs=STANDARD), IllegalCommand)   # only once
+    refused(table, SelectStartingProgramming(network="ABS", programs=STANDARD), IllegalCommand)  # only once
 
 
 def test_2_3_play_waits_for_every_selection_and_tracked_half_hours_cannot_be_hand_set(table):
@@ -91,6 +118,7 @@ def test_9_1_starting_selection_history_hides_ratings(table):
 
 # -- turns ------------------------------------------------------------------------------------------------
 
+
 def test_2_5_turns_go_clockwise_from_best_network_news_and_out_of_turn_landing_refused(table):
     playing(table, 3)
     error = refused(table, LandOn(network="CBA", space="sponsor"), IllegalCommand)
@@ -112,16 +140,17 @@ def test_9_4_sponsor_half_hours_must_match_the_tiles(table):
 
 # -- 3.1, 4 auctions ------------------------------------------------------------------------------------------
 
+
 def test_3_1_4_auction_clockwise_raises_passes_and_private_entry(table):
     playing(table, 4)
     accepted(table, LandOn(network="ABS", space="television_production_company"))
     assert "nominate a program" in table.view().status
     accepted(table, Nominate(network="ABS", length=2, colour="blue"))
     assert table.view().status.startswith("Auction: 60-minute Drama, ABS bids $1,000, CBA to bid $1,500+")
-    refused(table, Bid(network="PBC", amount=1_500), IllegalCommand)            # not PBC's turn
-    refused(table, Bid(network="CBA", amount=1_000), IllegalCommand)            # below the minimum
-    refused(table, Bid(network="CBA", amount=1_700), IllegalCommand)            # not a $500 step
-    refused(table, Bid(network="CBA", amount=31_500), IllegalCommand)           # above cash: no loans
+    refused(table, Bid(network="PBC", amount=1_500), IllegalCommand)  # not PBC's turn
+    refused(table, Bid(network="CBA", amount=1_000), IllegalCommand)  # below the minimum
+    refused(table, Bid(network="CBA", amount=1_700), IllegalCommand)  # not a $500 step
+    refused(table, Bid(network="CBA", amount=31_500), IllegalCommand)  # above cash: no loans
     accepted(table, Bid(network="CBA", amount=1_500))
     assert "CBA bids $1,500, PBC to bid" in table.view().status
     accepted(table, PassBid(network="PBC"))
@@ -160,21 +189,22 @@ def test_9_7_technical_difficulties_cannot_bid_and_buttons_raise_and_pass(table)
     assert table.state.auction.bidders == ("ABS", "PBC")
     error = refused(table, Bid(network="CBA", amount=1_500), IllegalCommand)
     assert error.rule == "TV Wars 9.7"
-    accepted(table, TV_WARS.button_command("on_the_air", "ABS"))        # raise $500
+    accepted(table, TV_WARS.button_command("on_the_air", "ABS"))  # raise $500
     assert table.state.auction.high_bid == 1_500 and table.state.auction.high_bidder == "ABS"
-    accepted(table, TV_WARS.button_command("sponsor", "PBC"))           # pass
+    accepted(table, TV_WARS.button_command("sponsor", "PBC"))  # pass
     assert table.state.entry.network == "ABS" and table.state.entry.lot == "star"
     refused(table, EnterTileValue(network="ABS", value=25), MalformedCommand)
     accepted(table, EnterTileValue(network="ABS", value=30, name="Flirt Reynolds"))
     assert table.state.network("ABS").holdings.count("star") == 1
     assert "1 Star" in table.view().players[0].badges
-    assert table.state.turn == "ABS"          # PBC's turn is over; CBA still on Technical Difficulties
+    assert table.state.turn == "ABS"  # PBC's turn is over; CBA still on Technical Difficulties
     accepted(table, LandOn(network="ABS", space="on_the_air"))
     accepted(table, LandOn(network="CBA", space="on_the_air"))
     assert "CBA" not in table.state.technical_difficulties
 
 
 # -- 3.2, 3.22 Movie Studio -----------------------------------------------------------------------------------
+
 
 def test_3_2_movie_price_is_1000_times_the_roll_and_purchase_is_optional(table):
     playing(table, 2)
@@ -220,6 +250,7 @@ def test_3_22_after_eight_movies_the_studio_nominates_90_and_120_minute_programs
 
 
 # -- 5.1-5.32 bonus tiles -----------------------------------------------------------------------------------
+
 
 def test_5_2_emmy_on_doubles_only_and_5_22_void(table):
     playing(table, 2)
@@ -276,12 +307,13 @@ def test_5_12_talent_agency_void_when_nine_stars_are_owned(table):
 
 # -- 9.2, 9.3 steals -----------------------------------------------------------------------------------------
 
+
 def test_9_2_steal_a_program_the_loser_chooses(table):
     playing(table, 3)
     accepted(table, LandOn(network="ABS", space="steal_a_program"))
     refused(table, Steal(network="ABS", victim="ABS"), IllegalCommand)
     accepted(table, Steal(network="ABS", victim="PBC"))
-    refused(table, GiveUp(network="ABS", tile_id="P1"), IllegalCommand)      # the loser chooses
+    refused(table, GiveUp(network="ABS", tile_id="P1"), IllegalCommand)  # the loser chooses
     victim_tile = table.state.network("PBC").holdings.programs[0].id
     accepted(table, GiveUp(network="PBC", tile_id=victim_tile))
     assert table.state.network("ABS").holdings.half_hours == 21
@@ -296,6 +328,7 @@ def test_9_3_steal_a_star_no_effect_without_stars(table):
 
 # -- 6.3, 9.9 Best Network News ---------------------------------------------------------------------------------
 
+
 def test_6_3_9_9_best_network_news_then_preemption_then_1000(table):
     playing(table, 2)
     accepted(table, LandOn(network="ABS", space="on_the_air"))
@@ -306,7 +339,7 @@ def test_6_3_9_9_best_network_news_then_preemption_then_1000(table):
     accepted(table, LandOn(network="CBA", space="on_the_air"))
     accepted(table, LandOn(network="ABS", space="best_network_news"))
     holdings = table.state.network("ABS").holdings
-    assert any(t.kind == "preemption" for t in holdings.programs) and holdings.half_hours == 20   # 9.4
+    assert any(t.kind == "preemption" for t in holdings.programs) and holdings.half_hours == 20  # 9.4
     accepted(table, LandOn(network="CBA", space="on_the_air"))
     accepted(table, LandOn(network="ABS", space="best_network_news"))
     assert cash(table)["ABS"] == 32_000
@@ -314,22 +347,23 @@ def test_6_3_9_9_best_network_news_then_preemption_then_1000(table):
 
 # -- 9.6 Bulletin, 7 bankruptcy ---------------------------------------------------------------------------------
 
+
 def test_7_bankruptcy_sells_programs_no_change_given_special_rolled(table):
     playing(table, 2)
     accepted(table, LandOn(network="ABS", space="bulletin"))
     accepted(table, Bulletin(network="ABS", effect="pay_each", amount=35_000))
     assert cash(table) == {"ABS": 0, "CBA": 62_000}
     assert "ABS owes $4,000" in table.view().status
-    refused(table, LandOn(network="CBA", space="sponsor"), IllegalCommand)     # the debt comes first
+    refused(table, LandOn(network="CBA", space="sponsor"), IllegalCommand)  # the debt comes first
     special = next(t.id for t in table.state.network("ABS").holdings.programs if t.kind == "special")
     accepted(table, SellProgram(network="ABS", tile_id=special))
     assert table.view().pending_dice.roller == "ABS"
-    outcome = accepted(table, AnswerDice(roller="ABS", values=(1, 2)))        # 30 RP × 2 half-hours = $3,000
+    outcome = accepted(table, AnswerDice(roller="ABS", values=(1, 2)))  # 30 RP × 2 half-hours = $3,000
     sold = next(r for r in outcome.records if r.type == "program_sold")
     assert sold.payload["value"] == 3_000 and sold.payload["applied"] == 3_000
     assert cash(table) == {"ABS": 0, "CBA": 65_000}
     big = next(t.id for t in table.state.network("ABS").holdings.programs if t.length == 4)
-    outcome = accepted(table, SellProgram(network="ABS", tile_id=big))         # 90 RP × 4 = $18,000
+    outcome = accepted(table, SellProgram(network="ABS", tile_id=big))  # 90 RP × 4 = $18,000
     sold = next(r for r in outcome.records if r.type == "program_sold")
     assert (sold.payload["value"], sold.payload["applied"], sold.payload["forfeited"]) == (18_000, 1_000, 17_000)
     assert "9 × $500 × 4 half-hours" in outcome.message
@@ -340,6 +374,7 @@ def test_7_bankruptcy_sells_programs_no_change_given_special_rolled(table):
 def test_7_worked_examples_sale_values():
     from companion.games.tv_wars.bankruptcy import sale_value
     from companion.games.tv_wars.holdings import ProgramTile
+
     assert sale_value(ProgramTile("P1", 1, "green", 80, "BEERS"))[0] == 4_000
     assert sale_value(ProgramTile("P2", 3, "red", 70, "SATURDAY NIGHT DEAD"))[0] == 10_500
     assert sale_value(ProgramTile.movie("M1"))[0] == 20_000
@@ -355,12 +390,13 @@ def test_9_6_bulletin_move_collect_and_super_bowl(table):
     accepted(table, Bulletin(network="CBA", effect="super_bowl"))
     assert table.state.network("CBA").holdings.half_hours == 22
     accepted(table, LandOn(network="ABS", space="bulletin"))
-    refused(table, Bulletin(network="ABS", effect="super_bowl"), IllegalCommand)   # only one exists
+    refused(table, Bulletin(network="ABS", effect="super_bowl"), IllegalCommand)  # only one exists
     accepted(table, Bulletin(network="ABS", effect="collect_each", amount=1_000))
     assert cash(table) == {"ABS": 45_000, "CBA": 30_000}
 
 
 # -- 1, 3, 10 last network standing ---------------------------------------------------------------------------
+
 
 def test_3_losing_every_program_puts_a_network_out_and_the_last_one_wins(table):
     playing(table, 2)
@@ -380,6 +416,7 @@ def test_3_losing_every_program_puts_a_network_out_and_the_last_one_wins(table):
 
 # -- 9.5 and 2.5: who may move, and when (a mashed button, a tap at the wrong moment) --------------------------
 
+
 def test_2_5_nobody_passes_on_the_air_or_lands_on_sponsor_during_the_roll_off(table):
     start_tv_wars(table, 2)
     for command in (PassOnTheAir(network="ABS", source="button"), LandOnSponsor(network="CBA", source="touch")):
@@ -391,7 +428,7 @@ def test_9_5_in_play_only_the_moving_network_passes_on_the_air_and_only_once_a_t
     playing(table, 3)
     before = cash(table)["ABS"]
     accepted(table, PassOnTheAir(network="ABS", source="button"))
-    for _ in range(9):                                          # the same button mashed nine more times
+    for _ in range(9):  # the same button mashed nine more times
         error = refused(table, PassOnTheAir(network="ABS", source="button"), IllegalCommand)
         assert "already passed On the Air this turn" in str(error) and error.rule == "TV Wars 9.5"
     assert cash(table)["ABS"] == before + 3_000
@@ -400,7 +437,7 @@ def test_9_5_in_play_only_the_moving_network_passes_on_the_air_and_only_once_a_t
     refused(table, LandOn(network="ABS", space="sponsor", passed_on_the_air=True), IllegalCommand)  # paid already
     accepted(table, LandOn(network="ABS", space="sponsor"))
     assert table.state.turn == "CBA" and not table.state.passed_on_the_air
-    accepted(table, PassOnTheAir(network="CBA", source="touch"))    # the next mover passes it: paid again
+    accepted(table, PassOnTheAir(network="CBA", source="touch"))  # the next mover passes it: paid again
     assert table.state.passed_on_the_air
 
 
@@ -411,7 +448,7 @@ def test_4_a_tap_on_sponsor_or_on_the_air_during_an_auction_is_refused_but_the_s
     for command in (LandOnSponsor(network="CBA", source="touch"), PassOnTheAir(network="CBA", source="touch")):
         error = refused(table, command, IllegalCommand)
         assert error.rule == "TV Wars 4" and "auction is under way" in str(error)
-    accepted(table, LandOnSponsor(network="CBA", source="button"))   # the seat's second button: pass
+    accepted(table, LandOnSponsor(network="CBA", source="button"))  # the seat's second button: pass
     assert table.state.auction.passed == ("CBA",) and table.state.auction.next_bidder == "PBC"
 
 
@@ -419,12 +456,17 @@ def test_9_1_secret_figures_stay_out_of_command_reprs_so_out_of_logs():
     """The table logs every refused command with its repr: a rating, a Special, a name or a line-up must not
     be in it (TV Wars 9.1); such commands are marked private so screens send their refusals to the panel."""
     from companion.games.tv_wars.war_at_table import EnterLineUp
-    commands = [EnterTileValue(network="ABS", value=70, name="DR. KILLJOY"),
-                SelectStartingProgramming(network="ABS", programs=(ProgramSpec(2, "blue", 70, name="DR. KILLJOY"),
-                                                                   ProgramSpec(1, "red", None, special=True))),
-                EnterLineUp(network="ABS", placements=(("P7", "S2"),), promotion=True)]
+
+    commands = [
+        EnterTileValue(network="ABS", value=70, name="DR. KILLJOY"),
+        SelectStartingProgramming(
+            network="ABS",
+            programs=(ProgramSpec(2, "blue", 70, name="DR. KILLJOY"), ProgramSpec(1, "red", None, special=True)),
+        ),
+        EnterLineUp(network="ABS", placements=(("P7", "S2"),), promotion=True),
+    ]
     for command in commands:
         text = repr(command)
         assert command.private and "ABS" in text
         assert not any(secret in text for secret in ("70", "KILLJOY", "special=True", "P7", "S2", "promotion"))
-    assert SellProgram(network="ABS", tile_id="P7").private      # its sale price would tell the rating (7)
+    assert SellProgram(network="ABS", tile_id="P7").private  # its sale price would tell the rating (7)

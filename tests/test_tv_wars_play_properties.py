@@ -7,17 +7,29 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_tv_wars_play import STANDARD
 
 from companion.bank import MONEY_MOVED
 from companion.commands import BANK, AnswerDice, PlayerSeat
 from companion.errors import CommandError
-from companion.games.tv_wars import (TV_WARS, Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn,
-                                     Nominate, PassBid, SelectStartingProgramming, SellProgram, Steal)
+from companion.games.tv_wars import (
+    TV_WARS,
+    Bid,
+    Bulletin,
+    BuyMovie,
+    Decline,
+    EnterTileValue,
+    GiveUp,
+    LandOn,
+    Nominate,
+    PassBid,
+    SelectStartingProgramming,
+    SellProgram,
+    Steal,
+)
 from companion.games.tv_wars.holdings import PROGRAM_INVENTORY
 from companion.games.tv_wars.ratings_war import INVENTORY
 from companion.games.tv_wars.spaces import SPACES
-
-from test_tv_wars_play import STANDARD
 
 NAMES = ("ABS", "CBA", "PBC")
 
@@ -56,20 +68,33 @@ def commands(state):
     minimum = state.auction.minimum if state.auction is not None else 1_000
     return st.one_of(
         st.builds(LandOn, network=network, space=st.sampled_from(spaces), passed_on_the_air=st.booleans()),
-        st.builds(Nominate, network=network, length=st.sampled_from([None, 1, 2, 3, 4]),
-                  colour=st.sampled_from([None, "green", "red", "blue", "yellow"]),
-                  opening=st.sampled_from([1_000, 1_500, 2_000, 40_000])),
+        st.builds(
+            Nominate,
+            network=network,
+            length=st.sampled_from([None, 1, 2, 3, 4]),
+            colour=st.sampled_from([None, "green", "red", "blue", "yellow"]),
+            opening=st.sampled_from([1_000, 1_500, 2_000, 40_000]),
+        ),
         st.builds(Bid, network=network, amount=st.sampled_from([minimum, minimum + 500, minimum + 250, 500, 99_000])),
         st.builds(PassBid, network=network),
         st.builds(Decline, network=network),
         st.builds(BuyMovie, network=network),
-        st.builds(EnterTileValue, network=network, value=st.sampled_from([10, 20, 30, 50, -20, 70, None]),
-                  special=st.booleans()),
+        st.builds(
+            EnterTileValue,
+            network=network,
+            value=st.sampled_from([10, 20, 30, 50, -20, 70, None]),
+            special=st.booleans(),
+        ),
         st.builds(Steal, network=network, victim=st.sampled_from(NAMES)),
         st.builds(GiveUp, network=network, tile_id=st.sampled_from(tiles)),
-        st.builds(Bulletin, network=network, effect=st.sampled_from(["pay", "collect", "pay_each", "collect_each",
-                                                                      "super_bowl", "auction_star", "none"]),
-                  amount=st.sampled_from([500, 5_000, 40_000])),
+        st.builds(
+            Bulletin,
+            network=network,
+            effect=st.sampled_from(
+                ["pay", "collect", "pay_each", "collect_each", "super_bowl", "auction_star", "none"]
+            ),
+            amount=st.sampled_from([500, 5_000, 40_000]),
+        ),
         st.builds(SellProgram, network=network, tile_id=st.sampled_from(tiles)),
         st.builds(AnswerDice, roller=network, values=st.tuples(st.integers(1, 6), st.integers(1, 6))),
     )
@@ -119,6 +144,6 @@ def test_money_conserved_inventory_respected_refusals_inert_replay_exact(data):
         view = TV_WARS.view(state)
         assert " RP" not in view.status and not any(" RP" in note for note in view.notes)
     replayed, _ = _start()
-    for event in log[len(_start()[1]):]:
+    for event in log[len(_start()[1]) :]:
         replayed = TV_WARS.evolve(replayed, event.type, event.payload)
     assert replayed == state

@@ -40,14 +40,14 @@ def test_the_example_nbs_card_read_from_tags_resolves_the_same_war(registry):
 
 
 def test_a_gap_in_the_program_column_is_refused_citing_6_1(registry):
-    card = {1: "04A1B2C3", 4: "04A1B2C5"}              # 8:30 and 9:00 left empty
+    card = {1: "04A1B2C3", 4: "04A1B2C5"}  # 8:30 and 9:00 left empty
     with pytest.raises(IllegalCommand, match="8:30 empty") as caught:
         lineup_from_slots("NBS", card, registry.lookup)
     assert caught.value.rule == "TV Wars 6.1"
 
 
 def test_an_overlap_is_refused_citing_6_1(registry):
-    card = {2: "04A1B2C4", 3: "04A1B2C3"}              # TENDER HIDE runs 8:30-9:30; 9:00 is inside it
+    card = {2: "04A1B2C4", 3: "04A1B2C3"}  # TENDER HIDE runs 8:30-9:30; 9:00 is inside it
     with pytest.raises(IllegalCommand) as caught:
         lineup_from_slots("NBS", {1: "04A1B2C3", **card}, registry.lookup)
     assert caught.value.rule == "TV Wars 6.1" and "inside the program before it" in str(caught.value)

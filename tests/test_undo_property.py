@@ -19,12 +19,24 @@ import sqlite3
 from dataclasses import dataclass
 
 import pytest
+from conftest import NETWORKS, start_tv_wars
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import companion.session as session_module
-from companion.commands import (BANK, AdjustTrack, AnswerDice, EndGame, JumpTo, OpenGame, PlayerSeat, Redo,
-                                RollDice, TransferMoney, Undo)
+from companion.commands import (
+    BANK,
+    AdjustTrack,
+    AnswerDice,
+    EndGame,
+    JumpTo,
+    OpenGame,
+    PlayerSeat,
+    Redo,
+    RollDice,
+    TransferMoney,
+    Undo,
+)
 from companion.dice import SeededDice
 from companion.errors import JournalError, NothingToRedo, NothingToUndo
 from companion.events import GAME_STARTED, HISTORY_RESTORED, EventRecord
@@ -35,25 +47,33 @@ from companion.journal import Journal
 from companion.session import GameSession
 from companion.table import Table
 
-from conftest import NETWORKS, start_tv_wars
-
 # -- the property -----------------------------------------------------------------------------------------
 
 game_ops = st.one_of(
     st.tuples(st.just("air"), st.integers(0, 3)),
     st.tuples(st.just("sponsor"), st.integers(0, 3), st.one_of(st.none(), st.integers(0, 30))),
-    st.tuples(st.just("pay"), st.integers(-1, 3), st.integers(-1, 3),
-              st.sampled_from([0, -5, 500, 1_000, 2_500, 20_000, 40_000, 100_000])),
+    st.tuples(
+        st.just("pay"),
+        st.integers(-1, 3),
+        st.integers(-1, 3),
+        st.sampled_from([0, -5, 500, 1_000, 2_500, 20_000, 40_000, 100_000]),
+    ),
     st.tuples(st.just("track"), st.integers(0, 3), st.integers(-10, 10)),
-    st.tuples(st.just("roll"), st.booleans()),                     # RollDice by the right / a wrong roller
+    st.tuples(st.just("roll"), st.booleans()),  # RollDice by the right / a wrong roller
     st.tuples(st.just("answer"), st.integers(1, 6), st.integers(1, 6)),
-    st.tuples(st.just("end"),),
+    st.tuples(
+        st.just("end"),
+    ),
 )
 history_ops = st.one_of(
     st.tuples(st.just("undo"), st.integers(1, 4)),
-    st.tuples(st.just("redo"),),
+    st.tuples(
+        st.just("redo"),
+    ),
     st.tuples(st.just("jump"), st.integers(0, 1_000)),
-    st.tuples(st.just("older"),),                                  # the history screen loads a page more
+    st.tuples(
+        st.just("older"),
+    ),  # the history screen loads a page more
 )
 checkpoints = st.sampled_from([1, 2, 3, 64])
 recent_states = st.sampled_from([1, 2, 256])
@@ -140,9 +160,9 @@ def assert_same_as_naive(session: GameSession, naive: Naive) -> None:
     assert [(h.seq, h.in_force) for h in session.history()] == [(session.started.seq, True)] + naive.in_force()
     for seq, line in naive.after.items():
         assert session.line_after(seq) == line, f"the line after entry #{seq}"
-    for keep in range(len(naive.line) + 1):        # every earlier state, recomputed from the checkpoints
+    for keep in range(len(naive.line) + 1):  # every earlier state, recomputed from the checkpoints
         assert session.preview_restore(keep, []) == naive.fold(naive.line[:keep]), f"the state after {keep} moves"
-    for seq, target in naive.after.items():        # every jump the history screen offers
+    for seq, target in naive.after.items():  # every jump the history screen offers
         keep = 0
         while keep < min(len(target), len(naive.line)) and target[keep] == naive.line[keep]:
             keep += 1
@@ -159,8 +179,10 @@ def assert_window_shows_the_newest(window: HistoryWindow, session: GameSession) 
     """The window's rows are the newest of ``session.history()``, newest first, exactly as many as it holds."""
     newest_first = session.history()[::-1]
     assert len(window.rows) == min(window.limit, len(newest_first))
-    assert window.rows == newest_first[:len(window.rows)]
+    assert window.rows == newest_first[: len(window.rows)]
     assert window.older == len(newest_first) - len(window.rows) and window.more == (window.older > 0)
+
+
 ops = st.lists(st.one_of(game_ops, history_ops), min_size=1, max_size=40)
 
 
@@ -206,15 +228,45 @@ def _events(table) -> int:
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.integers(2, 4), roll_off=st.booleans(), operations=ops, every=checkpoints, recent=recent_states,
-       page=st.integers(1, 6))
-@example(n=2, roll_off=True, operations=[("track", 0, -1), ("undo", 1), ("track", 0, 2), ("jump", 0), ("redo",)],
-         every=64, recent=256, page=60)
-@example(n=3, roll_off=True, operations=[("roll", True), ("roll", True), ("undo", 2), ("answer", 6, 6), ("jump", 1),
-                                         ("redo",), ("redo",), ("roll", True), ("end",), ("undo", 1), ("redo",)],
-         every=2, recent=1, page=2)
-def test_undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_off, operations, every, recent,
-                                                           page):
+@given(
+    n=st.integers(2, 4),
+    roll_off=st.booleans(),
+    operations=ops,
+    every=checkpoints,
+    recent=recent_states,
+    page=st.integers(1, 6),
+)
+@example(
+    n=2,
+    roll_off=True,
+    operations=[("track", 0, -1), ("undo", 1), ("track", 0, 2), ("jump", 0), ("redo",)],
+    every=64,
+    recent=256,
+    page=60,
+)
+@example(
+    n=3,
+    roll_off=True,
+    operations=[
+        ("roll", True),
+        ("roll", True),
+        ("undo", 2),
+        ("answer", 6, 6),
+        ("jump", 1),
+        ("redo",),
+        ("redo",),
+        ("roll", True),
+        ("end",),
+        ("undo", 1),
+        ("redo",),
+    ],
+    every=2,
+    recent=1,
+    page=2,
+)
+def test_undo_redo_jump_equal_replaying_the_surviving_moves(
+    table_factory, n, roll_off, operations, every, recent, page
+):
     with kept_states(every, recent):
         _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_off, operations, page)
 
@@ -224,12 +276,12 @@ def _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_o
     replayed = reopened = None
     try:
         game_id = start_tv_wars(table, n, roll_off=roll_off)
-        produced = {}                     # move id -> the command that (re)produces it from scratch
-        lines = [[]]                      # every line the game has been at
+        produced = {}  # move id -> the command that (re)produces it from scratch
+        lines = [[]]  # every line the game has been at
         window = HistoryWindow(table.session, page=page)
         for op in operations:
             command = _command(table, op, n)
-            if command is None:           # the history screen's "Show older entries"
+            if command is None:  # the history screen's "Show older entries"
                 more = window.more
                 assert window.extend() == more
                 assert_window_shows_the_newest(window, table.session)
@@ -248,12 +300,12 @@ def _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_o
                 assert [r.type for r in outcome.records] == [HISTORY_RESTORED]
                 # undo, redo and jump only ever return to (a prefix of) a line the game really had
                 line = table.session.line
-                assert any(seen[:len(line)] == line for seen in lines), f"{command!r} made up the line {line}"
+                assert any(seen[: len(line)] == line for seen in lines), f"{command!r} made up the line {line}"
                 lines.append(list(line))
                 continue
             move = outcome.records[0].move
             assert move == outcome.records[0].seq and move not in produced
-            if isinstance(command, RollDice):   # replay the dice the table journaled
+            if isinstance(command, RollDice):  # replay the dice the table journaled
                 dice = outcome.records[0].payload
                 assert dice["source"] == SeededDice.source
                 command = AnswerDice(roller=dice["roller"], values=tuple(dice["values"]), source="built-in")
@@ -274,7 +326,9 @@ def _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_o
         # each surviving move, decided again in its place in the line, causes exactly the same events
         for move, again in zip(line, replayed.session.line):
             original = [(r.type, {k: v for k, v in r.payload.items() if k != "by"}) for r in table.session.moves[move]]
-            redone = [(r.type, {k: v for k, v in r.payload.items() if k != "by"}) for r in replayed.session.moves[again]]
+            redone = [
+                (r.type, {k: v for k, v in r.payload.items() if k != "by"}) for r in replayed.session.moves[again]
+            ]
             assert original == redone, f"move #{move} means something else where it now stands in the line"
         assert table.journal.game(game_id).status == ("finished" if table.state.finished else "open")
 
@@ -296,11 +350,14 @@ def _undo_redo_jump_equal_replaying_the_surviving_moves(table_factory, n, roll_o
 
 # -- examples -------------------------------------------------------------------------------------------------
 
+
 def _play_three(table):
     """Three distinct moves: ABS passes On the Air, CBA lands on Sponsor, ABS pays CBA $1,000."""
-    outcomes = [table.execute(PassOnTheAir(network="ABS")),
-                table.execute(LandOnSponsor(network="CBA", half_hours=10)),
-                table.execute(TransferMoney(payer="ABS", payee="CBA", amount=1_000, reason="bid"))]
+    outcomes = [
+        table.execute(PassOnTheAir(network="ABS")),
+        table.execute(LandOnSponsor(network="CBA", half_hours=10)),
+        table.execute(TransferMoney(payer="ABS", payee="CBA", amount=1_000, reason="bid")),
+    ]
     assert all(o.accepted for o in outcomes)
     return [o.records[0].move for o in outcomes]
 
@@ -371,7 +428,7 @@ def test_undo_can_be_undone_by_jumping_to_the_entry_before_it(table):
     after_all = table.state
     table.execute(Undo(steps=2))
     assert table.state != after_all
-    outcome = table.execute(JumpTo(seq=moves[-1]))     # the last entry before the undo
+    outcome = table.execute(JumpTo(seq=moves[-1]))  # the last entry before the undo
     assert outcome.accepted and outcome.message.startswith(f"Back to #{moves[-1]}")
     assert table.state == after_all
     assert table.session.line == moves
@@ -387,7 +444,7 @@ def test_jump_to_the_start_and_back(table):
     assert table.state == start and table.session.line == []
     table.execute(JumpTo(seq=moves[1]))
     assert table.session.line == moves[:2]
-    refusal = table.execute(JumpTo(seq=moves[1])).refusal       # already there
+    refusal = table.execute(JumpTo(seq=moves[1])).refusal  # already there
     assert isinstance(refusal, NothingToUndo)
     assert isinstance(table.execute(JumpTo(seq=99_999)).refusal, NothingToUndo)
     table.execute(Redo())
@@ -460,13 +517,13 @@ def test_redo_after_jumping_to_another_branch_never_brings_back_a_move_out_of_it
     assert table.execute(JumpTo(seq=a)).accepted
     assert table.session.line == [a] and table.state.network("ABS").half_hours.value == 19
     outcome = table.execute(Redo())
-    if outcome.accepted:    # whatever redo brings back must be a line that really existed
+    if outcome.accepted:  # whatever redo brings back must be a line that really existed
         assert any(table.session.line == table.session.line_after(h.seq) for h in table.history()[:-1])
 
 
 def test_jump_to_the_start_entry_returns_to_set_up_and_is_undoable(tmp_path):
     """The history's first entry is the game's start; jumping there undoes every move (TV Wars 2.4 cash)."""
-    from companion.commands import JumpTo, PlayerSeat, NewGame, Redo
+    from companion.commands import JumpTo, NewGame, PlayerSeat, Redo
     from companion.games.tv_wars import PassOnTheAir
     from companion.journal import Journal
     from companion.table import Table
@@ -482,7 +539,7 @@ def test_jump_to_the_start_entry_returns_to_set_up_and_is_undoable(tmp_path):
     assert outcome.accepted and table.state.balances == {"ABS": 31000, "CBA": 31000}
     assert table.execute(Redo()).accepted and table.state.balances["ABS"] == 34000
     before_jump = [h for h in table.history() if h.kind == "jump"][0].seq - 1
-    table.execute(JumpTo(seq=before_jump))      # undo the jump itself: back to all three moves
+    table.execute(JumpTo(seq=before_jump))  # undo the jump itself: back to all three moves
     assert table.state.balances["ABS"] == 40000
 
 
@@ -498,8 +555,8 @@ def test_undo_right_after_a_jump_undoes_the_jump_in_one_press(tmp_path):
     table.claim()
     table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False}))
     moves = [table.execute(PassOnTheAir(network="ABS")).records[0].move for _ in range(4)]
-    table.execute(Undo())                                   # redo stack: [moves[3]]
-    table.execute(JumpTo(seq=moves[0]))                     # back to after the first move
+    table.execute(Undo())  # redo stack: [moves[3]]
+    table.execute(JumpTo(seq=moves[0]))  # back to after the first move
     assert table.state.balances["ABS"] == 34000
     assert table.undo_preview(1) == [f"#{table.history()[-1].seq} the jump back to #{moves[0]}"]
     outcome = table.execute(Undo())
@@ -507,10 +564,11 @@ def test_undo_right_after_a_jump_undoes_the_jump_in_one_press(tmp_path):
     assert table.state.balances["ABS"] == 40000 and table.session.line == moves[:3]
     assert table.redo_preview().startswith(f"#{moves[3]} ")
     assert table.execute(Redo()).accepted and table.state.balances["ABS"] == 43000
-    assert table.execute(Undo()).accepted and table.state.balances["ABS"] == 40000   # plain undo again
+    assert table.execute(Undo()).accepted and table.state.balances["ABS"] == 40000  # plain undo again
 
 
 # -- hand-made journals ----------------------------------------------------------------------------------------
+
 
 def _hand_made_events():
     """Events that any state takes: bank payments to and from each network, and track settings."""
@@ -527,32 +585,45 @@ def _hand_made_events():
 
 
 HAND_MADE = _hand_made_events()
-hand_made_steps = st.lists(st.one_of(
-    st.tuples(st.just("move"), st.lists(st.integers(0, len(HAND_MADE) - 1), min_size=1, max_size=3)),
-    st.tuples(st.just("restore"), st.integers(0, 99), st.lists(st.integers(0, 99), max_size=4)),
-), max_size=40)
+hand_made_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("move"), st.lists(st.integers(0, len(HAND_MADE) - 1), min_size=1, max_size=3)),
+        st.tuples(st.just("restore"), st.integers(0, 99), st.lists(st.integers(0, 99), max_size=4)),
+    ),
+    max_size=40,
+)
 
 
 def _hand_made_journal(steps) -> list[EventRecord]:
     """A game's records: moves of one to three events, and restores with any ``keep`` within the line and
     ``append`` lists of any moves (re-added elsewhere, twice, after themselves), as no table would write."""
     players = [{"name": "ABS", "colour": "red"}, {"name": "CBA", "colour": "blue"}]
-    records = [EventRecord(1, 1, 1, 0.0, GAME_STARTED, {"game": "tv-wars", "players": players,
-                                                        "options": {"roll_off": False}})]
+    records = [
+        EventRecord(1, 1, 1, 0.0, GAME_STARTED, {"game": "tv-wars", "players": players, "options": {"roll_off": False}})
+    ]
     moves, length = [], 0
     for step in steps:
         seq = records[-1].seq + 1
         if step[0] == "move":
-            records += [EventRecord(seq + i, 1, seq, float(seq), HAND_MADE[e].type, dict(HAND_MADE[e].payload))
-                        for i, e in enumerate(step[1])]
+            records += [
+                EventRecord(seq + i, 1, seq, float(seq), HAND_MADE[e].type, dict(HAND_MADE[e].payload))
+                for i, e in enumerate(step[1])
+            ]
             moves.append(seq)
             length = len(naive_replay(records).line)
         else:
             keep = step[1] % (length + 1)
             append = [moves[i % len(moves)] for i in step[2]] if moves else []
-            records.append(EventRecord(seq, 1, seq, float(seq), HISTORY_RESTORED,
-                                       {"action": "jump", "to": 1, "keep": keep, "append": append,
-                                        "undone": [], "redone": append}))
+            records.append(
+                EventRecord(
+                    seq,
+                    1,
+                    seq,
+                    float(seq),
+                    HISTORY_RESTORED,
+                    {"action": "jump", "to": 1, "keep": keep, "append": append, "undone": [], "redone": append},
+                )
+            )
             length = keep + len(append)
     return records
 
@@ -567,7 +638,7 @@ def test_hand_made_restores_replay_as_a_full_replay_does(steps, every, recent):
         # and step by step, as a table takes them
         stepwise = GameSession(1, records[:1])
         for index in range(1, len(records)):
-            stepwise.take(records[index:index + 1])
+            stepwise.take(records[index : index + 1])
         assert stepwise.state == session.state and stepwise.history() == session.history()
 
 
@@ -575,10 +646,17 @@ def test_records_out_of_seq_order_still_find_every_entry():
     """A hand-made journal whose entries are not in seq order, and whose move ids are not their first seq:
     entries are found through a map instead of by bisection, with the same results."""
     base = _hand_made_journal([("move", [0]), ("move", [5, 1]), ("move", [8])])
-    shuffled = [base[0]] + [EventRecord(100 - r.seq, 1, 200 - r.move, r.time, r.type, r.payload)
-                            for r in base[1:]]
-    shuffled.append(EventRecord(50, 1, 50, 9.0, HISTORY_RESTORED, {"action": "jump", "to": 1, "keep": 1,
-                                                                   "append": [195], "undone": [], "redone": []}))
+    shuffled = [base[0]] + [EventRecord(100 - r.seq, 1, 200 - r.move, r.time, r.type, r.payload) for r in base[1:]]
+    shuffled.append(
+        EventRecord(
+            50,
+            1,
+            50,
+            9.0,
+            HISTORY_RESTORED,
+            {"action": "jump", "to": 1, "keep": 1, "append": [195], "undone": [], "redone": []},
+        )
+    )
     session = GameSession(1, shuffled)
     assert_same_as_naive(session, naive_replay(shuffled))
     assert list(session.moves) == [198, 197, 195] and session.moves[197][1].seq == 96
@@ -588,8 +666,11 @@ def test_a_restore_past_the_line_or_an_event_for_an_older_move_cannot_be_replaye
     """What no table writes is named, not guessed at: ``keep`` beyond the line, an event joining a move that
     is no longer the latest."""
     base = _hand_made_journal([("move", [0]), ("move", [1])])
-    past = base + [EventRecord(4, 1, 4, 4.0, HISTORY_RESTORED, {"action": "undo", "keep": 3, "append": [],
-                                                                "undone": [], "redone": []})]
+    past = base + [
+        EventRecord(
+            4, 1, 4, 4.0, HISTORY_RESTORED, {"action": "undo", "keep": 3, "append": [], "undone": [], "redone": []}
+        )
+    ]
     with pytest.raises(JournalError, match=r"event #4 \(history_restored\).*keep must be a whole number from 0 to 2"):
         GameSession(1, past)
     late = base + [EventRecord(4, 1, 2, 4.0, HAND_MADE[0].type, dict(HAND_MADE[0].payload))]
@@ -603,8 +684,9 @@ def test_a_long_game_keeps_states_only_at_checkpoints_and_undoes_past_them(table
     with kept_states(64, 8):
         start_tv_wars(table, 2, roll_off=False)
         for i in range(200):
-            assert table.execute(AdjustTrack(player=("ABS", "CBA")[i % 2], track="half_hours",
-                                              delta=1 if (i // 2) % 10 < 5 else -1)).accepted
+            assert table.execute(
+                AdjustTrack(player=("ABS", "CBA")[i % 2], track="half_hours", delta=1 if (i // 2) % 10 < 5 else -1)
+            ).accepted
         session = table.session
         kept = [node.depth for node in _nodes(session) if node.state is not None]
         assert kept == [0, 64, 128, 192]
@@ -612,7 +694,7 @@ def test_a_long_game_keeps_states_only_at_checkpoints_and_undoes_past_them(table
         naive = naive_replay(table.journal.events(session.game_id))
         for steps in range(1, 151):
             assert table.execute(Undo()).accepted
-            assert table.state == naive.fold(naive.line[:200 - steps]), f"after {steps} undos"
+            assert table.state == naive.fold(naive.line[: 200 - steps]), f"after {steps} undos"
         assert len(session._recent.items) == 8
 
 

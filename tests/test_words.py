@@ -27,7 +27,9 @@ def test_and_join_has_no_serial_comma_and_takes_another_conjunction():
         and_join([])
 
 
-@pytest.mark.parametrize("value, whole", [(0, True), (-3, True), (10**20, True), (True, False), (False, False),
-                                          (2.0, False), ("2", False), (None, False)])
+@pytest.mark.parametrize(
+    "value, whole",
+    [(0, True), (-3, True), (10**20, True), (True, False), (False, False), (2.0, False), ("2", False), (None, False)],
+)
 def test_is_whole_is_int_but_not_bool(value, whole):
     assert is_whole(value) is whole

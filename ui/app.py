@@ -19,23 +19,33 @@ from pathlib import Path
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.event import EventDispatcher
 from kivy.graphics.texture import Texture
 from kivy.lang import Builder
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
-                             StringProperty)
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.image import Image as KivyImage
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
-from kivy.event import EventDispatcher
-from kivy.metrics import dp
+from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import get_color_from_hex
 
 from companion.bank import format_dollars
-from companion.commands import (BANK, AnswerDice, EndGame, JumpTo, NewGame, OpenGame, PlayerSeat, Redo, RollDice,
-                                TransferMoney, Undo)
+from companion.commands import (
+    BANK,
+    AnswerDice,
+    EndGame,
+    JumpTo,
+    NewGame,
+    OpenGame,
+    PlayerSeat,
+    Redo,
+    RollDice,
+    TransferMoney,
+    Undo,
+)
 from companion.config import BUILT_IN_SEAT_NAMES, Config
 from companion.errors import DiceError
 from companion.games import find_game, game_names, game_title
@@ -183,15 +193,17 @@ class TransferPopup(Popup):
         else:
             self.pay_text, self.ready = f"Pay {format_dollars(int(self.amount))}", True
 
-    def fill(self, controller: "TableController", players: list[str], payer: str) -> None:
+    def fill(self, controller: TableController, players: list[str], payer: str) -> None:
         """Build the payer/payee choices (players and the bank) with ``payer`` preselected."""
         from kivy.factory import Factory
+
         self.controller = controller
         self.payer = payer
         for box, attribute, group in ((self.ids.payer_box, "payer", "payer"), (self.ids.payee_box, "payee", "payee")):
             for name in players + [BANK]:
-                button = Factory.ChoiceButton(text="Bank" if name == BANK else name, group=group,
-                                              allow_no_selection=False)
+                button = Factory.ChoiceButton(
+                    text="Bank" if name == BANK else name, group=group, allow_no_selection=False
+                )
                 button.state = "down" if getattr(self, attribute) == name else "normal"
                 button.bind(on_release=lambda b, n=name, a=attribute: setattr(self, a, n))
                 box.add_widget(button)
@@ -211,8 +223,9 @@ class TransferPopup(Popup):
 
     def submit(self) -> None:
         """Post the transfer; the table checks it (a refusal shows in the message bar)."""
-        self.controller.post(TransferMoney(payer=self.payer, payee=self.payee, amount=int(self.amount),
-                                           reason=self.reason.strip()))
+        self.controller.post(
+            TransferMoney(payer=self.payer, payee=self.payee, amount=int(self.amount), reason=self.reason.strip())
+        )
         self.dismiss(animation=False)
 
 
@@ -224,12 +237,14 @@ class SponsorPopup(Popup):
     explanation = StringProperty("")
 
     def on_half_hours(self, *_):
-        self.explanation = (f"Pays {format_dollars(500 * int(self.half_hours))} = "
-                            f"{int(self.half_hours)} half-hours × $500")
+        self.explanation = (
+            f"Pays {format_dollars(500 * int(self.half_hours))} = {int(self.half_hours)} half-hours × $500"
+        )
 
     def submit(self) -> None:
         """Post the Sponsor landing."""
         from companion.games.tv_wars import LandOnSponsor
+
         self.controller.post(LandOnSponsor(network=self.network, half_hours=int(self.half_hours)))
         self.dismiss(animation=False)
 
@@ -241,9 +256,10 @@ class DicePopup(Popup):
     total_text = StringProperty("")
     ready = BooleanProperty(False)
 
-    def fill(self, controller: "TableController", roller: str, count: int, sides: int) -> None:
+    def fill(self, controller: TableController, roller: str, count: int, sides: int) -> None:
         """One row of face buttons per die."""
         from kivy.factory import Factory
+
         self.controller, self.roller = controller, roller
         self.values = [0] * count
         for die in range(count):
@@ -269,8 +285,7 @@ class DicePopup(Popup):
 
     def submit(self) -> None:
         """Post the values (the table refuses an incomplete roll with a clear message)."""
-        self.controller.post(AnswerDice(roller=self.roller, values=tuple(v for v in self.values if v),
-                                        source="manual"))
+        self.controller.post(AnswerDice(roller=self.roller, values=tuple(v for v in self.values if v), source="manual"))
         self.dismiss(animation=False)
 
 
@@ -285,9 +300,10 @@ class SelfTestPopup(Popup):
     #: Seconds to wait for each button.
     timeout = 10
 
-    def start(self, controller: "TableController") -> None:
+    def start(self, controller: TableController) -> None:
         """Show the panel patterns and ask for the first button."""
         from hardware.selftest import Check, buttons_in_order, panel_test_pattern
+
         self.controller, self.checks = controller, []
         self._Check = Check
         config = controller.config
@@ -295,13 +311,16 @@ class SelfTestPopup(Popup):
         if controller.panels is not None:
             patterns = [panel_test_pattern(seat.name, n) for n, seat in enumerate(config.seats, start=1)]
             controller.panels.show_images(patterns, seconds=self.timeout * (len(self.pending) + 1))
-            self.checks += [Check(f"panel {n} ({seat.name})", True, "pattern sent; check it by eye")
-                            for n, seat in enumerate(config.seats, start=1)]
+            self.checks += [
+                Check(f"panel {n} ({seat.name})", True, "pattern sent; check it by eye")
+                for n, seat in enumerate(config.seats, start=1)
+            ]
         if controller.buttons is None:
             self.checks.append(Check("buttons", False, "no usable GPIO backend (see the message on Home)"))
         else:
             controller.buttons.capture = lambda seat, button, action: Clock.schedule_once(
-                lambda dt: self._pressed(seat, button, action))
+                lambda dt: self._pressed(seat, button, action)
+            )
         self._tick = Clock.schedule_interval(self._count_down, 1)
         self._next()
 
@@ -333,7 +352,7 @@ class SelfTestPopup(Popup):
         if self.done:
             return
         expected_seat, expected, label = self.current
-        if (seat, button) != (expected_seat, expected):      # noted; the test keeps waiting for this one
+        if (seat, button) != (expected_seat, expected):  # noted; the test keeps waiting for this one
             who = "table" if seat is None else self.controller.config.seats[seat].name
             self.wrong.append(f"{who} {button.action.replace('_', ' ')}")
             self.countdown = f"That was {self.wrong[-1]}; still waiting for {label}"
@@ -354,6 +373,7 @@ class SelfTestPopup(Popup):
         """Stop listening, save the report and show its summary (``close`` also closes the dialog)."""
         if not self.done:
             from hardware.selftest import check_readers, save_report
+
             self.done = True
             self._tick.cancel()
             if self.controller.buttons is not None:
@@ -383,18 +403,25 @@ class TileLearnPopup(Popup):
     where = StringProperty("")
     summary = StringProperty("")
     problem = BooleanProperty(True)
-    KINDS = (("program", "Program"), ("star", "Star"), ("emmy", "Emmy"), ("critics_choice", "Critics' Choice"),
-             ("viewers_views", "Viewers' Views"))
+    KINDS = (
+        ("program", "Program"),
+        ("star", "Star"),
+        ("emmy", "Emmy"),
+        ("critics_choice", "Critics' Choice"),
+        ("viewers_views", "Viewers' Views"),
+    )
 
-    def fill(self, controller: "TableController") -> None:
+    def fill(self, controller: TableController) -> None:
         """Build the choice rows: kind, length, colour and a value grid that follows the kind."""
         from kivy.factory import Factory
+
         self.controller = controller
         self.choice = {"kind": "program", "length": None, "colour": None, "value": None}
-        for key, row, options in (("kind", self.ids.kind_row, self.KINDS),
-                                  ("length", self.ids.length_row, ((1, "30 min"), (2, "60 min"), (3, "90 min"),
-                                                                   (4, "120 min"))),
-                                  ("colour", self.ids.colour_row, ((c, c) for c in ("green", "red", "blue", "yellow")))):
+        for key, row, options in (
+            ("kind", self.ids.kind_row, self.KINDS),
+            ("length", self.ids.length_row, ((1, "30 min"), (2, "60 min"), (3, "90 min"), (4, "120 min"))),
+            ("colour", self.ids.colour_row, ((c, c) for c in ("green", "red", "blue", "yellow"))),
+        ):
             for value, text in options:
                 button = Factory.ChoiceButton(text=text, group=f"{key}-{id(self)}", allow_no_selection=False)
                 button.state = "down" if self.choice[key] == value else "normal"
@@ -405,13 +432,17 @@ class TileLearnPopup(Popup):
     def _values(self) -> None:
         """The value grid for the chosen kind: ratings (or Special/Movie), Star values, or bonus values."""
         from kivy.factory import Factory
+
         grid = self.ids.value_grid
         grid.clear_widgets()
         kind = self.choice["kind"]
-        options = {"program": [(r, str(r)) for r in range(10, 100, 10)] + [("special", "Special"), ("movie", "Movie")],
-                   "star": [(v, str(v)) for v in (10, 20, 30)], "emmy": [(50, "50")],
-                   "critics_choice": [(v, f"{v:+d}") for v in range(-36, 37, 6)],
-                   "viewers_views": [(v, f"{v:+d}") for v in (-28, -21, -14, -7, 7, 14, 21, 29)]}[kind]
+        options = {
+            "program": [(r, str(r)) for r in range(10, 100, 10)] + [("special", "Special"), ("movie", "Movie")],
+            "star": [(v, str(v)) for v in (10, 20, 30)],
+            "emmy": [(50, "50")],
+            "critics_choice": [(v, f"{v:+d}") for v in range(-36, 37, 6)],
+            "viewers_views": [(v, f"{v:+d}") for v in (-28, -21, -14, -7, 7, 14, 21, 29)],
+        }[kind]
         for value, text in options:
             button = Factory.ChoiceButton(text=text, group=f"value-{id(self)}-{kind}", allow_no_selection=False)
             button.bind(on_release=lambda b, v=value: self._choose("value", v))
@@ -444,6 +475,7 @@ class TileLearnPopup(Popup):
         from companion.errors import CompanionError
         from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
         from companion.tiles import Tile
+
         kind, details = self.details()
         try:
             tile = Tile(self.uid, kind, details)
@@ -470,6 +502,7 @@ def describe_tile_public(thing) -> str:
     """What the shared screen may say about a scanned tile (TV Wars 9.1): ``"Program 60 min, blue Drama"``
     or ``"Star"``; never its rating or value."""
     from companion.games.tv_wars.ratings_war import COLOURS, Program
+
     if isinstance(thing, Program):
         movie = "Academy Award Movie, " if thing.academy_award_movie else ""
         return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}"
@@ -479,6 +512,7 @@ def describe_tile_public(thing) -> str:
 def describe_tile_value(thing) -> str:
     """``"Program 60 min, blue Drama, 70 RP"`` or ``"Star 30"``."""
     from companion.games.tv_wars.ratings_war import COLOURS, Program
+
     if isinstance(thing, Program):
         worth = "Special (rolled)" if thing.special else f"{thing.rating} RP"
         movie = "Academy Award Movie, " if thing.academy_award_movie else ""
@@ -517,8 +551,19 @@ class TableController(EventDispatcher):
     #: the table buttons do there ("Buttons: Undo resumes #3 · Redo twice starts a new TV Wars game").
     home_hint = StringProperty("")
 
-    def __init__(self, table: Table, config: Config, *, buttons=None, panels=None, readers=None, tray=None,
-                 tiles=None, touch_problem: str = "", **kwargs) -> None:
+    def __init__(
+        self,
+        table: Table,
+        config: Config,
+        *,
+        buttons=None,
+        panels=None,
+        readers=None,
+        tray=None,
+        tiles=None,
+        touch_problem: str = "",
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
         self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
         self.touch_problem = f"Touch unavailable: {touch_problem}" if touch_problem else ""
@@ -528,20 +573,19 @@ class TableController(EventDispatcher):
         self._unknown_tags: list = []
         self._key_help_for: tuple | None = None
         self._panel_trouble_seen, self._panel_trouble_said = 0, ""
-        if readers is not None:     # reader threads report status and tiles; hand them to the main thread
+        if readers is not None:  # reader threads report status and tiles; hand them to the main thread
             readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
             readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
         self.built_in_dice = config.dice_mode == "built-in"
         self.screens: ScreenManager | None = None
-        self._history: HistoryWindow | None = None     # the history screen's rows, only while it is shown
+        self._history: HistoryWindow | None = None  # the history screen's rows, only while it is shown
         self.popup = None
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
-        self._wake = wake_trigger(self.drain)       # any thread: apply what the buttons posted, now
-        self._panel_views_for: tuple[str, object] | None = None    # (game, its boards' panel_views)
+        self._wake = wake_trigger(self.drain)  # any thread: apply what the buttons posted, now
+        self._panel_views_for: tuple[str, object] | None = None  # (game, its boards' panel_views)
         table.subscribe(self._heard)
-        if buttons is not None:    # a held peek button (config long = "peek"): display only, on the UI thread
-            buttons.on_peek = lambda seat, player, held: Clock.schedule_once(
-                lambda dt: self.peek(seat, player, held))
+        if buttons is not None:  # a held peek button (config long = "peek"): display only, on the UI thread
+            buttons.on_peek = lambda seat, player, held: Clock.schedule_once(lambda dt: self.peek(seat, player, held))
 
     # posting
     def post(self, command) -> None:
@@ -561,8 +605,9 @@ class TableController(EventDispatcher):
         the Home screen, which navigate."""
         if self.tray is not None:
             session = self.table.session
-            matches = self.tray.poll(lambda: session.rules.pending_dice(session.state) if session else None,
-                                     self.table.post)
+            matches = self.tray.poll(
+                lambda: session.rules.pending_dice(session.state) if session else None, self.table.post
+            )
             if matches:
                 self._show_held()
         while True:
@@ -639,8 +684,11 @@ class TableController(EventDispatcher):
         self._panels_on_home = on_home
         if on_home:
             game = self._last_game()
-            lines = (["Touch off"] if self.touch_problem else []) + (
-                [f"Undo: resume #{game.id}"] if game is not None else []) + ["Redo twice:", "new game"]
+            lines = (
+                (["Touch off"] if self.touch_problem else [])
+                + ([f"Undo: resume #{game.id}"] if game is not None else [])
+                + ["Redo twice:", "new game"]
+            )
             text, seconds = "\n".join(lines), 24 * 3600.0
         else:
             text, seconds = ("Touch unavailable", 10.0) if self.touch_problem else ("", 0.0)
@@ -688,6 +736,7 @@ class TableController(EventDispatcher):
         where = f"{event.device} slot {event.slot}"
         if tile is not None:
             from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
+
             try:
                 thing = program_from_tile(tile) if tile.kind == "program" else bonus_from_tile(tile)
                 self.message, self.message_refused = f"{where}: {describe_tile_public(thing)}", False
@@ -760,7 +809,7 @@ class TableController(EventDispatcher):
             player = _player_of(command)
             self.message = f"Refused: {player}'s entry is not accepted; the reason is on {player}'s own panel"
         if outcome.accepted and isinstance(command, (NewGame, OpenGame)) and self.screens is not None:
-            self.screens.current = "dashboard"          # a game was started or resumed: show it
+            self.screens.current = "dashboard"  # a game was started or resumed: show it
         if not outcome.accepted and (command.source == "button" or command.private):
             self._flash_on_panel(outcome)
         self._refresh()
@@ -830,7 +879,7 @@ class TableController(EventDispatcher):
         """Pick which game the home screen's New game buttons start."""
         self.chosen_game = game
         self.screens.get_screen("home").ids.new_game_box.clear_widgets()
-        self.refresh()           # the home buttons, and the simulator's key help in that game's words
+        self.refresh()  # the home buttons, and the simulator's key help in that game's words
 
     def resume(self, game_id: int) -> None:
         """Resume a saved game (the one already open just goes back to its dashboard)."""
@@ -867,7 +916,7 @@ class TableController(EventDispatcher):
     def _open(self, popup: Popup) -> Popup:
         self.popup = popup
         popup.bind(on_dismiss=lambda *_: setattr(self, "popup", None))
-        popup.open(animation=False)   # instant: no fade for a tap to land in
+        popup.open(animation=False)  # instant: no fade for a tap to land in
         return popup
 
     def open_sponsor(self, name: str) -> None:
@@ -897,9 +946,12 @@ class TableController(EventDispatcher):
 
     def confirm_jump(self, seq: int, text: str) -> None:
         """Ask, then return the game to how it was right after history entry ``seq``."""
-        popup = ConfirmPopup(title=f"Go back to right after #{seq}?", confirm_text="Go back",
-                             body=f"#{seq} {text}\n\nEverything after it is undone. The jump is recorded too: "
-                                  f"Undo right after it puts everything back.")
+        popup = ConfirmPopup(
+            title=f"Go back to right after #{seq}?",
+            confirm_text="Go back",
+            body=f"#{seq} {text}\n\nEverything after it is undone. The jump is recorded too: "
+            f"Undo right after it puts everything back.",
+        )
         popup.on_confirm = lambda: self.post(JumpTo(seq=seq))
         self._open(popup)
 
@@ -913,9 +965,11 @@ class TableController(EventDispatcher):
         """Ask, then declare the open game finished (undoable like any move)."""
         if self.table.session is None:
             return
-        popup = ConfirmPopup(title="End this game?", confirm_text="End game",
-                             body="The game is marked finished and no more moves are taken. "
-                                  "Undo reopens it.")
+        popup = ConfirmPopup(
+            title="End this game?",
+            confirm_text="End game",
+            body="The game is marked finished and no more moves are taken. Undo reopens it.",
+        )
         popup.on_confirm = lambda: self.post(EndGame())
         self._open(popup)
 
@@ -925,12 +979,15 @@ class TableController(EventDispatcher):
         if session is None:
             return
         from companion.export import export_json, export_ledger_csv
+
         folder = self.table.journal.path.parent / "exports"
         stem = f"game-{session.game_id}-{time.strftime('%Y%m%d-%H%M%S')}"
         try:
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{stem}.json").write_text(export_json(self.table.journal, session.game_id), encoding="utf-8")
-            (folder / f"{stem}.csv").write_text(export_ledger_csv(self.table.journal, session.game_id), encoding="utf-8")
+            (folder / f"{stem}.csv").write_text(
+                export_ledger_csv(self.table.journal, session.game_id), encoding="utf-8"
+            )
         except OSError as error:
             self.message, self.message_refused = f"Export failed: {error}", True
             log.warning("export failed: %s", error)
@@ -968,22 +1025,27 @@ class TableController(EventDispatcher):
         if self.buttons is not None:
             self.buttons.seat_players([p.name for p in view.players] if view else [])
             rules = table.session.rules if table.session else find_game(self.chosen_game or self.config.game)
-            names = ([p.name for p in view.players] if view else
-                     seat_names(self.config, rules, min(len(self.config.seats), rules.max_players)))
-            if (rules.name, names) != self._key_help_for:      # only when the game or its seats change
+            names = (
+                [p.name for p in view.players]
+                if view
+                else seat_names(self.config, rules, min(len(self.config.seats), rules.max_players))
+            )
+            if (rules.name, names) != self._key_help_for:  # only when the game or its seats change
                 self._key_help_for = (rules.name, names)
-                self.key_help = "  ·  ".join(self.buttons.key_help(names, getattr(rules, "button_labels", None))
-                                             + [f"Dice tray {SIMULATED_TRAY_KEY}"])
+                self.key_help = "  ·  ".join(
+                    self.buttons.key_help(names, getattr(rules, "button_labels", None))
+                    + [f"Dice tray {SIMULATED_TRAY_KEY}"]
+                )
         on_home = view is None or self.screens.current == "home"
         self._show_panels(view)
-        if on_home:      # the saved-games list is read only when seen
+        if on_home:  # the saved-games list is read only when seen
             self._refresh_home()
         self._home_panels(on_home)
         if view is None:
             Window.allow_screensaver = True
             self.screens.current = "home"
             return
-        Window.allow_screensaver = view.finished      # no blanking while a game is open
+        Window.allow_screensaver = view.finished  # no blanking while a game is open
         session = table.session
         self.title = f"{view.title} #{session.game_id}"
         self.status = view.status
@@ -1049,9 +1111,17 @@ class TableController(EventDispatcher):
 
     def _show_history_rows(self, entries) -> None:
         window = self._history
-        data = [{"text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
-                         + ("" if h.in_force else "[undone] ") + h.text,
-                 "seq": h.seq, "in_force": h.in_force, "label": h.text} for h in window.rows]
+        data = [
+            {
+                "text": f"#{h.seq}  {time.strftime('%H:%M', time.localtime(h.time))}  "
+                + ("" if h.in_force else "[undone] ")
+                + h.text,
+                "seq": h.seq,
+                "in_force": h.in_force,
+                "label": h.text,
+            }
+            for h in window.rows
+        ]
         if window.more:
             data.append({"viewclass": "HistoryMoreRow", "text": f"Show older entries ({window.older:,} more)"})
         entries.data = data
@@ -1062,13 +1132,16 @@ class TableController(EventDispatcher):
         if self._history is None or not self._history.extend():
             return
         entries = self.screens.get_screen("history").ids.entries
-        above = max(0.0, entries.children[0].height - entries.height) * (1 - entries.scroll_y) if entries.children else 0
+        above = (
+            max(0.0, entries.children[0].height - entries.height) * (1 - entries.scroll_y) if entries.children else 0
+        )
         self._show_history_rows(entries)
 
         def keep_place(dt):
             extent = entries.children[0].height - entries.height if entries.children else 0
             if extent > 0:
                 entries.scroll_y = max(0.0, min(1.0, 1 - above / extent))
+
         Clock.schedule_once(keep_place, 0)
 
     def _refresh_board(self, session, view) -> None:
@@ -1114,13 +1187,14 @@ class TableController(EventDispatcher):
 
     def _refresh_home(self) -> None:
         from kivy.factory import Factory
+
         home = self.screens.get_screen("home")
         rules = find_game(self.chosen_game or self.config.game)
         home.game_title = rules.title
         picker = home.ids.game_picker
         if not picker.children:
             for name in game_names():
-                button = GameChoice(text=game_title(name), game=name)     # titles only: nothing imported
+                button = GameChoice(text=game_title(name), game=name)  # titles only: nothing imported
                 button.bind(on_release=lambda b: self.choose_game(b.game))
                 picker.add_widget(button)
         for button in picker.children:
@@ -1131,9 +1205,9 @@ class TableController(EventDispatcher):
             counts = range(rules.min_players, min(rules.max_players, len(self.config.seats)) + 1)
             for count in counts:
                 names = " · ".join(seat_names(self.config, rules, count))
-                room = 800 / max(3, len(counts)) / 9          # characters a name line holds at 15sp
+                room = 800 / max(3, len(counts)) / 9  # characters a name line holds at 15sp
                 small = "15sp" if len(names) <= room else "12sp"
-                noun = word[:-1] if count == 1 and word.endswith("s") else word       # "1 player"
+                noun = word[:-1] if count == 1 and word.endswith("s") else word  # "1 player"
                 button = Factory.BigButton(text=f"{count} {noun}\n[size={small}]{names}[/size]", markup=True)
                 button.bind(on_release=lambda b, n=count: self.new_game(n))
                 box.add_widget(button)
@@ -1147,8 +1221,9 @@ class TableController(EventDispatcher):
             label = f"#{game.id} · {game_title(game.game)} · {names} · {events} · {when}"
             if game.status == "finished":
                 label += " · finished"
-            button = Factory.BigButton(text=label, font_size="18sp", size_hint_y=None, height=dp(48),
-                                       shorten=True, shorten_from="right")
+            button = Factory.BigButton(
+                text=label, font_size="18sp", size_hint_y=None, height=dp(48), shorten=True, shorten_from="right"
+            )
             button.bind(on_release=lambda b, g=game.id: self.resume(g))
             box.add_widget(button)
         if not games:
@@ -1156,8 +1231,11 @@ class TableController(EventDispatcher):
         hint = []
         if self.buttons is not None:
             last = self._last_game()
-            hint.append("Buttons: " + (f"Undo resumes #{last.id} · " if last is not None else "")
-                        + f"Redo twice starts a {self._home_new_game_text()}")
+            hint.append(
+                "Buttons: "
+                + (f"Undo resumes #{last.id} · " if last is not None else "")
+                + f"Redo twice starts a {self._home_new_game_text()}"
+            )
         self.home_hint = "\n".join(filter(None, [self.touch_problem, *hint]))
 
 
@@ -1175,8 +1253,14 @@ def wake_trigger(callback):
 
 def _player_of(command) -> str | None:
     """The player a command speaks for (its ``network``, ``roller``, ``player`` or ``payer``), if any."""
-    return next((getattr(command, field) for field in ("network", "roller", "player", "payer")
-                 if isinstance(getattr(command, field, None), str)), None)
+    return next(
+        (
+            getattr(command, field)
+            for field in ("network", "roller", "player", "payer")
+            if isinstance(getattr(command, field, None), str)
+        ),
+        None,
+    )
 
 
 def seat_names(config: Config, rules, count: int) -> list[str]:
@@ -1196,8 +1280,16 @@ class CompanionApp(App):
 
     title = "Tabletop Companion"
 
-    def __init__(self, controller: TableController, *, simulate: bool, notice: str = "",
-                 start_new: bool = False, resume: int | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        controller: TableController,
+        *,
+        simulate: bool,
+        notice: str = "",
+        start_new: bool = False,
+        resume: int | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
         self.controller = controller
         controller.chosen_game = controller.config.game
@@ -1206,7 +1298,7 @@ class CompanionApp(App):
         self.start_new, self.resume = start_new, resume
         self._panel_version = -1
         self.left_kiosk = False
-        self._corners: dict[int, str] = {}        # touch uid -> "left" / "right" (the exit gesture)
+        self._corners: dict[int, str] = {}  # touch uid -> "left" / "right" (the exit gesture)
         self._corner_timer = None
         self._pin_failures = 0
         self._pin_locked_until = 0.0
@@ -1214,15 +1306,15 @@ class CompanionApp(App):
 
     def build(self):
         for path in kv_files():
-            if not path.is_file():     # a broken install: say which file, instead of drawing boards without ids
+            if not path.is_file():  # a broken install: say which file, instead of drawing boards without ids
                 raise FileNotFoundError(f"the companion's layout {path} is missing: reinstall the package")
-        for path in screen_kv_files():     # a board's layout is loaded with its board (ui.games.board_class)
+        for path in screen_kv_files():  # a board's layout is loaded with its board (ui.games.board_class)
             Builder.load_file(str(path))
         screens = ScreenManager(transition=NoTransition())
         for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
             screens.add_widget(screen)
         self.controller.screens = screens
-        screens.bind(current=self.controller.screen_changed)      # history rows built on showing, dropped on leaving
+        screens.bind(current=self.controller.screen_changed)  # history rows built on showing, dropped on leaving
         root = BoxLayout(orientation="vertical")
         screens.size_hint_y = None
         screens.height = TOUCHSCREEN_SIZE[1]
@@ -1254,13 +1346,13 @@ class CompanionApp(App):
             self.controller.message, self.controller.message_refused = notice, True
         # the buttons wake the main thread themselves (post_button); the tick applies what other threads post
         self.drain_tick = Clock.schedule_interval(self.controller.drain, 1 / 30)
-        self.controller.refresh()      # the first frame already shows the resumed game
+        self.controller.refresh()  # the first frame already shows the resumed game
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
             Window.bind(on_flip=self._first_frame)
         Window.bind(on_flip=self._ready)
         Window.bind(on_touch_down=self._corner_down, on_touch_up=self._corner_up)
         interval = watchdog_interval()
-        if interval:      # pinged from the main loop: a hung UI stops pinging and systemd restarts it
+        if interval:  # pinged from the main loop: a hung UI stops pinging and systemd restarts it
             Clock.schedule_interval(lambda dt: notify("WATCHDOG=1"), interval)
         return root
 
@@ -1341,14 +1433,17 @@ class CompanionApp(App):
         self._corner_timer = None
         if set(self._corners.values()) != {"left", "right"}:
             return
-        popup = ConfirmPopup(title="Leave the kiosk?", confirm_text="Leave",
-                             body="The companion closes and stays closed until the Pi restarts or someone "
-                                  "starts it again. The game is saved.")
+        popup = ConfirmPopup(
+            title="Leave the kiosk?",
+            confirm_text="Leave",
+            body="The companion closes and stays closed until the Pi restarts or someone "
+            "starts it again. The game is saved.",
+        )
         popup.on_confirm = self.leave_kiosk
         self.controller._open(popup)
 
     def stop(self, *largs):
-        self._leaving = True        # our own stop (exit gesture, SIGTERM, a driver) may close the window
+        self._leaving = True  # our own stop (exit gesture, SIGTERM, a driver) may close the window
         return super().stop(*largs)
 
     def leave_kiosk(self) -> None:
@@ -1363,8 +1458,11 @@ class CompanionApp(App):
         drawn = repr(time.time())
         try:
             with open("/proc/self/status") as status:
-                memory = " ".join(line.split(":")[0] + "=" + line.split()[1] for line in status
-                                  if line.startswith(("VmRSS:", "VmHWM:")))
+                memory = " ".join(
+                    line.split(":")[0] + "=" + line.split()[1]
+                    for line in status
+                    if line.startswith(("VmRSS:", "VmHWM:"))
+                )
         except OSError:
             memory = ""
         Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n")
@@ -1447,8 +1545,17 @@ NEW_GAME_CONFIRM = 10.0
 #: F2–F12 serve its debug modules): on a USB keyboard at the kiosk they do nothing, unless a button uses one.
 KIOSK_SWALLOWED_KEYS = frozenset({27, *range(282, 294)})
 
-_NAMED = {8: "backspace", 13: "enter", 32: "spacebar", 9: "tab", 27: "escape", 273: "up", 274: "down",
-          275: "right", 276: "left"}
+_NAMED = {
+    8: "backspace",
+    13: "enter",
+    32: "spacebar",
+    9: "tab",
+    27: "escape",
+    273: "up",
+    274: "down",
+    275: "right",
+    276: "left",
+}
 
 
 def _key_name(key: int, codepoint: str | None) -> str:
@@ -1460,7 +1567,8 @@ def _key_name(key: int, codepoint: str | None) -> str:
 def _oled_texture(frame, colour: str) -> Texture:
     """A 1-bit panel frame as a Kivy texture, lit pixels in a pale tint of the player's colour, scaled ×2."""
     from PIL import Image, ImageOps
-    tint = tuple(int(colour[i:i + 2], 16) // 2 + 127 for i in (1, 3, 5)) if colour.startswith("#") else (255,) * 3
+
+    tint = tuple(int(colour[i : i + 2], 16) // 2 + 127 for i in (1, 3, 5)) if colour.startswith("#") else (255,) * 3
     image = ImageOps.colorize(frame.convert("L"), black=(0, 0, 0), white=tint)
     image = image.resize((frame.width * 2, frame.height * 2), Image.NEAREST).transpose(Image.FLIP_TOP_BOTTOM)
     texture = Texture.create(size=image.size, colorfmt="rgb")

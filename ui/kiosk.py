@@ -30,16 +30,25 @@ def display_problem(environ=os.environ, dri: Path = Path("/dev/dri")) -> str | N
         return None
     if environ.get("SDL_VIDEODRIVER", "kmsdrm") in ("kmsdrm", "KMSDRM") and any(dri.glob("card*")):
         return None
-    return ("no display: $DISPLAY and $WAYLAND_DISPLAY are unset and there is no DRM device (/dev/dri/card*); "
-            "is the screen connected and the KMS driver (dtoverlay=vc4-kms-v3d) enabled?")
+    return (
+        "no display: $DISPLAY and $WAYLAND_DISPLAY are unset and there is no DRM device (/dev/dri/card*); "
+        "is the screen connected and the KMS driver (dtoverlay=vc4-kms-v3d) enabled?"
+    )
 
 
 #: The exit status after a deliberate exit gesture (the unit's RestartPreventExitStatus): do not restart.
 EXIT_LEFT_KIOSK = 64
 
 
-def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int | None = None,
-        start_new: bool = False, notice: str = "") -> int:
+def run(
+    *,
+    journal: Journal,
+    config: Config,
+    simulate: bool = False,
+    resume: int | None = None,
+    start_new: bool = False,
+    notice: str = "",
+) -> int:
     """Run the touchscreen (and, simulated, the panels and keyboard buttons) until the window closes.
 
     Returns the process exit code (0). Raises :class:`companion.errors.ConfigError` for an unusable
@@ -49,18 +58,21 @@ def run(*, journal: Journal, config: Config, simulate: bool = False, resume: int
     if problem:
         raise CompanionError(problem)
     from hardware.pins import board_model
+
     simulate = simulate or not board_model()
     hardware_lock = None
-    if not simulate:   # one companion per board, whatever data directory it uses: the pins are shared
+    if not simulate:  # one companion per board, whatever data directory it uses: the pins are shared
         from companion.lock import InstanceLock
+
         hardware_lock = InstanceLock(HARDWARE_LOCK).acquire()
-    app = build_app(journal=journal, config=config, simulate=simulate, resume=resume,
-                    start_new=start_new, notice=notice)
+    app = build_app(
+        journal=journal, config=config, simulate=simulate, resume=resume, start_new=start_new, notice=notice
+    )
     import signal
 
     from kivy.clock import Clock
 
-    def stop_cleanly(signum, frame):   # systemd's stop: leave through on_stop (panel exit screens)
+    def stop_cleanly(signum, frame):  # systemd's stop: leave through on_stop (panel exit screens)
         Clock.schedule_once(lambda dt: app.stop(), 0)
 
     signal.signal(signal.SIGTERM, stop_cleanly)
@@ -89,6 +101,7 @@ def configure_input(kivy_config, *, simulate: bool, environ=os.environ, touch=No
     SDL2 window: the desktop's and the simulator's pointer, a USB mouse on the Lite kiosk. On the Lite kiosk
     (no display server, or ``touch`` given), one provider per touchscreen found by :func:`ui.touch.scan`."""
     from ui.touch import kivy_input_lines, owns_input_devices, scan
+
     for option in list(kivy_config.options("input")):
         kivy_config.remove_option("input", option)
     kivy_config.set("input", "mouse", "mouse,disable_multitouch")
@@ -121,8 +134,17 @@ def _tile_registry(journal: Journal, registry_class):
     return registry
 
 
-def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int | None = None,
-              start_new: bool = False, notice: str = "", touch=None, panel_bus=None):
+def build_app(
+    *,
+    journal: Journal,
+    config: Config,
+    simulate: bool,
+    resume: int | None = None,
+    start_new: bool = False,
+    notice: str = "",
+    touch=None,
+    panel_bus=None,
+):
     """Configure Kivy and build the :class:`ui.app.CompanionApp` with its table, buttons and panels
     (not yet running). Must be called before anything else imports ``kivy.core.window``.
 
@@ -133,9 +155,11 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     count the bytes the kiosk puts on the bus)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")    # Kivy logs through our logging set-up, once
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy logs through our logging set-up, once
     from kivy.config import Config as KivyConfig
+
     from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
+
     width, height = TOUCHSCREEN_SIZE
     KivyConfig.set("graphics", "width", str(width))
     KivyConfig.set("graphics", "height", str(height + (SIMULATOR_STRIP_HEIGHT if simulate else 0)))
@@ -150,25 +174,25 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     # everything else keeps to the frame rate as with the default clock. KIVY_CLOCK in the environment wins.
     KivyConfig.set("kivy", "kivy_clock", "free_only")
 
-    from companion.dice import SeededDice
+    from companion.dice import DiceReaderPort, SeededDice
     from companion.errors import CommandError
     from companion.games import find_game
     from companion.table import Table
-    from hardware.buttons import ButtonBoard
-    from companion.dice import DiceReaderPort
     from companion.tiles import TileRegistry
     from firmware_bridge.dice_match import RollTray
     from firmware_bridge.reader import ReaderSpec
     from firmware_bridge.service import ReaderService
+    from hardware.buttons import ButtonBoard
     from hardware.panel_devices import open_panels
     from hardware.panels import PanelBank
     from ui.app import CompanionApp, TableController
 
-    specs = [ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)   # ConfigError before GPIO
-             for index, spec in enumerate(config.readers)]
+    specs = [
+        ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)  # ConfigError before GPIO
+        for index, spec in enumerate(config.readers)
+    ]
     if simulate and config.panel_driver != "emulated" and panel_bus is None:
-        log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels",
-                 config.panel_driver)
+        log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels", config.panel_driver)
     table = Table(journal, dice=SeededDice(config.dice_seed))
 
     def command_for(action: str, player: str):
@@ -180,7 +204,7 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     notices = [notice] if notice else []
     if touch_problem:
         notices.append(f"Touch unavailable: {touch_problem}")
-    controllers: list = []      # the buttons post through the controller (built below): Home navigation
+    controllers: list = []  # the buttons post through the controller (built below): Home navigation
 
     def post_button(command) -> None:
         if controllers:
@@ -190,9 +214,12 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
 
     try:
         buttons = ButtonBoard(config, post_button, command_for, simulate=simulate)
-        log.info("buttons on %s pins (%s mode)", type(buttons.factory).__name__ if buttons.factory else "default",
-                 "simulator" if simulate else "Pi")
-    except Exception as error:     # no usable GPIO backend: say so once, keep the touchscreen usable
+        log.info(
+            "buttons on %s pins (%s mode)",
+            type(buttons.factory).__name__ if buttons.factory else "default",
+            "simulator" if simulate else "Pi",
+        )
+    except Exception as error:  # no usable GPIO backend: say so once, keep the touchscreen usable
         buttons = None
         problem = f"Buttons are off: no usable GPIO backend ({error})"
         log.error("%s", problem)
@@ -200,15 +227,22 @@ def build_app(*, journal: Journal, config: Config, simulate: bool, resume: int |
     notice = " · ".join(notices)
     try:
         devices = open_panels(config, simulate=simulate and panel_bus is None, open_bus=panel_bus)
-    except Exception as error:       # a missing panel bus must not keep the touchscreen from working
+    except Exception as error:  # a missing panel bus must not keep the touchscreen from working
         log.error("%s; the panels are off, the touchscreen works", error)
         notice = " · ".join(filter(None, [notice, f"Panels are off: {error}"]))
         devices = open_panels(config, simulate=True)
     panels = PanelBank(devices=devices)
     dice_port = DiceReaderPort()
-    readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)   # desktop: a simulated reader
-    controller = TableController(table, config, buttons=buttons, panels=panels, readers=readers,
-                                 tray=RollTray(dice_port), tiles=_tile_registry(journal, TileRegistry),
-                                 touch_problem=touch_problem)
+    readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)  # desktop: a simulated reader
+    controller = TableController(
+        table,
+        config,
+        buttons=buttons,
+        panels=panels,
+        readers=readers,
+        tray=RollTray(dice_port),
+        tiles=_tile_registry(journal, TileRegistry),
+        touch_problem=touch_problem,
+    )
     controllers.append(controller)
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)

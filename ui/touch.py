@@ -34,10 +34,10 @@ EV_KEY, EV_REL, EV_ABS = 0x01, 0x02, 0x03
 REL_X, REL_Y = 0x00, 0x01
 ABS_X, ABS_Y = 0x00, 0x01
 ABS_MT_POSITION_X, ABS_MT_POSITION_Y = 0x35, 0x36
-BTN_MOUSE = 0x110                      # BTN_LEFT
+BTN_MOUSE = 0x110  # BTN_LEFT
 BTN_TOOL_PEN, BTN_TOOL_FINGER, BTN_TOUCH, BTN_STYLUS = 0x140, 0x145, 0x14A, 0x14B
 INPUT_PROP_POINTER, INPUT_PROP_DIRECT = 0x00, 0x01
-KEY_A, KEY_Z = 30, 44                  # a keyboard has letter keys
+KEY_A, KEY_Z = 30, 44  # a keyboard has letter keys
 
 SYS_CLASS_INPUT = Path("/sys/class/input")
 DEV_INPUT = Path("/dev/input")
@@ -149,18 +149,27 @@ def read_device(event_dir: Path, dev_input: Path = DEV_INPUT, word_bits: int | N
         except ValueError:
             return frozenset()
 
-    return InputDevice(path=dev_input / event_dir.name, name=_read(device_dir / "name") or event_dir.name,
-                       ev=caps("ev"), key=caps("key"), abs=caps("abs"), rel=caps("rel"),
-                       props=caps("properties", under=""))
+    return InputDevice(
+        path=dev_input / event_dir.name,
+        name=_read(device_dir / "name") or event_dir.name,
+        ev=caps("ev"),
+        key=caps("key"),
+        abs=caps("abs"),
+        rel=caps("rel"),
+        props=caps("properties", under=""),
+    )
 
 
-def scan(sys_class_input: Path = SYS_CLASS_INPUT, dev_input: Path = DEV_INPUT,
-         word_bits: int | None = None) -> TouchScan:
+def scan(
+    sys_class_input: Path = SYS_CLASS_INPUT, dev_input: Path = DEV_INPUT, word_bits: int | None = None
+) -> TouchScan:
     """Look at every ``eventN`` under ``sys_class_input``; return the touchscreens the app can read from
     ``dev_input`` and, when there is none, why (never raises: a broken ``/sys`` is a reason too)."""
     try:
-        event_dirs = sorted((p for p in sys_class_input.iterdir() if p.name.startswith("event")),
-                            key=lambda p: int(p.name[5:]) if p.name[5:].isdigit() else 1 << 30)
+        event_dirs = sorted(
+            (p for p in sys_class_input.iterdir() if p.name.startswith("event")),
+            key=lambda p: int(p.name[5:]) if p.name[5:].isdigit() else 1 << 30,
+        )
     except OSError as error:
         return TouchScan(problem=f"cannot list input devices ({sys_class_input}: {error.strerror or error})")
     devices = tuple(read_device(path, dev_input, word_bits) for path in event_dirs)
@@ -170,15 +179,18 @@ def scan(sys_class_input: Path = SYS_CLASS_INPUT, dev_input: Path = DEV_INPUT,
     if readable:
         return TouchScan(devices, readable, "", unreadable)
     if unreadable:
-        problem = (f"cannot read {', '.join(unreadable)} (permission denied: the service's user needs the "
-                   "input group)" if all(device.path.exists() for device in touch)
-                   else f"{', '.join(unreadable)} missing from {dev_input}")
+        problem = (
+            f"cannot read {', '.join(unreadable)} (permission denied: the service's user needs the input group)"
+            if all(device.path.exists() for device in touch)
+            else f"{', '.join(unreadable)} missing from {dev_input}"
+        )
     elif not devices:
         problem = "no input devices at all (is the touchscreen connected?)"
     else:
         kinds = sorted({device.kind for device in devices})
-        problem = (f"no touchscreen among {len(devices)} input device{'s' if len(devices) != 1 else ''} "
-                   f"({', '.join(kinds)})")
+        problem = (
+            f"no touchscreen among {len(devices)} input device{'s' if len(devices) != 1 else ''} ({', '.join(kinds)})"
+        )
     return TouchScan(devices, (), problem, unreadable)
 
 

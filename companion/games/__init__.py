@@ -10,8 +10,9 @@ one event into the state). No I/O, no clocks, no global random.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from companion.commands import Command, PlayerSeat
 from companion.dice import DiceRequest

@@ -25,16 +25,16 @@ Every method takes ``now`` in milliseconds; nothing here sleeps, reads a clock o
 """
 
 PROTOCOL_VERSION = 1
-MAX_LINE = 96               # bytes, from "$" to "\n" inclusive
-HELLO_INTERVAL_MS = 500     # HELLO repeated this often while the host is not heard
-HEARD_TIMEOUT_MS = 3000     # the host counts as gone this long after its last valid frame
-HEARTBEAT_MS = 1000         # default HB period while the host is heard (SET hb)
-RESEND_MS = 500             # default re-send period of an unacknowledged result (SET resend)
+MAX_LINE = 96  # bytes, from "$" to "\n" inclusive
+HELLO_INTERVAL_MS = 500  # HELLO repeated this often while the host is not heard
+HEARD_TIMEOUT_MS = 3000  # the host counts as gone this long after its last valid frame
+HEARTBEAT_MS = 1000  # default HB period while the host is heard (SET hb)
+RESEND_MS = 500  # default re-send period of an unacknowledged result (SET resend)
 RESULT_LIFETIME_MS = 300000  # an unacknowledged result is dropped (ERR 1) after 5 minutes
-QUEUE_MAX = 8               # results awaiting acknowledgement; a 9th is refused (ERR 2)
+QUEUE_MAX = 8  # results awaiting acknowledgement; a 9th is refused (ERR 2)
 MAX_DICE = 10
 MAX_SLOTS = 16
-SEQ_MAX = 65535             # sequence numbers run 1..65535 and wrap to 1
+SEQ_MAX = 65535  # sequence numbers run 1..65535 and wrap to 1
 BAD_FRAME_REPORT_MS = 10000  # ERR 6 (bad host frames) at most this often
 
 ERR_EXPIRED = 1
@@ -132,7 +132,7 @@ class LineReader:
         pos = 0
         end_all = len(buf)
         while pos < end_all:
-            if self.skipping:                       # inside an over-long line: drop up to "\n" or "$"
+            if self.skipping:  # inside an over-long line: drop up to "\n" or "$"
                 nl = buf.find(b"\n", pos)
                 dollar = buf.find(b"$", pos)
                 if dollar >= 0 and (nl < 0 or dollar < nl):
@@ -145,16 +145,16 @@ class LineReader:
                     pos = end_all
                 continue
             start = buf.find(b"$", pos)
-            if start < 0:                           # junk outside any frame
+            if start < 0:  # junk outside any frame
                 if buf[pos:].strip():
                     self.bad += 1
                 break
             if start > pos and buf[pos:start].strip():
-                self.bad += 1                        # junk before a frame
+                self.bad += 1  # junk before a frame
             nl = buf.find(b"\n", start)
             again = buf.find(b"$", start + 1)
             if again >= 0 and (nl < 0 or again < nl):
-                self.bad += 1                        # a half line cut short by a new "$"
+                self.bad += 1  # a half line cut short by a new "$"
                 pos = again
                 continue
             if nl < 0:
@@ -165,7 +165,7 @@ class LineReader:
                 else:
                     self.buf = buf[start:]
                 break
-            line = buf[start:nl + 1]
+            line = buf[start : nl + 1]
             pos = nl + 1
             decoded = self._decode(line)
             if decoded is None:
@@ -229,7 +229,7 @@ class DeviceCore:
         self.heard_at = None
         self.last_hello = None
         self.last_hb = now
-        self.queue = []          # [seq, line, created_ms, last_sent_ms or None], oldest first
+        self.queue = []  # [seq, line, created_ms, last_sent_ms or None], oldest first
         self.seq = 0
         self.hb_ms = HEARTBEAT_MS
         self.resend_ms = RESEND_MS
@@ -263,7 +263,7 @@ class DeviceCore:
             if not was_heard:
                 self.new_session = True
                 self.last_hb = now
-                for item in self.queue:          # a new listener: re-send everything at once
+                for item in self.queue:  # a new listener: re-send everything at once
                     item[3] = None
 
     def _handle(self, kind, fields, now):
@@ -347,8 +347,9 @@ class DeviceCore:
                 self.expired += 1
                 out.append(frame("ERR", (ERR_EXPIRED, "result %d expired unacknowledged" % item[0])))
         bad = self.reader.bad
-        if bad != self._bad_seen and (self._bad_reported_at is None or
-                                      self.diff(now, self._bad_reported_at) >= BAD_FRAME_REPORT_MS):
+        if bad != self._bad_seen and (
+            self._bad_reported_at is None or self.diff(now, self._bad_reported_at) >= BAD_FRAME_REPORT_MS
+        ):
             out.append(frame("ERR", (ERR_BAD_HOST_FRAME, "%d bad host frames" % (bad - self._bad_seen))))
             self._bad_seen, self._bad_reported_at = bad, now
         if not self.heard(now):

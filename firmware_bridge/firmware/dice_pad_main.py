@@ -17,10 +17,9 @@ import select
 import sys
 import time
 
+import bridgecore
 import machine
 import micropython
-
-import bridgecore
 
 FIRMWARE = "1.0.0"
 ROW_PINS = (2, 3, 4, 5)
@@ -64,7 +63,7 @@ class Keypad:
             return None
         if key != self.down:
             self.down = key
-            return key            # None when released
+            return key  # None when released
         return None
 
 
@@ -90,8 +89,9 @@ def main():
     inp = sys.stdin.buffer
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
-    core = bridgecore.DeviceCore("dice", unique_id(), boot_id(), FIRMWARE, "dice=10;keypad",
-                                 now=time.ticks_ms(), diff=time.ticks_diff)
+    core = bridgecore.DeviceCore(
+        "dice", unique_id(), boot_id(), FIRMWARE, "dice=10;keypad", now=time.ticks_ms(), diff=time.ticks_diff
+    )
     entry = bridgecore.PipEntry()
     while True:
         now = time.ticks_ms()

@@ -20,14 +20,13 @@ import select
 import sys
 import time
 
+import bridgecore
 import machine
 import micropython
 
-import bridgecore
-
 FIRMWARE = "1.0.0"
 SPI_ID, SCK, MOSI, MISO = 0, 2, 3, 4
-SLOT_PINS = ((5, 10), (6, 11), (7, 12), (8, 13))     # (chip select, reset) per slot, slot 1 first
+SLOT_PINS = ((5, 10), (6, 11), (7, 12), (8, 13))  # (chip select, reset) per slot, slot 1 first
 POLL_MS = 100
 FAULT_REPORT_MS = 10000
 
@@ -38,6 +37,7 @@ class SlotReader:
 
     def __init__(self, cs, rst):
         from mfrc522 import MFRC522
+
         self.rdr = MFRC522(spi_id=SPI_ID, sck=SCK, miso=MISO, mosi=MOSI, cs=cs, rst=rst)
 
     def read_uid(self):
@@ -75,17 +75,24 @@ def main():
     for cs, rst in SLOT_PINS:
         try:
             readers.append(SlotReader(cs, rst))
-        except Exception:   # noqa: BLE001 - no driver or no chip: the slot reports a fault
+        except Exception:  # noqa: BLE001 - no driver or no chip: the slot reports a fault
             readers.append(None)
     tracker = bridgecore.SlotTracker(len(SLOT_PINS))
-    core = bridgecore.DeviceCore("tiles", unique_id(), boot_id(), FIRMWARE, "slots=%d" % len(SLOT_PINS),
-                                 now=time.ticks_ms(), diff=time.ticks_diff)
+    core = bridgecore.DeviceCore(
+        "tiles",
+        unique_id(),
+        boot_id(),
+        FIRMWARE,
+        "slots=%d" % len(SLOT_PINS),
+        now=time.ticks_ms(),
+        diff=time.ticks_diff,
+    )
     last_fault = {}
     next_poll = time.ticks_ms()
     while True:
         now = time.ticks_ms()
         bridgecore.pump(poller, inp, core, now)
-        if core.new_session:                    # the host (re)connected: report what is on the card
+        if core.new_session:  # the host (re)connected: report what is on the card
             core.new_session = False
             for slot, uid in tracker.present():
                 core.report_tile(True, slot, uid, now)
@@ -97,7 +104,7 @@ def main():
                     if reader is None:
                         raise OSError("no MFRC522 driver or chip")
                     raw = reader.read_uid()
-                except Exception as error:   # noqa: BLE001 - a faulty slot keeps its last state
+                except Exception as error:  # noqa: BLE001 - a faulty slot keeps its last state
                     seen = last_fault.get(slot)
                     if seen is None or time.ticks_diff(now, seen) >= FAULT_REPORT_MS:
                         last_fault[slot] = now

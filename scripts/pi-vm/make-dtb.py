@@ -11,6 +11,7 @@ banks come first so that the header is gpiochip4, label pinctrl-rp1) and the two
 bit-banged adapter that is I²C bus 1 (`/dev/i2c-1`, alias i2c1). Its simulated lines read low when released,
 so every byte is acknowledged: the devices "answer" and the bytes are seen by the kernel's i2c tracepoints.
 """
+
 import re
 import subprocess
 import sys
@@ -37,25 +38,29 @@ def remove_node(text: str, pattern: str) -> str:
     match = re.search(r"\n\t" + pattern + r"[^\n]*\{", text)
     if not match:
         raise SystemExit(f"make-dtb: no node matching {pattern!r} in QEMU's device tree")
-    return text[:match.start()] + text[block_span(text, match.start()):]
+    return text[: match.start()] + text[block_span(text, match.start()) :]
 
 
 def main() -> None:
     src, out = sys.argv[1], sys.argv[2]
     model, revision, label, chip = PI5 if "--pi5" in sys.argv else PI4
-    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", src], check=True, capture_output=True,
-                         text=True).stdout
+    dts = subprocess.run(
+        ["dtc", "-q", "-I", "dtb", "-O", "dts", src], check=True, capture_output=True, text=True
+    ).stdout
     dts = re.sub(r'\n\tmodel = "[^"]*";', f'\n\tmodel = "{model}";', dts, count=1)
     dts = remove_node(dts, r"pl061@")
     dts = remove_node(dts, r"gpio-keys")
     names = ", ".join(f'"GPIO{n}"' for n in range(58))
-    banks = "".join(f"""
+    banks = "".join(
+        f"""
 \t\tunused{n} {{
 \t\t\tgpio-controller;
 \t\t\t#gpio-cells = <2>;
 \t\t\tngpios = <1>;
 \t\t\tgpio-sim,label = "unused{n}";
-\t\t}};""" for n in range(chip))
+\t\t}};"""
+        for n in range(chip)
+    )
     extra = f"""
 \tsystem {{
 \t\tlinux,revision = <0x{revision:x}>;

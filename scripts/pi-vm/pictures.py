@@ -28,25 +28,28 @@ def read_ppm(path: str) -> tuple[int, int, bytes]:
     width, height, maxval = (int(x) for x in fields.groups())
     if maxval != 255:
         raise ValueError(f"{path}: maxval {maxval}, expected 255")
-    pixels = data[fields.end():fields.end() + width * height * 3]
+    pixels = data[fields.end() : fields.end() + width * height * 3]
     return width, height, pixels
 
 
 def write_png(path: str, width: int, height: int, rows: list[bytes], colour: bool) -> None:
     """Write a PNG: ``rows`` of RGB bytes (``colour``) or of grey bytes."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
     raw = b"".join(b"\x00" + row for row in rows)
     header = struct.pack(">IIBBBBB", width, height, 8, 2 if colour else 0, 0, 0, 0)
     with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6))
-                + chunk(b"IEND", b""))
+        f.write(
+            b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+        )
 
 
 def ppm_to_png(ppm: str, png: str) -> dict:
     """Convert a screendump to PNG; return its statistics (see :func:`screen_stats`)."""
     width, height, pixels = read_ppm(ppm)
-    write_png(png, width, height, [pixels[y * width * 3:(y + 1) * width * 3] for y in range(height)], True)
+    write_png(png, width, height, [pixels[y * width * 3 : (y + 1) * width * 3] for y in range(height)], True)
     return screen_stats(width, height, pixels)
 
 
@@ -73,9 +76,14 @@ def screen_stats(width: int, height: int, pixels: bytes) -> dict:
         cell = (p // width) * 10 // height * 16 + (p % width) * 16 // width
         cells[cell][0] += r + g + b
         cells[cell][1] += 3
-    return {"size": [width, height], "black": round(black / total, 4), "console_like": round(console / total, 4),
-            "coloured": round(coloured / total, 4), "colours": len(distinct),
-            "thumbnail": [round(s / n) if n else 0 for s, n in cells]}
+    return {
+        "size": [width, height],
+        "black": round(black / total, 4),
+        "console_like": round(console / total, 4),
+        "coloured": round(coloured / total, 4),
+        "colours": len(distinct),
+        "thumbnail": [round(s / n) if n else 0 for s, n in cells],
+    }
 
 
 def thumb_difference(a: dict, b: dict) -> float:
@@ -101,7 +109,7 @@ def parse_trace(text: str) -> list[tuple[int, bytes]]:
         length = int(match.group(2), 16 if match.group(2).startswith("0x") else 10)
         buf = match.group(3).strip()
         if buf.startswith("ARRAY["):
-            data = bytes(int(x, 16) for x in re.findall(r"[0-9a-fA-F]{1,2}", buf[6:buf.rindex("]")]))
+            data = bytes(int(x, 16) for x in re.findall(r"[0-9a-fA-F]{1,2}", buf[6 : buf.rindex("]")]))
         else:
             data = bytes.fromhex(re.sub(r"[^0-9a-fA-F]", "", buf))
         writes.append((address, data[:length]))
@@ -114,8 +122,8 @@ class Panel:
     def __init__(self) -> None:
         self.ram = [[0] * 132 for _ in range(8)]
         self.page = self.column = 0
-        self.window = None            # SSD1306 (c0, c1, p0, p1) once 0x21/0x22 are seen
-        self.frames = 0               # data writes that reached the last page's last column
+        self.window = None  # SSD1306 (c0, c1, p0, p1) once 0x21/0x22 are seen
+        self.frames = 0  # data writes that reached the last page's last column
         self.pending: list[int] = []  # a multi-byte command still waiting for its arguments
 
     def command(self, data: bytes) -> None:
@@ -123,8 +131,12 @@ class Panel:
         while i < len(data):
             c = data[i]
             if c == 0x21 and i + 2 < len(data):
-                self.window = [data[i + 1], data[i + 2], self.window[2] if self.window else 0,
-                               self.window[3] if self.window else 7]
+                self.window = [
+                    data[i + 1],
+                    data[i + 2],
+                    self.window[2] if self.window else 0,
+                    self.window[3] if self.window else 7,
+                ]
                 self.column = data[i + 1]
                 i += 3
                 continue
@@ -136,7 +148,7 @@ class Panel:
                 i += 3
                 continue
             if c in (0x81, 0xA8, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB, 0x8D, 0xAD, 0x20, 0xD6):
-                i += 2                 # a command with one argument byte
+                i += 2  # a command with one argument byte
                 continue
             if 0xB0 <= c <= 0xB7:
                 self.page = c - 0xB0

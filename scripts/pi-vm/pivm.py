@@ -41,17 +41,32 @@ import pictures  # noqa: E402
 
 NICE = ["nice", "-n", os.environ.get("PI_VM_NICE", "19")]
 IMAGE_INPUTS = ["build-image.sh", "image-customize.sh", "gpio-sim-Kbuild"]
-SEATS = [("ABS", 17, 27, 22), ("CBA", 23, 24, 25), ("PBC", 12, 16, 20), ("NBS", 13, 19, 26)]   # wiring.md
+SEATS = [("ABS", 17, 27, 22), ("CBA", 23, 24, 25), ("PBC", 12, 16, 20), ("NBS", 13, 19, 26)]  # wiring.md
 UNDO_PIN, REDO_PIN = 5, 6
-WHEEL_SDISTS = ["RPi.GPIO>=0.7"]      # no aarch64 wheel on PyPI: built in the guest
+WHEEL_SDISTS = ["RPi.GPIO>=0.7"]  # no aarch64 wheel on PyPI: built in the guest
 UNIT = "tabletop-companion.service"
-SANDBOX = {   # what the shipped unit sets, as systemd reports it (systemctl show)
-    "User": "companion", "Group": "companion", "NoNewPrivileges": "yes", "CapabilityBoundingSet": "",
-    "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes", "PrivateDevices": "no",
-    "ProtectKernelTunables": "yes", "ProtectKernelModules": "yes", "ProtectKernelLogs": "yes",
-    "ProtectControlGroups": "yes", "RestrictSUIDSGID": "yes", "RestrictRealtime": "yes",
-    "LockPersonality": "yes", "ProtectHostname": "yes", "Type": "notify", "NotifyAccess": "main",
-    "WatchdogUSec": "30s", "Restart": "on-failure", "DropInPaths": "",
+SANDBOX = {  # what the shipped unit sets, as systemd reports it (systemctl show)
+    "User": "companion",
+    "Group": "companion",
+    "NoNewPrivileges": "yes",
+    "CapabilityBoundingSet": "",
+    "ProtectSystem": "strict",
+    "ProtectHome": "yes",
+    "PrivateTmp": "yes",
+    "PrivateDevices": "no",
+    "ProtectKernelTunables": "yes",
+    "ProtectKernelModules": "yes",
+    "ProtectKernelLogs": "yes",
+    "ProtectControlGroups": "yes",
+    "RestrictSUIDSGID": "yes",
+    "RestrictRealtime": "yes",
+    "LockPersonality": "yes",
+    "ProtectHostname": "yes",
+    "Type": "notify",
+    "NotifyAccess": "main",
+    "WatchdogUSec": "30s",
+    "Restart": "on-failure",
+    "DropInPaths": "",
     "RestrictAddressFamilies": "AF_UNIX AF_NETLINK AF_INET AF_INET6",
 }
 # The Undo button of the dashboard's top bar at 800x480 (ui/kv/dashboard.kv: padding 4, spacing 4; Home 80,
@@ -105,8 +120,10 @@ class Run:
             except (subprocess.SubprocessError, OSError, ValueError, KeyError) as error:
                 last = f"{type(error).__name__}: {error}"
             if time.monotonic() >= deadline:
-                raise Failure(f"timed out after {timeout:.0f} s waiting for {what}" +
-                              (f" (last seen: {str(last)[:300]})" if last not in (None, "", False) else ""))
+                raise Failure(
+                    f"timed out after {timeout:.0f} s waiting for {what}"
+                    + (f" (last seen: {str(last)[:300]})" if last not in (None, "", False) else "")
+                )
             time.sleep(interval)
 
     def stage(self, name: str):
@@ -121,11 +138,16 @@ class Run:
                 run.timings[name] = round(time.monotonic() - self.t, 1)
                 run.log(f"== stage {name} {'done' if kind is None else 'FAILED'} in {run.timings[name]:.0f} s")
                 run.write_summary(None if kind is None else f"{name}: {value}")
+
         return Stage()
 
     def write_summary(self, failure: str | None) -> None:
-        summary = {"timings_s": self.timings, "total_s": round(time.monotonic() - self.started, 1),
-                   "checks": self.results, "failure": failure}
+        summary = {
+            "timings_s": self.timings,
+            "total_s": round(time.monotonic() - self.started, 1),
+            "checks": self.results,
+            "failure": failure,
+        }
         (self.art / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
 
     # -- host side preparation ---------------------------------------------------------------------------------
@@ -145,28 +167,70 @@ class Run:
     def wheels(self) -> Path:
         """aarch64 wheels for the guest's Python 3.11 (plus sdists that have no such wheel), fetched by the
         host's pip into a cached folder keyed by pyproject.toml."""
-        platforms = ["manylinux2014_aarch64"] + [f"manylinux_2_{n}_aarch64" for n in (17, 24, 26, 27, 28, 31, 34,
-                                                                                         35, 36)]
-        wanted = ["pip", "setuptools>=68", "kivy>=2.3,<3", "gpiozero>=2.0,<3", "luma.oled>=3.13,<4",
-                  "pyserial>=3.5,<4", "lgpio>=0.2"]
+        platforms = ["manylinux2014_aarch64"] + [
+            f"manylinux_2_{n}_aarch64" for n in (17, 24, 26, 27, 28, 31, 34, 35, 36)
+        ]
+        wanted = [
+            "pip",
+            "setuptools>=68",
+            "kivy>=2.3,<3",
+            "gpiozero>=2.0,<3",
+            "luma.oled>=3.13,<4",
+            "pyserial>=3.5,<4",
+            "lgpio>=0.2",
+        ]
         spec = (REPO / "pyproject.toml").read_bytes() + json.dumps([platforms, wanted, WHEEL_SDISTS]).encode()
         folder = self.cache / "wheels" / hashlib.sha256(spec).hexdigest()[:16]
         if (folder / "complete").exists():
             self.log(f"wheels: cached {folder}")
             return folder
         folder.mkdir(parents=True, exist_ok=True)
-        command = [*NICE, sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--dest",
-                   str(folder), "--only-binary=:all:", "--python-version", "3.11", "--implementation", "cp",
-                   "--abi", "cp311", "--abi", "abi3", "--abi", "none"]
+        command = [
+            *NICE,
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--disable-pip-version-check",
+            "--dest",
+            str(folder),
+            "--only-binary=:all:",
+            "--python-version",
+            "3.11",
+            "--implementation",
+            "cp",
+            "--abi",
+            "cp311",
+            "--abi",
+            "abi3",
+            "--abi",
+            "none",
+        ]
         for platform in platforms:
             command += ["--platform", platform]
         self.log("wheels: pip download for aarch64 / CPython 3.11")
         with open(self.art / "wheels.log", "w") as log:
             subprocess.run(command + wanted, check=True, stdout=log, stderr=subprocess.STDOUT, timeout=1800)
             # RPi.GPIO has no aarch64 wheel on PyPI: its sdist, built in the guest (the installer installs gcc)
-            subprocess.run([*NICE, sys.executable, "-m", "pip", "download", "--disable-pip-version-check",
-                            "--dest", str(folder), "--no-deps", "--no-binary=:all:", *WHEEL_SDISTS],
-                           check=True, stdout=log, stderr=subprocess.STDOUT, timeout=600)
+            subprocess.run(
+                [
+                    *NICE,
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--disable-pip-version-check",
+                    "--dest",
+                    str(folder),
+                    "--no-deps",
+                    "--no-binary=:all:",
+                    *WHEEL_SDISTS,
+                ],
+                check=True,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                timeout=600,
+            )
         (folder / "complete").write_text(time.strftime("%FT%TZ", time.gmtime()) + "\n")
         return folder
 
@@ -177,33 +241,56 @@ class Run:
         if share.exists():
             shutil.rmtree(share)
         share.mkdir(parents=True)
-        files = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True
-                               ).stdout.decode().split("\0")
+        files = (
+            subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True)
+            .stdout.decode()
+            .split("\0")
+        )
         with tarfile.open(share / "repo.tar.gz", "w:gz") as tar:
             for name in filter(None, files):
                 if (REPO / name).exists():
                     tar.add(REPO / name, arcname=name, recursive=False)
         shutil.copytree(HERE / "guest", share / "guest")
-        subprocess.run(["cp", "-al", str(wheels), str(share / "wheels")], check=True)   # hard links: no copy
+        subprocess.run(["cp", "-al", str(wheels), str(share / "wheels")], check=True)  # hard links: no copy
         (share / "cmdline.txt").write_text(
-            "console=ttyAMA0,115200 console=tty1 root=/dev/vda rootfstype=ext4 fsck.repair=yes rootwait\n")
+            "console=ttyAMA0,115200 console=tty1 root=/dev/vda rootfstype=ext4 fsck.repair=yes rootwait\n"
+        )
         return share
 
     def dtb(self, image: Path) -> Path:
         run = self.cache / "run"
         virt = run / "virt.dtb"
-        subprocess.run([*NICE, "qemu-system-aarch64", "-M", f"virt,dumpdtb={virt}", "-cpu", "cortex-a72", "-smp",
-                        "2", "-m", "2048", "-nographic", "-nic", "none"], check=True, capture_output=True)
+        subprocess.run(
+            [
+                *NICE,
+                "qemu-system-aarch64",
+                "-M",
+                f"virt,dumpdtb={virt}",
+                "-cpu",
+                "cortex-a72",
+                "-smp",
+                "2",
+                "-m",
+                "2048",
+                "-nographic",
+                "-nic",
+                "none",
+            ],
+            check=True,
+            capture_output=True,
+        )
         out = run / "pi.dtb"
-        subprocess.run([sys.executable, str(HERE / "make-dtb.py"), str(virt), str(out)]
-                       + (["--pi5"] if self.args.pi5 else []), check=True)
+        subprocess.run(
+            [sys.executable, str(HERE / "make-dtb.py"), str(virt), str(out)] + (["--pi5"] if self.args.pi5 else []),
+            check=True,
+        )
         shutil.copy(str(out) + ".dts", self.art / "pi.dts")
         return out
 
     # -- the test ------------------------------------------------------------------------------------------------
     def main(self) -> int:
         if self.art.exists():
-            shutil.rmtree(self.art)          # only this run's evidence
+            shutil.rmtree(self.art)  # only this run's evidence
         self.art.mkdir(parents=True)
         (self.art / "test.log").write_text("")
         failure = None
@@ -217,8 +304,10 @@ class Run:
                 dtb = self.dtb(image)
                 disk = self.disk = run_dir / "disk.qcow2"
                 disk.unlink(missing_ok=True)
-                subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
-                                str(image / "disk.raw"), str(disk)], check=True)
+                subprocess.run(
+                    ["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(image / "disk.raw"), str(disk)],
+                    check=True,
+                )
                 self.vm = VM(self, image, dtb, disk, share, run_dir)
             installed = self.cache / "run" / "installed.qcow2"
             if self.args.reuse_install and installed.exists():
@@ -228,7 +317,7 @@ class Run:
             else:
                 with self.stage("boot1-install"):
                     self.first_boot()
-                shutil.copy(disk, installed)        # for --reuse-install (developing the later stages)
+                shutil.copy(disk, installed)  # for --reuse-install (developing the later stages)
                 (self.cache / "run" / "installed.cmdline").write_text(self.cmdline + "\n")
             with self.stage("boot2-kiosk"):
                 self.second_boot()
@@ -241,10 +330,11 @@ class Run:
         except Failure as error:
             failure = str(error)
             self.log(f"TEST FAILED: {failure}")
-        except Exception as error:       # a harness error: still keep what there is
+        except Exception as error:  # a harness error: still keep what there is
             failure = f"{type(error).__name__}: {error}"
             self.log(f"TEST ERROR: {failure}")
             import traceback
+
             traceback.print_exc()
         finally:
             self.collect()
@@ -253,8 +343,10 @@ class Run:
             if failure is None and self.soft_failures:
                 failure = "; ".join(self.soft_failures)
             self.write_summary(failure)
-        self.log(f"{'FAILED' if failure else 'PASSED'} in {(time.monotonic() - self.started) / 60:.1f} min; "
-                 f"stages (s): {self.timings}; artefacts: {self.art}")
+        self.log(
+            f"{'FAILED' if failure else 'PASSED'} in {(time.monotonic() - self.started) / 60:.1f} min; "
+            f"stages (s): {self.timings}; artefacts: {self.art}"
+        )
         return 1 if failure else 0
 
     def first_boot(self) -> None:
@@ -266,27 +358,41 @@ class Run:
         out = vm.ssh("sh /mnt/pivm/guest/stage.sh", timeout=600)
         (self.art / "stage.log").write_text(out)
         self.log("staged: " + " | ".join(out.strip().splitlines()[-3:]))
-        self.check(f"the header is {self.chip} on gpio-sim with a Pi's model string",
-                   f"gpiochip{self.args.pi5 and 4 or 0}" in out and "Raspberry Pi" in out, _grep(out, "gpio-sim"))
-        self.log("running the installer: scripts/install-kiosk.sh --start (apt over the network, pip from the "
-                 "shared wheels)")
+        self.check(
+            f"the header is {self.chip} on gpio-sim with a Pi's model string",
+            f"gpiochip{self.args.pi5 and 4 or 0}" in out and "Raspberry Pi" in out,
+            _grep(out, "gpio-sim"),
+        )
+        self.log(
+            "running the installer: scripts/install-kiosk.sh --start (apt over the network, pip from the shared wheels)"
+        )
         t = time.monotonic()
-        rc = vm.ssh_rc("cd /home/pi/tabletop-companion && PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/pivm/wheels "
-                       "PIP_DISABLE_PIP_VERSION_CHECK=1 ./scripts/install-kiosk.sh --start > /root/install.log 2>&1",
-                       timeout=self.args.install_timeout)
+        rc = vm.ssh_rc(
+            "cd /home/pi/tabletop-companion && PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/pivm/wheels "
+            "PIP_DISABLE_PIP_VERSION_CHECK=1 ./scripts/install-kiosk.sh --start > /root/install.log 2>&1",
+            timeout=self.args.install_timeout,
+        )
         self.timings["install"] = round(time.monotonic() - t, 1)
         vm.fetch("/root/install.log", self.art / "install.log")
         tail = (self.art / "install.log").read_text(errors="replace").strip().splitlines()[-4:]
         self.check("install-kiosk.sh --start exits 0", rc == 0, f"exit {rc}; " + " | ".join(tail))
-        self.check("the installer asks for the reboot (config.txt / cmdline.txt changed)",
-                   any("reboot for I2C" in line for line in tail), " | ".join(tail))
+        self.check(
+            "the installer asks for the reboot (config.txt / cmdline.txt changed)",
+            any("reboot for I2C" in line for line in tail),
+            " | ".join(tail),
+        )
         cmdline = vm.ssh("cat /boot/firmware/cmdline.txt").strip()
         config = vm.ssh("cat /boot/firmware/config.txt")
-        self.check("cmdline.txt has consoleblank=0 and config.txt the I2C lines",
-                   "consoleblank=0" in cmdline.split() and "dtparam=i2c_arm=on" in config, cmdline)
+        self.check(
+            "cmdline.txt has consoleblank=0 and config.txt the I2C lines",
+            "consoleblank=0" in cmdline.split() and "dtparam=i2c_arm=on" in config,
+            cmdline,
+        )
         state = vm.unit_state()
-        self.log(f"before the reboot the kiosk is {state.get('ActiveState')}/{state.get('SubState')} "
-                 f"({state.get('StatusText', '')})")
+        self.log(
+            f"before the reboot the kiosk is {state.get('ActiveState')}/{state.get('SubState')} "
+            f"({state.get('StatusText', '')})"
+        )
         vm.poweroff()
         self.cmdline = cmdline
 
@@ -299,26 +405,29 @@ class Run:
             if want_game and "game #" not in state.get("StatusText", ""):
                 return {}
             return state
+
         return self.wait_for(f"{UNIT} active and READY" + (" on an open game" if want_game else ""), probe, timeout)
 
     def _failed(self, state):
         raise Failure(f"{UNIT} failed: {state.get('Result')} (see journal)")
 
     def guest(self, *words, timeout: float = 90) -> dict | list:
-        out = self.vm.ssh("/usr/local/lib/pivm/pivm-guest.py " + " ".join(shlex.quote(str(w)) for w in words),
-                          timeout=timeout)
+        out = self.vm.ssh(
+            "/usr/local/lib/pivm/pivm-guest.py " + " ".join(shlex.quote(str(w)) for w in words), timeout=timeout
+        )
         return json.loads(out.strip().splitlines()[-1])
 
     def expected_panels(self) -> dict:
-        out = self.vm.ssh("/opt/tabletop-companion/venv/bin/python /usr/local/lib/pivm/expected-panels.py",
-                          timeout=180)
+        out = self.vm.ssh("/opt/tabletop-companion/venv/bin/python /usr/local/lib/pivm/expected-panels.py", timeout=180)
         return json.loads(out.strip().splitlines()[-1])
 
     def next_roller(self) -> tuple[str, int]:
-        code = ("import json,sys; from companion.journal import Journal; from companion.session import GameSession\n"
-                "j=Journal('/var/lib/tabletop-companion/journal.sqlite3', read_only=True); g=j.latest_open_game()\n"
-                "s=GameSession(g.id, j.events(g.id)); d=s.rules.pending_dice(s.state)\n"
-                "print(json.dumps({'game': g.id, 'roller': d.roller if d else None, 'reason': d.reason if d else None}))")
+        code = (
+            "import json,sys; from companion.journal import Journal; from companion.session import GameSession\n"
+            "j=Journal('/var/lib/tabletop-companion/journal.sqlite3', read_only=True); g=j.latest_open_game()\n"
+            "s=GameSession(g.id, j.events(g.id)); d=s.rules.pending_dice(s.state)\n"
+            "print(json.dumps({'game': g.id, 'roller': d.roller if d else None, 'reason': d.reason if d else None}))"
+        )
         out = self.vm.ssh("/opt/tabletop-companion/venv/bin/python -c " + shlex.quote(code), timeout=120)
         info = json.loads(out.strip().splitlines()[-1])
         for name, _, _, roll in SEATS:
@@ -328,15 +437,21 @@ class Run:
 
     def press(self, pin: int, wait: float = 30) -> dict:
         result = self.guest("press", pin, 0.25, wait, timeout=wait + 60)
-        self.log(f"pressed GPIO {pin}: {json.dumps(result.get('new'))[:400]}"
-                 f" ({result.get('timeout', '')}, seen {result['seen_at'] - result['released_at']:.2f} s after the "
-                 f"release)" if result.get("seen_at") else f"pressed GPIO {pin}: no event ({result.get('timeout')})")
+        self.log(
+            f"pressed GPIO {pin}: {json.dumps(result.get('new'))[:400]}"
+            f" ({result.get('timeout', '')}, seen {result['seen_at'] - result['released_at']:.2f} s after the "
+            f"release)"
+            if result.get("seen_at")
+            else f"pressed GPIO {pin}: no event ({result.get('timeout')})"
+        )
         return result
 
     def screen(self, name: str) -> dict:
         stats = self.vm.screendump(self.art / f"screen-{name}.png")
-        self.log(f"screendump {name}: black {stats['black']:.0%}, console-like {stats['console_like']:.0%}, "
-                 f"coloured {stats['coloured']:.1%}, {stats['colours']} colours")
+        self.log(
+            f"screendump {name}: black {stats['black']:.0%}, console-like {stats['console_like']:.0%}, "
+            f"coloured {stats['coloured']:.1%}, {stats['colours']} colours"
+        )
         return stats
 
     @staticmethod
@@ -382,42 +497,68 @@ class Run:
         vm.wait_ssh(self.args.boot_timeout)
         state = self.kiosk_up(self.args.boot_timeout)
         self.log(f"kiosk READY {time.monotonic() - t:.0f} s after power-on: {state.get('StatusText')}")
-        if self.args.reuse_install:      # the installed disk is older than this checkout: install it again
+        if self.args.reuse_install:  # the installed disk is older than this checkout: install it again
             self.log("--reuse-install: install-kiosk.sh --start again, from this checkout")
-            vm.ssh("mkdir -p /mnt/pivm && (mountpoint -q /mnt/pivm || mount -t 9p -o "
-                   "trans=virtio,version=9p2000.L,ro,msize=262144 pivm /mnt/pivm) && "
-                   "rm -rf /home/pi/tabletop-companion && mkdir -p /home/pi/tabletop-companion && "
-                   "tar -xzf /mnt/pivm/repo.tar.gz -C /home/pi/tabletop-companion")
-            rc = vm.ssh_rc("cd /home/pi/tabletop-companion && PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/pivm/wheels "
-                           "PIP_DISABLE_PIP_VERSION_CHECK=1 ./scripts/install-kiosk.sh --start > /root/install.log 2>&1",
-                           timeout=self.args.install_timeout)
+            vm.ssh(
+                "mkdir -p /mnt/pivm && (mountpoint -q /mnt/pivm || mount -t 9p -o "
+                "trans=virtio,version=9p2000.L,ro,msize=262144 pivm /mnt/pivm) && "
+                "rm -rf /home/pi/tabletop-companion && mkdir -p /home/pi/tabletop-companion && "
+                "tar -xzf /mnt/pivm/repo.tar.gz -C /home/pi/tabletop-companion"
+            )
+            rc = vm.ssh_rc(
+                "cd /home/pi/tabletop-companion && PIP_NO_INDEX=1 PIP_FIND_LINKS=/mnt/pivm/wheels "
+                "PIP_DISABLE_PIP_VERSION_CHECK=1 ./scripts/install-kiosk.sh --start > /root/install.log 2>&1",
+                timeout=self.args.install_timeout,
+            )
             vm.fetch("/root/install.log", self.art / "install-again.log")
             self.check("install-kiosk.sh --start again exits 0", rc == 0, f"exit {rc}")
             state = self.kiosk_up(self.args.boot_timeout)
-        self.check("the unit is active and reported READY (Type=notify)",
-                   state.get("ActiveState") == "active" and state.get("Type") == "notify",
-                   f"{state.get('ActiveState')}/{state.get('SubState')}, status {state.get('StatusText')!r}")
-        wrong = {k: (state.get(k), v) for k, v in SANDBOX.items()
-                 if sorted((state.get(k) or "").split()) != sorted(v.split())}
+        self.check(
+            "the unit is active and reported READY (Type=notify)",
+            state.get("ActiveState") == "active" and state.get("Type") == "notify",
+            f"{state.get('ActiveState')}/{state.get('SubState')}, status {state.get('StatusText')!r}",
+        )
+        wrong = {
+            k: (state.get(k), v)
+            for k, v in SANDBOX.items()
+            if sorted((state.get(k) or "").split()) != sorted(v.split())
+        }
         self.check("the unit's sandbox is the shipped one (systemctl show)", not wrong, str(wrong), fatal=False)
         same = vm.ssh_rc(f"cmp /etc/systemd/system/{UNIT} /home/pi/tabletop-companion/systemd/{UNIT}") == 0
         self.check("the installed unit file is the repository's", same, fatal=False)
         log = vm.ssh(f"journalctl -b -u {UNIT} --no-pager -o cat")
         model = "Raspberry Pi 5 Model B Rev 1.0" if self.args.pi5 else "Raspberry Pi 4 Model B Rev 1.4"
-        self.check("the log names the lgpio backend and the board model",
-                   f"GPIO pins: lgpio backend ({model})" in log, _grep(log, "GPIO pins"), fatal=False)
-        self.check("four panels opened behind the TCA9548A, all answering",
-                   f"opened 4 {self.args.driver} panels (i2c, multiplexer switch)" in log
-                   and "not answering yet" not in _grep(log, "opened"), _grep(log, "opened"), fatal=False)
-        devices = vm.ssh(f"ls -l /proc/$(systemctl show -p MainPID --value {UNIT})/fd | sed 's/.*-> //' | "
-                         "grep -E '^/dev/(gpiochip|i2c|dri|input)' | sort -u")
+        self.check(
+            "the log names the lgpio backend and the board model",
+            f"GPIO pins: lgpio backend ({model})" in log,
+            _grep(log, "GPIO pins"),
+            fatal=False,
+        )
+        self.check(
+            "four panels opened behind the TCA9548A, all answering",
+            f"opened 4 {self.args.driver} panels (i2c, multiplexer switch)" in log
+            and "not answering yet" not in _grep(log, "opened"),
+            _grep(log, "opened"),
+            fatal=False,
+        )
+        devices = vm.ssh(
+            f"ls -l /proc/$(systemctl show -p MainPID --value {UNIT})/fd | sed 's/.*-> //' | "
+            "grep -E '^/dev/(gpiochip|i2c|dri|input)' | sort -u"
+        )
         self.log("devices the kiosk holds open: " + " ".join(devices.split()))
-        self.check(f"the kiosk holds /dev/{self.chip}, /dev/i2c-1, /dev/dri and a /dev/input device",
-                   all(d in devices for d in (f"/dev/{self.chip}", "/dev/i2c-1", "/dev/dri/", "/dev/input/event")),
-                   " ".join(devices.split()), fatal=False)
+        self.check(
+            f"the kiosk holds /dev/{self.chip}, /dev/i2c-1, /dev/dri and a /dev/input device",
+            all(d in devices for d in (f"/dev/{self.chip}", "/dev/i2c-1", "/dev/dri/", "/dev/input/event")),
+            " ".join(devices.split()),
+            fatal=False,
+        )
         home = self.screen("1-home")
-        self.check("the home screen is on the display (not black, not the console)", self.not_console(home),
-                   json.dumps({k: home[k] for k in ("black", "console_like", "coloured", "colours")}), fatal=False)
+        self.check(
+            "the home screen is on the display (not black, not the console)",
+            self.not_console(home),
+            json.dumps({k: home[k] for k in ("black", "console_like", "coloured", "colours")}),
+            fatal=False,
+        )
 
         # a new game with the table buttons: Redo twice (README: the Home screen from the buttons)
         start = self.guest("events")
@@ -427,6 +568,7 @@ class Run:
             self.guest("press", REDO_PIN, 0.25, 0, timeout=60)
             self.press(REDO_PIN, wait=20)
             return [e for e in self.guest("events", start) if e["type"] == "game_started"]
+
         started = self.wait_for("a new game started by pressing Redo twice", new_game, 180, interval=1)
         self.log(f"new game: {json.dumps(started)[:300]}")
         self.game = started[0]["game"]
@@ -434,47 +576,82 @@ class Run:
         name, pin = self.next_roller()
         result = self.press(pin)
         new = result.get("new", [])
-        self.check(f"a press on GPIO {pin} ({name}'s Roll) is the journal move: {name}'s roll-off roll",
-                   bool(new) and all(e["game"] == self.game for e in new)
-                   and any(e["payload"].get("roller") == name or e["payload"].get("network") == name
-                           or name in json.dumps(e["payload"]) for e in new),
-                   json.dumps(new)[:300])
+        self.check(
+            f"a press on GPIO {pin} ({name}'s Roll) is the journal move: {name}'s roll-off roll",
+            bool(new)
+            and all(e["game"] == self.game for e in new)
+            and any(
+                e["payload"].get("roller") == name
+                or e["payload"].get("network") == name
+                or name in json.dumps(e["payload"])
+                for e in new
+            ),
+            json.dumps(new)[:300],
+        )
         self.moves = new
         t = time.monotonic()
         self.last_panel_note = ""
         try:
-            self.wait_for("the panels' decoded I²C bytes to equal the project's rendering of the game",
-                          lambda: self.panels_match("boot2"), 240, interval=5)
+            self.wait_for(
+                "the panels' decoded I²C bytes to equal the project's rendering of the game",
+                lambda: self.panels_match("boot2"),
+                240,
+                interval=5,
+            )
             ok = True
         except Failure:
             ok = False
-        self.check("the I²C bytes, decoded per multiplexer channel and page, rebuild each panel = "
-                   "render_player_panel", ok, self.last_panel_note, fatal=False)
+        self.check(
+            "the I²C bytes, decoded per multiplexer channel and page, rebuild each panel = render_player_panel",
+            ok,
+            self.last_panel_note,
+            fatal=False,
+        )
         self.log(f"panels matched {time.monotonic() - t:.0f} s after the move was seen")
 
         try:
-            board = self.wait_for("the game board on the screen (screendump)",
-                                  lambda: (lambda s: s if self.is_board(s) and pictures.thumb_difference(s, home) > 3
-                                           else None)(self.screen("2-game")), 120, interval=5)
+            board = self.wait_for(
+                "the game board on the screen (screendump)",
+                lambda: (lambda s: s if self.is_board(s) and pictures.thumb_difference(s, home) > 3 else None)(
+                    self.screen("2-game")
+                ),
+                120,
+                interval=5,
+            )
             detail = f"differs from home by {pictures.thumb_difference(board, home):.1f}"
         except Failure as error:
             board, detail = None, str(error)
-        self.check("the screendump is the game board (not black, not the console, not the home screen)",
-                   bool(board), detail, fatal=False)
+        self.check(
+            "the screendump is the game board (not black, not the console, not the home screen)",
+            bool(board),
+            detail,
+            fatal=False,
+        )
 
         before = self.guest("events")
         tap = self.guest("tap", *UNDO_TAP, 30, timeout=120)
         new = tap.get("new", [])
         self.log(f"tap on Undo at {UNDO_TAP}: {json.dumps(new)[:300]}")
-        self.check("a uinput multitouch tap on the on-screen Undo reaches the app", bool(new),
-                   tap.get("timeout", ""), fatal=False)
-        settled = self.wait_for("no further event after the tap (the app's move queue idle)",
-                                lambda: (lambda e: e if e == self.guest("events") else None)(self.guest("events")),
-                                60, interval=3)
+        self.check(
+            "a uinput multitouch tap on the on-screen Undo reaches the app",
+            bool(new),
+            tap.get("timeout", ""),
+            fatal=False,
+        )
+        settled = self.wait_for(
+            "no further event after the tap (the app's move queue idle)",
+            lambda: (lambda e: e if e == self.guest("events") else None)(self.guest("events")),
+            60,
+            interval=3,
+        )
         extra = [e for e in settled if e["seq"] > (before[-1]["seq"] if before else 0)]
         undos = [e for e in extra if e["payload"].get("action") == "undo"]
-        self.check("the tap reached the app once (one undo, nothing more)", len(undos) == 1 and len(extra) == len(new),
-                   json.dumps(extra)[:300], fatal=False)
+        self.check(
+            "the tap reached the app once (one undo, nothing more)",
+            len(undos) == 1 and len(extra) == len(new),
+            json.dumps(extra)[:300],
+            fatal=False,
+        )
         self.screen("3-after-tap")
 
     # -- power cuts ----------------------------------------------------------------------------------------------
@@ -491,8 +668,10 @@ class Run:
         else:
             vm.kill()
         after = cut_at - result["seen_at"]
-        self.log(f"power cut ({'QEMU system_reset' if how == 'reset' else 'kill -9 of QEMU'}) {after:.2f} s after "
-                 f"the move was in the journal (guest and host clocks)")
+        self.log(
+            f"power cut ({'QEMU system_reset' if how == 'reset' else 'kill -9 of QEMU'}) {after:.2f} s after "
+            f"the move was in the journal (guest and host clocks)"
+        )
         self.check("the cut came within a second of the move", after < 1.0, f"{after:.2f} s", fatal=False)
         t = time.monotonic()
         if how == "kill":
@@ -503,23 +682,32 @@ class Run:
         state = self.kiosk_up(self.args.boot_timeout, want_game=True)
         ready = time.monotonic() - t
         kept = self.guest("events", new[0]["seq"] - 1)
-        self.check("the move is in the journal after the cut",
-                   [e["seq"] for e in kept[:len(new)]] == [e["seq"] for e in new]
-                   and all(a["payload"] == b["payload"] for a, b in zip(kept, new)), json.dumps(kept)[:300])
+        self.check(
+            "the move is in the journal after the cut",
+            [e["seq"] for e in kept[: len(new)]] == [e["seq"] for e in new]
+            and all(a["payload"] == b["payload"] for a, b in zip(kept, new)),
+            json.dumps(kept)[:300],
+        )
         integrity = self.guest("integrity")
         self.check("PRAGMA integrity_check is ok", integrity["integrity_check"] == ["ok"], str(integrity), fatal=False)
         tag = f"4-after-{how}"
         try:
-            shown = self.wait_for("the kiosk to show the game on the screen after the power cut",
-                                  lambda: (lambda s: s if self.is_board(s) else None)(self.screen(tag)),
-                                  max(5.0, 120 - (time.monotonic() - t)), interval=5)
+            shown = self.wait_for(
+                "the kiosk to show the game on the screen after the power cut",
+                lambda: (lambda s: s if self.is_board(s) else None)(self.screen(tag)),
+                max(5.0, 120 - (time.monotonic() - t)),
+                interval=5,
+            )
         except Failure as error:
             shown = None
             self.log(str(error))
         total = time.monotonic() - t
-        self.check(f"the kiosk shows the game within 120 s of the power coming back ({how})",
-                   bool(shown) and total <= 120,
-                   f"READY after {ready:.0f} s ({state.get('StatusText')}), picture after {total:.0f} s", fatal=False)
+        self.check(
+            f"the kiosk shows the game within 120 s of the power coming back ({how})",
+            bool(shown) and total <= 120,
+            f"READY after {ready:.0f} s ({state.get('StatusText')}), picture after {total:.0f} s",
+            fatal=False,
+        )
         if not shown:
             self.diagnose_black(tag)
 
@@ -527,22 +715,32 @@ class Run:
         """The screen stayed black on a resumed game: keep the DRM state (which framebuffer is on the plane,
         who made it), then press a button that changes nothing in the game (a refused Sponsor) and see
         whether the picture comes."""
-        self.vm.fetch_text("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
-                           "cat /sys/kernel/debug/dri/0/state /sys/kernel/debug/dri/0/framebuffer "
-                           "/sys/kernel/debug/dri/0/clients; cat /sys/class/drm/card0-*/status; "
-                           "cat /sys/class/graphics/fbcon/cursor_blink; fuser -v /dev/dri/* /dev/tty1",
-                           self.art / f"dri-{tag}.txt")
-        result = self.press(SEATS[3][2])      # NBS's Sponsor: refused during the roll-off, no move
+        self.vm.fetch_text(
+            "mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+            "cat /sys/kernel/debug/dri/0/state /sys/kernel/debug/dri/0/framebuffer "
+            "/sys/kernel/debug/dri/0/clients; cat /sys/class/drm/card0-*/status; "
+            "cat /sys/class/graphics/fbcon/cursor_blink; fuser -v /dev/dri/* /dev/tty1",
+            self.art / f"dri-{tag}.txt",
+        )
+        result = self.press(SEATS[3][2])  # NBS's Sponsor: refused during the roll-off, no move
         self.log(f"a press that changes nothing in the game (NBS Sponsor): {json.dumps(result.get('new'))[:200]}")
         try:
-            self.wait_for("the picture after that press", lambda: (lambda s: s if self.is_board(s) else None)(
-                self.screen(tag + "-after-a-press")), 60, interval=5)
-            self.log("the picture came after a button press: the black screen is the resumed kiosk's first "
-                     "frame not reaching the display, redrawn by the next change")
+            self.wait_for(
+                "the picture after that press",
+                lambda: (lambda s: s if self.is_board(s) else None)(self.screen(tag + "-after-a-press")),
+                60,
+                interval=5,
+            )
+            self.log(
+                "the picture came after a button press: the black screen is the resumed kiosk's first "
+                "frame not reaching the display, redrawn by the next change"
+            )
         except Failure as error:
             self.log(str(error))
-        self.vm.fetch_text("cat /sys/kernel/debug/dri/0/state /sys/kernel/debug/dri/0/framebuffer",
-                           self.art / f"dri-{tag}-after-a-press.txt")
+        self.vm.fetch_text(
+            "cat /sys/kernel/debug/dri/0/state /sys/kernel/debug/dri/0/framebuffer",
+            self.art / f"dri-{tag}-after-a-press.txt",
+        )
 
     def boot_name(self) -> str:
         self.boot += 1
@@ -555,15 +753,27 @@ class Run:
         self.log(f"SIGSTOP to the kiosk (pid {pid}, NRestarts {before})")
         vm.ssh(f"kill -STOP {pid}")
         t = time.monotonic()
-        after = self.wait_for("the watchdog to kill the stopped UI and systemd to restart it (NRestarts + 1, "
-                              "active again)",
-                              lambda: (lambda s: s if int(s["NRestarts"]) == before + 1 and s["MainPID"] != pid
-                                       and s["ActiveState"] == "active" and s["SubState"] == "running" else None)(
-                                  vm.unit_state()), 240, interval=3)
+        after = self.wait_for(
+            "the watchdog to kill the stopped UI and systemd to restart it (NRestarts + 1, active again)",
+            lambda: (
+                lambda s: (
+                    s
+                    if int(s["NRestarts"]) == before + 1
+                    and s["MainPID"] != pid
+                    and s["ActiveState"] == "active"
+                    and s["SubState"] == "running"
+                    else None
+                )
+            )(vm.unit_state()),
+            240,
+            interval=3,
+        )
         log = vm.ssh(f"journalctl -b -u {UNIT} --no-pager -o cat | grep -i watchdog | tail -3")
-        self.check("the watchdog killed the hung UI and it was restarted once",
-                   int(after["NRestarts"]) == before + 1 and "atchdog" in log,
-                   f"{time.monotonic() - t:.0f} s; NRestarts {before} -> {after['NRestarts']}; {log.strip()}")
+        self.check(
+            "the watchdog killed the hung UI and it was restarted once",
+            int(after["NRestarts"]) == before + 1 and "atchdog" in log,
+            f"{time.monotonic() - t:.0f} s; NRestarts {before} -> {after['NRestarts']}; {log.strip()}",
+        )
 
     # -- artefacts ------------------------------------------------------------------------------------------------
     def collect(self) -> None:
@@ -576,7 +786,7 @@ class Run:
             vm.fetch_text("dmesg", self.art / "dmesg.txt")
             vm.fetch_text(f"systemctl status --no-pager -l {UNIT}; systemctl show {UNIT}", self.art / "unit-status.txt")
             self.screen("9-last")
-        except Exception as error:     # keep the rest of the artefacts
+        except Exception as error:  # keep the rest of the artefacts
             self.log(f"collecting the guest's logs failed: {error}")
 
 
@@ -604,16 +814,52 @@ class VM:
         qmp = self.dir / "qmp.sock"
         qmp.unlink(missing_ok=True)
         serial = self.run.art / f"serial-{name}.log"
-        command = [*NICE, "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "2048",
-                   "-kernel", str(self.image / "vmlinuz"), "-initrd", str(self.image / "initrd.img"),
-                   "-dtb", str(self.dtb), "-append", cmdline,
-                   "-drive", f"file={self.disk},if=none,id=disk,format=qcow2", "-device", "virtio-blk-pci,drive=disk",
-                   "-netdev", f"user,id=net,hostfwd=tcp:127.0.0.1:{self.port}-:22",
-                   "-device", "virtio-net-pci,netdev=net,romfile=",
-                   "-device", "virtio-gpu-pci,xres=800,yres=480", "-device", "qemu-xhci", "-device", "usb-kbd",
-                   "-virtfs", f"local,path={self.share},mount_tag=pivm,security_model=none,readonly=on",
-                   "-serial", f"file:{serial}", "-qmp", f"unix:{qmp},server=on,wait=off",
-                   "-display", "none", "-monitor", "none", "-rtc", "base=utc"]
+        command = [
+            *NICE,
+            "qemu-system-aarch64",
+            "-M",
+            "virt",
+            "-cpu",
+            "cortex-a72",
+            "-smp",
+            "2",
+            "-m",
+            "2048",
+            "-kernel",
+            str(self.image / "vmlinuz"),
+            "-initrd",
+            str(self.image / "initrd.img"),
+            "-dtb",
+            str(self.dtb),
+            "-append",
+            cmdline,
+            "-drive",
+            f"file={self.disk},if=none,id=disk,format=qcow2",
+            "-device",
+            "virtio-blk-pci,drive=disk",
+            "-netdev",
+            f"user,id=net,hostfwd=tcp:127.0.0.1:{self.port}-:22",
+            "-device",
+            "virtio-net-pci,netdev=net,romfile=",
+            "-device",
+            "virtio-gpu-pci,xres=800,yres=480",
+            "-device",
+            "qemu-xhci",
+            "-device",
+            "usb-kbd",
+            "-virtfs",
+            f"local,path={self.share},mount_tag=pivm,security_model=none,readonly=on",
+            "-serial",
+            f"file:{serial}",
+            "-qmp",
+            f"unix:{qmp},server=on,wait=off",
+            "-display",
+            "none",
+            "-monitor",
+            "none",
+            "-rtc",
+            "base=utc",
+        ]
         self.run.log(f"boot {name}: qemu-system-aarch64 (TCG), ssh on 127.0.0.1:{self.port}; cmdline: {cmdline}")
         (self.run.art / f"qemu-{name}.cmd").write_text(shlex.join(command) + "\n")
         self.qemu_log = open(self.run.art / f"qemu-{name}.log", "w")
@@ -648,9 +894,29 @@ class VM:
                 raise Failure(f"QMP {command}: {reply['error']}")
 
     def ssh_command(self, command: str) -> list[str]:
-        return ["ssh", "-F", "/dev/null", "-i", str(self.key), "-p", str(self.port), "-o", "BatchMode=yes",
-                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-                "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=15", "root@127.0.0.1", command]
+        return [
+            "ssh",
+            "-F",
+            "/dev/null",
+            "-i",
+            str(self.key),
+            "-p",
+            str(self.port),
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "LogLevel=ERROR",
+            "-o",
+            "ConnectTimeout=20",
+            "-o",
+            "ServerAliveInterval=15",
+            "root@127.0.0.1",
+            command,
+        ]
 
     def ssh(self, command: str, timeout: float = 120) -> str:
         done = subprocess.run(self.ssh_command(command), capture_output=True, text=True, timeout=timeout)
@@ -663,8 +929,12 @@ class VM:
 
     def wait_ssh(self, timeout: float) -> None:
         t = time.monotonic()
-        self.run.wait_for(f"ssh into the guest (boot {self.boot_name})",
-                          lambda: self._dead() or self.ssh("true", timeout=60) == "", timeout, interval=3)
+        self.run.wait_for(
+            f"ssh into the guest (boot {self.boot_name})",
+            lambda: self._dead() or self.ssh("true", timeout=60) == "",
+            timeout,
+            interval=3,
+        )
         self.run.log(f"ssh up {time.monotonic() - t:.0f} s after the wait began")
 
     def fetch(self, path: str, to: Path) -> None:
@@ -688,8 +958,11 @@ class VM:
     def i2c_trace(self, to: Path) -> str:
         """Every I²C write of this boot so far, as ``trace-cmd report -R`` text. ``trace-cmd extract`` reads
         the ring buffer destructively, so each extract is appended to what earlier ones returned."""
-        self.ssh("cd /root && rm -f i2c.dat && trace-cmd extract -o i2c.dat >/dev/null 2>&1 && "
-                 "trace-cmd report -R -i i2c.dat > i2c.txt 2>/dev/null", timeout=600)
+        self.ssh(
+            "cd /root && rm -f i2c.dat && trace-cmd extract -o i2c.dat >/dev/null 2>&1 && "
+            "trace-cmd report -R -i i2c.dat > i2c.txt 2>/dev/null",
+            timeout=600,
+        )
         part = self.dir / "i2c-part.txt"
         self.fetch("/root/i2c.txt", part)
         self.i2c_text += part.read_text(errors="replace")
@@ -730,11 +1003,18 @@ def main() -> int:
     parser.add_argument("--artifacts", default=str(REPO / "test-artifacts" / "pi-vm"))
     parser.add_argument("--pi5", action="store_true", help="a Pi 5's revision and model, the header on gpiochip4")
     parser.add_argument("--driver", default="sh1106", help="the panels' driver in the installed config")
-    parser.add_argument("--reuse-install", action="store_true",
-                        help="skip the first boot: start from the disk the last run's install left (development)")
+    parser.add_argument(
+        "--reuse-install",
+        action="store_true",
+        help="skip the first boot: start from the disk the last run's install left (development)",
+    )
     parser.add_argument("--install-timeout", type=float, default=3600, help="seconds for install-kiosk.sh")
-    parser.add_argument("--boot-timeout", type=float, default=900,
-                        help="seconds for ssh after power-on, and again for the kiosk's READY")
+    parser.add_argument(
+        "--boot-timeout",
+        type=float,
+        default=900,
+        help="seconds for ssh after power-on, and again for the kiosk's READY",
+    )
     args = parser.parse_args()
     return Run(args).main()
 

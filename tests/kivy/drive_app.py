@@ -24,14 +24,16 @@ tile_simulator = None
 def configure(config, flags):
     """Seeded dice (the harness's default) and what the flags ask for."""
     global tile_simulator
-    if "--tiles" in flags:          # a tile reader on a real pseudo-terminal, found through the config
+    if "--tiles" in flags:  # a tile reader on a real pseudo-terminal, found through the config
         from firmware_bridge.simulator import DeviceSimulator
+
         tile_simulator = DeviceSimulator("tiles", uid="CARD-ABS", hello_delay=0.1).start()
-        config = dataclasses.replace(config, readers=({"kind": "tiles", "path": tile_simulator.path,
-                                                       "name": "ABS card"},))
-    if "--exit-pin" in flags:     # the desktop edition's PIN exit
+        config = dataclasses.replace(
+            config, readers=({"kind": "tiles", "path": tile_simulator.path, "name": "ABS card"},)
+        )
+    if "--exit-pin" in flags:  # the desktop edition's PIN exit
         config = dataclasses.replace(config, exit_pin="2580")
-    if "--pi-mode" in flags:      # as on a Pi 4 whose RPi.GPIO library is missing
+    if "--pi-mode" in flags:  # as on a Pi 4 whose RPi.GPIO library is missing
         config = dataclasses.replace(config, pin_factory="rpigpio")
     return config
 
@@ -66,13 +68,20 @@ def roll_off_settled():
 
 def snapshot(label):
     view = controller.table.view()
-    result["steps"].append({
-        "label": label, "screen": controller.screens.current, "message": controller.message,
-        "refused": controller.message_refused, "undo_hint": controller.undo_hint, "redo_hint": controller.redo_hint,
-        "status": controller.status, "held": controller.held_text,
-        "balances": {p.name: p.balance for p in view.players} if view else {},
-        "card_balances": {c.player_name: c.balance_text for c in cards()},
-    })
+    result["steps"].append(
+        {
+            "label": label,
+            "screen": controller.screens.current,
+            "message": controller.message,
+            "refused": controller.message_refused,
+            "undo_hint": controller.undo_hint,
+            "redo_hint": controller.redo_hint,
+            "status": controller.status,
+            "held": controller.held_text,
+            "balances": {p.name: p.balance for p in view.players} if view else {},
+            "card_balances": {c.player_name: c.balance_text for c in cards()},
+        }
+    )
 
 
 def record_home_geometry():
@@ -84,7 +93,8 @@ def record_home_geometry():
         "new_game_buttons": [[b.to_window(b.x, b.y)[1], b.height] for b in buttons],
         "scroll_top": scroll.to_window(scroll.x, scroll.top)[1],
         "game_rows": len(games.children),
-        "rows_height": games.height, "scroll_height": scroll.height,
+        "rows_height": games.height,
+        "scroll_height": scroll.height,
     }
 
 
@@ -92,6 +102,7 @@ def settle_roll_off():
     """Settle the roll-off (and any tie's re-roll) with the built-in dice: roll for whoever is asked, until
     nobody is asked for dice any more."""
     from companion.commands import RollDice
+
     view = controller.table.view()
     if view and view.pending_dice:
         controller.post(RollDice(roller=view.pending_dice.roller))
@@ -100,8 +111,10 @@ def settle_roll_off():
 
 def wait_for_reader():
     """Wait until every reader (the simulated dice reader: its 2 s deaf period is real) is connected."""
-    until(lambda: all(status.connected for status in controller.readers.statuses()),
-          lambda: f"every reader to connect ({controller.readers.status_text()})")
+    until(
+        lambda: all(status.connected for status in controller.readers.statuses()),
+        lambda: f"every reader to connect ({controller.readers.status_text()})",
+    )
 
 
 def hold_corners():
@@ -113,8 +126,10 @@ def hold_corners():
 
 
 def wait_for_popup(title_part):
-    return waiting(lambda: controller.popup is not None and title_part in controller.popup.title,
-                   f"a dialog titled ...{title_part}... to open")
+    return waiting(
+        lambda: controller.popup is not None and title_part in controller.popup.title,
+        f"a dialog titled ...{title_part}... to open",
+    )
 
 
 def wait_for_message(part):
@@ -122,8 +137,12 @@ def wait_for_message(part):
 
 
 def choose(text):
-    return lambda: tap(find(controller.popup, lambda w: getattr(w, "text", None) == text
-                            and hasattr(w, "group") and w.get_root_window() is not None))
+    return lambda: tap(
+        find(
+            controller.popup,
+            lambda w: getattr(w, "text", None) == text and hasattr(w, "group") and w.get_root_window() is not None,
+        )
+    )
 
 
 def clock_passed(seconds, what):
@@ -151,48 +170,79 @@ def reader_answers(roller):
 
     def answered(outcome):
         command = outcome.command
-        return outcome.accepted and type(command).__name__ == "AnswerDice" and command.source == "reader" \
+        return (
+            outcome.accepted
+            and type(command).__name__ == "AnswerDice"
+            and command.source == "reader"
             and command.roller == roller
+        )
 
-    return [roll, waiting(lambda: any(answered(o) for o in driver.heard[mark["heard"]:]),
-                          f"the simulated dice reader's roll to answer {roller}'s dice")]
+    return [
+        roll,
+        waiting(
+            lambda: any(answered(o) for o in driver.heard[mark["heard"] :]),
+            f"the simulated dice reader's roll to answer {roller}'s dice",
+        ),
+    ]
 
 
 if "--tiles" in sys.argv:
-    steps = [lambda: tap_text("2 networks"), wait_for_reader,
-             lambda: tile_simulator.place(1, "04A1B2C3"), wait_for_popup("04A1B2C3"),
-             lambda: result.__setitem__("learn_ready_before", controller.popup.problem),
-             choose("60 min"), choose("blue"), choose("70"), lambda: shot("tile-learn"),
-             lambda: result.__setitem__("learn_summary", controller.popup.summary),
-             lambda: tap(controller.popup.ids.learn),
-             lambda: tile_simulator.remove(1), lambda: tile_simulator.place(2, "04A1B2C3"),
-             wait_for_message("slot 2"), lambda: snapshot("known tile")]
+    steps = [
+        lambda: tap_text("2 networks"),
+        wait_for_reader,
+        lambda: tile_simulator.place(1, "04A1B2C3"),
+        wait_for_popup("04A1B2C3"),
+        lambda: result.__setitem__("learn_ready_before", controller.popup.problem),
+        choose("60 min"),
+        choose("blue"),
+        choose("70"),
+        lambda: shot("tile-learn"),
+        lambda: result.__setitem__("learn_summary", controller.popup.summary),
+        lambda: tap(controller.popup.ids.learn),
+        lambda: tile_simulator.remove(1),
+        lambda: tile_simulator.place(2, "04A1B2C3"),
+        wait_for_message("slot 2"),
+        lambda: snapshot("known tile"),
+    ]
 elif "--exit-gesture" in sys.argv:
     from ui.app import EXIT_HOLD
-    steps = [lambda: tap_text("2 networks"), lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
-             *clock_passed(EXIT_HOLD, "the exit gesture's hold time, with one corner held"),
-             lambda: result.__setitem__("one_corner_popup", controller.popup is not None),
-             hold_corners, wait_for_popup("Leave the kiosk"), lambda: shot("exit-dialog"),
-             lambda: result.__setitem__("exit_dialog", controller.popup.title), write_result,
-             lambda: tap(controller.popup.ids.confirm)]
-elif "--pick-game" in sys.argv:    # the home screen's game picker starts a game of another registered game
-    def new_buttons():
-        return sorted(w.text.split("\n")[0]
-                      for w in controller.screens.get_screen("home").ids.new_game_box.children)
 
-    steps = [lambda: tap_text("Death Show TV"),
-             waiting(lambda: controller.chosen_game == "death-show-tv" and "2 Contestants" in new_buttons(),
-                     "the home screen to offer Death Show TV's Contestants"),
-             lambda: shot("home-death-show"),
-             lambda: result.__setitem__("new_buttons", new_buttons()),
-             lambda: tap_text("3 Contestants"),
-             waiting(lambda: controller.table.session is not None and controller.screens.current == "dashboard",
-                     "the new game to open on the dashboard"),
-             lambda: result.__setitem__("game", controller.table.session.rules.name),
-             lambda: result.__setitem__("players", [p.name for p in controller.table.session.players]),
-             lambda: result.__setitem__("options", controller.table.session.options),
-             lambda: result.__setitem__("key_help", controller.key_help)]
-elif "--message" in sys.argv:      # a message longer than its bar says "more"; a tap shows all of it
+    steps = [
+        lambda: tap_text("2 networks"),
+        lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
+        *clock_passed(EXIT_HOLD, "the exit gesture's hold time, with one corner held"),
+        lambda: result.__setitem__("one_corner_popup", controller.popup is not None),
+        hold_corners,
+        wait_for_popup("Leave the kiosk"),
+        lambda: shot("exit-dialog"),
+        lambda: result.__setitem__("exit_dialog", controller.popup.title),
+        write_result,
+        lambda: tap(controller.popup.ids.confirm),
+    ]
+elif "--pick-game" in sys.argv:  # the home screen's game picker starts a game of another registered game
+
+    def new_buttons():
+        return sorted(w.text.split("\n")[0] for w in controller.screens.get_screen("home").ids.new_game_box.children)
+
+    steps = [
+        lambda: tap_text("Death Show TV"),
+        waiting(
+            lambda: controller.chosen_game == "death-show-tv" and "2 Contestants" in new_buttons(),
+            "the home screen to offer Death Show TV's Contestants",
+        ),
+        lambda: shot("home-death-show"),
+        lambda: result.__setitem__("new_buttons", new_buttons()),
+        lambda: tap_text("3 Contestants"),
+        waiting(
+            lambda: controller.table.session is not None and controller.screens.current == "dashboard",
+            "the new game to open on the dashboard",
+        ),
+        lambda: result.__setitem__("game", controller.table.session.rules.name),
+        lambda: result.__setitem__("players", [p.name for p in controller.table.session.players]),
+        lambda: result.__setitem__("options", controller.table.session.options),
+        lambda: result.__setitem__("key_help", controller.key_help),
+    ]
+elif "--message" in sys.argv:  # a message longer than its bar says "more"; a tap shows all of it
     LONG = "; ".join(f"Clause {i}: Sports Lead 1 = 2 Coach - 1 Business bonus, Ava 0 to 1" for i in range(1, 7))
 
     def message_bar():
@@ -203,16 +253,22 @@ elif "--message" in sys.argv:      # a message longer than its bar says "more"; 
         result["more_shown"] = bar.ids.line.is_shortened
         tap(bar)
 
-    steps = [lambda: tap_text("2 networks"), lambda: controller.say(LONG),
-             waiting(lambda: message_bar().ids.line.text == LONG, "the message bar to show the long message"),
-             tap_bar, wait_for_popup("whole message"), lambda: shot("message-popup"),
-             lambda: result.__setitem__("popup_lines", popup().message.split("; ")),
-             lambda: tap_text("Close", popup()), lambda: result.__setitem__("closed", popup() is None)]
-elif "--dead-panel" in sys.argv:   # CBA's panel (the 2nd) stops answering mid-game, then answers again
+    steps = [
+        lambda: tap_text("2 networks"),
+        lambda: controller.say(LONG),
+        waiting(lambda: message_bar().ids.line.text == LONG, "the message bar to show the long message"),
+        tap_bar,
+        wait_for_popup("whole message"),
+        lambda: shot("message-popup"),
+        lambda: result.__setitem__("popup_lines", popup().message.split("; ")),
+        lambda: tap_text("Close", popup()),
+        lambda: result.__setitem__("closed", popup() is None),
+    ]
+elif "--dead-panel" in sys.argv:  # CBA's panel (the 2nd) stops answering mid-game, then answers again
     said = []
     controller.bind(message=lambda _, text: said.append(text))
     down = set()
-    tries = []          # when the 2nd panel was tried while it was not answering (the panel bank's retries)
+    tries = []  # when the 2nd panel was tried while it was not answering (the panel bank's retries)
     second = controller.panels.devices[1]
 
     def flaky(image, draw=second.display):
@@ -224,57 +280,87 @@ elif "--dead-panel" in sys.argv:   # CBA's panel (the 2nd) stops answering mid-g
     second.display = flaky
     mark = {}
 
-    steps = [lambda: tap_text("2 networks"), lambda: down.add(1),
-             lambda: controller.panels.flash(1, "Cable test", seconds=120),    # something new to draw
-             wait_for_message("Panel 2 is not answering"), lambda: snapshot("panel down"),
-             lambda: shot("panel-not-answering"), lambda: mark.__setitem__("tries", len(tries)),
-             waiting(lambda: len(tries) >= mark["tries"] + 2, "the panel bank to try panel 2 twice more"),
-             lambda: snapshot("still down"),
-             down.clear, waiting(lambda: controller.message == "",
-                                 "the message bar to drop the words once panel 2 answers again"),
-             lambda: snapshot("panel back"), lambda: save_panels("panel-back"),
-             lambda: result.__setitem__("said", said)]
+    steps = [
+        lambda: tap_text("2 networks"),
+        lambda: down.add(1),
+        lambda: controller.panels.flash(1, "Cable test", seconds=120),  # something new to draw
+        wait_for_message("Panel 2 is not answering"),
+        lambda: snapshot("panel down"),
+        lambda: shot("panel-not-answering"),
+        lambda: mark.__setitem__("tries", len(tries)),
+        waiting(lambda: len(tries) >= mark["tries"] + 2, "the panel bank to try panel 2 twice more"),
+        lambda: snapshot("still down"),
+        down.clear,
+        waiting(lambda: controller.message == "", "the message bar to drop the words once panel 2 answers again"),
+        lambda: snapshot("panel back"),
+        lambda: save_panels("panel-back"),
+        lambda: result.__setitem__("said", said),
+    ]
 elif "--exit-pin" in sys.argv:
+
     def type_pin(digits):
         return [lambda d=d: tap_text(d, controller.popup) for d in digits] + [lambda: tap_text("OK", controller.popup)]
 
-    steps = [lambda: tap_text("2 networks"), lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
-             wait_for_popup("exit PIN"), lambda: shot("exit-pin"),
-             *type_pin("1111"),
-             lambda: result.__setitem__("after_wrong", controller.popup.problem),
-             lambda: result.__setitem__("still_open", controller.popup is not None), write_result,
-             *type_pin("2580")]
+    steps = [
+        lambda: tap_text("2 networks"),
+        lambda: UnitTestTouch(5, Window.height - 5).touch_down(),
+        wait_for_popup("exit PIN"),
+        lambda: shot("exit-pin"),
+        *type_pin("1111"),
+        lambda: result.__setitem__("after_wrong", controller.popup.problem),
+        lambda: result.__setitem__("still_open", controller.popup is not None),
+        write_result,
+        *type_pin("2580"),
+    ]
 elif "--reader" in sys.argv:
-    steps = [lambda: tap_text("2 networks"), wait_for_reader,
-             lambda: result.__setitem__("reader_status", controller.reader_status),
-             *reader_answers("ABS"), lambda: snapshot("reader answered ABS"),
-             *reader_answers("CBA"), lambda: snapshot("reader answered CBA"),
-             settle_roll_off,          # any roll-off tie, with the built-in dice: nothing is asked for any more
-             lambda: key("t"),
-             waiting(lambda: controller.held_text, "the simulated dice reader's unasked roll to be held"),
-             lambda: snapshot("unclaimed"), lambda: shot("reader-unclaimed"),
-             lambda: result.__setitem__("held", controller.held_text),
-             lambda: tap_text("Discard"), lambda: snapshot("discarded")]
+    steps = [
+        lambda: tap_text("2 networks"),
+        wait_for_reader,
+        lambda: result.__setitem__("reader_status", controller.reader_status),
+        *reader_answers("ABS"),
+        lambda: snapshot("reader answered ABS"),
+        *reader_answers("CBA"),
+        lambda: snapshot("reader answered CBA"),
+        settle_roll_off,  # any roll-off tie, with the built-in dice: nothing is asked for any more
+        lambda: key("t"),
+        waiting(lambda: controller.held_text, "the simulated dice reader's unasked roll to be held"),
+        lambda: snapshot("unclaimed"),
+        lambda: shot("reader-unclaimed"),
+        lambda: result.__setitem__("held", controller.held_text),
+        lambda: tap_text("Discard"),
+        lambda: snapshot("discarded"),
+    ]
 elif "--selftest" in sys.argv:
-    steps = [wait_for_reader, lambda: tap_text("Self-test"), lambda: shot("selftest-start"),
-             lambda: save_panels("selftest")]
+    steps = [
+        wait_for_reader,
+        lambda: tap_text("Self-test"),
+        lambda: shot("selftest-start"),
+        lambda: save_panels("selftest"),
+    ]
 
     def press_and_wait(key_name):
         """Press a button's key like a finger, then wait until the self-test has noted a press (the next
         button is asked for), whatever the load."""
         mark = {}
-        return [lambda: mark.__setitem__("checks", len(controller.popup.checks)),
-                *press(key_name, heard=False),
-                waiting(lambda: len(controller.popup.checks) > mark["checks"],
-                        f"the self-test to note the press of key {key_name}")]
+        return [
+            lambda: mark.__setitem__("checks", len(controller.popup.checks)),
+            *press(key_name, heard=False),
+            waiting(
+                lambda: len(controller.popup.checks) > mark["checks"],
+                f"the self-test to note the press of key {key_name}",
+            ),
+        ]
 
     for key_name in ("q", "w", "e", "a", "s", "d", "z", "x", "c", "u", "i", "o", "backspace"):
         steps += press_and_wait(key_name)
-    steps += [lambda: tap_text("Skip"),
-              lambda: result.__setitem__("selftest", [controller.popup.prompt, controller.popup.report]),
-              lambda: shot("selftest-report"),
-              lambda: tap_text("Close"), *press("q", heard=False),      # no game: the press reaches nothing
-              lambda: snapshot("after selftest")]
+    steps += [
+        lambda: tap_text("Skip"),
+        lambda: result.__setitem__("selftest", [controller.popup.prompt, controller.popup.report]),
+        lambda: shot("selftest-report"),
+        lambda: tap_text("Close"),
+        *press("q", heard=False),  # no game: the press reaches nothing
+        lambda: snapshot("after selftest"),
+    ]
 elif "--pi-mode" in sys.argv:
     steps = [lambda: snapshot("pi mode"), lambda: tap_text("2 networks"), lambda: snapshot("pi game")]
 elif home_check:
@@ -292,8 +378,10 @@ elif play_until_killed:
             yield from press("backspace" if count % 7 == 0 else "q")
             yield lambda n=count: print("pressed", n, flush=True)
 
-    steps = itertools.chain([lambda: tap_text("2 networks") if controller.table.session is None else None,
-                             roll_off_settled], keep_pressing())
+    steps = itertools.chain(
+        [lambda: tap_text("2 networks") if controller.table.session is None else None, roll_off_settled],
+        keep_pressing(),
+    )
 elif resume_check:
     steps = [
         lambda: snapshot("resumed"),
@@ -301,6 +389,7 @@ elif resume_check:
         lambda: save_panels("resumed"),
     ]
 else:
+
     def refusals_stay_on_the_panels():
         """From here on a refusal flashed on the presser's panel stays there for the rest of the run, not the
         app's 4 s: the final panels are checked against the refusal, however long the steps after it take."""
@@ -315,18 +404,18 @@ else:
         lambda: tap_text("4 networks"),
         lambda: snapshot("new game"),
         lambda: shot("dashboard-roll-off"),
-        lambda: tap_text("Enter dice"),        # TV Wars 2.5 roll-off: ABS enters physical dice by hand
+        lambda: tap_text("Enter dice"),  # TV Wars 2.5 roll-off: ABS enters physical dice by hand
         lambda: tap(find(popup().ids.dice_box.children[-1], button_text("3"))),
         lambda: result.__setitem__("one_die", [popup().ids.record.disabled, popup().total_text]),
         lambda: tap(find(popup().ids.dice_box.children[-2], button_text("4"))),
         lambda: shot("dice-dialog"),
         lambda: tap(popup().ids.record),
-        *press("d"),                           # CBA's roll button (keyboard → mock pin), heard by the table
-        *press("c"),                           # PBC
-        *press("o"),                           # NBS
+        *press("d"),  # CBA's roll button (keyboard → mock pin), heard by the table
+        *press("c"),  # PBC
+        *press("o"),  # NBS
         roll_off_settled,
         lambda: snapshot("rolled"),
-        *press("q"),                           # ABS passes On the Air three times by button
+        *press("q"),  # ABS passes On the Air three times by button
         *press("q"),
         *press("q"),
         lambda: tap(find(card("CBA"), button_text("On the Air"))),
@@ -343,7 +432,7 @@ else:
         lambda: tap_text("Bulletin", popup()),
         lambda: shot("transfer-dialog"),
         lambda: tap(popup().ids.pay),
-        lambda: tap(find(card("NBS"), button_text("Pay"))),   # an illegal transfer: more than NBS has
+        lambda: tap(find(card("NBS"), button_text("Pay"))),  # an illegal transfer: more than NBS has
         lambda: tap(find(popup().ids.payee_box, button_text("Bank"))),
         lambda: [tap_text(d, popup()) for d in ("9", "9", "000")],
         lambda: tap_text("Correction", popup()),
@@ -357,7 +446,7 @@ else:
         lambda: snapshot("undo 1"),
         lambda: tap(undo_button()),
         lambda: snapshot("undo 2"),
-        *press("backspace"),                   # the table's undo button
+        *press("backspace"),  # the table's undo button
         lambda: snapshot("undo 3"),
         lambda: tap(controller.screens.get_screen("dashboard").ids.redo_button),
         lambda: snapshot("redo 1"),
@@ -368,9 +457,9 @@ else:
         lambda: tap_text("End game"),
         lambda: tap(popup().ids.confirm),
         refusals_stay_on_the_panels,
-        *press("q"),                           # a button press for a finished game is refused
+        *press("q"),  # a button press for a finished game is refused
         lambda: snapshot("ended"),
-        *press("backspace"),                   # undo reopens it
+        *press("backspace"),  # undo reopens it
         lambda: snapshot("reopened"),
         lambda: tap_text("Back"),
         lambda: snapshot("final"),

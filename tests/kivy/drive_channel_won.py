@@ -52,7 +52,7 @@ def overlaps(root):
         widget = stack.pop()
         kids = [k for k in widget.children if k.opacity > 0 and k.width > 1 and k.height > 1]
         for i, a in enumerate(kids):
-            for b in kids[i + 1:]:
+            for b in kids[i + 1 :]:
                 if a.x < b.right - 1 and b.x < a.right - 1 and a.y < b.top - 1 and b.y < a.top - 1:
                     found.append(f"{type(a).__name__}/{type(b).__name__} in {type(widget).__name__}")
         stack.extend(widget.children)
@@ -62,12 +62,19 @@ def overlaps(root):
 def clipped_labels(root):
     """Labels whose text is wider or taller than the label (cut off on screen), as their texts."""
     from kivy.uix.label import Label
+
     found = []
     stack = [root]
     while stack:
         widget = stack.pop()
-        if isinstance(widget, Label) and widget.text and widget.opacity > 0 and widget.width > 1 \
-                and not widget.shorten and widget.get_root_window() is not None:
+        if (
+            isinstance(widget, Label)
+            and widget.text
+            and widget.opacity > 0
+            and widget.width > 1
+            and not widget.shorten
+            and widget.get_root_window() is not None
+        ):
             widget.texture_update()
             w, h = widget.texture_size
             if w > widget.width + 2 or h > widget.height + 2:
@@ -79,21 +86,43 @@ def clipped_labels(root):
 def snapshot(label):
     state = controller.table.state
     b = board()
-    result["steps"].append({
-        "label": label, "screen": controller.screens.current, "message": controller.message,
-        "refused": controller.message_refused, "status": controller.status,
-        "turn": state.turn, "phase": state.phase, "round": state.round, "stars": state.stars,
-        "scores": state.scores, "hands": {r.name: r.hand for r in state.reporters},
-        "lineup": {c.category: {"value": c.value_text, "state": c.state_text, "who": c.who_text,
-                                "location": c.location_text} for c in b.ids.lineup.children},
-        "chips": {c.name: [c.score_text, c.tiles_text, c.hand_text, c.token_text, c.turn] for c in b.ids.chips.children},
-        "hand_labels": {c.name: [c.ids.hand.text, c.ids.hand.font_size, c.ids.hand.opacity, c.ids.hand.width]
-                        for c in b.ids.chips.children},
-        "results_button": [b.ids.results_button.text, b.ids.results_button.opacity, b.ids.results_button.disabled],
-        "categories_note": b.ids.categories_note.text if b.ids.categories_note.opacity else "",
-        "stars_text": b.stars_text, "board_size": list(b.size),
-        "overlaps": overlaps(b), "clipped": clipped_labels(b),
-    })
+    result["steps"].append(
+        {
+            "label": label,
+            "screen": controller.screens.current,
+            "message": controller.message,
+            "refused": controller.message_refused,
+            "status": controller.status,
+            "turn": state.turn,
+            "phase": state.phase,
+            "round": state.round,
+            "stars": state.stars,
+            "scores": state.scores,
+            "hands": {r.name: r.hand for r in state.reporters},
+            "lineup": {
+                c.category: {
+                    "value": c.value_text,
+                    "state": c.state_text,
+                    "who": c.who_text,
+                    "location": c.location_text,
+                }
+                for c in b.ids.lineup.children
+            },
+            "chips": {
+                c.name: [c.score_text, c.tiles_text, c.hand_text, c.token_text, c.turn] for c in b.ids.chips.children
+            },
+            "hand_labels": {
+                c.name: [c.ids.hand.text, c.ids.hand.font_size, c.ids.hand.opacity, c.ids.hand.width]
+                for c in b.ids.chips.children
+            },
+            "results_button": [b.ids.results_button.text, b.ids.results_button.opacity, b.ids.results_button.disabled],
+            "categories_note": b.ids.categories_note.text if b.ids.categories_note.opacity else "",
+            "stars_text": b.stars_text,
+            "board_size": list(b.size),
+            "overlaps": overlaps(b),
+            "clipped": clipped_labels(b),
+        }
+    )
 
 
 def collect_round():
@@ -111,9 +140,11 @@ def collect_round():
 
 def lead_action(category, action_text):
     """Tap a Lead's column, then a button of its dialog."""
+
     def step():
         tap(column(category))
         tap_text(action_text, popup())
+
     return step
 
 
@@ -121,12 +152,14 @@ def popup_step(*actions):
     def step():
         for action in actions:
             action()
+
     return step
 
 
 def everyone_done():
-    while controller.table.state.phase == 2 and controller.table.state.round == 1 \
-            and not controller.table.state.finished:
+    while (
+        controller.table.state.phase == 2 and controller.table.state.round == 1 and not controller.table.state.finished
+    ):
         tap_text("Done", board())
         controller.drain()
         controller.refresh()
@@ -136,19 +169,37 @@ def dialog_state(key):
     """What the open Lead dialog offers: each action's button disabled or not, and its text."""
     p = popup()
     result[key] = {
-        "title": p.title, "points": p.points, "range": p.ids.value_range.text, "blocked": dict(p.blocked),
-        "buttons": {name: [p.ids[name].disabled, p.ids[name].text]
-                    for name in ("location", "security_footage", "star_witness", "close", "discredit",
-                                 "final_touch", "play_source")},
-        "clipped": clipped_labels(p), "overlaps": overlaps(p.content)}
+        "title": p.title,
+        "points": p.points,
+        "range": p.ids.value_range.text,
+        "blocked": dict(p.blocked),
+        "buttons": {
+            name: [p.ids[name].disabled, p.ids[name].text]
+            for name in (
+                "location",
+                "security_footage",
+                "star_witness",
+                "close",
+                "discredit",
+                "final_touch",
+                "play_source",
+            )
+        },
+        "clipped": clipped_labels(p),
+        "overlaps": overlaps(p.content),
+    }
 
 
 def results_state(key):
     """The open results dialog: its title and rows (label, value, words), and whether any row is clipped."""
     p = popup()
     rows = [[r.label, r.value, r.words] for r in reversed(p.ids.rows.children)]
-    result[key] = {"title": p.title, "rows": rows, "clipped": clipped_labels(p),
-                   "font_sizes": sorted({w.font_size for r in p.ids.rows.children for w in r.children})}
+    result[key] = {
+        "title": p.title,
+        "rows": rows,
+        "clipped": clipped_labels(p),
+        "font_sizes": sorted({w.font_size for r in p.ids.rows.children for w in r.children}),
+    }
 
 
 def open_lead(category):
@@ -160,26 +211,40 @@ def in_dialog(text):
 
 
 steps = [
-    lambda: controller.post(NewGame(game="channel-won", players=SEATS,
-                                    options={"leads": leads_option(parse_catalogue(CATALOGUE), ["Sports"]),
-                                             "characters": {"Ava": "Trey DeMark"}})),
+    lambda: controller.post(
+        NewGame(
+            game="channel-won",
+            players=SEATS,
+            options={
+                "leads": leads_option(parse_catalogue(CATALOGUE), ["Sports"]),
+                "characters": {"Ava": "Trey DeMark"},
+            },
+        )
+    ),
     lambda: snapshot("new game"),
     lambda: shot("cw-phase1"),
     lambda: save_panels("phase1"),
-    *driver.press("q"),                                # Ava's seat button 1: take a card (heard by the table)
-    *driver.press("q"),                                # mashed: not her turn now, refused
+    *driver.press("q"),  # Ava's seat button 1: take a card (heard by the table)
+    *driver.press("q"),  # mashed: not her turn now, refused
     lambda: snapshot("button mashed"),
     collect_round,
     lambda: snapshot("phase 2"),
     lambda: shot("cw-phase2-start"),
-    lambda: tap_text("Ability\nTrey DeMark", board()),   # Trey DeMark's power is for Phase 1: refused
+    lambda: tap_text("Ability\nTrey DeMark", board()),  # Trey DeMark's power is for Phase 1: refused
     lambda: snapshot("ability in phase 2"),
     # 1. Ava plays the Park Location on Sports
     open_lead("Sports"),
     lambda: shot("cw-lead-dialog"),
-    lambda: result.__setitem__("dialog", {"title": popup().title, "points": popup().points,
-                                          "types": sorted(b.text for b in popup().ids.source_types.children),
-                                          "clipped": clipped_labels(popup()), "overlaps": overlaps(popup().content)}),
+    lambda: result.__setitem__(
+        "dialog",
+        {
+            "title": popup().title,
+            "points": popup().points,
+            "types": sorted(b.text for b in popup().ids.source_types.children),
+            "clipped": clipped_labels(popup()),
+            "overlaps": overlaps(popup().content),
+        },
+    ),
     lambda: dialog_state("open dialog"),
     in_dialog("Location\nPark"),
     lambda: snapshot("location"),
@@ -190,10 +255,13 @@ steps = [
     lambda: shot("cw-no-location-dialog"),
     lambda: popup().play_source(),
     lambda: snapshot("source before location"),
-    open_lead("Sports"), in_dialog("Coach 2"), in_dialog("Play Coach  2"),
+    open_lead("Sports"),
+    in_dialog("Coach 2"),
+    in_dialog("Play Coach  2"),
     lambda: snapshot("coach"),
     # 3. Cleo closes Sports
-    open_lead("Sports"), in_dialog("Close Lead"),
+    open_lead("Sports"),
+    in_dialog("Close Lead"),
     lambda: snapshot("closed"),
     # 4. Ava: a Business Bonus Source on Sports, its printed -1 pre-filled (the Scoring Example)
     open_lead("Sports"),
@@ -207,7 +275,8 @@ steps = [
     # 5. Ben passes; 6. Cleo plays a Location on Crime
     lambda: tap_text("Pass", board()),
     lambda: snapshot("ben passed"),
-    open_lead("Crime"), in_dialog("Location"),
+    open_lead("Crime"),
+    in_dialog("Location"),
     lambda: snapshot("crime location"),
     # 7. Ava: a Discredit on the open Crime Lead (disabled; the handler is refused), then passes
     open_lead("Crime"),
@@ -217,28 +286,32 @@ steps = [
     lambda: shot("cw-refused"),
     lambda: tap_text("Pass", board()),
     # 8. Ben: a second pass (his Pass button is disabled; the handler a tap would call): refused
-    lambda: result.__setitem__("ben_pass_disabled", find(board(), lambda w: getattr(w, "text", None) == "Pass").disabled),
+    lambda: result.__setitem__(
+        "ben_pass_disabled", find(board(), lambda w: getattr(w, "text", None) == "Pass").disabled
+    ),
     lambda: board().pass_turn(),
     lambda: snapshot("second pass"),
-    open_lead("Crime"), in_dialog("Star Witness\n+2 Source"),
+    open_lead("Crime"),
+    in_dialog("Star Witness\n+2 Source"),
     lambda: snapshot("star witness"),
     # 9. Cleo closes Crime
-    open_lead("Crime"), in_dialog("Close Lead"),
+    open_lead("Crime"),
+    in_dialog("Close Lead"),
     lambda: snapshot("crime closed"),
     lambda: shot("cw-phase2-played"),
     lambda: save_panels("played"),
     everyone_done,
-    lambda: results_state("results opened"),          # opened by itself when the round was scored
+    lambda: results_state("results opened"),  # opened by itself when the round was scored
     lambda: shot("cw-round1-results"),
     lambda: tap_text("Close", popup()),
     lambda: result.__setitem__("results_closed", popup() is None),
     lambda: snapshot("round 2"),
     lambda: shot("cw-round2"),
     lambda: save_panels("round2"),
-    lambda: tap_text("Round 1\nresults", board()),    # reopened from its button
+    lambda: tap_text("Round 1\nresults", board()),  # reopened from its button
     lambda: results_state("results reopened"),
     lambda: tap_text("Close", popup()),
-    lambda: tap_text("Take\nLocation", board()),       # round 2's first action: the button goes
+    lambda: tap_text("Take\nLocation", board()),  # round 2's first action: the button goes
     lambda: snapshot("round 2 first card"),
     lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
     lambda: snapshot("first card undone"),

@@ -16,7 +16,7 @@ from harness import find, tap, tap_text
 
 from companion.commands import AnswerDice, NewGame, PlayerSeat
 
-driver = harness.Driver(prefix="dst-")       # screenshots and panels: dst-*.png
+driver = harness.Driver(prefix="dst-")  # screenshots and panels: dst-*.png
 controller, result = driver.controller, driver.result
 board, popup, shot, save_panels = driver.board, driver.popup, driver.shot, driver.save_panels
 
@@ -59,10 +59,12 @@ def overlaps(root):
         widget = stack.pop()
         kids = [k for k in widget.children if k.width > 1 and k.height > 1 and k.opacity > 0]
         for i, a in enumerate(kids):
-            for b in kids[i + 1:]:
+            for b in kids[i + 1 :]:
                 if a.x < b.right - 1 and b.x < a.right - 1 and a.y < b.top - 1 and b.y < a.top - 1:
-                    problems.append(f"{type(a).__name__}:{getattr(a, 'text', '')[:20]} / "
-                                    f"{type(b).__name__}:{getattr(b, 'text', '')[:20]}")
+                    problems.append(
+                        f"{type(a).__name__}:{getattr(a, 'text', '')[:20]} / "
+                        f"{type(b).__name__}:{getattr(b, 'text', '')[:20]}"
+                    )
         stack.extend(widget.children)
     return problems
 
@@ -70,6 +72,7 @@ def overlaps(root):
 def clipped_labels(root):
     """Labels whose text is wider or taller than their box (text cut off), on the board."""
     from kivy.uix.label import Label
+
     problems, stack = [], [root]
     while stack:
         widget = stack.pop()
@@ -85,13 +88,18 @@ def clipped_labels(root):
 def popup_snapshot(label):
     """What the open dialog shows (its texts), whether one is open, and its clipped labels."""
     open_popup = popup()
-    result["steps"].append({
-        "label": label, "message": controller.message, "refused": controller.message_refused,
-        "status": controller.status, "popup_open": open_popup is not None,
-        "popup_texts": texts(open_popup) if open_popup is not None else [],
-        "popup_clipped": clipped_labels(open_popup) if open_popup is not None else [],
-        "cards": {c.name: c.cards for c in controller.table.state.contestants},
-    })
+    result["steps"].append(
+        {
+            "label": label,
+            "message": controller.message,
+            "refused": controller.message_refused,
+            "status": controller.status,
+            "popup_open": open_popup is not None,
+            "popup_texts": texts(open_popup) if open_popup is not None else [],
+            "popup_clipped": clipped_labels(open_popup) if open_popup is not None else [],
+            "cards": {c.name: c.cards for c in controller.table.state.contestants},
+        }
+    )
 
 
 def button_press(action, player):
@@ -103,20 +111,29 @@ def button_press(action, player):
 def snapshot(label):
     state = controller.table.state
     b = board()
-    result["steps"].append({
-        "label": label, "message": controller.message, "refused": controller.message_refused,
-        "status": controller.status, "mode": b.mode, "texts": texts(b),
-        "vitality": {c.name: c.vitality for c in state.contestants},
-        "cards": {c.name: c.cards for c in state.contestants},
-        "removed": [l.name for l in state.locations if l.removed],
-        "overlaps": overlaps(b), "clipped": clipped_labels(b),
-        "board_size": [b.width, b.height],
-    })
+    result["steps"].append(
+        {
+            "label": label,
+            "message": controller.message,
+            "refused": controller.message_refused,
+            "status": controller.status,
+            "mode": b.mode,
+            "texts": texts(b),
+            "vitality": {c.name: c.vitality for c in state.contestants},
+            "cards": {c.name: c.cards for c in state.contestants},
+            "removed": [l.name for l in state.locations if l.removed],
+            "overlaps": overlaps(b),
+            "clipped": clipped_labels(b),
+            "board_size": [b.width, b.height],
+        }
+    )
 
 
 def new_game(n, **options):
-    seats = tuple(PlayerSeat(name, colour) for name, colour in
-                  zip(("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")[:n], COLOURS))
+    seats = tuple(
+        PlayerSeat(name, colour)
+        for name, colour in zip(("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")[:n], COLOURS)
+    )
     controller.post(NewGame(game="death-show-tv", players=seats, options=options))
 
 
@@ -126,70 +143,94 @@ def whole_move(player, location):
 
 steps = [
     lambda: new_game(4, vitality=2, starting_cards=3, location_rules={"The Bunker": "Our note: no Events here"}),
-    lambda: snapshot("roll-off"), lambda: shot("01-roll-off"),
-    lambda: answer("Kelpie", 6), lambda: answer("Jhon", 2), lambda: answer("Elena", 3), lambda: answer("Rex", 1),
+    lambda: snapshot("roll-off"),
+    lambda: shot("01-roll-off"),
+    lambda: answer("Kelpie", 6),
+    lambda: answer("Jhon", 2),
+    lambda: answer("Elena", 3),
+    lambda: answer("Rex", 1),
     lambda: snapshot("first turn"),
-    lambda: tap_text("Draw card"), lambda: tap_location("The Caves"),
-    lambda: snapshot("kelpie moved"), lambda: shot("02-island-moved"),
-    lambda: tap_text("End turn"),
-    *whole_move("Jhon", "The Bunker"), *whole_move("Elena", "Dense Forest"),
     lambda: tap_text("Draw card"),
-    lambda: tap_location("The Caves"),                   # occupied: Hunt, after a confirmation
+    lambda: tap_location("The Caves"),
+    lambda: snapshot("kelpie moved"),
+    lambda: shot("02-island-moved"),
+    lambda: tap_text("End turn"),
+    *whole_move("Jhon", "The Bunker"),
+    *whole_move("Elena", "Dense Forest"),
+    lambda: tap_text("Draw card"),
+    lambda: tap_location("The Caves"),  # occupied: Hunt, after a confirmation
     lambda: shot("03-hunt-confirm"),
     lambda: tap(popup().ids.confirm),
-    lambda: snapshot("combat declare"), lambda: shot("04-combat-declare"),
+    lambda: snapshot("combat declare"),
+    lambda: shot("04-combat-declare"),
     lambda: tap_text("Rex: show cards"),
-    lambda: stepper(popup(), "weapon", 2), lambda: stepper(popup(), "extra", 1),
-    lambda: stepper(popup(), "extra_cards", 3),          # a Weapon and 3 cards: Rex holds only 3
+    lambda: stepper(popup(), "weapon", 2),
+    lambda: stepper(popup(), "extra", 1),
+    lambda: stepper(popup(), "extra_cards", 3),  # a Weapon and 3 cards: Rex holds only 3
     lambda: tap_text("Confirm", popup()),
-    lambda: popup_snapshot("declare refused"), lambda: shot("05a-declare-refused"),
+    lambda: popup_snapshot("declare refused"),
+    lambda: shot("05a-declare-refused"),
     lambda: stepper(popup(), "extra_cards", -2),
     lambda: shot("05-declare-popup"),
     lambda: tap_text("Confirm", popup()),
     lambda: popup_snapshot("declare accepted"),
     lambda: tap_text("Unarmed, no cards"),
-    lambda: snapshot("combat odds"), lambda: shot("06-combat-odds"),
-    lambda: answer("Rex", 5), lambda: snapshot("rex rolled"), lambda: shot("06b-combat-rolling"),
+    lambda: snapshot("combat odds"),
+    lambda: shot("06-combat-odds"),
+    lambda: answer("Rex", 5),
+    lambda: snapshot("rex rolled"),
+    lambda: shot("06b-combat-rolling"),
     lambda: answer("Kelpie", 2),
-    lambda: snapshot("combat result"), lambda: shot("07-combat-result"),
+    lambda: snapshot("combat result"),
+    lambda: shot("07-combat-result"),
     lambda: tap_text("Back to the island"),
-    lambda: snapshot("island after"), lambda: shot("08-island-after"),
+    lambda: snapshot("island after"),
+    lambda: shot("08-island-after"),
     lambda: tap_text("Event"),
     lambda: popup_snapshot("event no target"),
     lambda: tap_text("Kelpie", popup().ids.target_box),
-    lambda: tap_text("Jhon", popup().ids.target_box),    # Kelpie and Jhon are not on one Location
+    lambda: tap_text("Jhon", popup().ids.target_box),  # Kelpie and Jhon are not on one Location
     lambda: tap_text("Play the Event", popup()),
-    lambda: popup_snapshot("event refused"), lambda: shot("09a-event-refused"),
+    lambda: popup_snapshot("event refused"),
+    lambda: shot("09a-event-refused"),
     lambda: tap_text("Jhon", popup().ids.target_box),
     lambda: shot("09-event-popup"),
     lambda: tap_text("Play the Event", popup()),
     lambda: tap_text("Unarmed, no cards"),
-    lambda: answer("Rex", 6), lambda: answer("Kelpie", 3),
-    lambda: snapshot("death result"), lambda: shot("10-death-result"),
+    lambda: answer("Rex", 6),
+    lambda: answer("Kelpie", 3),
+    lambda: snapshot("death result"),
+    lambda: shot("10-death-result"),
     lambda: tap_text("Back to the island"),
-    lambda: snapshot("remove prompt"), lambda: shot("11-remove-location"),
-    lambda: tap_location("The Caves"),                   # occupied by Rex: refused
+    lambda: snapshot("remove prompt"),
+    lambda: shot("11-remove-location"),
+    lambda: tap_location("The Caves"),  # occupied by Rex: refused
     lambda: snapshot("remove occupied refused"),
     lambda: tap_location("Turtle Beach"),
-    lambda: snapshot("removed"), lambda: shot("12-removed"),
+    lambda: snapshot("removed"),
+    lambda: shot("12-removed"),
     lambda: save_panels("after-death"),
-    lambda: button_press("on_the_air", "Kelpie"),      # the dead Kelpie's seat button
+    lambda: button_press("on_the_air", "Kelpie"),  # the dead Kelpie's seat button
     lambda: snapshot("dead button refused"),
     lambda: tap_text("End turn"),
     lambda: tap_text("Draw card"),
-    lambda: tap_location("Turtle Beach"),                # removed: refused
-    lambda: snapshot("move to removed refused"), lambda: shot("13-refused"),
+    lambda: tap_location("Turtle Beach"),  # removed: refused
+    lambda: snapshot("move to removed refused"),
+    lambda: shot("13-refused"),
     lambda: tap_text("Card effects"),
     lambda: shot("14-card-effects-popup"),
     lambda: tap_text("Jhon: card +1", popup()),
     lambda: tap_text("Close", popup()),
     lambda: snapshot("card effect"),
     lambda: new_game(8, roll_off=False, starting_cards=7),
-    *whole_move("Kelpie", "The Caves"),                 # Kelpie now holds 8: the Discard Phase
-    lambda: snapshot("eight discard"), lambda: shot("15-eight-discard"),
+    *whole_move("Kelpie", "The Caves"),  # Kelpie now holds 8: the Discard Phase
+    lambda: snapshot("eight discard"),
+    lambda: shot("15-eight-discard"),
     lambda: tap_text("Kelpie −1"),
-    lambda: tap_text("Draw card"), lambda: tap_location("The Bunker"),
-    lambda: snapshot("eight players"), lambda: shot("16-eight-players"),
+    lambda: tap_text("Draw card"),
+    lambda: tap_location("The Bunker"),
+    lambda: snapshot("eight players"),
+    lambda: shot("16-eight-players"),
     lambda: save_panels("eight"),
 ]
 

@@ -25,15 +25,22 @@ def snapshot(label):
     rows = [item for item in data if item.get("viewclass") is None]
     more = [item["text"] for item in data if item.get("viewclass") == "HistoryMoreRow"]
     session = controller.table.session
-    result["steps"].append({
-        "label": label, "screen": controller.screens.current, "rows": len(rows), "more": more,
-        "first": [(item["seq"], item["in_force"], item["text"]) for item in rows[:3]],
-        "flags": {str(item["seq"]): item["in_force"] for item in rows},
-        "last_seq": rows[-1]["seq"] if rows else None,
-        "window": controller._history is not None, "message": controller.message,
-        "entry_count": session.entry_count, "line": len(session.line),
-        "newest_entries": [h.seq for h in session.history_entries(session.entry_count - 3, session.entry_count)],
-    })
+    result["steps"].append(
+        {
+            "label": label,
+            "screen": controller.screens.current,
+            "rows": len(rows),
+            "more": more,
+            "first": [(item["seq"], item["in_force"], item["text"]) for item in rows[:3]],
+            "flags": {str(item["seq"]): item["in_force"] for item in rows},
+            "last_seq": rows[-1]["seq"] if rows else None,
+            "window": controller._history is not None,
+            "message": controller.message,
+            "entry_count": session.entry_count,
+            "line": len(session.line),
+            "newest_entries": [h.seq for h in session.history_entries(session.entry_count - 3, session.entry_count)],
+        }
+    )
 
 
 def more_row_shown():
@@ -61,7 +68,7 @@ def tap_a_row():
     rows = [w for w in harness.walk(entries()) if type(w).__name__ == "HistoryRow" and w.get_root_window() is not None]
     if len(rows) < 3:
         raise Retry()
-    row = sorted(rows, key=lambda w: -w.to_window(*w.pos)[1])[2]      # the third from the top
+    row = sorted(rows, key=lambda w: -w.to_window(*w.pos)[1])[2]  # the third from the top
     result["tapped_seq"] = row.seq
     tap(row)
 

@@ -24,23 +24,20 @@ could still have caused has been handled (and counted, if it was counted twice).
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import os
 import select
-import shutil
 import sqlite3
 import struct
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
 from harness import Retry, until, waiting
 
 MODE = sys.argv[3]
-EVENT = struct.Struct("llHHi")                     # struct input_event on a 64-bit kernel (24 bytes)
+EVENT = struct.Struct("llHHi")  # struct input_event on a 64-bit kernel (24 bytes)
 EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
 ABS_X, ABS_Y, ABS_PRESSURE = 0x00, 0x01, 0x18
 ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2F, 0x35, 0x36, 0x39
@@ -48,16 +45,24 @@ BTN_TOUCH = 0x14A
 
 #: The recorded devices' axis ranges (EVIOCGABS) and names (EVIOCGNAME), by device node name.
 RECORDED = {
-    "event0": {"name": "ADS7846 Touchscreen", "abs": {ABS_X: (150, 3930), ABS_Y: (220, 3850),
-                                                       ABS_PRESSURE: (0, 255)}},
-    "event1": {"name": "raspberrypi-ts", "abs": {ABS_X: (0, 799), ABS_Y: (0, 479), ABS_MT_SLOT: (0, 9),
-                                                  ABS_MT_POSITION_X: (0, 799), ABS_MT_POSITION_Y: (0, 479),
-                                                  ABS_MT_TRACKING_ID: (0, 65535)}},
+    "event0": {"name": "ADS7846 Touchscreen", "abs": {ABS_X: (150, 3930), ABS_Y: (220, 3850), ABS_PRESSURE: (0, 255)}},
+    "event1": {
+        "name": "raspberrypi-ts",
+        "abs": {
+            ABS_X: (0, 799),
+            ABS_Y: (0, 479),
+            ABS_MT_SLOT: (0, 9),
+            ABS_MT_POSITION_X: (0, 799),
+            ABS_MT_POSITION_Y: (0, 479),
+            ABS_MT_TRACKING_ID: (0, 65535),
+        },
+    },
 }
 
 found = None
 if MODE in ("devices", "no-touch", "no-touch-resume"):
     from ui.touch import scan
+
     sys_dir, dev_dir = Path(sys.argv[4]), Path(sys.argv[5])
     found = scan(sys_dir, dev_dir, word_bits=64)
 
@@ -85,14 +90,17 @@ def recorded_ioctl(fd, request, arg=0, mutate_flag=True):
     number = request & 0xFF
     # like the real fcntl.ioctl with a str/bytes argument: the answer is as long as the argument passed
     size = len(arg) if isinstance(arg, (str, bytes, bytearray)) else (request >> 16) & 0x3FFF
-    if number == 0x06:                                                   # EVIOCGNAME
+    if number == 0x06:  # EVIOCGNAME
         return device["name"].encode().ljust(size, b"\0")[:size]
-    if 0x20 <= number < 0x40:                                            # EVIOCGBIT(ev)
+    if 0x20 <= number < 0x40:  # EVIOCGBIT(ev)
         kind = number - 0x20
-        bits = (1 << EV_SYN | 1 << EV_KEY | 1 << EV_ABS) if kind == 0 else (
-            sum(1 << code for code in device["abs"]) if kind == EV_ABS else 0)
+        bits = (
+            (1 << EV_SYN | 1 << EV_KEY | 1 << EV_ABS)
+            if kind == 0
+            else (sum(1 << code for code in device["abs"]) if kind == EV_ABS else 0)
+        )
         return bits.to_bytes(size, "little")
-    if 0x40 <= number < 0x80:                                            # EVIOCGABS(code)
+    if 0x40 <= number < 0x80:  # EVIOCGABS(code)
         low, high = device["abs"].get(number - 0x40, (0, 0))
         return struct.pack("iiiiii", low, low, high, 0, 0, 0)[:size]
     raise OSError(25, "Inappropriate ioctl for device")
@@ -106,6 +114,7 @@ class ReplayMtdev:
 
     def __init__(self, filename):
         import kivy.lib.mtdev as mtdev
+
         self._lib, self._fd, self._buffer = mtdev, os.open(filename, os.O_RDONLY | os.O_NONBLOCK), b""
         self._ranges = {mtdev.MTDEV_ABS_POSITION_X: (0, 799), mtdev.MTDEV_ABS_POSITION_Y: (0, 479)}
 
@@ -127,8 +136,8 @@ class ReplayMtdev:
         self._fill()
         if len(self._buffer) < EVENT.size:
             return None
-        _, _, kind, code, value = EVENT.unpack(self._buffer[:EVENT.size])
-        self._buffer = self._buffer[EVENT.size:]
+        _, _, kind, code, value = EVENT.unpack(self._buffer[: EVENT.size])
+        self._buffer = self._buffer[EVENT.size :]
         event = self._lib.input_event()
         event.type, event.code, event.value = kind, code, value
         return event
@@ -143,8 +152,9 @@ class ReplayMtdev:
 
 if MODE == "devices":
     import kivy.input.providers.mtdev as kivy_mtdev
+
     kivy_mtdev.Device = ReplayMtdev
-    for name in RECORDED:                   # keep a writer open, so the providers' open() never blocks
+    for name in RECORDED:  # keep a writer open, so the providers' open() never blocks
         node = dev_dir / name
         if node.exists():
             writers[name] = os.open(node, os.O_RDWR | os.O_NONBLOCK)
@@ -156,14 +166,19 @@ from kivy.core.window import Window  # noqa: E402
 
 touch_seen: list[str] = []
 Window.bind(on_touch_down=lambda window, touch: touch_seen.append(touch.device) and False)
-Window.bind(on_touch_up=lambda window, touch: result.setdefault("ups", []).append([touch.device, round(touch.x), round(touch.y)]) and False)
+Window.bind(
+    on_touch_up=lambda window, touch: (
+        result.setdefault("ups", []).append([touch.device, round(touch.x), round(touch.y)]) and False
+    )
+)
 
 
 def journal_counts() -> dict[str, int]:
     """Committed undo and redo entries in the journal file (read with plain sqlite3)."""
     with sqlite3.connect(driver.data_dir / "journal.sqlite3") as db:
-        rows = db.execute("SELECT json_extract(payload, '$.action'), COUNT(*) FROM events "
-                          "WHERE type = 'history_restored' GROUP BY 1").fetchall()
+        rows = db.execute(
+            "SELECT json_extract(payload, '$.action'), COUNT(*) FROM events WHERE type = 'history_restored' GROUP BY 1"
+        ).fetchall()
     return {"undo": 0, "redo": 0, **{action: count for action, count in rows}}
 
 
@@ -180,11 +195,13 @@ def button(name: str):
 def window_geometry() -> tuple[int, int]:
     """The Kivy window's top-left corner on the X screen (the app's own window: found by its process id and
     its size, SDL2 may have a hidden helper window too)."""
-    ids = subprocess.run(["xdotool", "search", "--pid", str(os.getpid())], capture_output=True, text=True,
-                         timeout=20).stdout.split()
+    ids = subprocess.run(
+        ["xdotool", "search", "--pid", str(os.getpid())], capture_output=True, text=True, timeout=20
+    ).stdout.split()
     for window in ids:
-        out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True,
-                             timeout=20).stdout
+        out = subprocess.run(
+            ["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True, timeout=20
+        ).stdout
         values = dict(line.split("=", 1) for line in out.split() if "=" in line)
         if values.get("WIDTH") == str(Window.width) and values.get("HEIGHT") == str(Window.height):
             return int(values["X"]), int(values["Y"])
@@ -210,15 +227,19 @@ def _device_xy(widget, name: str) -> tuple[int, int]:
     """``widget``'s centre in device units (the panel covers the whole window; y grows downwards)."""
     x, y = widget.to_window(*widget.center)
     (x_low, x_high), (y_low, y_high) = (RECORDED[name]["abs"][ABS_X], RECORDED[name]["abs"][ABS_Y])
-    return (round(x_low + x / Window.width * (x_high - x_low)),
-            round(y_low + (1 - y / Window.height) * (y_high - y_low)))
+    return (
+        round(x_low + x / Window.width * (x_high - x_low)),
+        round(y_low + (1 - y / Window.height) * (y_high - y_low)),
+    )
 
 
 def single_touch_tap(widget) -> None:
     """The ADS7846's stream for one tap: position and pressure with BTN_TOUCH down, then BTN_TOUCH up."""
     x, y = _device_xy(widget, "event0")
-    _write("event0", [(EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y), (EV_ABS, ABS_PRESSURE, 180),
-                      (EV_KEY, BTN_TOUCH, 1), (EV_SYN, 0, 0)])
+    _write(
+        "event0",
+        [(EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y), (EV_ABS, ABS_PRESSURE, 180), (EV_KEY, BTN_TOUCH, 1), (EV_SYN, 0, 0)],
+    )
     _write("event0", [(EV_ABS, ABS_PRESSURE, 0), (EV_KEY, BTN_TOUCH, 0), (EV_SYN, 0, 0)])
 
 
@@ -229,9 +250,19 @@ def multitouch_tap(widget) -> None:
     """The FT5406's protocol-B stream for one finger: slot 0 gets a tracking id and a position, then -1."""
     x, y = _device_xy(widget, "event1")
     tracking[0] += 1
-    _write("event1", [(EV_ABS, ABS_MT_SLOT, 0), (EV_ABS, ABS_MT_TRACKING_ID, tracking[0]),
-                      (EV_ABS, ABS_MT_POSITION_X, x), (EV_ABS, ABS_MT_POSITION_Y, y), (EV_KEY, BTN_TOUCH, 1),
-                      (EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y), (EV_SYN, 0, 0)])
+    _write(
+        "event1",
+        [
+            (EV_ABS, ABS_MT_SLOT, 0),
+            (EV_ABS, ABS_MT_TRACKING_ID, tracking[0]),
+            (EV_ABS, ABS_MT_POSITION_X, x),
+            (EV_ABS, ABS_MT_POSITION_Y, y),
+            (EV_KEY, BTN_TOUCH, 1),
+            (EV_ABS, ABS_X, x),
+            (EV_ABS, ABS_Y, y),
+            (EV_SYN, 0, 0),
+        ],
+    )
     _write("event1", [(EV_ABS, ABS_MT_TRACKING_ID, -1), (EV_KEY, BTN_TOUCH, 0), (EV_SYN, 0, 0)])
 
 
@@ -261,10 +292,13 @@ def tap_steps(kind: str, tap, target: str, action: str):
         tap(button(target))
 
     def landed():
-        counts = until(lambda: (lambda c: c[action] > record["before"][action] and c)(journal_counts()),
-                       f"the {kind} tap on the {target} to be journalled ({action})")
+        counts = until(
+            lambda: (lambda c: c[action] > record["before"][action] and c)(journal_counts()),
+            f"the {kind} tap on the {target} to be journalled ({action})",
+        )
         record["after"], record["touches"] = counts, len(touch_seen) - record["touches_before"]
         result.setdefault("taps", []).append(record)
+
     return [press, landed]
 
 
@@ -284,8 +318,11 @@ def final_marker():
         pointer_tap(button("undo_button"))
 
     def marker_in():
-        marker["after"] = until(lambda: (lambda c: c["undo"] > marker["before"]["undo"] and c)(journal_counts()),
-                                "the marker tap on Undo to be journalled")
+        marker["after"] = until(
+            lambda: (lambda c: c["undo"] > marker["before"]["undo"] and c)(journal_counts()),
+            "the marker tap on Undo to be journalled",
+        )
+
     return [tap_marker, marker_in]
 
 
@@ -296,18 +333,22 @@ if MODE == "pointer":
     def open_dialog():
         """A dialog Kivy would let Escape dismiss (auto_dismiss, as the message bar's "more" dialog)."""
         from ui.app import MessagePopup
+
         popup = MessagePopup(message="Escape must not close this; Close must")
         result["dialog"] = {"closed_by": None}
         close = harness.find(popup, lambda w: getattr(w, "text", None) == "Close" and hasattr(w, "on_release"))
         close.bind(on_press=lambda *_: result["dialog"].update(closed_by="Close"))
-        popup.bind(on_dismiss=lambda *_: result["dialog"].update(
-            dismissed=True, closed_by=result["dialog"]["closed_by"] or "something else"))
+        popup.bind(
+            on_dismiss=lambda *_: result["dialog"].update(
+                dismissed=True, closed_by=result["dialog"]["closed_by"] or "something else"
+            )
+        )
         controller.open_popup(popup)
         result["moves_before_keys"] = moves()
 
     def kivy_keys():
         left, top = window_geometry()
-        xdotool("mousemove", str(left + 400), str(top + 300))    # focus follows the pointer (no window manager)
+        xdotool("mousemove", str(left + 400), str(top + 300))  # focus follows the pointer (no window manager)
         for key_name in ("Escape", "F1", "F11", "F12", "Escape"):
             xdotool("key", key_name)
 
@@ -322,11 +363,15 @@ if MODE == "pointer":
 
     def after_keys():
         from kivy.app import App
+
         app = App.get_running_app()
-        result["after_keys"] = {"closed_by": result["dialog"]["closed_by"],
-                                "settings": app._app_settings is not None and app._app_settings.parent is not None,
-                                "moves": moves()}
+        result["after_keys"] = {
+            "closed_by": result["dialog"]["closed_by"],
+            "settings": app._app_settings is not None and app._app_settings.parent is not None,
+            "moves": moves(),
+        }
         driver.shot("after-kivy-keys")
+
     steps += [open_dialog, kivy_keys, click_close, keys_done, after_keys]
 elif MODE == "devices":
     steps += taps_for("single-touch", single_touch_tap) + taps_for("multitouch", multitouch_tap)
@@ -337,14 +382,25 @@ elif MODE in ("no-touch", "no-touch-resume"):
     def on_home():
         until(lambda: controller.screens.current == "home", "the Home screen")
         driver.save_panels(MODE)
-        result["home"] = {"screen": controller.screens.current, "hint": controller.home_hint,
-                          "touch_problem": controller.touch_problem, "message": controller.message, "moves": moves()}
+        result["home"] = {
+            "screen": controller.screens.current,
+            "hint": controller.home_hint,
+            "touch_problem": controller.touch_problem,
+            "message": controller.message,
+            "moves": moves(),
+        }
 
     def wait_game():
-        until(lambda: controller.table.session is not None and controller.screens.current == "dashboard",
-              "a game to open on the dashboard")
-        result["started"] = {"game": controller.table.session.rules.name, "id": controller.table.session.game_id,
-                             "players": [p.name for p in controller.table.view().players], "moves": moves()}
+        until(
+            lambda: controller.table.session is not None and controller.screens.current == "dashboard",
+            "a game to open on the dashboard",
+        )
+        result["started"] = {
+            "game": controller.table.session.rules.name,
+            "id": controller.table.session.game_id,
+            "players": [p.name for p in controller.table.view().players],
+            "moves": moves(),
+        }
 
     def rolled():
         until(lambda: moves() > result["started"]["moves"], "the roll button's dice to be journalled")
@@ -352,11 +408,15 @@ elif MODE in ("no-touch", "no-touch-resume"):
 
     steps = [on_home, lambda: driver.shot(f"{MODE}-home")]
     if MODE == "no-touch":
-        steps += [*driver.press("=", heard=False),          # Redo on Home: once arms a new game…
-                  waiting(lambda: controller.message.startswith("Press Redo again"),
-                          "Home to ask for Redo again"),
-                  *driver.press("="), wait_game,                # …twice starts it
-                  *driver.press("e"), rolled, lambda: driver.shot("no-touch-game")]
+        steps += [
+            *driver.press("=", heard=False),  # Redo on Home: once arms a new game…
+            waiting(lambda: controller.message.startswith("Press Redo again"), "Home to ask for Redo again"),
+            *driver.press("="),
+            wait_game,  # …twice starts it
+            *driver.press("e"),
+            rolled,
+            lambda: driver.shot("no-touch-game"),
+        ]
     else:
         steps += [*driver.press("backspace"), wait_game, lambda: driver.shot("no-touch-resumed")]
 else:
@@ -365,6 +425,7 @@ else:
 
 def finish():
     from kivy.config import Config
+
     result["input_lines"] = dict(Config.items("input"))
     result["touch_devices"] = sorted(set(touch_seen))
 

@@ -22,18 +22,36 @@ def loaded():
     from kivy.lang import Builder
 
     import ui
+
     board = controller.screens.get_screen("dashboard").ids.board_area.children
     if not board or getattr(board[0], "game_name", None) != GAME:
         raise Retry("the resumed game's board is not shown yet")
     root = Path(ui.__file__).resolve().parent
-    files = sorted(Path(name).resolve().relative_to(root).as_posix() for name in Builder.files
-                   if Path(name).resolve().is_relative_to(root))
-    modules = sorted(name for name in sys.modules
-                     if name.startswith(("companion.games.", "ui.games.")) and sys.modules[name] is not None)
-    core = sorted(name for name in sys.modules if name.startswith("companion") and sys.modules[name] is not None
-                  and not name.startswith("companion.games."))
-    result["steps"].append({"label": "resumed", "kv": files, "modules": modules, "core": core,
-                            "game": controller.table.session.rules.name, "screen": controller.screens.current})
+    files = sorted(
+        Path(name).resolve().relative_to(root).as_posix()
+        for name in Builder.files
+        if Path(name).resolve().is_relative_to(root)
+    )
+    modules = sorted(
+        name
+        for name in sys.modules
+        if name.startswith(("companion.games.", "ui.games.")) and sys.modules[name] is not None
+    )
+    core = sorted(
+        name
+        for name in sys.modules
+        if name.startswith("companion") and sys.modules[name] is not None and not name.startswith("companion.games.")
+    )
+    result["steps"].append(
+        {
+            "label": "resumed",
+            "kv": files,
+            "modules": modules,
+            "core": core,
+            "game": controller.table.session.rules.name,
+            "screen": controller.screens.current,
+        }
+    )
 
 
 driver.run([loaded])

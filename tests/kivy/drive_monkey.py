@@ -42,11 +42,12 @@ from harness import Retry, find, key, tap, until
 
 from companion.session import GameSession
 
-
 #: Kivy's own complaint, at the first text field tapped, that neither xclip nor xsel is installed (Linux
 #: middle-click paste): about the machine's packages, not the app; the text field works without them.
-HARMLESS_KIVY = ("Cutbuffer: Unable to find any valuable Cutbuffer provider",
-                 "Clipboard: Unable to find any valuable Clipboard provider")
+HARMLESS_KIVY = (
+    "Cutbuffer: Unable to find any valuable Cutbuffer provider",
+    "Clipboard: Unable to find any valuable Clipboard provider",
+)
 
 
 class _ErrorLog(logging.Handler):
@@ -72,8 +73,16 @@ driver = harness.Driver()
 GAME, SEED, ACTIONS = driver.flags[0], int(driver.flags[1]), int(driver.flags[2])
 driver.prefix = f"monkey-{GAME}-{SEED}-"
 controller, result = driver.controller, driver.result
-result.update(game=GAME, seed=SEED, crashes=[], exceptions=[], logged=logged, actions=[], checks={},
-              outcomes={"accepted": 0, "refused": 0})
+result.update(
+    game=GAME,
+    seed=SEED,
+    crashes=[],
+    exceptions=[],
+    logged=logged,
+    actions=[],
+    checks={},
+    outcomes={"accepted": 0, "refused": 0},
+)
 
 from kivy.base import ExceptionHandler, ExceptionManager  # noqa: E402  (after the app is built)
 from kivy.core.window import Window  # noqa: E402
@@ -85,16 +94,23 @@ class _Recorder(ExceptionHandler):
     """An exception that reached Kivy's main loop: record it and go on (PASS), so the run can report it."""
 
     def handle_exception(self, inst):
-        result["exceptions"].append({"after_action": len(result["actions"]),
-                                     "last_actions": result["actions"][-12:],
-                                     "traceback": "".join(traceback.format_exception(inst))})
+        result["exceptions"].append(
+            {
+                "after_action": len(result["actions"]),
+                "last_actions": result["actions"][-12:],
+                "traceback": "".join(traceback.format_exception(inst)),
+            }
+        )
         return ExceptionManager.PASS
 
 
 ExceptionManager.add_handler(_Recorder())
-controller.table.subscribe(lambda table, outcome: result["outcomes"].__setitem__(
-    "accepted" if outcome.accepted else "refused",
-    result["outcomes"]["accepted" if outcome.accepted else "refused"] + 1))
+controller.table.subscribe(
+    lambda table, outcome: result["outcomes"].__setitem__(
+        "accepted" if outcome.accepted else "refused",
+        result["outcomes"]["accepted" if outcome.accepted else "refused"] + 1,
+    )
+)
 
 # The readings the roll tray has taken from the dice readers' port (each becomes an answer or a held roll), so
 # the end of the run can wait until every reading a reader delivered has reached the table.
@@ -114,6 +130,7 @@ SEAT_KEYS = "qweasdzxcuio"
 
 
 # --- what a finger can reach ---------------------------------------------------------------------------------
+
 
 def top_dialog():
     """The open dialog on top (a ModalView is a child of the window), or None."""
@@ -147,7 +164,7 @@ def tappables(root):
     while stack:
         widget = stack.pop()
         if getattr(widget, "disabled", False):
-            continue                          # a disabled parent disables its children too
+            continue  # a disabled parent disables its children too
         if widget is not root and hasattr(widget, "on_release") and harness.visible(widget) and shown(widget):
             found.append(widget)
         stack.extend(widget.children)
@@ -178,7 +195,7 @@ def act_tap_widget() -> str:
     dialog = top_dialog()
     candidates = tappables(dialog if dialog is not None else Window)
     home = [w for w in candidates if getattr(w, "text", None) == "Home"]
-    if home and rng.random() >= 0.01:           # Home only rarely
+    if home and rng.random() >= 0.01:  # Home only rarely
         candidates = [w for w in candidates if w not in home]
     if not candidates:
         return "tap: nothing to tap"
@@ -198,6 +215,7 @@ def act_double_tap() -> str:
     label = label_of(widget)
     x, y = widget.to_window(*widget.center)
     from kivy.tests.common import UnitTestTouch
+
     for _ in range(2):
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -251,14 +269,23 @@ def act_tray() -> str:
 def act_random_point() -> str:
     x, y = rng.uniform(0, Window.width), rng.uniform(0, Window.height)
     from kivy.tests.common import UnitTestTouch
+
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
     return f"tap point ({int(x)}, {int(y)})"
 
 
-ACTIONS_BY_WEIGHT = [(act_tap_widget, 56), (act_double_tap, 4), (act_seat_key, 14), (act_undo_redo, 6), (act_message_bar, 5),
-                     (act_roll, 10), (act_tray, 2), (act_random_point, 3)]
+ACTIONS_BY_WEIGHT = [
+    (act_tap_widget, 56),
+    (act_double_tap, 4),
+    (act_seat_key, 14),
+    (act_undo_redo, 6),
+    (act_message_bar, 5),
+    (act_roll, 10),
+    (act_tray, 2),
+    (act_random_point, 3),
+]
 shots_at = {ACTIONS // 3, 2 * ACTIONS // 3}
 
 
@@ -266,10 +293,11 @@ def monkey(number: int) -> None:
     action = rng.choices([a for a, _ in ACTIONS_BY_WEIGHT], [w for _, w in ACTIONS_BY_WEIGHT])[0]
     try:
         description = action()
-    except Exception as error:        # on the kiosk this would have reached Kivy's main loop: a crash
+    except Exception as error:  # on the kiosk this would have reached Kivy's main loop: a crash
         result["actions"].append(f"{number}: {action.__name__} raised {error!r}")
-        result["crashes"].append({"action": number, "last_actions": result["actions"][-12:],
-                                  "traceback": traceback.format_exc()})
+        result["crashes"].append(
+            {"action": number, "last_actions": result["actions"][-12:], "traceback": traceback.format_exc()}
+        )
         if len(result["crashes"]) == 1:
             driver.shot("crash")
         return
@@ -279,6 +307,7 @@ def monkey(number: int) -> None:
 
 
 # --- start, then check ---------------------------------------------------------------------------------------
+
 
 def start_from_picker() -> None:
     until(lambda: controller.screens.current == "home", "the Home screen")
@@ -301,13 +330,14 @@ def tap_new_game() -> None:
 
 def wait_for_game() -> None:
     session = until(lambda: controller.table.session, f"the {GAME} game to open")
-    until(lambda: session.rules.name == GAME and controller.screens.current == "dashboard",
-          f"the {GAME} game's dashboard")
+    until(
+        lambda: session.rules.name == GAME and controller.screens.current == "dashboard", f"the {GAME} game's dashboard"
+    )
     result["first_game"] = session.game_id
 
 
 def shot_start() -> None:
-    driver.shot("000-start")        # a step after the screen change, so the dashboard is fully drawn
+    driver.shot("000-start")  # a step after the screen change, so the dashboard is fully drawn
 
 
 def dice_on_the_way() -> str:
@@ -344,7 +374,7 @@ def tap_history() -> None:
     result["checks"]["screen_before"] = controller.screens.current
     if controller.screens.current == "dashboard":
         harness.tap_text("History", exact=True)
-    else:                               # no game open (home): a tap on another game in the picker
+    else:  # no game open (home): a tap on another game in the picker
         picker = controller.screens.get_screen("home").ids.game_picker
         other = next(b for b in picker.children if b.game != controller.chosen_game)
         result["checks"]["picked"] = other.game
@@ -385,9 +415,17 @@ def check_journal() -> None:
     checks["message"] = controller.message
 
 
-steps = [start_from_picker, tap_new_game, wait_for_game, shot_start,
-         *[(lambda n=n: monkey(n)) for n in range(1, ACTIONS + 1)],
-         settle, settle,     # the second sees what the first's drain applied (a dialog it opened, say)
-         tap_history, check_responsive, check_journal]
+steps = [
+    start_from_picker,
+    tap_new_game,
+    wait_for_game,
+    shot_start,
+    *[(lambda n=n: monkey(n)) for n in range(1, ACTIONS + 1)],
+    settle,
+    settle,  # the second sees what the first's drain applied (a dialog it opened, say)
+    tap_history,
+    check_responsive,
+    check_journal,
+]
 
-driver.run(steps, step_gap=0.005)        # fast random steps; the checks after settle() wait for conditions
+driver.run(steps, step_gap=0.005)  # fast random steps; the checks after settle() wait for conditions

@@ -44,10 +44,17 @@ def after_the_app(table, outcome) -> None:
     idle = controller.panels.wait_idle(timeout=TIMEOUT)
     _, frames = controller.panels.frames()
     view = controller.panel_views()[0]
-    heard.append({"source": outcome.command.source, "accepted": outcome.accepted, "idle": idle,
-                  "refreshes": len(refreshes), "balance": view.balance,
-                  "frame_is_view": ImageChops.difference(frames[0], render_player_panel(view)).getbbox() is None,
-                  "main_thread": threading.current_thread() is threading.main_thread()})
+    heard.append(
+        {
+            "source": outcome.command.source,
+            "accepted": outcome.accepted,
+            "idle": idle,
+            "refreshes": len(refreshes),
+            "balance": view.balance,
+            "frame_is_view": ImageChops.difference(frames[0], render_player_panel(view)).getbbox() is None,
+            "main_thread": threading.current_thread() is threading.main_thread(),
+        }
+    )
     if outcome.command.source == "button":
         pressed_heard.set()
 
@@ -95,8 +102,9 @@ def panel_shows_the_game() -> bool:
 
 def new_game(dt) -> None:
     try:
-        controller.table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
-                                         options={"roll_off": False}))
+        controller.table.execute(
+            NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={"roll_off": False})
+        )
         poll(panel_shows_the_game, "the dashboard, and ABS's panel showing the game", lambda: committed(0))
     except Exception:
         fail("new game")
@@ -107,7 +115,7 @@ def committed(dt) -> None:
         table = controller.table
         table.subscribe(after_the_app)
         before = len(refreshes)
-        table.execute(PassOnTheAir(network="ABS", source="touch"))      # $31,000 → $34,000
+        table.execute(PassOnTheAir(network="ABS", source="touch"))  # $31,000 → $34,000
         result["committed"] = {**heard[-1], "refreshes_before": before}
         press(0)
     except Exception:
@@ -116,13 +124,13 @@ def committed(dt) -> None:
 
 def press(dt) -> None:
     try:
-        driver.app.drain_tick.cancel()          # from now on only a wake-up applies what the buttons post
+        driver.app.drain_tick.cancel()  # from now on only a wake-up applies what the buttons post
         result["tick_cancelled"] = not driver.app.drain_tick.is_triggered
-        pin = controller.buttons.factory.pin(17)             # ABS's On the Air (config defaults)
+        pin = controller.buttons.factory.pin(17)  # ABS's On the Air (config defaults)
 
         def finger() -> None:
             pin.drive_low()
-            pressed_heard.wait(TIMEOUT)          # held until the move is applied (no long action: acts on settling)
+            pressed_heard.wait(TIMEOUT)  # held until the move is applied (no long action: acts on settling)
             pin.drive_high()
 
         threading.Thread(target=finger, name="finger", daemon=True).start()

@@ -13,19 +13,20 @@ from pathlib import Path
 import harness  # first: it sets Kivy's environment and builds nothing yet
 from harness import Retry, button_text, find, key_down, key_up, waiting, walk
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))       # tests/ (the war example harness)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (the war example harness)
 
 from companion.commands import NewGame, PlayerSeat  # noqa: E402
 
 # This driver holds ABS's roll button on purpose (the peek) and never presses a roll button briefly: the app's
 # own hold time, not the drivers' long one (harness.HOLD_TIME).
-config = dataclasses.replace(harness.base_config(dice_seed=11), house_rules={"roll_off": False},
-                             hold_time=harness.default_config().hold_time)
+config = dataclasses.replace(
+    harness.base_config(dice_seed=11), house_rules={"roll_off": False}, hold_time=harness.default_config().hold_time
+)
 driver = harness.Driver(config=config)
 controller, result = driver.controller, driver.result
 result.update(texts={}, sizes={})
 board, popup, shot, save_panels = driver.board, driver.popup, driver.shot, driver.save_panels
-tap = partial(harness.tap, scroll=True)             # scrolls any ScrollView around the widget to show it first
+tap = partial(harness.tap, scroll=True)  # scrolls any ScrollView around the widget to show it first
 tap_text = partial(harness.tap_text, scroll=True)
 
 from kivy.core.window import Window  # noqa: E402
@@ -40,6 +41,7 @@ def texts(label):
 def sizes(label):
     """Font sizes of numbers and heights of touch targets on the board (readable from a metre away)."""
     from kivy.uix.button import Button
+
     b = board()
     result["sizes"][label] = {
         "cash_font": [c.children[-3].font_size for c in b.cards.values()],
@@ -50,25 +52,35 @@ def sizes(label):
 def snapshot(label):
     state = controller.table.state
     view = controller.table.view()
-    result["steps"].append({
-        "label": label, "message": controller.message, "refused": controller.message_refused,
-        "status": controller.status, "prompt": board().prompt if controller.table.session else "",
-        "actions": [b.text for b in board().action_buttons] if controller.table.session else [],
-        "balances": {p.name: p.balance for p in view.players},
-        "cards": {c.player_name: [c.balance_text, c.programming_text, c.detail_text, c.dimmed]
-                  for c in board().cards.values()},
-        "turn": state.turn, "popup": popup().title if popup() else "",
-    })
+    result["steps"].append(
+        {
+            "label": label,
+            "message": controller.message,
+            "refused": controller.message_refused,
+            "status": controller.status,
+            "prompt": board().prompt if controller.table.session else "",
+            "actions": [b.text for b in board().action_buttons] if controller.table.session else [],
+            "balances": {p.name: p.balance for p in view.players},
+            "cards": {
+                c.player_name: [c.balance_text, c.programming_text, c.detail_text, c.dimmed]
+                for c in board().cards.values()
+            },
+            "turn": state.turn,
+            "popup": popup().title if popup() else "",
+        }
+    )
 
 
 def post_land(space):
     from companion.games.tv_wars import LandOn
+
     controller.post(LandOn(network=controller.table.state.turn, space=space))
 
 
 def stepper_plus(times, index=-1):
     """Tap the smallest "+" of the popup's ``index``-th stepper ``times`` times."""
     from ui.games.tv_wars import Stepper
+
     steppers = [w for w in walk(popup()) if isinstance(w, Stepper)]
     stepper = steppers[index]
     plus = [c for c in stepper.children if getattr(c, "text", "").startswith("+")][-1]
@@ -79,6 +91,7 @@ def stepper_plus(times, index=-1):
 def starting(network, bumps):
     """Enter ``network``'s starting programming through its private dialog: ``bumps`` raises the first rows'
     ratings (+10 each tap) so each network holds distinctive secret ratings."""
+
     def open_it():
         tap_text(f"{network}: starting programs")
 
@@ -86,7 +99,7 @@ def starting(network, bumps):
         tap_text(f"I am {network}", popup())
 
     def bump(index):
-        stepper = popup().rows[index]["stepper"]                  # in the dialog's order: 30 min first
+        stepper = popup().rows[index]["stepper"]  # in the dialog's order: 30 min first
         tap([c for c in stepper.children if getattr(c, "text", "").startswith("+")][-1])
 
     def three_dramas_refused():
@@ -96,10 +109,13 @@ def starting(network, bumps):
             return
         rows = popup().rows
         for row in rows[:2]:
-            row["colour"] = "blue"            # what the row's D button sets
+            row["colour"] = "blue"  # what the row's D button sets
         tap_text("Enter", popup())
-        result["starting_refused"] = [popup() is not None, popup().problem,
-                                      [int(r["stepper"].value) for r in popup().rows]]
+        result["starting_refused"] = [
+            popup() is not None,
+            popup().problem,
+            [int(r["stepper"].value) for r in popup().rows],
+        ]
         for row in rows[:2]:
             row["colour"] = "green"
 
@@ -110,15 +126,20 @@ def starting(network, bumps):
 def peek_check():
     from hardware.panels import render_private_panel
     from ui.games.tv_wars import peek_lines
+
     _, frames = controller.panels.frames()
     expected = render_private_panel("ABS PRIVATE", peek_lines(controller.table.state.network("ABS").holdings))
     from PIL import ImageChops
+
     result["peek_shown"] = ImageChops.difference(frames[0].convert("L"), expected.convert("L")).getbbox() is None
     result["peek_private"] = controller.panels.private_showing(0)
     frames[0].save(driver.out_dir / "peek-panel-1.png")
     result["peek_history_len"] = len(controller.table.history())
-    result["peek_lines"] = [line for name in controller.table.state.names
-                            for line in peek_lines(controller.table.state.network(name).holdings)]
+    result["peek_lines"] = [
+        line
+        for name in controller.table.state.names
+        for line in peek_lines(controller.table.state.network(name).holdings)
+    ]
     texts("during peek")
 
 
@@ -135,6 +156,7 @@ def peek_showing():
 def lineup(network):
     """Open ``network``'s line-up dialog, tap programs (by their public labels) filling 8:00-11:00, check,
     lock in; the network's panel shows the highlighted tile's value meanwhile."""
+
     def fill():
         holdings = controller.table.state.network(network).holdings
         left, chosen = 6, []
@@ -145,7 +167,9 @@ def lineup(network):
         for tile_id in chosen:
             tap(popup().tile_buttons[tile_id])
         result.setdefault("lineup_panels", {})[network] = controller.panels.private_showing(
-            controller.table.state.names.index(network))
+            controller.table.state.names.index(network)
+        )
+
     def gate_first():
         """Until the network taps its name, the dialog shows no tile at all (9.1)."""
         result.setdefault("lineup_gated", {})[network] = not getattr(popup(), "tile_buttons", None)
@@ -160,9 +184,17 @@ def lineup(network):
         if network == "ABS":
             result["private_refusal"] = [controller.message, controller.message_refused]
 
-    return [lambda: tap_text(f"{network} line-up"), gate_first, check_empty, record_refusal, fill,
-            lambda: shot(f"tvw-lineup-{network}"),
-            lambda: texts(f"lineup {network}"), lambda: tap_text("Check", popup()), lambda: tap_text("Lock in", popup())]
+    return [
+        lambda: tap_text(f"{network} line-up"),
+        gate_first,
+        check_empty,
+        record_refusal,
+        fill,
+        lambda: shot(f"tvw-lineup-{network}"),
+        lambda: texts(f"lineup {network}"),
+        lambda: tap_text("Check", popup()),
+        lambda: tap_text("Lock in", popup()),
+    ]
 
 
 def roll_war():
@@ -176,8 +208,10 @@ def roll_war():
 def grid_example():
     """The resolution grid of the rulebook's worked example (war_at_table harness), on the real screen."""
     from test_tv_wars_war_at_table import enter_all, example_table
+
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_view
     from ui.games.tv_wars import TvPopup, fill_grid
+
     table = example_table()
     enter_all(table)
     table.do(RevealLineUps())
@@ -192,8 +226,10 @@ def grid_four_specials():
     """The grid before the dice of the example with four Specials (test_tv_wars_war_at_table's
     four_specials_table): every program's odds are on the screen."""
     from test_tv_wars_war_at_table import enter_all, four_specials_table
+
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_view
     from ui.games.tv_wars import TvPopup, fill_grid
+
     table = four_specials_table()
     enter_all(table)
     table.do(RevealLineUps())
@@ -206,12 +242,14 @@ def grid_four_specials():
 
 def grid_example_done():
     from test_tv_wars_war_at_table import enter_all, example_table
+
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_pending_dice, war_view
     from ui.games.tv_wars import TvPopup, fill_grid
+
     table = example_table()
     enter_all(table)
     table.do(RevealLineUps())
-    rolls = iter([(6, 5), (2, 1), (3, 4)])        # 8:30 tie PBC over NBS; NBS's Special 70
+    rolls = iter([(6, 5), (2, 1), (3, 4)])  # 8:30 tie PBC over NBS; NBS's Special 70
     while war_pending_dice(table.war) is not None:
         table.roll(next(rolls))
     view = war_view(table.war)
@@ -230,89 +268,168 @@ def close():
 
 
 steps = [
-    lambda: controller.post(NewGame(game="tv-wars", players=tuple(PlayerSeat(s.name, s.colour)
-                                                               for s in config.seats), options={"roll_off": False})),
-    lambda: snapshot("setup"), lambda: shot("tvw-setup"),
-    lambda: tap_text("ABS: starting programs"), lambda: shot("tvw-private-gate"),
-    lambda: texts("private gate"), close,
+    lambda: controller.post(
+        NewGame(
+            game="tv-wars",
+            players=tuple(PlayerSeat(s.name, s.colour) for s in config.seats),
+            options={"roll_off": False},
+        )
+    ),
+    lambda: snapshot("setup"),
+    lambda: shot("tvw-setup"),
+    lambda: tap_text("ABS: starting programs"),
+    lambda: shot("tvw-private-gate"),
+    lambda: texts("private gate"),
+    close,
     *starting("ABS", (2, 3, 1, 0, 0, 4, 0, 0, 0, 2, 4)),
     lambda: shot("tvw-after-abs"),
     *starting("CBA", (0, 1, 2, 3)),
     *starting("PBC", (1,)),
-    lambda: tap_text("NBS: starting programs"), lambda: tap_text("I am NBS", popup()),
-    lambda: shot("tvw-starting-entry"), lambda: tap_text("Enter", popup()),
-    lambda: snapshot("playing"), lambda: shot("tvw-turn"), lambda: texts("playing"), lambda: sizes("playing"),
+    lambda: tap_text("NBS: starting programs"),
+    lambda: tap_text("I am NBS", popup()),
+    lambda: shot("tvw-starting-entry"),
+    lambda: tap_text("Enter", popup()),
+    lambda: snapshot("playing"),
+    lambda: shot("tvw-turn"),
+    lambda: texts("playing"),
+    lambda: sizes("playing"),
     lambda: save_panels("playing"),
     # 3.1 and 4: ABS lands on a Television Production Company and nominates a 60-minute Drama
-    lambda: tap_text("ABS landed on"), lambda: shot("tvw-landing"),
+    lambda: tap_text("ABS landed on"),
+    lambda: shot("tvw-landing"),
     lambda: tap_text("Television Production Company", popup()),
-    lambda: tap_text("Nominate a program"), lambda: tap_text("60 min", popup()), lambda: tap_text("Drama", popup()),
-    lambda: shot("tvw-nominate"), lambda: tap_text("Nominate", popup().buttons),
-    lambda: snapshot("auction open"), lambda: shot("tvw-auction"),
+    lambda: tap_text("Nominate a program"),
+    lambda: tap_text("60 min", popup()),
+    lambda: tap_text("Drama", popup()),
+    lambda: shot("tvw-nominate"),
+    lambda: tap_text("Nominate", popup().buttons),
+    lambda: snapshot("auction open"),
+    lambda: shot("tvw-auction"),
     lambda: tap_text("CBA bids $1,500"),
-    lambda: tap_text("Other bid"), lambda: stepper_plus(3), lambda: shot("tvw-bid"),
-    lambda: tap_text("Bid", popup().buttons),           # PBC bids $2,000 + 3 x $500 = $3,500
-    lambda: tap_text("NBS passes"), lambda: tap_text("ABS passes"),
-    lambda: snapshot("auction raised"), lambda: tap_text("CBA passes"),
-    lambda: snapshot("auction won"), lambda: texts("entry pending"),
-    lambda: tap_text("PBC: enter the value"), lambda: tap_text("I am PBC", popup()), lambda: shot("tvw-tile-value"),
+    lambda: tap_text("Other bid"),
+    lambda: stepper_plus(3),
+    lambda: shot("tvw-bid"),
+    lambda: tap_text("Bid", popup().buttons),  # PBC bids $2,000 + 3 x $500 = $3,500
+    lambda: tap_text("NBS passes"),
+    lambda: tap_text("ABS passes"),
+    lambda: snapshot("auction raised"),
+    lambda: tap_text("CBA passes"),
+    lambda: snapshot("auction won"),
+    lambda: texts("entry pending"),
+    lambda: tap_text("PBC: enter the value"),
+    lambda: tap_text("I am PBC", popup()),
+    lambda: shot("tvw-tile-value"),
     lambda: tap_text("80", popup()),
-    lambda: snapshot("entered"), lambda: texts("after entry"),
+    lambda: snapshot("entered"),
+    lambda: texts("after entry"),
     # 9.7: CBA on Technical Difficulties is left out of PBC's... (turn order: CBA next)
     lambda: post_land("technical_difficulties"),
-    lambda: post_land("talent_agency"),             # PBC
+    lambda: post_land("talent_agency"),  # PBC
     lambda: tap_text("Nominate a Star"),
-    lambda: snapshot("star auction"), lambda: shot("tvw-auction-td"),
-    lambda: tap_text("NBS passes"), lambda: tap_text("ABS bids $1,500"), lambda: tap_text("PBC passes"),
-    lambda: tap_text("ABS: enter the value"), lambda: tap_text("I am ABS", popup()), lambda: tap_text("30", popup()),
+    lambda: snapshot("star auction"),
+    lambda: shot("tvw-auction-td"),
+    lambda: tap_text("NBS passes"),
+    lambda: tap_text("ABS bids $1,500"),
+    lambda: tap_text("PBC passes"),
+    lambda: tap_text("ABS: enter the value"),
+    lambda: tap_text("I am ABS", popup()),
+    lambda: tap_text("30", popup()),
     lambda: snapshot("star won"),
     # peek: ABS holds its roll button (key e) past hold_time; its own panel shows its private figures
     lambda: key_down("e"),
     waiting(peek_showing, "ABS's held roll button (a long press) to show its private figures on its own panel"),
-    peek_check, lambda: key_up("e"),
-    waiting(lambda: not controller.panels.private_showing(0) and driver.panels_idle(),
-            "ABS's panel to leave the private page once the button is up"),
-    after_release, lambda: save_panels("after-peek"),
+    peek_check,
+    lambda: key_up("e"),
+    waiting(
+        lambda: not controller.panels.private_showing(0) and driver.panels_idle(),
+        "ABS's panel to leave the private page once the button is up",
+    ),
+    after_release,
+    lambda: save_panels("after-peek"),
     # 9.6 Bulletin and 7 bankruptcy: NBS must pay $40,000
-    lambda: post_land("bulletin"),                   # NBS's turn
-    lambda: tap_text("Bulletin card effect"), lambda: tap_text("Pay the bank", popup()),
+    lambda: post_land("bulletin"),  # NBS's turn
+    lambda: tap_text("Bulletin card effect"),
+    lambda: tap_text("Pay the bank", popup()),
     lambda: [tap(find(popup(), button_text("+$5,000"))) for _ in range(8)],
-    lambda: shot("tvw-bulletin"), lambda: tap_text("Apply", popup().buttons),
-    lambda: snapshot("debt"), lambda: texts("debt"),
-    lambda: tap_text("NBS: sell a program"), lambda: tap_text("I am NBS", popup()), lambda: shot("tvw-sell"),
+    lambda: shot("tvw-bulletin"),
+    lambda: tap_text("Apply", popup().buttons),
+    lambda: snapshot("debt"),
+    lambda: texts("debt"),
+    lambda: tap_text("NBS: sell a program"),
+    lambda: tap_text("I am NBS", popup()),
+    lambda: shot("tvw-sell"),
     lambda: tap(find(popup(), lambda w: hasattr(w, "on_release") and "120 min" in getattr(w, "text", ""))),
     lambda: snapshot("sold"),
     # 9.2: ABS steals a program from CBA; CBA chooses which
     lambda: post_land("steal_a_program") if controller.table.state.turn == "ABS" else None,
-    lambda: snapshot("steal"), lambda: tap_text("Steal from CBA"), lambda: tap_text("CBA chooses"),
-    lambda: shot("tvw-give"), lambda: texts("give dialog"),
+    lambda: snapshot("steal"),
+    lambda: tap_text("Steal from CBA"),
+    lambda: tap_text("CBA chooses"),
+    lambda: shot("tvw-give"),
+    lambda: texts("give dialog"),
     lambda: tap(find(popup(), lambda w: hasattr(w, "on_release") and "30 min" in getattr(w, "text", ""))),
     lambda: snapshot("stolen"),
     # 3.2: CBA at the Movie Studio rolls by the dice bar and buys a movie
-    lambda: post_land("movie_studio"), lambda: tap_text("Roll CBA"), lambda: snapshot("movie offer"),
-    lambda: tap_text("Buy for"), lambda: tap_text("Buy for", popup().buttons), lambda: snapshot("movie bought"),
-    lambda: shot("tvw-dashboard-late"), lambda: texts("late"), lambda: save_panels("late"),
+    lambda: post_land("movie_studio"),
+    lambda: tap_text("Roll CBA"),
+    lambda: snapshot("movie offer"),
+    lambda: tap_text("Buy for"),
+    lambda: tap_text("Buy for", popup().buttons),
+    lambda: snapshot("movie bought"),
+    lambda: shot("tvw-dashboard-late"),
+    lambda: texts("late"),
+    lambda: save_panels("late"),
     # 6: a Ratings War at the table (line-ups by public facts, lock in, reveal, the grid, dice by the bar)
-    lambda: post_land("ratings_war"), lambda: snapshot("war called"), lambda: shot("tvw-war-lineups"),
+    lambda: post_land("ratings_war"),
+    lambda: snapshot("war called"),
+    lambda: shot("tvw-war-lineups"),
     *[step for name in ("ABS", "CBA", "PBC", "NBS") for step in lineup(name)],
-    lambda: snapshot("war locked"), lambda: tap_text("Reveal the line-ups"), lambda: snapshot("war revealed"),
-    lambda: tap_text("Resolution grid"), lambda: shot("tvw-war-grid"), lambda: texts("war grid"), close,
-    roll_war, lambda: snapshot("war over"),
+    lambda: snapshot("war locked"),
+    lambda: tap_text("Reveal the line-ups"),
+    lambda: snapshot("war revealed"),
+    lambda: tap_text("Resolution grid"),
+    lambda: shot("tvw-war-grid"),
+    lambda: texts("war grid"),
+    close,
+    roll_war,
+    lambda: snapshot("war over"),
     # the resolution grid (the rulebook's example through the war harness)
-    grid_example, lambda: shot("tvw-grid-before"), lambda: scroll_grid(0), lambda: shot("tvw-grid-odds"), close,
-    grid_four_specials, lambda: scroll_grid(0), lambda: shot("tvw-grid-odds-four-specials"), close,
-    grid_example_done, lambda: shot("tvw-grid-top"), lambda: scroll_grid(0.45), lambda: shot("tvw-grid-middle"),
-    lambda: scroll_grid(0), lambda: shot("tvw-grid-bottom"), close,
+    grid_example,
+    lambda: shot("tvw-grid-before"),
+    lambda: scroll_grid(0),
+    lambda: shot("tvw-grid-odds"),
+    close,
+    grid_four_specials,
+    lambda: scroll_grid(0),
+    lambda: shot("tvw-grid-odds-four-specials"),
+    close,
+    grid_example_done,
+    lambda: shot("tvw-grid-top"),
+    lambda: scroll_grid(0.45),
+    lambda: shot("tvw-grid-middle"),
+    lambda: scroll_grid(0),
+    lambda: shot("tvw-grid-bottom"),
+    close,
     # 5.32: the game ends when the Critics' Choice pile is empty; the asset count
 ]
 for _ in range(10):
-    steps += [lambda: post_land("critics_choice"),
-              lambda: controller.post(__import__("companion.games.tv_wars", fromlist=["EnterTileValue"])
-                                      .EnterTileValue(network=controller.table.state.entry.network, value=-12))]
-steps += [lambda: post_land("critics_choice"), lambda: snapshot("ended"), lambda: shot("tvw-ended"),
-          lambda: tap_text("Assets and winner"), lambda: shot("tvw-assets"),
-          lambda: result.__setitem__("assets", [w.text for w in walk(popup()) if isinstance(w, Label) and w.text]),
-          close]
+    steps += [
+        lambda: post_land("critics_choice"),
+        lambda: controller.post(
+            __import__("companion.games.tv_wars", fromlist=["EnterTileValue"]).EnterTileValue(
+                network=controller.table.state.entry.network, value=-12
+            )
+        ),
+    ]
+steps += [
+    lambda: post_land("critics_choice"),
+    lambda: snapshot("ended"),
+    lambda: shot("tvw-ended"),
+    lambda: tap_text("Assets and winner"),
+    lambda: shot("tvw-assets"),
+    lambda: result.__setitem__("assets", [w.text for w in walk(popup()) if isinstance(w, Label) and w.text]),
+    close,
+]
 
 
 driver.run(steps)

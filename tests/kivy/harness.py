@@ -85,13 +85,16 @@ def until(condition, what):
 
 def waiting(condition, what):
     """A step that waits until ``condition()`` is true (see :func:`until`)."""
+
     def step() -> None:
         until(condition, what)
+
     step.__doc__ = f"wait for {what if isinstance(what, str) else 'a condition'}"
     return step
 
 
 # --- widgets -------------------------------------------------------------------------------------------
+
 
 def find(root, predicate):
     """The first widget under ``root`` (depth first, ``root`` included) that satisfies ``predicate``."""
@@ -121,11 +124,13 @@ def visible(widget) -> bool:
 def button_text(text: str, *, exact: bool = False):
     """A predicate for :func:`find`: a visible, enabled button whose text starts with ``text`` (or is
     ``text``, with ``exact``)."""
+
     def matches(widget) -> bool:
         label = getattr(widget, "text", None)
         if not isinstance(label, str) or not hasattr(widget, "on_release"):
             return False
         return (label == text if exact else label.startswith(text)) and visible(widget)
+
     return matches
 
 
@@ -133,6 +138,7 @@ def scroll_to(widget) -> None:
     """Scroll every ScrollView around ``widget`` so that it shows it."""
     from kivy.core.window import Window
     from kivy.uix.scrollview import ScrollView
+
     parent = widget.parent
     while parent is not None and parent is not Window:
         if isinstance(parent, ScrollView):
@@ -144,6 +150,7 @@ def scroll_to(widget) -> None:
 def tap(widget, *, scroll: bool = False) -> None:
     """A synthetic touch down and up on the centre of ``widget`` (with ``scroll``, after :func:`scroll_to`)."""
     from kivy.tests.common import UnitTestTouch
+
     if scroll:
         scroll_to(widget)
     x, y = widget.to_window(*widget.center)
@@ -155,23 +162,25 @@ def tap(widget, *, scroll: bool = False) -> None:
 def tap_text(text: str, root=None, *, exact: bool = False, scroll: bool = False) -> None:
     """Tap the first button under ``root`` (default: the whole window) matching :func:`button_text`."""
     from kivy.core.window import Window
+
     tap(find(root or Window, button_text(text, exact=exact)), scroll=scroll)
 
 
 #: Key codes of the named keys the simulator's buttons may use (others are their character's code).
-KEY_CODES = {"backspace": 8, "tab": 9, "enter": 13, "spacebar": 32, "up": 273, "down": 274, "right": 275,
-             "left": 276}
+KEY_CODES = {"backspace": 8, "tab": 9, "enter": 13, "spacebar": 32, "up": 273, "down": 274, "right": 275, "left": 276}
 
 
 def key_down(name: str) -> None:
     """A key goes down (``name``: a character, or a name from :data:`KEY_CODES` such as ``"backspace"``)."""
     from kivy.core.window import Window
+
     Window.dispatch("on_key_down", KEY_CODES.get(name) or ord(name), 0, name if len(name) == 1 else "", [])
 
 
 def key_up(name: str) -> None:
     """The key ``name`` goes up."""
     from kivy.core.window import Window
+
     Window.dispatch("on_key_up", KEY_CODES.get(name) or ord(name), 0)
 
 
@@ -181,6 +190,7 @@ def key(char: str, code: int | None = None) -> None:
     :meth:`Driver.press` to press a button and know it landed; this is for keys the app handles at once (the
     simulator's dice tray ``t``) and for the monkey's random mashing."""
     from kivy.core.window import Window
+
     code = code or KEY_CODES.get(char) or ord(char)
     Window.dispatch("on_key_down", code, 0, char, [])
     Window.dispatch("on_key_up", code, 0)
@@ -194,6 +204,7 @@ def unsettled(root=None) -> list[str]:
     """What under ``root`` (default: the whole window) is still to be laid out or have its text drawn before
     the next frame (``"GridLayout._trigger_layout"``, …); empty once the screen shows the latest state."""
     from kivy.core.window import Window
+
     found = []
     for widget in walk(root or Window):
         for name in _LAYOUT_TRIGGERS:
@@ -214,11 +225,15 @@ def describe(step) -> str:
     if name != "<lambda>" or code is None:
         return name
     import linecache
+
     where = f"{Path(code.co_filename).name}:{code.co_firstlineno}"
     line = linecache.getline(code.co_filename, code.co_firstlineno)
-    columns = [(start, end) for first, last, start, end in code.co_positions()
-               if first == last == code.co_firstlineno and start is not None and end]
-    body = line[min(c for c, _ in columns):max(e for _, e in columns)].strip() if columns and line else ""
+    columns = [
+        (start, end)
+        for first, last, start, end in code.co_positions()
+        if first == last == code.co_firstlineno and start is not None and end
+    ]
+    body = line[min(c for c, _ in columns) : max(e for _, e in columns)].strip() if columns and line else ""
     return f"{body} ({where})" if body else f"a lambda ({where})"
 
 
@@ -245,8 +260,16 @@ class Driver:
     go to ``build_app`` (``touch=`` a :class:`ui.touch.TouchScan`, ``start_new=True``).
     """
 
-    def __init__(self, argv: list[str] | None = None, *, prefix: str = "", config=None, configure=None,
-                 simulate: bool = True, **build_options):
+    def __init__(
+        self,
+        argv: list[str] | None = None,
+        *,
+        prefix: str = "",
+        config=None,
+        configure=None,
+        simulate: bool = True,
+        **build_options,
+    ):
         argv = sys.argv[1:] if argv is None else list(argv)
         self.data_dir, self.out_dir = Path(argv[0]), Path(argv[1])
         self.flags = tuple(argv[2:])
@@ -277,8 +300,9 @@ class Driver:
     def shot(self, name: str) -> None:
         """Save a screenshot of the window as ``OUT_DIR/<prefix><name>.png``."""
         from kivy.core.window import Window
+
         path = self.out_dir / f"{self.prefix}{name}.png"
-        saved = Path(Window.screenshot(str(path)))   # Kivy adds a counter to the name
+        saved = Path(Window.screenshot(str(path)))  # Kivy adds a counter to the name
         saved.replace(path)
 
     def panels_idle(self) -> bool:
@@ -348,8 +372,11 @@ class Driver:
         mark: dict = {}
 
         def down() -> None:
-            mark.update(heard=len(self.heard), presses=detector.presses if detector else 0,
-                        releases=detector.releases if detector else 0)
+            mark.update(
+                heard=len(self.heard),
+                presses=detector.presses if detector else 0,
+                releases=detector.releases if detector else 0,
+            )
             key_down(name)
 
         def pressed() -> None:
@@ -362,8 +389,10 @@ class Driver:
             until(lambda: detector.releases > mark["releases"], f"the debounced release of {label}")
 
         def told() -> None:
-            until(lambda: len(self.heard) > mark["heard"],
-                  lambda: f"the table to tell the outcome of {label} (message: {self.controller.message!r})")
+            until(
+                lambda: len(self.heard) > mark["heard"],
+                lambda: f"the table to tell the outcome of {label} (message: {self.controller.message!r})",
+            )
 
         steps = [down, pressed, up, released] if detector is not None else [down, up]
         return steps + ([told] if heard else [])
@@ -404,10 +433,10 @@ class Driver:
                 waiting_for = not_ready()
                 if waiting_for:
                     raise Retry(waiting_for)
-                controller.drain()      # what earlier steps' button timers and readers posted since
+                controller.drain()  # what earlier steps' button timers and readers posted since
                 try:
                     step()
-                finally:                # also before a waiting step looks again
+                finally:  # also before a waiting step looks again
                     controller.drain()  # apply what the step posted before the next step looks
                     controller.refresh()
             except Retry as wait:
@@ -416,8 +445,10 @@ class Driver:
                 if time.monotonic() - now["since"] < timeout:
                     Clock.schedule_once(run_step, retry_every)
                     return
-                self.result["errors"].append(f"step {index} ({describe(step)}): gave up after {timeout:g} s "
-                                             f"waiting for {wait.what or 'the step to be ready'}")
+                self.result["errors"].append(
+                    f"step {index} ({describe(step)}): gave up after {timeout:g} s "
+                    f"waiting for {wait.what or 'the step to be ready'}"
+                )
             except Exception as error:  # recorded; the test fails on any error
                 self.result["errors"].append(f"step {index} ({describe(step)}): {error!r}\n{traceback.format_exc()}")
             now.update(index=index + 1, step=next(steps, None), since=None)
@@ -428,7 +459,7 @@ class Driver:
             Clock.schedule_once(run_step, 0)
 
         def begin(*_) -> None:
-            Window.bind(on_flip=first_frame)    # returns None: the app's own on_start still runs
+            Window.bind(on_flip=first_frame)  # returns None: the app's own on_start still runs
 
         self.app.bind(on_start=begin)
         self.app.run()

@@ -25,7 +25,6 @@ from ui.boards import BOARDS, board_kv_file
 log = logging.getLogger("companion.ui")
 
 
-
 class GameBoard(BoxLayout):
     """Base of every game's board. ``controller`` is the :class:`ui.app.TableController`: ``post(command)``
     queues a command, ``table.state`` is the game state, ``open_popup(popup)`` opens a dialog, ``say(text,
@@ -59,7 +58,7 @@ def board_class(game: str) -> type[GameBoard] | None:
     try:
         board = getattr(importlib.import_module(module_name), class_name)
         layout = board_kv_file(game)
-        if str(layout) not in Builder.files:       # the board's layout, once, when it is first shown
+        if str(layout) not in Builder.files:  # the board's layout, once, when it is first shown
             Builder.load_file(str(layout))
         return board
     except (ImportError, AttributeError, OSError) as error:

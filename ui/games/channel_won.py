@@ -15,17 +15,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty,
-                             StringProperty)
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.popup import Popup
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.errors import IllegalCommand
-from companion.games.channel_won import (BONUS_VALUES, CATEGORIES, CHANNEL_WON, SOURCE_VALUES, CloseLead,
-                                         CollectCard, DeclareDone, Pass, PlayLocation, PlayScoop, PlaySource,
-                                         UseAbility, format_breakdown, result_lines, stars_text)
+from companion.games.channel_won import (
+    BONUS_VALUES,
+    CATEGORIES,
+    CHANNEL_WON,
+    SOURCE_VALUES,
+    CloseLead,
+    CollectCard,
+    DeclareDone,
+    Pass,
+    PlayLocation,
+    PlayScoop,
+    PlaySource,
+    UseAbility,
+    format_breakdown,
+    result_lines,
+    stars_text,
+)
 from ui.games import GameBoard
 
 OPEN_COLOUR = (0.16, 0.20, 0.27, 1)
@@ -36,6 +49,7 @@ AT_RISK_COLOUR = (0.45, 0.14, 0.12, 1)
 def _rgba(colour: str) -> tuple[float, float, float, float]:
     """A seat colour (``#rrggbb`` or a few names) as Kivy RGBA."""
     from kivy.utils import get_color_from_hex
+
     names = {"white": "#ffffff", "red": "#e53935", "blue": "#1e88e5", "green": "#43a047", "yellow": "#fdd835"}
     try:
         return tuple(get_color_from_hex(names.get(colour, colour)))
@@ -151,7 +165,7 @@ class CwResultsPopup(Popup):
 
     def on_rows(self, *_) -> None:
         box = self.ids.get("rows")
-        if box is None:         # set before the layout is built: filled by the first call after it
+        if box is None:  # set before the layout is built: filled by the first call after it
             return
         box.clear_widgets()
         for label, value, words in self.rows:
@@ -255,14 +269,23 @@ class ChannelWonBoard(GameBoard):
             self.controller.say("Phase 1: collect cards first; Leads are played in Phase 2", refused=True)
             return None
         lead = state.lead(category)
-        popup = CwLeadPopup(board=self, lead_category=category, player=state.turn,
-                            title=f"{lead.card.title} Lead  ·  {state.turn}'s turn")
+        popup = CwLeadPopup(
+            board=self,
+            lead_category=category,
+            player=state.turn,
+            title=f"{lead.card.title} Lead  ·  {state.turn}'s turn",
+        )
         popup.info = self.lead_info(lead)
         popup.location_label = f"Location\n{lead.card.location}" if lead.card.location else "Location"
         categories = popup.ids.categories
         for other in state.categories:
-            button = ToggleButton(text=other if other != category else f"{other}\nSource", group="cw_category",
-                                  font_size="16sp", halign="center", allow_no_selection=False)
+            button = ToggleButton(
+                text=other if other != category else f"{other}\nSource",
+                group="cw_category",
+                font_size="16sp",
+                halign="center",
+                allow_no_selection=False,
+            )
             button.category = other
             button.bind(on_release=lambda b: popup.choose_category(b.category))
             categories.add_widget(button)
@@ -285,8 +308,14 @@ class ChannelWonBoard(GameBoard):
             return CloseLead(player=player, lead=lead)
         if action == "source":
             category = "" if popup.card_category == popup.lead_category else popup.card_category
-            return PlaySource(player=player, lead=lead, value=int(popup.points), category=category,
-                              source_type=popup.source_type, from_archives=popup.archives)
+            return PlaySource(
+                player=player,
+                lead=lead,
+                value=int(popup.points),
+                category=category,
+                source_type=popup.source_type,
+                from_archives=popup.archives,
+            )
         return PlayScoop(player=player, scoop=action, lead=lead)
 
     def check_actions(self, popup: CwLeadPopup) -> None:
@@ -303,7 +332,7 @@ class ChannelWonBoard(GameBoard):
                 CHANNEL_WON.decide(state, self._command(popup, action))
             except IllegalCommand as error:
                 blocked[action] = self.short_reason(lead, action, popup, error)
-            except Exception:       # a malformed value is left to the refusal in the message bar
+            except Exception:  # a malformed value is left to the refusal in the message bar
                 pass
         popup.blocked = blocked
 
@@ -354,7 +383,7 @@ class ChannelWonBoard(GameBoard):
             return "no Sources"
         lines = [f"{points:+d} {label}" for label, points in parts]
         if len(lines) > most:
-            lines = lines[:most - 1] + [f"and {len(lines) - most + 1} more"]
+            lines = lines[: most - 1] + [f"and {len(lines) - most + 1} more"]
         return "\n".join(lines)
 
     @staticmethod
@@ -363,8 +392,9 @@ class ChannelWonBoard(GameBoard):
         state = "closed" if lead.closed else "open"
         where = lead.location if lead.location else ("a Location" if lead.location == "" else "no Location yet")
         who = ", ".join(lead.contributors) or "nobody yet"
-        return (f"{state.capitalize()} · value {format_breakdown(lead.value, lead.breakdown())}\n"
-                f"{where} · reporters: {who}")
+        return (
+            f"{state.capitalize()} · value {format_breakdown(lead.value, lead.breakdown())}\n{where} · reporters: {who}"
+        )
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def update(self, state, view) -> None:
@@ -378,10 +408,11 @@ class ChannelWonBoard(GameBoard):
         self.warning = bool(state.phase == 2 and not state.finished and len(state.at_risk) >= state.stars - 1)
         if state.finished:
             best = max(state.scores.values())
-            self.turn_text = {"won": f"Winner: {', '.join(state.winners)} with {best} points",
-                              "co_anchors": f"Co-anchors: {' and '.join(state.winners)} with {best} points",
-                              "channel_none": "CHANNEL NONE: the network lost its stars, everyone loses"
-                              }.get(state.result, "Game over")
+            self.turn_text = {
+                "won": f"Winner: {', '.join(state.winners)} with {best} points",
+                "co_anchors": f"Co-anchors: {' and '.join(state.winners)} with {best} points",
+                "channel_none": "CHANNEL NONE: the network lost its stars, everyone loses",
+            }.get(state.result, "Game over")
         else:
             self.turn_text = f"{state.turn}'s turn"
         turn = state.reporter(state.turn) if state.turn else None
@@ -393,15 +424,23 @@ class ChannelWonBoard(GameBoard):
         self.results_available = state.scoring is not None and (state.finished or not state.acted)
         self.results_text = f"Round {state.scoring.round}\nresults" if state.scoring is not None else ""
         left_out = [c for c in CATEGORIES if c not in state.categories]
-        self.categories_note = (f"{len(state.categories)} of {len(CATEGORIES)} categories in play; "
-                                f"left out: {', '.join(left_out)} (set-up option categories)"
-                                if left_out and state.phase == 1 and not state.finished else "")
+        self.categories_note = (
+            f"{len(state.categories)} of {len(CATEGORIES)} categories in play; "
+            f"left out: {', '.join(left_out)} (set-up option categories)"
+            if left_out and state.phase == 1 and not state.finished
+            else ""
+        )
         self._draw_chips(state, view)
         self._draw_lineup(state)
         first_draw = self.state_seen is False
         self.state_seen = True
-        if state.scoring is not None and state.scoring != self._scoring_seen and self.results_available \
-                and not first_draw and self.results_popup is None:
+        if (
+            state.scoring is not None
+            and state.scoring != self._scoring_seen
+            and self.results_available
+            and not first_draw
+            and self.results_popup is None
+        ):
             self._scoring_seen = state.scoring
             self.open_results()
         self._scoring_seen = state.scoring
@@ -441,13 +480,16 @@ class ChannelWonBoard(GameBoard):
         for column, lead in zip(reversed(grid.children), state.lineup):
             column.category = lead.category
             risk = not lead.reported
-            column.state_text = ("CLOSED" if lead.closed else "open") + (" · at risk" if risk and state.phase == 2 else "")
+            column.state_text = ("CLOSED" if lead.closed else "open") + (
+                " · at risk" if risk and state.phase == 2 else ""
+            )
             column.value_text = str(lead.value)
             if lead.location is None:
                 column.location_text = "no Location"
             else:
                 column.location_text = lead.location or "Location ✓"
             column.parts_text = self.parts_lines(lead.breakdown())
-            column.who_text = " ".join(f"[color={_hex(colours[name])}]{name}[/color]"
-                                       for name in lead.contributors) or "-"
+            column.who_text = (
+                " ".join(f"[color={_hex(colours[name])}]{name}[/color]" for name in lead.contributors) or "-"
+            )
             column.fill = list(REPORTED_COLOUR if lead.reported else (AT_RISK_COLOUR if lead.closed else OPEN_COLOUR))

@@ -15,16 +15,29 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.factory import Factory
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.utils import get_color_from_hex
 
 from companion.errors import CommandError
-from companion.games.death_show_tv import (HAND_LIMIT, AdjustHand, DeclareFighter, Discard, DrawCard, EndTurn,
-                                           Fight, Heal, Hunt, Move, NewWeaponLevel, PlayEvent, RemoveLocation,
-                                           Wound)
+from companion.games.death_show_tv import (
+    HAND_LIMIT,
+    AdjustHand,
+    DeclareFighter,
+    Discard,
+    DrawCard,
+    EndTurn,
+    Fight,
+    Heal,
+    Hunt,
+    Move,
+    NewWeaponLevel,
+    PlayEvent,
+    RemoveLocation,
+    Wound,
+)
 from ui.games import GameBoard
 
 HEART, EMPTY_HEART = "\u2665", "\u2661"
@@ -36,6 +49,7 @@ def colour_of(name: str) -> list[float]:
         return get_color_from_hex(name)
     try:
         from kivy.utils import colormap
+
         return list(colormap[name.lower()])
     except (KeyError, ImportError):
         return [1, 1, 1, 1]
@@ -136,8 +150,9 @@ class DstDeclarePopup(Popup):
         extra, cards = int(self.ids.extra.value), int(self.ids.extra_cards.value)
         armed = f"Weapon +{weapon} (level {level})" if weapon or level > 1 else "Unarmed"
         self.error = ""
-        self.summary = f"{armed}, cards {extra:+d} from {cards} card{'s' * (cards != 1)}" + \
-                       (", two dice" if self.two_dice else "")
+        self.summary = f"{armed}, cards {extra:+d} from {cards} card{'s' * (cards != 1)}" + (
+            ", two dice" if self.two_dice else ""
+        )
 
     def command(self) -> DeclareFighter:
         """The :class:`DeclareFighter` this dialog describes."""
@@ -150,9 +165,14 @@ class DstDeclarePopup(Popup):
         elif extra:
             bonuses = [("Card", extra)]
         armed = weapon > 0 or level > 1
-        return DeclareFighter(fighter=self.fighter, weapon="Weapon" if armed else "Unarmed",
-                              weapon_bonus=weapon if armed else 0, weapon_level=level if armed else 1,
-                              bonuses=tuple(bonuses), dice=2 if self.two_dice else 1)
+        return DeclareFighter(
+            fighter=self.fighter,
+            weapon="Weapon" if armed else "Unarmed",
+            weapon_bonus=weapon if armed else 0,
+            weapon_level=level if armed else 1,
+            bonuses=tuple(bonuses),
+            dice=2 if self.two_dice else 1,
+        )
 
     def submit(self) -> None:
         """Post the declaration and close; if the rules would refuse it (more cards than held, a Weapon
@@ -194,8 +214,9 @@ class DstEventPopup(Popup):
         """Post the :class:`PlayEvent` and close; if the rules would refuse it (targets on different
         Locations), stay open with the reason."""
         value = int(self.ids.value.value) if self.combat else None
-        command = PlayEvent(player=self.player, card=self.card, combat_value=value,
-                            targets=tuple(self.targets) if self.combat else ())
+        command = PlayEvent(
+            player=self.player, card=self.card, combat_value=value, targets=tuple(self.targets) if self.combat else ()
+        )
         problem = self.board.refusal(command)
         if problem:
             self.error = problem
@@ -218,8 +239,9 @@ class DstTablePopup(Popup):
         box = self.ids.who
         box.clear_widgets()
         for name in names:
-            button = Factory.DstToggle(text=name, group="dst_who", state="down" if name == chosen else "normal",
-                                             allow_no_selection=False)
+            button = Factory.DstToggle(
+                text=name, group="dst_who", state="down" if name == chosen else "normal", allow_no_selection=False
+            )
             button.bind(on_release=lambda b: setattr(self, "chosen", b.text))
             box.add_widget(button)
 
@@ -244,11 +266,11 @@ class DeathShowBoard(GameBoard):
 
     status = StringProperty("")
     weapon_level = NumericProperty(1)
-    mode = StringProperty("island")     # "island" or "combat"
+    mode = StringProperty("island")  # "island" or "combat"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._report_open = False     # the last Combat's result stays up until "Back to the island"
+        self._report_open = False  # the last Combat's result stays up until "Back to the island"
         self._state = None
         self.island = Factory.DstIsland()
         self.combat_view = Factory.DstCombat()
@@ -314,7 +336,7 @@ class DeathShowBoard(GameBoard):
         island = self.island
         remover = self._removing(state)
         me = state.contestant(state.turn) if state.turn else None
-        acting = (state.phase == "action" and state.combat is None and not state.deaths and not state.finished)
+        acting = state.phase == "action" and state.combat is None and not state.deaths and not state.finished
         cells = island.ids.map.children[::-1]
         if len(cells) != len(state.locations):
             island.ids.map.clear_widgets()
@@ -327,7 +349,8 @@ class DeathShowBoard(GameBoard):
             here = [c for c in state.contestants if c.alive and c.location == location.name]
             cell.occupants = "\n".join(
                 f"[color={''.join(f'{int(v * 255):02x}' for v in colour_of(c.colour)[:3])}]{c.name}[/color]"
-                for c in here)
+                for c in here
+            )
             cell.removed = location.removed
             cell.rule = location.rule
             if remover:
@@ -359,7 +382,8 @@ class DeathShowBoard(GameBoard):
         box.clear_widgets()
         turn = state.turn
         add = lambda text, callback, **kw: box.add_widget(  # noqa: E731
-            Factory.BigButton(text=text, on_release=lambda *_: callback(), **kw))
+            Factory.BigButton(text=text, on_release=lambda *_: callback(), **kw)
+        )
         if state.finished:
             winner = state.winner
             self.island.hint = f"{winner} survives the show!" if winner else "Nobody survived: no winner"
@@ -377,7 +401,7 @@ class DeathShowBoard(GameBoard):
             self.island.hint = f"{turn}: tap the map to Move, Hunt or Fight"
             add("Fight here", lambda: self.post(Fight(player=turn)))
         elif state.phase == "event":
-            if state.events_played >= 1:      # Phases of a Turn 3: at most one Event
+            if state.events_played >= 1:  # Phases of a Turn 3: at most one Event
                 self.island.hint = f"{turn} played their Event: end the turn"
                 add("Event played", self.open_event, disabled=True)
             elif state.contestant(turn).cards < 1:
@@ -406,26 +430,31 @@ class DeathShowBoard(GameBoard):
         buttons.clear_widgets()
         if combat is not None:
             rules = self.controller.table.session.rules
-            odds = dict(rules.combat_odds(state) or ())              # as before the dice, kept while rolling
-            now = dict(rules.combat_odds_now(state) or ())           # given the dice already in
+            odds = dict(rules.combat_odds(state) or ())  # as before the dice, kept while rolling
+            now = dict(rules.combat_odds_now(state) or ())  # given the dice already in
             narrow = len(combat.fighters) > 4
             declaring = combat.next_to_declare
             rolling = combat.next_to_roll
             where = f" on {combat.location}" if combat.location else ""
-            panel.title = (f"{combat.card} attacks{where}" if combat.card else f"Combat{where}") + \
-                f"   ·   Weapons up to level {state.weapon_level}"
+            panel.title = (
+                f"{combat.card} attacks{where}" if combat.card else f"Combat{where}"
+            ) + f"   ·   Weapons up to level {state.weapon_level}"
             for fighter in combat.fighters:
                 column = DstFighterColumn(name=fighter.name)
-                column.colour = ([1, 0.6, 0.2, 1] if fighter.is_event
-                                 else colour_of(state.contestant(fighter.name).colour))
+                column.colour = (
+                    [1, 0.6, 0.2, 1] if fighter.is_event else colour_of(state.contestant(fighter.name).colour)
+                )
                 if fighter.is_event:
                     column.weapon = f"Event, rolled by {fighter.roller}"
                     column.bonus = f"Combat {fighter.bonus:+d}"
                 elif fighter.declared:
                     column.weapon = "Unarmed" if fighter.unarmed else f"{fighter.weapon} +{fighter.weapon_bonus}"
                     extras = sum(p.value for p in fighter.bonuses)
-                    column.bonus = f"total {fighter.bonus:+d}" + (f" (cards {extras:+d})" if fighter.bonuses else "") \
+                    column.bonus = (
+                        f"total {fighter.bonus:+d}"
+                        + (f" (cards {extras:+d})" if fighter.bonuses else "")
                         + (" · 2 dice" if fighter.dice == 2 else "")
+                    )
                 else:
                     column.weapon = "choosing…" if fighter is declaring else "waits"
                     column.bonus = f"bonus {fighter.draft:+d}" if fighter.draft else ""
@@ -500,9 +529,11 @@ class DeathShowBoard(GameBoard):
         if location == me.location:
             self.post(Fight(player=turn))
         elif here:
-            popup = Factory.ConfirmPopup(title="Hunt", confirm_text="Play a Trail and Hunt",
-                                         body=f"{turn} plays a Trail card, moves to {location} and attacks "
-                                              f"{', '.join(here)}.")
+            popup = Factory.ConfirmPopup(
+                title="Hunt",
+                confirm_text="Play a Trail and Hunt",
+                body=f"{turn} plays a Trail card, moves to {location} and attacks {', '.join(here)}.",
+            )
             popup.on_confirm = lambda: self.post(Hunt(player=turn, location=location))
             self.controller.open_popup(popup)
         else:

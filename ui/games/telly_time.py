@@ -8,10 +8,11 @@ Layout: ``ui/kv/games/telly_time.kv``.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kivy.metrics import dp
-from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty)
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -20,17 +21,39 @@ from kivy.uix.popup import Popup
 from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import get_color_from_hex
 
-from companion.games.telly_time import (AdjustCash, AdjustViewers, ChooseMogulLine, ChoosePilotShow,
-                                        KeepPilotCards, Pass, PilotCard, PlaceGridMarker, ProduceShow,
-                                        ScoreEndGame, ScoreLineup, SetGridSquare, SetLineBonus, ShowScore,
-                                        StartSeason, TakeAction)
+from companion.games.telly_time import (
+    AdjustCash,
+    AdjustViewers,
+    ChooseMogulLine,
+    ChoosePilotShow,
+    KeepPilotCards,
+    Pass,
+    PilotCard,
+    PlaceGridMarker,
+    ProduceShow,
+    ScoreEndGame,
+    ScoreLineup,
+    SetGridSquare,
+    SetLineBonus,
+    ShowScore,
+    StartSeason,
+    TakeAction,
+)
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES, SQUARE_NAMES
-from companion.games.telly_time.model import (ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS)
+from companion.games.telly_time.model import ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS
 from ui.games import GameBoard
 
 #: Labels offered for a line's printed bonus (the tiles' bonuses are entered, not in the rulebook).
-BONUS_LABELS = ("printed bonus", "Star bonus", "Ad bonus", "Network bonus", "Wild bonus", "Show bonus",
-                "Cash bonus", "Viewer bonus")
+BONUS_LABELS = (
+    "printed bonus",
+    "Star bonus",
+    "Ad bonus",
+    "Network bonus",
+    "Wild bonus",
+    "Show bonus",
+    "Cash bonus",
+    "Viewer bonus",
+)
 
 
 def _colour(value: str) -> list[float]:
@@ -66,14 +89,20 @@ class TellyChoice(GridLayout):
 
     value = ObjectProperty(None, allownone=True)
 
-    def __init__(self, options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(cols=columns or len(options), spacing=dp(4), **kwargs)
         self.group = f"choice-{id(self)}"
         self.buttons = {}
         for option, text in options:
-            button = TellyChoiceButton(text=text, group=self.group, allow_no_selection=False,
-                                       state="down" if option == value else "normal", option=option)
+            button = TellyChoiceButton(
+                text=text,
+                group=self.group,
+                allow_no_selection=False,
+                state="down" if option == value else "normal",
+                option=option,
+            )
             button.bind(on_release=lambda b, o=option: self._chosen(o))
             self.buttons[option] = button
             self.add_widget(button)
@@ -105,7 +134,7 @@ class TellyStepper(BoxLayout):
 
     def _show(self) -> None:
         value = int(self.value)
-        self.text = (_money(value) if self.unit == "$M" else f"{value}{self.unit}")
+        self.text = _money(value) if self.unit == "$M" else f"{value}{self.unit}"
 
 
 class TellyFormPopup(Popup):
@@ -114,8 +143,15 @@ class TellyFormPopup(Popup):
     ok_text = StringProperty("OK")
     note = StringProperty("")
 
-    def __init__(self, title: str, fields: Sequence[tuple[str, str, Any]], on_ok: Callable[[dict], None],
-                 ok_text: str = "OK", note: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        title: str,
+        fields: Sequence[tuple[str, str, Any]],
+        on_ok: Callable[[dict], None],
+        ok_text: str = "OK",
+        note: str = "",
+        **kwargs: Any,
+    ) -> None:
         """``fields``: ``(name, label, widget)`` for a row of one field, or ``(None, label, [(name, widget),
         ...])`` for a row of several side by side."""
         super().__init__(title=title, **kwargs)
@@ -124,7 +160,7 @@ class TellyFormPopup(Popup):
         rows = self.ids.rows
         for name, label, widget in fields:
             row = TellyFormRow(label=label)
-            for field_name, field in ([(name, widget)] if name is not None else widget):
+            for field_name, field in [(name, widget)] if name is not None else widget:
                 row.add_widget(field)
                 if field_name:
                     self.fields[field_name] = field
@@ -199,7 +235,7 @@ class TellyTimeBoard(GameBoard):
         if state.pending is not None:
             self.shown = state.pending.player
         elif state.current and state.current != self._last_turn:
-            self.shown = state.current            # follow the turn
+            self.shown = state.current  # follow the turn
         elif self.shown not in names:
             self.shown = names[0]
         self._last_turn = state.current
@@ -207,8 +243,12 @@ class TellyTimeBoard(GameBoard):
         if [t.player for t in tabs.children[::-1]] != names:
             tabs.clear_widgets()
             for network in state.networks:
-                tab = TellyPlayerTab(player=network.name, colour=_colour(network.colour), group=f"tabs-{id(self)}",
-                                allow_no_selection=False)
+                tab = TellyPlayerTab(
+                    player=network.name,
+                    colour=_colour(network.colour),
+                    group=f"tabs-{id(self)}",
+                    allow_no_selection=False,
+                )
                 tab.bind(on_release=lambda t: self.show_player(t.player))
                 tabs.add_widget(tab)
         for tab in tabs.children:
@@ -236,11 +276,15 @@ class TellyTimeBoard(GameBoard):
         self.viewers_text = f"{network.viewers} viewers"
         empty = grid.empty_count if grid else 9
         filled = 9 - empty
-        self.grid_text = f"{empty} empty: pass +${empty}M\n{filled} filled: +{filled} viewer{'' if filled == 1 else 's'}"
+        self.grid_text = (
+            f"{empty} empty: pass +${empty}M\n{filled} filled: +{filled} viewer{'' if filled == 1 else 's'}"
+        )
         if grid is None:
             self.lines_text = "Choose the Pilot Season show"
         elif grid.completed:
-            self.lines_text = "Lines: " + ", ".join(LINE_NAMES[l].replace("diagonal ", "diag. ") for l in grid.completed)
+            self.lines_text = "Lines: " + ", ".join(
+                LINE_NAMES[l].replace("diagonal ", "diag. ") for l in grid.completed
+            )
         else:
             self.lines_text = "No line completed yet"
 
@@ -258,18 +302,37 @@ class TellyTimeBoard(GameBoard):
         if state.finished:
             return []
         if state.pending is not None:
-            return [("Mogul line?", self.open_mogul_choice), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+            return [
+                ("Mogul line?", self.open_mogul_choice),
+                ("Cash ±", self.open_cash),
+                ("Viewers ±", self.open_viewers),
+            ]
         if state.phase == "pilot":
-            return [("Pilot show", self.open_pilot), ("Keep 2 cards", self.open_cards),
-                    ("Line bonus", self.open_line_bonus), ("Start season 1", self.start_season),
-                    ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+            return [
+                ("Pilot show", self.open_pilot),
+                ("Keep 2 cards", self.open_cards),
+                ("Line bonus", self.open_line_bonus),
+                ("Start season 1", self.start_season),
+                ("Cash ±", self.open_cash),
+                ("Viewers ±", self.open_viewers),
+            ]
         if state.phase == "season":
-            return [("Produce show", self.open_produce), ("Other action", self.open_action),
-                    ("Pass", self.open_pass), ("Card: marker", self.open_marker),
-                    ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+            return [
+                ("Produce show", self.open_produce),
+                ("Other action", self.open_action),
+                ("Pass", self.open_pass),
+                ("Card: marker", self.open_marker),
+                ("Cash ±", self.open_cash),
+                ("Viewers ±", self.open_viewers),
+            ]
         if state.phase == "scoring":
-            return [("Score lineup", self.open_score), ("Card: marker", self.open_marker),
-                    ("Line bonus", self.open_line_bonus), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+            return [
+                ("Score lineup", self.open_score),
+                ("Card: marker", self.open_marker),
+                ("Line bonus", self.open_line_bonus),
+                ("Cash ±", self.open_cash),
+                ("Viewers ±", self.open_viewers),
+            ]
         return [("End bonuses", self.open_end_bonuses), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
 
     # -- taps -----------------------------------------------------------------------------------------
@@ -299,21 +362,32 @@ class TellyTimeBoard(GameBoard):
             self.controller.say(f"{network.name}: choose the Pilot Season show first (Pilot show)", refused=True)
             return
         if square == CENTRE or grid.filled[square]:
-            self.controller.say(f"{network.name}'s {grid.squares[square]} square ({SQUARE_NAMES[square]}) "
-                                f"has a marker cube")
+            self.controller.say(
+                f"{network.name}'s {grid.squares[square]} square ({SQUARE_NAMES[square]}) has a marker cube"
+            )
             return
-        self._open(TellyFormPopup(f"{network.name}: genre printed on the {SQUARE_NAMES[square]} square", [
-            ("genre", "Genre", choice(self._genres(), grid.squares[square], columns=5))],
-            lambda v: self._post(SetGridSquare(player=network.name, square=square, genre=v["genre"]))))
+        self._open(
+            TellyFormPopup(
+                f"{network.name}: genre printed on the {SQUARE_NAMES[square]} square",
+                [("genre", "Genre", choice(self._genres(), grid.squares[square], columns=5))],
+                lambda v: self._post(SetGridSquare(player=network.name, square=square, genre=v["genre"])),
+            )
+        )
 
     def open_pilot(self) -> None:
         """Pilot Season show: its genre (the tile's centre) and its preferred timeslot."""
         name = self.shown
-        self._open(TellyFormPopup(f"{name}: Pilot Season show", [
-            ("genre", "Genre", choice(self._genres(), columns=5)),
-            ("slot", "Timeslot", choice([(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS]))],
-            lambda v: self._post(ChoosePilotShow(player=name, genre=v["genre"], timeslot=v["slot"])),
-            note="Takes the tile with this genre in the centre; marker on the centre."))
+        self._open(
+            TellyFormPopup(
+                f"{name}: Pilot Season show",
+                [
+                    ("genre", "Genre", choice(self._genres(), columns=5)),
+                    ("slot", "Timeslot", choice([(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS])),
+                ],
+                lambda v: self._post(ChoosePilotShow(player=name, genre=v["genre"], timeslot=v["slot"])),
+                note="Takes the tile with this genre in the centre; marker on the centre.",
+            )
+        )
 
     def open_cards(self) -> None:
         """The two kept Pilot Season stars/ads with their cash bonuses and costs."""
@@ -321,11 +395,23 @@ class TellyTimeBoard(GameBoard):
         kinds = [("ad", "Ad"), ("star", "Star")]
         fields = []
         for n in (1, 2):
-            fields += [(f"kind{n}", f"Card {n}", choice(kinds)),
-                       (f"cash{n}", "  cash bonus", TellyStepper(0, 0, 20, "$M")),
-                       (f"cost{n}", "  cost", TellyStepper(0, 0, 20, "$M"))]
-        self._open(TellyFormPopup(f"{name}: keep 2 stars/ads", fields, lambda v: self._post(KeepPilotCards(
-            player=name, cards=tuple(PilotCard(v[f"kind{n}"], "", v[f"cash{n}"], v[f"cost{n}"]) for n in (1, 2))))))
+            fields += [
+                (f"kind{n}", f"Card {n}", choice(kinds)),
+                (f"cash{n}", "  cash bonus", TellyStepper(0, 0, 20, "$M")),
+                (f"cost{n}", "  cost", TellyStepper(0, 0, 20, "$M")),
+            ]
+        self._open(
+            TellyFormPopup(
+                f"{name}: keep 2 stars/ads",
+                fields,
+                lambda v: self._post(
+                    KeepPilotCards(
+                        player=name,
+                        cards=tuple(PilotCard(v[f"kind{n}"], "", v[f"cash{n}"], v[f"cost{n}"]) for n in (1, 2)),
+                    )
+                ),
+            )
+        )
 
     def open_line_bonus(self) -> None:
         """Enter the bonus printed at the end of a line of the shown player's tile."""
@@ -333,15 +419,32 @@ class TellyTimeBoard(GameBoard):
         if network.grid is None:
             self.controller.say(f"{network.name}: choose the Pilot Season show first", refused=True)
             return
-        short = {"row1": "Top row", "row2": "Mid row", "row3": "Bottom row", "col1": "Left col",
-                 "col2": "Mid col", "col3": "Right col", "diag1": "Diag \\", "diag2": "Diag /"}
-        self._open(TellyFormPopup(f"{network.name}: bonus printed at the end of a line", [
-            ("line", "Line", choice([(l, short[l]) for l in LINE_IDS], columns=4)),
-            ("label", "Bonus", choice([(b, b.capitalize()) for b in BONUS_LABELS], columns=4)),
-            ("cash", "Adds cash", TellyStepper(0, 0, 20, "$M")),
-            ("viewers", "Adds viewers", TellyStepper(0, 0, 20))],
-            lambda v: self._post(SetLineBonus(player=network.name, line=v["line"], label=v["label"],
-                                              cash_m=v["cash"], viewers=v["viewers"]))))
+        short = {
+            "row1": "Top row",
+            "row2": "Mid row",
+            "row3": "Bottom row",
+            "col1": "Left col",
+            "col2": "Mid col",
+            "col3": "Right col",
+            "diag1": "Diag \\",
+            "diag2": "Diag /",
+        }
+        self._open(
+            TellyFormPopup(
+                f"{network.name}: bonus printed at the end of a line",
+                [
+                    ("line", "Line", choice([(l, short[l]) for l in LINE_IDS], columns=4)),
+                    ("label", "Bonus", choice([(b, b.capitalize()) for b in BONUS_LABELS], columns=4)),
+                    ("cash", "Adds cash", TellyStepper(0, 0, 20, "$M")),
+                    ("viewers", "Adds viewers", TellyStepper(0, 0, 20)),
+                ],
+                lambda v: self._post(
+                    SetLineBonus(
+                        player=network.name, line=v["line"], label=v["label"], cash_m=v["cash"], viewers=v["viewers"]
+                    )
+                ),
+            )
+        )
 
     def start_season(self) -> None:
         """Begin season 1."""
@@ -353,37 +456,72 @@ class TellyTimeBoard(GameBoard):
         slots = [(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS]
 
         def ok(v: dict) -> None:
-            preferred = (ANY,) if v["prefers"] == ANY else tuple(dict.fromkeys(
-                s for s in (v["prefers"], v["also"]) if s))
-            self._post(ProduceShow(player=name, name=f"{v['genre']} show", genre=v["genre"], timeslot=v["slot"],
-                                   preferred=preferred, cost_m=v["cost"]))
-        self._open(TellyFormPopup(f"{name}: produce a show", [
-            ("genre", "Genre", choice(self._genres(), columns=5)),
-            ("slot", "Into", choice(slots)),
-            ("prefers", "Prefers", choice(slots + [(ANY, "ANY")])),
-            ("also", "Or also", choice([("", "—")] + slots)),
-            ("cost", "Cost", TellyStepper(0, 0, 20, "$M"))], ok,
-            note="Kids: not in primetime or late night."))
+            preferred = (
+                (ANY,) if v["prefers"] == ANY else tuple(dict.fromkeys(s for s in (v["prefers"], v["also"]) if s))
+            )
+            self._post(
+                ProduceShow(
+                    player=name,
+                    name=f"{v['genre']} show",
+                    genre=v["genre"],
+                    timeslot=v["slot"],
+                    preferred=preferred,
+                    cost_m=v["cost"],
+                )
+            )
+
+        self._open(
+            TellyFormPopup(
+                f"{name}: produce a show",
+                [
+                    ("genre", "Genre", choice(self._genres(), columns=5)),
+                    ("slot", "Into", choice(slots)),
+                    ("prefers", "Prefers", choice(slots + [(ANY, "ANY")])),
+                    ("also", "Or also", choice([("", "—")] + slots)),
+                    ("cost", "Cost", TellyStepper(0, 0, 20, "$M")),
+                ],
+                ok,
+                note="Kids: not in primetime or late night.",
+            )
+        )
 
     def open_action(self) -> None:
         """Another action this turn (sign a star, land an ad, network card) and its cash."""
         name = self.shown
-        self._open(TellyFormPopup(f"{name}: other action", [
-            ("action", "Action", choice([(a, a) for a in ("Sign a star", "Land an ad", "Network card", "Other")])),
-            ("cash", "Cash", TellyStepper(0, -20, 20, "$M"))],
-            lambda v: self._post(TakeAction(player=name, action=v["action"], cash_m=v["cash"]))))
+        self._open(
+            TellyFormPopup(
+                f"{name}: other action",
+                [
+                    (
+                        "action",
+                        "Action",
+                        choice([(a, a) for a in ("Sign a star", "Land an ad", "Network card", "Other")]),
+                    ),
+                    ("cash", "Cash", TellyStepper(0, -20, 20, "$M")),
+                ],
+                lambda v: self._post(TakeAction(player=name, action=v["action"], cash_m=v["cash"])),
+            )
+        )
 
     def open_pass(self) -> None:
         """Pass: the pass track reward as printed, and Preempted Timeslot."""
         network = self._network()
         empty = network.grid.empty_count if network.grid else 9
-        self._open(TellyFormPopup(f"{network.name}: pass", [
-            ("reward", "Pass track", choice([("cash", "Cash $M"), ("viewers", "Viewers")])),
-            ("amount", "Amount", TellyStepper(0, 0, 20)),
-            ("preempted", "Preempted", choice([(False, "No"), (True, "Yes: double track")]))],
-            lambda v: self._post(Pass(player=network.name, reward=v["reward"], amount=v["amount"],
-                                      preempted=v["preempted"])),
-            ok_text="Pass", note=f"Grid pays +${empty}M now ({empty} empty squares)."))
+        self._open(
+            TellyFormPopup(
+                f"{network.name}: pass",
+                [
+                    ("reward", "Pass track", choice([("cash", "Cash $M"), ("viewers", "Viewers")])),
+                    ("amount", "Amount", TellyStepper(0, 0, 20)),
+                    ("preempted", "Preempted", choice([(False, "No"), (True, "Yes: double track")])),
+                ],
+                lambda v: self._post(
+                    Pass(player=network.name, reward=v["reward"], amount=v["amount"], preempted=v["preempted"])
+                ),
+                ok_text="Pass",
+                note=f"Grid pays +${empty}M now ({empty} empty squares).",
+            )
+        )
 
     def open_marker(self) -> None:
         """A card places a marker on an empty genre square (Catalog Buyout, Market Research)."""
@@ -394,33 +532,59 @@ class TellyTimeBoard(GameBoard):
         if not empty:
             self.controller.say(f"{network.name}'s grid is full", refused=True)
             return
-        self._open(TellyFormPopup(f"{network.name}: marker from a card", [
-            ("genre", "Genre", choice(self._genres(empty), columns=4)),
-            ("reason", "Card", choice([(r, r) for r in ("Catalog Buyout", "Market Research", "Other card")]))],
-            lambda v: self._post(PlaceGridMarker(player=network.name, genre=v["genre"], reason=v["reason"]))))
+        self._open(
+            TellyFormPopup(
+                f"{network.name}: marker from a card",
+                [
+                    ("genre", "Genre", choice(self._genres(empty), columns=4)),
+                    ("reason", "Card", choice([(r, r) for r in ("Catalog Buyout", "Market Research", "Other card")])),
+                ],
+                lambda v: self._post(PlaceGridMarker(player=network.name, genre=v["genre"], reason=v["reason"])),
+            )
+        )
 
     def open_cash(self) -> None:
         """Free entry of income or costs ($M)."""
         name = self.shown
-        self._open(TellyFormPopup(f"{name}: cash", [
-            ("amount", "Amount", TellyStepper(1, -30, 30, "$M")),
-            ("reason", "For", choice([(r, r) for r in ("Ad income", "Cost", "Network card", "Correction")]))],
-            lambda v: self._post(AdjustCash(player=name, amount_m=v["amount"], reason=v["reason"]))))
+        self._open(
+            TellyFormPopup(
+                f"{name}: cash",
+                [
+                    ("amount", "Amount", TellyStepper(1, -30, 30, "$M")),
+                    ("reason", "For", choice([(r, r) for r in ("Ad income", "Cost", "Network card", "Correction")])),
+                ],
+                lambda v: self._post(AdjustCash(player=name, amount_m=v["amount"], reason=v["reason"])),
+            )
+        )
 
     def open_viewers(self) -> None:
         """Free entry of viewers scored or lost."""
         name = self.shown
-        self._open(TellyFormPopup(f"{name}: viewers", [
-            ("viewers", "Viewers", TellyStepper(1, -30, 30)),
-            ("reason", "For", choice([(r, r) for r in ("Network card", "Show effect", "Correction")]))],
-            lambda v: self._post(AdjustViewers(player=name, viewers=v["viewers"], reason=v["reason"]))))
+        self._open(
+            TellyFormPopup(
+                f"{name}: viewers",
+                [
+                    ("viewers", "Viewers", TellyStepper(1, -30, 30)),
+                    ("reason", "For", choice([(r, r) for r in ("Network card", "Show effect", "Correction")])),
+                ],
+                lambda v: self._post(AdjustViewers(player=name, viewers=v["viewers"], reason=v["reason"])),
+            )
+        )
 
     def open_score(self) -> None:
         """Score the lineup: each show's viewers, its stars' viewers, a penalty, Quiz purchases; income
         and costs."""
         network = self._network()
-        fields: list = [(None, "", [("", Label(text=t, font_size="16sp")) for t in
-                                    ("Show's viewers", "Its stars' viewers", "Penalty / Quiz buys")])]
+        fields: list = [
+            (
+                None,
+                "",
+                [
+                    ("", Label(text=t, font_size="16sp"))
+                    for t in ("Show's viewers", "Its stars' viewers", "Penalty / Quiz buys")
+                ],
+            )
+        ]
         for slot in TIMESLOTS:
             show = network.show_in(slot)
             if show is None:
@@ -433,31 +597,60 @@ class TellyTimeBoard(GameBoard):
             else:
                 cells.append(("", Label(text="no penalty", font_size="16sp")))
             fields.append((None, f"{TIMESLOT_NAMES[slot]}\n{show.name}", cells))
-        fields.append((None, "Cash", [("income", TellyStepper(0, 0, 40, "$M")), ("", Label(text="income, costs:",
-                                                                                         font_size="16sp")),
-                                      ("costs", TellyStepper(0, 0, 40, "$M"))]))
+        fields.append(
+            (
+                None,
+                "Cash",
+                [
+                    ("income", TellyStepper(0, 0, 40, "$M")),
+                    ("", Label(text="income, costs:", font_size="16sp")),
+                    ("costs", TellyStepper(0, 0, 40, "$M")),
+                ],
+            )
+        )
 
         def ok(v: dict) -> None:
-            shows = tuple(ShowScore(slot, v[slot], (v[f"{slot}_stars"],) if v[f"{slot}_stars"] else (),
-                                    v.get(f"{slot}_penalty", 0), v.get(f"{slot}_quiz", 0))
-                          for slot in TIMESLOTS if slot in v)
+            shows = tuple(
+                ShowScore(
+                    slot,
+                    v[slot],
+                    (v[f"{slot}_stars"],) if v[f"{slot}_stars"] else (),
+                    v.get(f"{slot}_penalty", 0),
+                    v.get(f"{slot}_quiz", 0),
+                )
+                for slot in TIMESLOTS
+                if slot in v
+            )
             self._post(ScoreLineup(player=network.name, shows=shows, income_m=v["income"], costs_m=v["costs"]))
-        popup = TellyFormPopup(f"{network.name}: score the lineup (season {self._state.season})", fields, ok,
-                          note="Grid +1 viewer per filled square and the pass track are added.")
+
+        popup = TellyFormPopup(
+            f"{network.name}: score the lineup (season {self._state.season})",
+            fields,
+            ok,
+            note="Grid +1 viewer per filled square and the pass track are added.",
+        )
         self._open(popup)
 
     def open_end_bonuses(self) -> None:
         """End-game viewer bonuses (every row except Genres)."""
         name = self.shown
-        self._open(TellyFormPopup(f"{name}: end-game viewer bonuses", [
-            ("bonus", "All rows", TellyStepper(0, 0, 60))],
-            lambda v: self._post(ScoreEndGame(player=name, bonuses=(("End-game bonuses", v["bonus"]),))),
-            note="Ignore the Genres row (Telly Time: End-Game Scoring)."))
+        self._open(
+            TellyFormPopup(
+                f"{name}: end-game viewer bonuses",
+                [("bonus", "All rows", TellyStepper(0, 0, 60))],
+                lambda v: self._post(ScoreEndGame(player=name, bonuses=(("End-game bonuses", v["bonus"]),))),
+                note="Ignore the Genres row (Telly Time: End-Game Scoring).",
+            )
+        )
 
     def open_mogul_choice(self) -> None:
         """Which of the lines just completed gives the mogul bonus."""
         pending = self._state.pending
-        self._open(TellyFormPopup(f"{pending.player}: which line gives the mogul bonus?", [
-            ("line", "Line", choice([(l, LINE_NAMES[l]) for l in pending.lines], columns=1))],
-            lambda v: self._post(ChooseMogulLine(player=pending.player, line=v["line"])),
-            note="The other line gains its printed bonus."))
+        self._open(
+            TellyFormPopup(
+                f"{pending.player}: which line gives the mogul bonus?",
+                [("line", "Line", choice([(l, LINE_NAMES[l]) for l in pending.lines], columns=1))],
+                lambda v: self._post(ChooseMogulLine(player=pending.player, line=v["line"])),
+                note="The other line gains its printed bonus.",
+            )
+        )

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from kivy.factory import Factory
 from kivy.metrics import dp, sp
@@ -42,8 +43,21 @@ from companion.bank import format_dollars
 from companion.commands import Command
 from companion.errors import CommandError
 from companion.games import PlayerView
-from companion.games.tv_wars import (Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn, Nominate,
-                                     PassBid, ProgramSpec, SelectStartingProgramming, SellProgram, Steal)
+from companion.games.tv_wars import (
+    Bid,
+    Bulletin,
+    BuyMovie,
+    Decline,
+    EnterTileValue,
+    GiveUp,
+    LandOn,
+    Nominate,
+    PassBid,
+    ProgramSpec,
+    SelectStartingProgramming,
+    SellProgram,
+    Steal,
+)
 from companion.games.tv_wars.auction import BID_STEP, OPENING_BID
 from companion.games.tv_wars.bankruptcy import sale_value
 from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS, Holdings, ProgramTile
@@ -60,6 +74,7 @@ SHORT_BONUS = {"Star": "Star", "Emmy": "Emmy", "Critics' Choice": "CC", "Viewers
 
 
 # -- pure helpers (no widgets): what the cards, panels and action strip show ---------------------------------
+
 
 def type_counts(holdings: Holdings) -> list[tuple[str, int]]:
     """Public (9.1) half-hours per kind, in a fixed order: ``[("green", 6), ("red", 5), ..., ("movie", 4)]``
@@ -94,14 +109,24 @@ def panel_player(player: PlayerView, holdings: Holdings | None) -> PlayerView:
     (``"Star 1 Emmy 1"``; plain ASCII, 9.1: counts only). Untracked networks keep the half-hours line."""
     if holdings is None or not holdings.tracked:
         return player
-    mix = " ".join(f"{TYPE_LETTERS.get(kind, SPECIAL_KINDS.get(kind, kind))}"
-                   f"{count if kind != 'preemption' else ''}" for kind, count in type_counts(holdings))
+    mix = " ".join(
+        f"{TYPE_LETTERS.get(kind, SPECIAL_KINDS.get(kind, kind))}{count if kind != 'preemption' else ''}"
+        for kind, count in type_counts(holdings)
+    )
     lines = [f"{holdings.half_hours}hh {mix}".strip()]
     bonuses = bonus_text(holdings)
     if bonuses:
         lines.append(bonuses)
-    return PlayerView(player.name, player.colour, player.balance, player.tracks, player.badges, player.turn,
-                      player.headline, tuple(lines))
+    return PlayerView(
+        player.name,
+        player.colour,
+        player.balance,
+        player.tracks,
+        player.badges,
+        player.turn,
+        player.headline,
+        tuple(lines),
+    )
 
 
 def tile_code(tile: ProgramTile) -> str:
@@ -123,8 +148,12 @@ def peek_lines(holdings: Holdings) -> list[str]:
     for tile in holdings.programs:
         by_length.setdefault(tile.length, []).append(tile_code(tile))
     lines = [f"{length * 30}: {' '.join(codes)}" for length, codes in sorted(by_length.items())]
-    bonuses = [f"{SHORT_BONUS[t.label]}{t.value:+d}" if t.kind in ("critics_choice", "viewers_views")
-               else f"{SHORT_BONUS[t.label]}{t.value}" for t in holdings.bonuses]
+    bonuses = [
+        f"{SHORT_BONUS[t.label]}{t.value:+d}"
+        if t.kind in ("critics_choice", "viewers_views")
+        else f"{SHORT_BONUS[t.label]}{t.value}"
+        for t in holdings.bonuses
+    ]
     if bonuses:
         lines.append(" ".join(bonuses))
     return lines or ["No programs"]
@@ -179,15 +208,19 @@ def plan_actions(state, view) -> tuple[str, list[Action]]:
         if debt.selling is not None:
             return f"{debt.network} rolls for the Special it sells (7, 3.3)", []
         creditor = "the bank" if debt.creditor == "bank" else debt.creditor
-        return (f"{debt.network} owes {creditor} {format_dollars(debt.amount)}: it sells programs of its "
-                f"choice at $500 per 10 RP per half-hour, no change (7)",
-                [Action(f"{debt.network}: sell a program", dialog="sell", args=(debt.network,))])
+        return (
+            f"{debt.network} owes {creditor} {format_dollars(debt.amount)}: it sells programs of its "
+            f"choice at $500 per 10 RP per half-hour, no change (7)",
+            [Action(f"{debt.network}: sell a program", dialog="sell", args=(debt.network,))],
+        )
     if state.auction is not None:
         return _auction_actions(state)
     if state.entry is not None:
         entry = state.entry
-        return (f"{entry.network} enters its new tile's value privately (9.1)",
-                [Action(f"{entry.network}: enter the value", dialog="tile_value", args=(entry.network,))])
+        return (
+            f"{entry.network} enters its new tile's value privately (9.1)",
+            [Action(f"{entry.network}: enter the value", dialog="tile_value", args=(entry.network,))],
+        )
     landing = state.landing
     if landing is not None:
         return _landing_actions(state, landing)
@@ -206,14 +239,21 @@ def _auction_actions(state) -> tuple[str, list[Action]]:
     high = f"high bid {auction.high_bidder} {format_dollars(auction.high_bid)}" if auction.high_bidder else "no bid yet"
     out = [f"{n} on Technical Difficulties (9.7)" for n in state.technical_difficulties]
     out += [f"{n} passed" for n in auction.passed]
-    prompt = (f"Auction of a {auction.lot_text}: {high}; {bidder} to bid or pass"
-              + (f". Not bidding: {', '.join(out)}" if out else "") + " (4)")
+    prompt = (
+        f"Auction of a {auction.lot_text}: {high}; {bidder} to bid or pass"
+        + (f". Not bidding: {', '.join(out)}" if out else "")
+        + " (4)"
+    )
     actions = []
     for raise_by in (0, BID_STEP):
         amount = auction.minimum + raise_by
-        actions.append(Action(f"{bidder} bids {format_dollars(amount)}", Bid(network=bidder, amount=amount,
-                                                                               source="touch"),
-                              enabled=amount <= cash))
+        actions.append(
+            Action(
+                f"{bidder} bids {format_dollars(amount)}",
+                Bid(network=bidder, amount=amount, source="touch"),
+                enabled=amount <= cash,
+            )
+        )
     actions.append(Action("Other bid", dialog="bid", args=(bidder,), enabled=auction.minimum <= cash))
     actions.append(Action(f"{bidder} passes", PassBid(network=bidder, source="touch")))
     return prompt, actions
@@ -224,52 +264,67 @@ def _landing_actions(state, landing) -> tuple[str, list[Action]]:
     stage = landing.stage
     prompt = landing.status + f" ({SPACES[landing.space][1]})"
     if stage == "nominate":
-        return prompt, [Action("Nominate a program", dialog="nominate", args=(me,)),
-                        Action(f"{me} declines", Decline(network=me, source="touch"))]
+        return prompt, [
+            Action("Nominate a program", dialog="nominate", args=(me,)),
+            Action(f"{me} declines", Decline(network=me, source="touch")),
+        ]
     if stage == "nominate_star":
-        return prompt, [Action(f"Nominate a Star at {format_dollars(OPENING_BID)}",
-                               Nominate(network=me, source="touch")),
-                        Action("Open higher", dialog="nominate", args=(me,)),
-                        Action(f"{me} declines", Decline(network=me, source="touch"))]
+        return prompt, [
+            Action(f"Nominate a Star at {format_dollars(OPENING_BID)}", Nominate(network=me, source="touch")),
+            Action("Open higher", dialog="nominate", args=(me,)),
+            Action(f"{me} declines", Decline(network=me, source="touch")),
+        ]
     if stage == "movie_offer":
         cash = state.network(me).cash
-        return prompt, [Action(f"Buy for {format_dollars(landing.price)}", dialog="movie", args=(me,),
-                               enabled=landing.price <= cash),
-                        Action(f"{me} declines", Decline(network=me, source="touch"))]
+        return prompt, [
+            Action(
+                f"Buy for {format_dollars(landing.price)}", dialog="movie", args=(me,), enabled=landing.price <= cash
+            ),
+            Action(f"{me} declines", Decline(network=me, source="touch")),
+        ]
     if stage == "bulletin":
         return prompt, [Action("Bulletin card effect", dialog="bulletin", args=(me,))]
     if stage in ("steal_program", "steal_star"):
         star = stage == "steal_star"
-        victims = [n for n in state.networks if n.name != me and not n.out
-                   and (n.holdings.count("star") if star else n.holdings.programs)]
-        return prompt, [Action(f"Steal from {n.name}", Steal(network=me, victim=n.name, source="touch"))
-                        for n in victims] + [Action(f"{me} declines", Decline(network=me, source="touch"))]
+        victims = [
+            n
+            for n in state.networks
+            if n.name != me and not n.out and (n.holdings.count("star") if star else n.holdings.programs)
+        ]
+        return prompt, [
+            Action(f"Steal from {n.name}", Steal(network=me, victim=n.name, source="touch")) for n in victims
+        ] + [Action(f"{me} declines", Decline(network=me, source="touch"))]
     if stage in ("give_program", "give_star"):
         return prompt, [Action(f"{landing.victim} chooses", dialog="give", args=(landing.victim,))]
     if stage == "ratings_war":
         return prompt + "; the war screens open when the war starts", []
-    return prompt, []          # movie_roll, emmy_roll: the status bar asks for the dice
+    return prompt, []  # movie_roll, emmy_roll: the status bar asks for the dice
 
 
 def _war_actions(state, war) -> tuple[str, list[Action]]:
     from companion.games.tv_wars import war_at_table as wat
+
     phase = war.phase
     grid = Action("Resolution grid", dialog="grid")
     if phase == wat.LINE_UPS:
         marks = " - ".join(f"{e.network} {'locked in' if e.locked else 'entering'}" for e in war.entries)
-        return (f"Ratings War: {marks} (6)",
-                [Action(f"{e.network} line-up", dialog="lineup", args=(e.network,)) for e in war.entries
-                 if not e.locked])
+        return (
+            f"Ratings War: {marks} (6)",
+            [Action(f"{e.network} line-up", dialog="lineup", args=(e.network,)) for e in war.entries if not e.locked],
+        )
     if phase == wat.REVEAL:
         return "Ratings War: all locked in (6)", [Action("Reveal the line-ups", wat.RevealLineUps(source="touch"))]
     if phase == wat.PREEMPT:
         holder = war.preemption_holder
-        return (f"Ratings War: {holder} may place the Preemption tile over any hour, or not (9.91)",
-                [grid, Action(f"{holder}: Preemption", dialog="preempt", args=(holder,))])
+        return (
+            f"Ratings War: {holder} may place the Preemption tile over any hour, or not (9.91)",
+            [grid, Action(f"{holder}: Preemption", dialog="preempt", args=(holder,))],
+        )
     return wat.war_status(war), [grid]
 
 
 # -- widgets -----------------------------------------------------------------------------------------------
+
 
 class NetworkCard(BoxLayout):
     """One network's public facts (9.1) and its touch actions (On the Air, Sponsor, Pay)."""
@@ -292,8 +347,9 @@ class Stepper(BoxLayout):
     value = NumericProperty(0)
     text = StringProperty("")
 
-    def __init__(self, value: int, minimum: int, maximum: int, steps=(1,), fmt: Callable[[int], str] = str,
-                 **kwargs) -> None:
+    def __init__(
+        self, value: int, minimum: int, maximum: int, steps=(1,), fmt: Callable[[int], str] = str, **kwargs
+    ) -> None:
         super().__init__(spacing=dp(4), size_hint_y=None, height=dp(56), **kwargs)
         self.minimum, self.maximum, self.fmt = minimum, maximum, fmt
         for step in sorted(steps, reverse=True):
@@ -322,8 +378,14 @@ class Stepper(BoxLayout):
 
 
 def _label(text: str, size: float = 18, **kwargs) -> Label:
-    options = dict(font_size=sp(size), size_hint_y=None, height=dp(max(30, size * 1.6)), halign="left",
-                   valign="middle", markup=True)
+    options = dict(
+        font_size=sp(size),
+        size_hint_y=None,
+        height=dp(max(30, size * 1.6)),
+        halign="left",
+        valign="middle",
+        markup=True,
+    )
     options.update(kwargs)
     label = Label(text=text, **options)
     label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)))
@@ -354,19 +416,29 @@ class TvPopup(Popup):
         self.problem_label.text = text
 
     def __init__(self, title: str, full: bool = False, **kwargs) -> None:
-        super().__init__(title=title, title_size=sp(19), auto_dismiss=False,
-                         size_hint=(1, 1) if full else (0.96, 0.94), **kwargs)
+        super().__init__(
+            title=title, title_size=sp(19), auto_dismiss=False, size_hint=(1, 1) if full else (0.96, 0.94), **kwargs
+        )
         outer = BoxLayout(orientation="vertical", spacing=dp(6))
-        self.scroll = ScrollView(do_scroll_x=False, always_overscroll=False)   # short content stays on top
+        self.scroll = ScrollView(do_scroll_x=False, always_overscroll=False)  # short content stays on top
         self.body = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_y=None)
         # as tall as its content: a ScrollView puts short content at the top, and long content scrolls
         self.body.bind(minimum_height=self.body.setter("height"))
         self.scroll.add_widget(self.body)
         outer.add_widget(self.scroll)
-        self.problem_label = Label(text="", font_size=sp(18), color=(1, 0.55, 0.5, 1), size_hint_y=None, height=0,
-                                   halign="left", valign="middle")
-        self.problem_label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)),
-                                texture_size=lambda w, size: setattr(w, "height", size[1] + dp(6) if w.text else 0))
+        self.problem_label = Label(
+            text="",
+            font_size=sp(18),
+            color=(1, 0.55, 0.5, 1),
+            size_hint_y=None,
+            height=0,
+            halign="left",
+            valign="middle",
+        )
+        self.problem_label.bind(
+            width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)),
+            texture_size=lambda w, size: setattr(w, "height", size[1] + dp(6) if w.text else 0),
+        )
         outer.add_widget(self.problem_label)
         self.buttons = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
         cancel = Factory.BigButton(text="Close")
@@ -389,12 +461,13 @@ class PrivatePopup(TvPopup):
     """A dialog for one network's secret values (9.1): it covers the whole screen, asks everyone else to look
     away and shows nothing until ``network`` taps "I am <network>"; ``build(popup)`` then fills the body."""
 
-    def __init__(self, network: str, purpose: str, build: Callable[["PrivatePopup"], None], **kwargs) -> None:
+    def __init__(self, network: str, purpose: str, build: Callable[[PrivatePopup], None], **kwargs) -> None:
         super().__init__(f"{network} only: everyone else look away (TV Wars 9.1). {purpose}", full=True, **kwargs)
         self.network, self._build = network, build
         self.revealed = False
-        self.gate = Factory.BigButton(text=f"I am {network}: show my tiles", font_size=sp(28),
-                                      size_hint_y=None, height=dp(120))
+        self.gate = Factory.BigButton(
+            text=f"I am {network}: show my tiles", font_size=sp(28), size_hint_y=None, height=dp(120)
+        )
         self.gate.bind(on_release=lambda b: self.reveal())
         self.body.add_widget(_label(f"Only {network} looks at the screen now.", 22, halign="center"))
         self.body.add_widget(self.gate)
@@ -409,6 +482,7 @@ class PrivatePopup(TvPopup):
 
 
 # -- the board ---------------------------------------------------------------------------------------------
+
 
 class TvWarsBoard(GameBoard):
     """The TV Wars board (see the module docstring). ``cards`` maps network name to :class:`NetworkCard`."""
@@ -446,9 +520,10 @@ class TvWarsBoard(GameBoard):
             card.bnn = state.best_network_news == player.name
             holdings = network.holdings
             half_hours = network.half_hours.value
-            text = (f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked
-                    else f"{half_hours} half-hours")
-            shown = len(re.sub(r"\[[^\]]*\]", "", text))     # the letters a reader sees, without markup
+            text = (
+                f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked else f"{half_hours} half-hours"
+            )
+            shown = len(re.sub(r"\[[^\]]*\]", "", text))  # the letters a reader sees, without markup
             # every count stays in view (9.1: they are public): a long line gets a smaller size, not an ellipsis
             card.programming_text = text if shown <= 18 else f"[size={int(sp(20) * 18 / shown)}]{text}[/size]"
             notes = [bonus_text(holdings)] if holdings.bonuses else []
@@ -462,16 +537,18 @@ class TvWarsBoard(GameBoard):
                 elif player.name == auction.high_bidder:
                     notes.append("high bid")
             card.detail_text = "  ".join(notes)
-            card.dimmed = network.out or (auction is not None and (player.name not in auction.bidders
-                                                                   or player.name in auction.passed))
+            card.dimmed = network.out or (
+                auction is not None and (player.name not in auction.bidders or player.name in auction.passed)
+            )
             card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
         self.prompt, self.actions = plan_actions(state, view)
         row = self.ids.actions
         row.clear_widgets()
         self.action_buttons = []
         for action in self.actions:
-            button = Factory.BigButton(text=action.label, disabled=not action.enabled,
-                                       font_size=sp(20) if len(action.label) < 16 else sp(17))
+            button = Factory.BigButton(
+                text=action.label, disabled=not action.enabled, font_size=sp(20) if len(action.label) < 16 else sp(17)
+            )
             button.action = action
             button.bind(on_release=lambda b: self.run(b.action))
             row.add_widget(button)
@@ -521,17 +598,20 @@ class TvWarsBoard(GameBoard):
         whether the token passed On the Air on the way (+$3,000, 9.5)."""
         popup = TvPopup(f"{network} landed on... (tap the space; TV Wars 2.5)")
         popup.passed = False
-        toggle = Factory.ChoiceButton(text="Passed On the Air on the way: +$3,000 (9.5)", size_hint_y=None,
-                                      height=dp(52))
+        toggle = Factory.ChoiceButton(
+            text="Passed On the Air on the way: +$3,000 (9.5)", size_hint_y=None, height=dp(52)
+        )
         toggle.bind(state=lambda b, s: setattr(popup, "passed", s == "down"))
         popup.body.add_widget(toggle)
-        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(56),
-                          row_force_default=True)
+        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         for space, (label, rule) in SPACES.items():
             button = Factory.BigButton(text=label, font_size=sp(18))
-            button.bind(on_release=lambda b, s=space: self._post_and_close(
-                popup, LandOn(network=network, space=s, passed_on_the_air=popup.passed, source="touch")))
+            button.bind(
+                on_release=lambda b, s=space: self._post_and_close(
+                    popup, LandOn(network=network, space=s, passed_on_the_air=popup.passed, source="touch")
+                )
+            )
             grid.add_widget(button)
         popup.body.add_widget(grid)
         return self._open(popup)
@@ -543,29 +623,47 @@ class TvWarsBoard(GameBoard):
         landing = state.landing
         star = landing.stage == "nominate_star"
         cash = state.network(network).cash
-        popup = TvPopup(f"{network} nominates a {'Star' if star else 'program'} for bid (TV Wars 4, "
-                        f"{'5.1' if star else '3.1'})")
+        popup = TvPopup(
+            f"{network} nominates a {'Star' if star else 'program'} for bid (TV Wars 4, {'5.1' if star else '3.1'})"
+        )
         choice = {"length": landing.lengths[0] if landing.lengths else None, "colour": "green"}
         if not star:
             popup.body.add_widget(_label("Length (only those still in the Inventory, 3.11/3.22)"))
-            popup.body.add_widget(_choice_row([(n, MINUTES[n].replace("-minute", " min")) for n in landing.lengths],
-                                              choice["length"], lambda v: choice.__setitem__("length", v),
-                                              f"len-{id(popup)}"))
+            popup.body.add_widget(
+                _choice_row(
+                    [(n, MINUTES[n].replace("-minute", " min")) for n in landing.lengths],
+                    choice["length"],
+                    lambda v: choice.__setitem__("length", v),
+                    f"len-{id(popup)}",
+                )
+            )
             popup.body.add_widget(_label("Type"))
-            popup.body.add_widget(_choice_row([(c, TYPE_WORDS[c]) for c in TYPE_WORDS], choice["colour"],
-                                              lambda v: choice.__setitem__("colour", v), f"col-{id(popup)}",
-                                              colours=TYPE_COLOURS))
+            popup.body.add_widget(
+                _choice_row(
+                    [(c, TYPE_WORDS[c]) for c in TYPE_WORDS],
+                    choice["colour"],
+                    lambda v: choice.__setitem__("colour", v),
+                    f"col-{id(popup)}",
+                    colours=TYPE_COLOURS,
+                )
+            )
         popup.body.add_widget(_label("Opening bid (automatic $1,000, or higher in $500 steps; 4)"))
-        popup.stepper = Stepper(OPENING_BID, OPENING_BID, max(OPENING_BID, cash), (BID_STEP, 5 * BID_STEP * 2),
-                                format_dollars)
+        popup.stepper = Stepper(
+            OPENING_BID, OPENING_BID, max(OPENING_BID, cash), (BID_STEP, 5 * BID_STEP * 2), format_dollars
+        )
         popup.body.add_widget(popup.stepper)
 
         def submit():
             opening = int(popup.stepper.value)
-            command = (Nominate(network=network, opening=opening, source="touch") if star else
-                       Nominate(network=network, length=choice["length"], colour=choice["colour"],
-                                opening=opening, source="touch"))
+            command = (
+                Nominate(network=network, opening=opening, source="touch")
+                if star
+                else Nominate(
+                    network=network, length=choice["length"], colour=choice["colour"], opening=opening, source="touch"
+                )
+            )
             self._post_and_close(popup, command)
+
         popup.submit = submit
         popup.add_button("Nominate", submit)
         return self._open(popup)
@@ -575,13 +673,21 @@ class TvWarsBoard(GameBoard):
         state = self.controller.table.state
         auction = state.auction
         cash = state.network(network).cash
-        popup = TvPopup(f"{network} bids on the {auction.lot_text} (TV Wars 4): at least "
-                        f"{format_dollars(auction.minimum)}, at most its cash {format_dollars(cash)}")
-        popup.stepper = Stepper(auction.minimum, auction.minimum, max(auction.minimum, cash),
-                                (BID_STEP, 2 * BID_STEP, 10 * BID_STEP), format_dollars)
+        popup = TvPopup(
+            f"{network} bids on the {auction.lot_text} (TV Wars 4): at least "
+            f"{format_dollars(auction.minimum)}, at most its cash {format_dollars(cash)}"
+        )
+        popup.stepper = Stepper(
+            auction.minimum,
+            auction.minimum,
+            max(auction.minimum, cash),
+            (BID_STEP, 2 * BID_STEP, 10 * BID_STEP),
+            format_dollars,
+        )
         popup.body.add_widget(popup.stepper)
-        popup.submit = lambda: self._post_and_close(popup, Bid(network=network, amount=int(popup.stepper.value),
-                                                               source="touch"))
+        popup.submit = lambda: self._post_and_close(
+            popup, Bid(network=network, amount=int(popup.stepper.value), source="touch")
+        )
         popup.add_button("Bid", popup.submit)
         return self._open(popup)
 
@@ -591,11 +697,18 @@ class TvWarsBoard(GameBoard):
         popup = TvPopup(f"{network} buys an Academy Award Movie for {format_dollars(landing.price)} (TV Wars 3.2)")
         choice = {"colour": "yellow"}
         popup.body.add_widget(_label("Which of the remaining movies (by its colour)?"))
-        popup.body.add_widget(_choice_row([(c, TYPE_WORDS[c]) for c in TYPE_WORDS], "yellow",
-                                          lambda v: choice.__setitem__("colour", v), f"mov-{id(popup)}",
-                                          colours=TYPE_COLOURS))
-        popup.submit = lambda: self._post_and_close(popup, BuyMovie(network=network, colour=choice["colour"],
-                                                                    source="touch"))
+        popup.body.add_widget(
+            _choice_row(
+                [(c, TYPE_WORDS[c]) for c in TYPE_WORDS],
+                "yellow",
+                lambda v: choice.__setitem__("colour", v),
+                f"mov-{id(popup)}",
+                colours=TYPE_COLOURS,
+            )
+        )
+        popup.submit = lambda: self._post_and_close(
+            popup, BuyMovie(network=network, colour=choice["colour"], source="touch")
+        )
         popup.add_button(f"Buy for {format_dollars(landing.price)}", popup.submit)
         return self._open(popup)
 
@@ -605,17 +718,25 @@ class TvWarsBoard(GameBoard):
         state = self.controller.table.state
         star = state.landing.stage == "give_star"
         holdings = state.network(network).holdings
-        popup = TvPopup(f"{network} chooses the {'Star' if star else 'program'} it gives up to "
-                        f"{state.landing.network} (TV Wars {'9.3' if star else '9.2'}); hold your peek button "
-                        f"to see values on your panel")
-        tiles = [(t.id, f"Star {t.id}") for t in holdings.bonuses if t.kind == "star"] if star else \
-            [(t.id, public_tile_label(t)) for t in holdings.programs]
+        popup = TvPopup(
+            f"{network} chooses the {'Star' if star else 'program'} it gives up to "
+            f"{state.landing.network} (TV Wars {'9.3' if star else '9.2'}); hold your peek button "
+            f"to see values on your panel"
+        )
+        tiles = (
+            [(t.id, f"Star {t.id}") for t in holdings.bonuses if t.kind == "star"]
+            if star
+            else [(t.id, public_tile_label(t)) for t in holdings.programs]
+        )
         grid = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         for tile_id, text in tiles:
             button = Factory.BigButton(text=text, font_size=sp(18))
-            button.bind(on_release=lambda b, t=tile_id: self._post_and_close(
-                popup, GiveUp(network=network, tile_id=t, source="touch")))
+            button.bind(
+                on_release=lambda b, t=tile_id: self._post_and_close(
+                    popup, GiveUp(network=network, tile_id=t, source="touch")
+                )
+            )
             grid.add_widget(button)
         popup.body.add_widget(grid)
         return self._open(popup)
@@ -624,15 +745,24 @@ class TvWarsBoard(GameBoard):
         """The Bulletin card's effect (9.6; the card texts are not in the rulebook): pay or collect (bank or
         each other network), move to a space, the Super Bowl into play (9.8), an auction, or nothing."""
         popup = TvPopup(f"{network}'s Bulletin card (TV Wars 9.6): what does it say?")
-        effects = (("pay", "Pay the bank"), ("collect", "Collect from bank"), ("pay_each", "Pay each network"),
-                   ("collect_each", "Collect from each"), ("move", "Move to a space"), ("super_bowl", "Super Bowl"),
-                   ("auction_program", "Auction a program"), ("auction_star", "Auction a Star"), ("none", "No effect"))
+        effects = (
+            ("pay", "Pay the bank"),
+            ("collect", "Collect from bank"),
+            ("pay_each", "Pay each network"),
+            ("collect_each", "Collect from each"),
+            ("move", "Move to a space"),
+            ("super_bowl", "Super Bowl"),
+            ("auction_program", "Auction a program"),
+            ("auction_star", "Auction a Star"),
+            ("none", "No effect"),
+        )
         choice = {"effect": "pay", "space": "on_the_air", "length": 1, "colour": "green", "passed": False}
         grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         for value, text in effects:
-            button = Factory.ChoiceButton(text=text, group=f"eff-{id(popup)}", allow_no_selection=False,
-                                          font_size=sp(18))
+            button = Factory.ChoiceButton(
+                text=text, group=f"eff-{id(popup)}", allow_no_selection=False, font_size=sp(18)
+            )
             button.state = "down" if value == "pay" else "normal"
             button.bind(on_release=lambda b, v=value: pick(v))
             grid.add_widget(button)
@@ -650,37 +780,59 @@ class TvWarsBoard(GameBoard):
                 details.add_widget(_label("Amount" if "auction" not in effect else "Opening bid (0 = $1,000)"))
                 details.add_widget(popup.stepper)
             if effect == "move":
-                row = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(48),
-                                 row_force_default=True)
+                row = GridLayout(
+                    cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(48), row_force_default=True
+                )
                 row.bind(minimum_height=row.setter("height"))
                 for space, (label, _) in SPACES.items():
-                    button = Factory.ChoiceButton(text=label, group=f"sp-{id(popup)}", allow_no_selection=False,
-                                                  font_size=sp(16))
+                    button = Factory.ChoiceButton(
+                        text=label, group=f"sp-{id(popup)}", allow_no_selection=False, font_size=sp(16)
+                    )
                     button.bind(on_release=lambda b, s=space: choice.__setitem__("space", s))
                     row.add_widget(button)
                 details.add_widget(row)
-                passed = Factory.ChoiceButton(text="Passed On the Air: +$3,000 (9.5)", size_hint_y=None,
-                                              height=dp(48))
+                passed = Factory.ChoiceButton(text="Passed On the Air: +$3,000 (9.5)", size_hint_y=None, height=dp(48))
                 passed.bind(state=lambda b, s: choice.__setitem__("passed", s == "down"))
                 details.add_widget(passed)
             if effect == "auction_program":
-                details.add_widget(_choice_row([(n, f"{n * 30} min") for n in (1, 2, 3, 4)], choice["length"],
-                                               lambda v: choice.__setitem__("length", v), f"bl-{id(popup)}"))
-                details.add_widget(_choice_row([(c, TYPE_WORDS[c]) for c in TYPE_WORDS], choice["colour"],
-                                               lambda v: choice.__setitem__("colour", v), f"bc-{id(popup)}",
-                                               colours=TYPE_COLOURS))
+                details.add_widget(
+                    _choice_row(
+                        [(n, f"{n * 30} min") for n in (1, 2, 3, 4)],
+                        choice["length"],
+                        lambda v: choice.__setitem__("length", v),
+                        f"bl-{id(popup)}",
+                    )
+                )
+                details.add_widget(
+                    _choice_row(
+                        [(c, TYPE_WORDS[c]) for c in TYPE_WORDS],
+                        choice["colour"],
+                        lambda v: choice.__setitem__("colour", v),
+                        f"bc-{id(popup)}",
+                        colours=TYPE_COLOURS,
+                    )
+                )
+
         popup.pick = pick
         pick("pay")
 
         def submit():
             effect = choice["effect"]
             amount = int(popup.stepper.value) if effect not in ("move", "super_bowl", "none") else 0
-            self._post_and_close(popup, Bulletin(network=network, effect=effect, amount=amount,
-                                                 space=choice["space"] if effect == "move" else None,
-                                                 passed_on_the_air=choice["passed"] if effect == "move" else False,
-                                                 length=choice["length"] if effect == "auction_program" else None,
-                                                 colour=choice["colour"] if effect == "auction_program" else None,
-                                                 source="touch"))
+            self._post_and_close(
+                popup,
+                Bulletin(
+                    network=network,
+                    effect=effect,
+                    amount=amount,
+                    space=choice["space"] if effect == "move" else None,
+                    passed_on_the_air=choice["passed"] if effect == "move" else False,
+                    length=choice["length"] if effect == "auction_program" else None,
+                    colour=choice["colour"] if effect == "auction_program" else None,
+                    source="touch",
+                ),
+            )
+
         popup.submit = submit
         popup.add_button("Apply", submit)
         return self._open(popup)
@@ -693,22 +845,30 @@ class TvWarsBoard(GameBoard):
         entry = self.controller.table.state.entry
 
         def build(popup):
-            what = {"program": f"your new {MINUTES[entry.length]} {TYPE_WORDS[entry.colour]}'s rating"
-                    if entry.lot == "program" else "", "star": "your new Star's value",
-                    "critics_choice": "your Critics' Choice tile's value",
-                    "viewers_views": "your Viewers' Views tile's value"}[entry.lot]
+            what = {
+                "program": f"your new {MINUTES[entry.length]} {TYPE_WORDS[entry.colour]}'s rating"
+                if entry.lot == "program"
+                else "",
+                "star": "your new Star's value",
+                "critics_choice": "your Critics' Choice tile's value",
+                "viewers_views": "your Viewers' Views tile's value",
+            }[entry.lot]
             popup.body.add_widget(_label(f"Look at the tile and enter {what}:", 20))
             if entry.lot in ("program", "star"):
                 values = [(v, str(v)) for v in (range(10, 100, 10) if entry.lot == "program" else (10, 20, 30))]
                 if entry.lot == "program":
                     values.append(("special", "Special"))
-                grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, row_default_height=dp(64),
-                                  row_force_default=True)
+                grid = GridLayout(
+                    cols=5, spacing=dp(4), size_hint_y=None, row_default_height=dp(64), row_force_default=True
+                )
                 grid.bind(minimum_height=grid.setter("height"))
                 for value, text in values:
                     button = Factory.BigButton(text=text, font_size=sp(26))
-                    command = (EnterTileValue(network=network, special=True, source="touch") if value == "special"
-                               else EnterTileValue(network=network, value=value, source="touch"))
+                    command = (
+                        EnterTileValue(network=network, special=True, source="touch")
+                        if value == "special"
+                        else EnterTileValue(network=network, value=value, source="touch")
+                    )
                     button.bind(on_release=lambda b, c=command: self._post_and_close(popup, c))
                     grid.add_widget(button)
                 popup.body.add_widget(grid)
@@ -716,32 +876,52 @@ class TvWarsBoard(GameBoard):
             low, high = (-36, 36) if entry.lot == "critics_choice" else (-28, 29)
             popup.stepper = Stepper(0, low, high, (1, 10), lambda v: f"{v:+d}")
             popup.body.add_widget(popup.stepper)
-            popup.add_button("Enter", lambda: self._post_and_close(
-                popup, EnterTileValue(network=network, value=int(popup.stepper.value), source="touch")))
+            popup.add_button(
+                "Enter",
+                lambda: self._post_and_close(
+                    popup, EnterTileValue(network=network, value=int(popup.stepper.value), source="touch")
+                ),
+            )
+
         return self._open(PrivatePopup(network, "Enter the new tile's value.", build))
 
     def open_starting(self, network: str) -> Popup:
         """The network's starting programming (2.3) on a :class:`PrivatePopup`: five 30-, four 60-, one 90-
         and one 120-minute programs, each a type (at most two of one type and length, up to five Situation
         Comedies) and the rating on the dealt tile (10-90, or Special)."""
-        defaults = {1: ["green", "green", "red", "red", "blue"], 2: ["blue", "yellow", "yellow", "red"],
-                    3: ["blue"], 4: ["green"]}
+        defaults = {
+            1: ["green", "green", "red", "red", "blue"],
+            2: ["blue", "yellow", "yellow", "red"],
+            3: ["blue"],
+            4: ["green"],
+        }
 
         def build(popup):
             popup.rows = []
-            popup.body.add_widget(_label("Types are announced, ratings stay secret. Type: S Situation Comedy "
-                                         "(green), A Action/Adventure (red), D Drama (blue), O Other (yellow); "
-                                         "rating with - and +, or Special (3.3).", 17, height=dp(56)))
+            popup.body.add_widget(
+                _label(
+                    "Types are announced, ratings stay secret. Type: S Situation Comedy "
+                    "(green), A Action/Adventure (red), D Drama (blue), O Other (yellow); "
+                    "rating with - and +, or Special (3.3).",
+                    17,
+                    height=dp(56),
+                )
+            )
             for length, count in STARTING_LENGTHS.items():
                 for index in range(count):
                     row = {"length": length, "colour": defaults[length][index], "special": False}
                     line = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(56))
                     line.add_widget(Label(text=f"{length * 30} min", font_size=sp(18), size_hint_x=0.5))
                     for colour in TYPE_COLOURS:
-                        button = Factory.ChoiceButton(text=TYPE_LETTERS[colour], group=f"st-{id(row)}",
-                                                      allow_no_selection=False, font_size=sp(22), bold=True,
-                                                      color=get_color_from_hex(TYPE_COLOURS[colour]),
-                                                      size_hint_x=0.4)
+                        button = Factory.ChoiceButton(
+                            text=TYPE_LETTERS[colour],
+                            group=f"st-{id(row)}",
+                            allow_no_selection=False,
+                            font_size=sp(22),
+                            bold=True,
+                            color=get_color_from_hex(TYPE_COLOURS[colour]),
+                            size_hint_x=0.4,
+                        )
                         button.state = "down" if colour == row["colour"] else "normal"
                         button.bind(on_release=lambda b, r=row, c=colour: r.__setitem__("colour", c))
                         line.add_widget(button)
@@ -752,10 +932,26 @@ class TvWarsBoard(GameBoard):
                     line.add_widget(special)
                     popup.body.add_widget(line)
                     popup.rows.append(row)
-            popup.add_button("Enter", lambda: self._post_and_close(popup, SelectStartingProgramming(
-                network=network, source="touch", programs=tuple(
-                    ProgramSpec(r["length"], r["colour"], None if r["special"] else int(r["stepper"].value),
-                                special=r["special"]) for r in popup.rows))))
+            popup.add_button(
+                "Enter",
+                lambda: self._post_and_close(
+                    popup,
+                    SelectStartingProgramming(
+                        network=network,
+                        source="touch",
+                        programs=tuple(
+                            ProgramSpec(
+                                r["length"],
+                                r["colour"],
+                                None if r["special"] else int(r["stepper"].value),
+                                special=r["special"],
+                            )
+                            for r in popup.rows
+                        ),
+                    ),
+                ),
+            )
+
         return self._open(PrivatePopup(network, "Starting programming (2.3).", build))
 
     def open_sell(self, network: str) -> Popup:
@@ -765,8 +961,13 @@ class TvWarsBoard(GameBoard):
 
         def build(popup):
             debt = self.controller.table.state.debts[0]
-            popup.body.add_widget(_label(f"{network} owes {format_dollars(debt.amount)}. Sell a program of your "
-                                         f"choice; no change is given for any excess (7).", 19))
+            popup.body.add_widget(
+                _label(
+                    f"{network} owes {format_dollars(debt.amount)}. Sell a program of your "
+                    f"choice; no change is given for any excess (7).",
+                    19,
+                )
+            )
             for tile in holdings.programs:
                 value, breakdown = sale_value(tile)
                 if tile.kind == "special":
@@ -775,11 +976,20 @@ class TvWarsBoard(GameBoard):
                     text = f"{public_tile_label(tile)}: no Rating Points, cannot be sold"
                 else:
                     text = f"{public_tile_label(tile)}: {format_dollars(value)} = {breakdown}"
-                button = Factory.BigButton(text=text, font_size=sp(18), size_hint_y=None, height=dp(56),
-                                           disabled=tile.kind != "special" and value == 0)
-                button.bind(on_release=lambda b, t=tile.id: self._post_and_close(
-                    popup, SellProgram(network=network, tile_id=t, source="touch")))
+                button = Factory.BigButton(
+                    text=text,
+                    font_size=sp(18),
+                    size_hint_y=None,
+                    height=dp(56),
+                    disabled=tile.kind != "special" and value == 0,
+                )
+                button.bind(
+                    on_release=lambda b, t=tile.id: self._post_and_close(
+                        popup, SellProgram(network=network, tile_id=t, source="touch")
+                    )
+                )
                 popup.body.add_widget(button)
+
         return self._open(PrivatePopup(network, "Bankruptcy sale (7).", build))
 
     # the end ------------------------------------------------------------------------------------------------
@@ -804,10 +1014,15 @@ class TvWarsBoard(GameBoard):
         for name, asset in assets.items():
             programs = asset["total"] - asset["cash"]
             star = "  WINNER" if name in winners and not payload.get("draw") else "  DRAW" if name in winners else ""
-            popup.body.add_widget(_label(f"[b]{name} {format_dollars(asset['total'])}[/b] = cash "
-                                         f"{format_dollars(asset['cash'])} + {len(asset['programs'])} programs "
-                                         f"{format_dollars(programs)}{star}", 24,
-                                         color=(1, 0.9, 0.3, 1) if name in winners else (1, 1, 1, 1)))
+            popup.body.add_widget(
+                _label(
+                    f"[b]{name} {format_dollars(asset['total'])}[/b] = cash "
+                    f"{format_dollars(asset['cash'])} + {len(asset['programs'])} programs "
+                    f"{format_dollars(programs)}{star}",
+                    24,
+                    color=(1, 0.9, 0.3, 1) if name in winners else (1, 1, 1, 1),
+                )
+            )
             for text, value, breakdown in asset["programs"]:
                 popup.body.add_widget(_label(f"      {text}: {format_dollars(value)} ({breakdown})", 16, height=dp(24)))
         return self._open(popup)
@@ -819,18 +1034,21 @@ class TvWarsBoard(GameBoard):
         line-up is legal (9.1). Tap programs in order from 8:00 (6.1), then a bonus to put on the last one
         (6.2); Promotion $5,000 (6.6). "Check" enters it; "Lock in" locks it."""
         from companion.games.tv_wars import war_at_table as wat
+
         holdings = self._network(network).holdings
         war = _war(self.controller.table.state)
         entry = war.entry(network)
 
-        def build(popup) -> None:       # after the gate: only this network is looking (9.1)
+        def build(popup) -> None:  # after the gate: only this network is looking (9.1)
             popup.network = network
             popup.placements = [list(p) for p in entry.placements]
             popup.promotion = entry.promotion
             popup.highlight = None
             columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=max(dp(300), popup.scroll.height))
             popup.scroll.bind(height=lambda scroll, height: setattr(columns, "height", max(dp(300), height)))
-            tiles = GridLayout(cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+            tiles = GridLayout(
+                cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True
+            )
             tiles.bind(minimum_height=tiles.setter("height"))
             scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
             scroll.add_widget(tiles)
@@ -849,8 +1067,9 @@ class TvWarsBoard(GameBoard):
                 for program_id, bonus_id in popup.placements:
                     tile = holdings.program(program_id)
                     bonus = f" + {holdings.bonus(bonus_id).label} {bonus_id}" if bonus_id else ""
-                    lineup.add_widget(_label(f"{_slot_span(at, tile.length)}  {public_tile_label(tile)}{bonus}", 17,
-                                             height=dp(30)))
+                    lineup.add_widget(
+                        _label(f"{_slot_span(at, tile.length)}  {public_tile_label(tile)}{bonus}", 17, height=dp(30))
+                    )
                     at += tile.length
                 lineup.add_widget(_label(f"Promotion: {'yes, $5,000 (6.6)' if popup.promotion else 'no'}", 17))
                 lineup.add_widget(Label())
@@ -893,12 +1112,23 @@ class TvWarsBoard(GameBoard):
             popup.tap, popup.back, popup.redraw = tap, back, redraw
             popup.add_button("Remove last", back, primary=False)
             popup.add_button("Promotion", toggle_promotion, primary=False)
-            popup.check = lambda: self.controller.post(wat.EnterLineUp(
-                network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
-                source="touch"))
-            popup.lock = lambda: self._post_and_close(popup, wat.LockLineUp(      # what is on the screen (6)
-                network=network, placements=tuple((p, b) for p, b in popup.placements), promotion=popup.promotion,
-                source="touch"))
+            popup.check = lambda: self.controller.post(
+                wat.EnterLineUp(
+                    network=network,
+                    placements=tuple((p, b) for p, b in popup.placements),
+                    promotion=popup.promotion,
+                    source="touch",
+                )
+            )
+            popup.lock = lambda: self._post_and_close(
+                popup,
+                wat.LockLineUp(  # what is on the screen (6)
+                    network=network,
+                    placements=tuple((p, b) for p, b in popup.placements),
+                    promotion=popup.promotion,
+                    source="touch",
+                ),
+            )
             popup.add_button("Check", popup.check)
             popup.add_button("Lock in", popup.lock)
             popup.bind(on_dismiss=lambda *_: self._end_lineup_panel(network))
@@ -911,6 +1141,7 @@ class TvWarsBoard(GameBoard):
         """Show the line-up being entered on its network's own panel: the highlighted tile's secret value and
         whether the entered line-up is legal (``war_private_view``, 9.1)."""
         from companion.games.tv_wars import war_at_table as wat
+
         state = self.controller.table.state
         war = _war(state)
         if war is None:
@@ -943,17 +1174,24 @@ class TvWarsBoard(GameBoard):
         """The Preemption tile's holder places it over any one hour, or keeps it off the card (9.91), after
         the reveal and before any dice."""
         from companion.games.tv_wars import war_at_table as wat
+
         popup = TvPopup(f"{network}: place the Preemption tile over one hour, or not (TV Wars 9.91)")
         grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(60), row_force_default=True)
         grid.bind(minimum_height=grid.setter("height"))
         for start in range(5):
             button = Factory.BigButton(text=_slot_span(start, 2), font_size=sp(22))
-            button.bind(on_release=lambda b, s=start: self._post_and_close(
-                popup, wat.PlacePreemption(network=network, start=s, source="touch")))
+            button.bind(
+                on_release=lambda b, s=start: self._post_and_close(
+                    popup, wat.PlacePreemption(network=network, start=s, source="touch")
+                )
+            )
             grid.add_widget(button)
         keep = Factory.BigButton(text="Do not play it", font_size=sp(20))
-        keep.bind(on_release=lambda b: self._post_and_close(
-            popup, wat.PlacePreemption(network=network, start=None, source="touch")))
+        keep.bind(
+            on_release=lambda b: self._post_and_close(
+                popup, wat.PlacePreemption(network=network, start=None, source="touch")
+            )
+        )
         grid.add_widget(keep)
         popup.body.add_widget(grid)
         return self._open(popup)
@@ -963,6 +1201,7 @@ class TvWarsBoard(GameBoard):
         Prime Time Line-Up cards side by side, each score with its parts, ties and cancellations with their
         rules; before any dice, each program's chance of surviving."""
         from companion.games.tv_wars import war_at_table as wat
+
         war = _war(self.controller.table.state)
         view = wat.war_view(war)
         popup = TvPopup(view.status, full=True)
@@ -972,12 +1211,19 @@ class TvWarsBoard(GameBoard):
 
 def _slot_span(start: int, length: int) -> str:
     from companion.games.tv_wars.ratings_war import span_label
+
     return span_label(start, length)
 
 
-CELL_COLOURS = {"wins": (0.12, 0.40, 0.20, 1), "cancelled": (0.55, 0.12, 0.12, 1), "gone": (0.16, 0.16, 0.18, 1),
-                "preempted": (0.30, 0.22, 0.45, 1), "empty": (0.10, 0.10, 0.12, 1), "scored": (0.18, 0.22, 0.28, 1),
-                "": (0.18, 0.22, 0.28, 1)}
+CELL_COLOURS = {
+    "wins": (0.12, 0.40, 0.20, 1),
+    "cancelled": (0.55, 0.12, 0.12, 1),
+    "gone": (0.16, 0.16, 0.18, 1),
+    "preempted": (0.30, 0.22, 0.45, 1),
+    "empty": (0.10, 0.10, 0.12, 1),
+    "scored": (0.18, 0.22, 0.28, 1),
+    "": (0.18, 0.22, 0.28, 1),
+}
 
 
 class GridCellLabel(Label):
@@ -1018,12 +1264,23 @@ def fill_grid(body: BoxLayout, view) -> None:
     grid.bind(minimum_height=grid.setter("height"))
     header = [("", None)] + [(name, None) for name in view.networks]
     for text, _ in header:
-        grid.add_widget(Label(text=f"[b]{text}[/b]", markup=True, font_size=sp(22), size_hint_y=None,
-                              height=dp(34), size_hint_x=0.45 if text == "" else 1))
+        grid.add_widget(
+            Label(
+                text=f"[b]{text}[/b]",
+                markup=True,
+                font_size=sp(22),
+                size_hint_y=None,
+                height=dp(34),
+                size_hint_x=0.45 if text == "" else 1,
+            )
+        )
     promotion = set(view.promotion)
     for row in view.rows:
-        grid.add_widget(Label(text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None,
-                              height=dp(60), size_hint_x=0.45))
+        grid.add_widget(
+            Label(
+                text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None, height=dp(60), size_hint_x=0.45
+            )
+        )
         labels = []
 
         def fit_row(*_, labels=labels):
@@ -1031,10 +1288,18 @@ def fill_grid(body: BoxLayout, view) -> None:
             height = max([dp(120)] + [label.texture_size[1] + dp(10) for label in labels])
             for label in labels:
                 label.height = height
+
         for cell in row.cells:
-            label = GridCellLabel(text=cell_text(cell), markup=True, font_size=sp(15), size_hint_y=None,
-                                  height=dp(120), halign="center", valign="middle",
-                                  background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]))
+            label = GridCellLabel(
+                text=cell_text(cell),
+                markup=True,
+                font_size=sp(15),
+                size_hint_y=None,
+                height=dp(120),
+                halign="center",
+                valign="middle",
+                background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]),
+            )
             label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)), texture_size=fit_row)
             labels.append(label)
             grid.add_widget(label)
@@ -1058,6 +1323,20 @@ def fill_grid(body: BoxLayout, view) -> None:
         body.add_widget(_label(text, 17))
 
 
-__all__ = ["TvWarsBoard", "NetworkCard", "PrivatePopup", "Stepper", "plan_actions", "panel_player", "peek_lines",
-           "programming_markup", "type_counts", "bonus_text", "tile_code", "public_tile_label", "fill_grid",
-           "cell_text", "Action"]
+__all__ = [
+    "TvWarsBoard",
+    "NetworkCard",
+    "PrivatePopup",
+    "Stepper",
+    "plan_actions",
+    "panel_player",
+    "peek_lines",
+    "programming_markup",
+    "type_counts",
+    "bonus_text",
+    "tile_code",
+    "public_tile_label",
+    "fill_grid",
+    "cell_text",
+    "Action",
+]

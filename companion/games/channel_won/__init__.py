@@ -27,8 +27,9 @@ default, or ``"fewest_points"`` for everyone sorted by points).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from companion.checks import is_whole
 from companion.commands import BANK, Command, EndGame, PlayerSeat
@@ -36,28 +37,42 @@ from companion.dice import DiceRequest
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
-from companion.games.channel_won.cards import (BONUS_VALUES, CATEGORIES, KNOWN_CHARACTERS, SOURCE_VALUES,
-                                               Character, LeadCard, category_named, character, lead_from_option,
-                                               load_catalogue)
+from companion.games.channel_won.cards import (
+    BONUS_VALUES,
+    CATEGORIES,
+    KNOWN_CHARACTERS,
+    SOURCE_VALUES,
+    Character,
+    LeadCard,
+    category_named,
+    character,
+    lead_from_option,
+    load_catalogue,
+)
 from companion.tracks import Track
 from companion.words import and_join, count, verb
 
-HAND_LIMIT = 7          # Phase 1: "the hand limit of SEVEN cards"
-TILES = 3               # Setup: "The three remaining Reporter Tiles will be used to report on stories"
-STARS = 5               # Setup: "the five Ratings Tracker Tokens"
-ROUNDS = 3              # Objective / Ending the Game: three rounds
+HAND_LIMIT = 7  # Phase 1: "the hand limit of SEVEN cards"
+TILES = 3  # Setup: "The three remaining Reporter Tiles will be used to report on stories"
+STARS = 5  # Setup: "the five Ratings Tracker Tokens"
+ROUNDS = 3  # Objective / Ending the Game: three rounds
 LEADS_PER_CATEGORY = 3  # Setup: "Select THREE Lead Cards from each of the selected categories"
-STAR_WITNESS_POINTS = 2     # Inside Scoop Cards: Star Witness, "a 2-point Source"
-DISCREDIT_POINTS = -2       # Inside Scoop Cards: Discredit, "decreases the value of a Lead by 2 points"
-FINAL_TOUCH_POINTS = 2      # Inside Scoop Cards: Final Touch, "increases the value of a Lead by 2 points"
+STAR_WITNESS_POINTS = 2  # Inside Scoop Cards: Star Witness, "a 2-point Source"
+DISCREDIT_POINTS = -2  # Inside Scoop Cards: Discredit, "decreases the value of a Lead by 2 points"
+FINAL_TOUCH_POINTS = 2  # Inside Scoop Cards: Final Touch, "increases the value of a Lead by 2 points"
 SECURITY_FOOTAGE = "Security Footage"
 
 #: Categories used by player count (Setup).
 CATEGORY_COUNT = {2: 4, 3: 5, 4: 5, 5: 6, 6: 6}
 
 #: The Inside Scoops played with :class:`PlayScoop` (Library Archives is ``PlaySource(from_archives=True)``).
-SCOOPS = {"early_bird": "Early Bird", "discredit": "Discredit", "final_touch": "Final Touch",
-          "star_witness": "Star Witness", "security_footage": SECURITY_FOOTAGE}
+SCOOPS = {
+    "early_bird": "Early Bird",
+    "discredit": "Discredit",
+    "final_touch": "Final Touch",
+    "star_witness": "Star Witness",
+    "security_footage": SECURITY_FOOTAGE,
+}
 NEXT_ROUND_ORDERS = ("clockwise", "fewest_points")
 
 R_SETUP = "Channel WON Setup"
@@ -91,6 +106,7 @@ GAME_ENDED = "game_ended"
 
 
 # -- commands ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, kw_only=True)
 class CollectCard(Command):
@@ -184,6 +200,7 @@ class PassOrDone(Command):
 
 # -- state ------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Play:
     """One card that changes a Lead's value: ``label`` (``"Coach"``, ``"Business bonus"``, ``"Discredit"``),
@@ -199,8 +216,9 @@ class Play:
 @dataclass(frozen=True)
 class Lead:
     """A Lead in this round's Lineup: the printed ``card``; the ``location`` played on it (``None`` before,
-    ``""`` for a Location whose name is not known, ``"Security Footage"`` for that Inside Scoop); the ``plays`` that set its value; ``contributors`` (players
-    with a Reporter Tile above it, in the order they came) and whether it is ``closed``."""
+    ``""`` for a Location whose name is not known, ``"Security Footage"`` for that Inside Scoop);
+    the ``plays`` that set its value; ``contributors`` (players with a Reporter Tile above it, in the order they
+    came) and whether it is ``closed``."""
 
     card: LeadCard
     location: str | None = None
@@ -372,7 +390,7 @@ class ChannelWonState:
 
 
 def _replace_in(items: tuple, index: int, item: Any) -> tuple:
-    return items[:index] + (item,) + items[index + 1:]
+    return items[:index] + (item,) + items[index + 1 :]
 
 
 def format_points(points: int) -> str:
@@ -405,23 +423,36 @@ def result_lines(scoring: RoundScoring) -> list[tuple[str, str, str]]:
         else:
             verdict = f"Unreported ({lead.why}): -1 star"
         if lead.moves:
-            moved = ", ".join(f"{name} {before} → {after}" + (" (never below 0)" if floored else "")
-                              for name, before, after, floored in lead.moves)
+            moved = ", ".join(
+                f"{name} {before} → {after}" + (" (never below 0)" if floored else "")
+                for name, before, after, floored in lead.moves
+            )
         elif lead.contributors:
-            moved = (f"{and_join(lead.contributors)} {verb(len(lead.contributors), 'scores', 'score')} nothing"
-                     + (f" ({lead.unscored})" if lead.unscored and lead.unscored != lead.why else ""))
+            moved = f"{and_join(lead.contributors)} {verb(len(lead.contributors), 'scores', 'score')} nothing" + (
+                f" ({lead.unscored})" if lead.unscored and lead.unscored != lead.why else ""
+            )
         else:
             moved = "no reporters"
         lines.append((lead.category, str(lead.value), f"{parts}. {verdict}{': ' if lead.reported else '; '}{moved}"))
     lost = len(scoring.stars_lost)
-    lines.append(("Stars", str(max(scoring.stars, 0)),
-                  f"{scoring.stars_before} → {max(scoring.stars, 0)} of {STARS}: "
-                  + (f"{count(lost, 'unreported Lead')}, one star each" if lost else "every Lead reported")))
+    lines.append(
+        (
+            "Stars",
+            str(max(scoring.stars, 0)),
+            f"{scoring.stars_before} → {max(scoring.stars, 0)} of {STARS}: "
+            + (f"{count(lost, 'unreported Lead')}, one star each" if lost else "every Lead reported"),
+        )
+    )
     if scoring.outcome:
         lines.append(("Game over", "", scoring.outcome))
     elif scoring.next_order:
-        lines.append((f"Round {scoring.round + 1}", "", "Order: " + ", ".join(scoring.next_order)
-                      + f" ({scoring.next_order[0]} first: fewest points)"))
+        lines.append(
+            (
+                f"Round {scoring.round + 1}",
+                "",
+                "Order: " + ", ".join(scoring.next_order) + f" ({scoring.next_order[0]} first: fewest points)",
+            )
+        )
     return lines
 
 
@@ -463,8 +494,15 @@ class ChannelWon:
         ``{player: character name}``; ``first_player``: a name or ``""``; ``score_open_leads``: bool;
         ``next_round_order``: one of :data:`NEXT_ROUND_ORDERS`. Raises :class:`BadOption`.
         """
-        known = {"categories": None, "leads": {}, "characters": {}, "first_player": "",
-                 "score_open_leads": False, "next_round_order": "clockwise", "catalogue": []}
+        known = {
+            "categories": None,
+            "leads": {},
+            "characters": {},
+            "first_player": "",
+            "score_open_leads": False,
+            "next_round_order": "clockwise",
+            "catalogue": [],
+        }
         for option in options:
             if option not in known:
                 raise BadOption(option, f"Channel WON has no such house rule; known: {', '.join(known)}")
@@ -501,16 +539,19 @@ class ChannelWon:
         checked["leads"] = parsed
         catalogue = checked["catalogue"]
         if isinstance(catalogue, (str, Mapping)) or not isinstance(catalogue, Sequence):
-            raise BadOption("catalogue", f"must be a list of Lead cards (a catalogue file's [[lead]] tables), "
-                                         f"not {catalogue!r}")
+            raise BadOption(
+                "catalogue", f"must be a list of Lead cards (a catalogue file's [[lead]] tables), not {catalogue!r}"
+            )
         try:
-            checked["catalogue"] = [lead_from_option(card, f"catalogue[{i + 1}]").to_option()
-                                    for i, card in enumerate(catalogue)]
+            checked["catalogue"] = [
+                lead_from_option(card, f"catalogue[{i + 1}]").to_option() for i, card in enumerate(catalogue)
+            ]
         except MalformedCommand as error:
             raise BadOption("catalogue", str(error)) from None
         characters = checked["characters"]
         if not isinstance(characters, Mapping) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in characters.items()):
+            isinstance(k, str) and isinstance(v, str) for k, v in characters.items()
+        ):
             raise BadOption("characters", f"must map player names to Character names, not {characters!r}")
         if len(set(characters.values())) != len(characters):
             raise BadOption("characters", "each player selects a different Character Card (Setup)")
@@ -519,8 +560,10 @@ class ChannelWon:
         if not isinstance(checked["score_open_leads"], bool):
             raise BadOption("score_open_leads", f"must be true or false, not {checked['score_open_leads']!r}")
         if checked["next_round_order"] not in NEXT_ROUND_ORDERS:
-            raise BadOption("next_round_order", f"must be one of {', '.join(NEXT_ROUND_ORDERS)}, "
-                                                f"not {checked['next_round_order']!r}")
+            raise BadOption(
+                "next_round_order",
+                f"must be one of {', '.join(NEXT_ROUND_ORDERS)}, not {checked['next_round_order']!r}",
+            )
         return checked
 
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> ChannelWonState:
@@ -533,22 +576,25 @@ class ChannelWon:
         options = self.check_options(options)
         names = [seat.name for seat in players]
         if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalCommand(f"Channel WON is for 2 to 6 players, not {len(names)}",
-                                 "Channel WON Components: 6 Pass Tokens, 24 Reporter Tiles (4 of each color)")
+            raise IllegalCommand(
+                f"Channel WON is for 2 to 6 players, not {len(names)}",
+                "Channel WON Components: 6 Pass Tokens, 24 Reporter Tiles (4 of each color)",
+            )
         if any(not isinstance(n, str) or not n.strip() or n == BANK for n in names) or len(set(names)) != len(names):
             raise MalformedCommand(f"player names must be distinct and not empty: {names}")
         wanted = CATEGORY_COUNT[len(names)]
         categories = tuple(options["categories"] or CATEGORIES[:wanted])
         if len(categories) != wanted:
-            raise IllegalCommand(f"a {len(names)}-player game uses {wanted} news categories, not {len(categories)}",
-                                 R_SETUP)
-        if options["catalogue"]:      # deal each category in play not given in `leads` from the catalogue (Setup)
+            raise IllegalCommand(
+                f"a {len(names)}-player game uses {wanted} news categories, not {len(categories)}", R_SETUP
+            )
+        if options["catalogue"]:  # deal each category in play not given in `leads` from the catalogue (Setup)
             cards = [lead_from_option(card, "catalogue") for card in options["catalogue"]]
             dealt = {}
             for category in categories:
                 if category not in options["leads"]:
                     stack = [c.to_option() for c in cards if c.category == category][:LEADS_PER_CATEGORY]
-                    if stack:   # a short catalogue is topped up with blank Leads (values entered as played)
+                    if stack:  # a short catalogue is topped up with blank Leads (values entered as played)
                         blank = LeadCard(category).to_option()
                         dealt[category] = stack + [blank] * (LEADS_PER_CATEGORY - len(stack))
             options = {**options, "leads": {**options["leads"], **dealt}}
@@ -563,15 +609,25 @@ class ChannelWon:
             raise BadOption("first_player", f"{first!r} is not a player; players are {', '.join(names)}")
         stacks = tuple(
             tuple(lead_from_option(card, category) for card in options["leads"][category])
-            if category in options["leads"] else (LeadCard(category),) * LEADS_PER_CATEGORY
-            for category in categories)
-        reporters = tuple(Reporter(seat.name, seat.colour, character=options["characters"].get(seat.name, ""))
-                          for seat in players)
+            if category in options["leads"]
+            else (LeadCard(category),) * LEADS_PER_CATEGORY
+            for category in categories
+        )
+        reporters = tuple(
+            Reporter(seat.name, seat.colour, character=options["characters"].get(seat.name, "")) for seat in players
+        )
         start = names.index(first)
         order = tuple(names[start:] + names[:start])
-        return ChannelWonState(reporters, categories, stacks, tuple(Lead(stack[0]) for stack in stacks),
-                               order=order, turn=order[0], score_open_leads=options["score_open_leads"],
-                               next_round_order=options["next_round_order"])
+        return ChannelWonState(
+            reporters,
+            categories,
+            stacks,
+            tuple(Lead(stack[0]) for stack in stacks),
+            order=order,
+            turn=order[0],
+            score_open_leads=options["score_open_leads"],
+            next_round_order=options["next_round_order"],
+        )
 
     # -- decide ---------------------------------------------------------------------------------------------
     def decide(self, state: ChannelWonState, command: Command) -> list[NewEvent]:
@@ -612,9 +668,18 @@ class ChannelWon:
         hands = {r.name: r.hand for r in state.reporters}
         hands[reporter.name] += 1
         following = self._next_in_order(state, reporter.name, lambda name: hands[name] < HAND_LIMIT)
-        events = [NewEvent(CARD_COLLECTED, {"player": reporter.name, "kind": command.kind,
-                                            "from_row": command.from_row, "hand": hands[reporter.name],
-                                            "next": following})]
+        events = [
+            NewEvent(
+                CARD_COLLECTED,
+                {
+                    "player": reporter.name,
+                    "kind": command.kind,
+                    "from_row": command.from_row,
+                    "hand": hands[reporter.name],
+                    "next": following,
+                },
+            )
+        ]
         if following is None:
             events.append(NewEvent(REPORTING_STARTED, {"round": state.round, "first": state.order[0]}))
         return events
@@ -623,13 +688,24 @@ class ChannelWon:
         reporter = state.reporter(command.player)
         card = character(reporter.character)
         if reporter.ability_used:
-            raise IllegalCommand(f"{reporter.name} has used their Character's power: once per game",
-                                 R_CHARACTERS)
+            raise IllegalCommand(f"{reporter.name} has used their Character's power: once per game", R_CHARACTERS)
         if card.phase is not None and card.phase != state.phase:
-            raise IllegalCommand(f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}", R_CHARACTERS)
+            raise IllegalCommand(
+                f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}", R_CHARACTERS
+            )
         self._check_turn(state, reporter.name, R_CHARACTERS)
-        return [NewEvent(ABILITY_USED, {"player": reporter.name, "character": reporter.character,
-                                        "power": card.power, "phase": state.phase, "round": state.round})]
+        return [
+            NewEvent(
+                ABILITY_USED,
+                {
+                    "player": reporter.name,
+                    "character": reporter.character,
+                    "power": card.power,
+                    "phase": state.phase,
+                    "round": state.round,
+                },
+            )
+        ]
 
     def _check_turn(self, state: ChannelWonState, name: str, rule: str) -> None:
         if state.turn != name:
@@ -684,14 +760,18 @@ class ChannelWon:
             raise IllegalCommand(f"{reporter.name} has no cards left in hand", R_PHASE2)
         if state.last_actor != reporter.name:
             last = f"the last action was {state.last_actor}'s" if state.last_actor else "no action was just taken"
-            raise IllegalCommand(f"Early Bird comes right after your own action; {last}",
-                                 "Channel WON Early Bird")
-        return [NewEvent(SCOOP_PLAYED, {"player": reporter.name, "scoop": "early_bird", "lead": "",
-                                        "points": 0, "next": reporter.name})]
+            raise IllegalCommand(f"Early Bird comes right after your own action; {last}", "Channel WON Early Bird")
+        return [
+            NewEvent(
+                SCOOP_PLAYED,
+                {"player": reporter.name, "scoop": "early_bird", "lead": "", "points": 0, "next": reporter.name},
+            )
+        ]
 
     def _done(self, state: ChannelWonState, reporter: Reporter) -> list[NewEvent]:
-        after = replace(state, reporters=tuple(replace(r, done=True) if r.name == reporter.name else r
-                                               for r in state.reporters))
+        after = replace(
+            state, reporters=tuple(replace(r, done=True) if r.name == reporter.name else r for r in state.reporters)
+        )
         following = self._after_action(after, reporter.name)
         events = [NewEvent(PLAYER_DONE, {"player": reporter.name, "passed": reporter.passed, "next": following})]
         if following is None:
@@ -720,8 +800,10 @@ class ChannelWon:
             raise IllegalCommand(f"the {lead.category} Lead needs the {needed} Location, not {location}", R_LOCATIONS)
         self._new_contributor(state, reporter, lead, rule)
         name = SECURITY_FOOTAGE if scoop else (location or needed)
-        return NewEvent(LOCATION_PLAYED, {"player": reporter.name, "lead": lead.category, "location": name,
-                                          "scoop": scoop, "next": following})
+        return NewEvent(
+            LOCATION_PLAYED,
+            {"player": reporter.name, "lead": lead.category, "location": name, "scoop": scoop, "next": following},
+        )
 
     def _source(self, state, reporter, command: PlaySource, following) -> NewEvent:
         lead = state.lead(command.lead)
@@ -738,32 +820,54 @@ class ChannelWon:
                 raise MalformedCommand(f"enter the points the {lead.category} Lead prints for {what}")
         allowed = BONUS_VALUES if bonus else SOURCE_VALUES
         if not is_whole(value) or value not in allowed:
-            raise MalformedCommand(f"a {'Bonus Source' if bonus else 'Source'} is worth a whole number from "
-                                   f"{allowed.start} to {allowed.stop - 1} points, not {value!r}")
+            raise MalformedCommand(
+                f"a {'Bonus Source' if bonus else 'Source'} is worth a whole number from "
+                f"{allowed.start} to {allowed.stop - 1} points, not {value!r}"
+            )
         via = "Channel WON Library Archives; " if command.from_archives else ""
         if bonus:
             if not lead.closed:
-                raise IllegalCommand(f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed", via + R_BONUS)
+                raise IllegalCommand(
+                    f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed", via + R_BONUS
+                )
             listed = [c for c, _ in lead.card.bonus]
             if listed and category not in listed:
-                raise IllegalCommand(f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only",
-                                     via + R_BONUS)
+                raise IllegalCommand(
+                    f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only", via + R_BONUS
+                )
             new = False
         else:
             if lead.closed:
-                raise IllegalCommand(f"the {lead.category} Lead is closed: no more contributors or {lead.category} Sources", via + R_CLOSING)
+                raise IllegalCommand(
+                    f"the {lead.category} Lead is closed: no more contributors or {lead.category} Sources",
+                    via + R_CLOSING,
+                )
             if lead.location is None:
-                raise IllegalCommand(f"the {lead.category} Lead has no Location yet: no Source before it", via + R_LOCATIONS)
+                raise IllegalCommand(
+                    f"the {lead.category} Lead has no Location yet: no Source before it", via + R_LOCATIONS
+                )
             new = self._new_contributor(state, reporter, lead, via + R_SOURCES)
-        return NewEvent(SOURCE_PLAYED, {"player": reporter.name, "lead": lead.category, "category": category,
-                                        "source_type": source_type, "points": value, "bonus": bonus,
-                                        "from_archives": command.from_archives, "new_contributor": new,
-                                        "next": following})
+        return NewEvent(
+            SOURCE_PLAYED,
+            {
+                "player": reporter.name,
+                "lead": lead.category,
+                "category": category,
+                "source_type": source_type,
+                "points": value,
+                "bonus": bonus,
+                "from_archives": command.from_archives,
+                "new_contributor": new,
+                "next": following,
+            },
+        )
 
     def _scoop(self, state, reporter, command: PlayScoop, following) -> NewEvent:
         if command.scoop not in SCOOPS:
-            raise MalformedCommand(f"no Inside Scoop {command.scoop!r}; Inside Scoops: {', '.join(SCOOPS)}, "
-                                   f"and Library Archives (a Source played from the face-up row)")
+            raise MalformedCommand(
+                f"no Inside Scoop {command.scoop!r}; Inside Scoops: {', '.join(SCOOPS)}, "
+                f"and Library Archives (a Source played from the face-up row)"
+            )
         lead = state.lead(command.lead)
         title = SCOOPS[command.scoop]
         rule = f"Channel WON {title}"
@@ -771,21 +875,38 @@ class ChannelWon:
             return self._location(state, reporter, lead, SECURITY_FOOTAGE, following, scoop=True)
         if command.scoop in ("discredit", "final_touch"):
             if not lead.closed:
-                raise IllegalCommand(f"{title} is for closed Leads only; the {lead.category} Lead is open",
-                                     rule)
+                raise IllegalCommand(f"{title} is for closed Leads only; the {lead.category} Lead is open", rule)
             points = DISCREDIT_POINTS if command.scoop == "discredit" else FINAL_TOUCH_POINTS
-            return NewEvent(SCOOP_PLAYED, {"player": reporter.name, "scoop": command.scoop, "lead": lead.category,
-                                           "points": points, "new_contributor": False, "next": following})
+            return NewEvent(
+                SCOOP_PLAYED,
+                {
+                    "player": reporter.name,
+                    "scoop": command.scoop,
+                    "lead": lead.category,
+                    "points": points,
+                    "new_contributor": False,
+                    "next": following,
+                },
+            )
         # star_witness: a 2-point Source of the Lead's category, on an open Lead that has its Location
         if lead.closed:
-            raise IllegalCommand(f"Star Witness is for open Leads only; the {lead.category} Lead is closed",
-                                 rule)
+            raise IllegalCommand(f"Star Witness is for open Leads only; the {lead.category} Lead is closed", rule)
         if lead.location is None:
-            raise IllegalCommand(f"Star Witness is a Source: the {lead.category} Lead has no Location yet",
-                                 f"{rule}; {R_LOCATIONS}")
+            raise IllegalCommand(
+                f"Star Witness is a Source: the {lead.category} Lead has no Location yet", f"{rule}; {R_LOCATIONS}"
+            )
         new = self._new_contributor(state, reporter, lead, f"{rule}; {R_SOURCES}")
-        return NewEvent(SCOOP_PLAYED, {"player": reporter.name, "scoop": "star_witness", "lead": lead.category,
-                                       "points": STAR_WITNESS_POINTS, "new_contributor": new, "next": following})
+        return NewEvent(
+            SCOOP_PLAYED,
+            {
+                "player": reporter.name,
+                "scoop": "star_witness",
+                "lead": lead.category,
+                "points": STAR_WITNESS_POINTS,
+                "new_contributor": new,
+                "next": following,
+            },
+        )
 
     # -- end of round -----------------------------------------------------------------------------------
     def _end_of_round(self, state: ChannelWonState) -> list[NewEvent]:
@@ -803,36 +924,69 @@ class ChannelWon:
                     before = scores[name]
                     after = max(0, before + lead.value)
                     scores[name] = after
-                    moves.append({"player": name, "before": before, "after": after,
-                                  "floored": before + lead.value < 0})
+                    moves.append({"player": name, "before": before, "after": after, "floored": before + lead.value < 0})
             why = lead.why_unreported()
             if not why:
                 for name in lead.contributors:
                     reported[name] += 1
             else:
                 unreported.append((lead, why))
-            events.append(NewEvent(LEAD_SCORED, {
-                "round": state.round, "lead": lead.category, "headline": lead.card.headline, "value": lead.value,
-                "parts": lead.breakdown(), "reported": not why, "why": why, "scored": counts, "unscored": unscored, "moves": moves,
-                "contributors": list(lead.contributors), "rule": R_ROUND_END}))
+            events.append(
+                NewEvent(
+                    LEAD_SCORED,
+                    {
+                        "round": state.round,
+                        "lead": lead.category,
+                        "headline": lead.card.headline,
+                        "value": lead.value,
+                        "parts": lead.breakdown(),
+                        "reported": not why,
+                        "why": why,
+                        "scored": counts,
+                        "unscored": unscored,
+                        "moves": moves,
+                        "contributors": list(lead.contributors),
+                        "rule": R_ROUND_END,
+                    },
+                )
+            )
         stars = state.stars
         for lead, why in unreported:
-            stars = max(0, stars - 1)     # the five Ratings Tracker Tokens run out at 0
-            events.append(NewEvent(RATING_DROPPED, {"lead": lead.category, "why": why, "stars": stars,
-                                                    "rule": R_RATINGS}))
+            stars = max(0, stars - 1)  # the five Ratings Tracker Tokens run out at 0
+            events.append(
+                NewEvent(RATING_DROPPED, {"lead": lead.category, "why": why, "stars": stars, "rule": R_RATINGS})
+            )
         last_round = [[name, reported[name]] for name in state.names]
         if stars < 1:
-            events.append(NewEvent(GAME_OVER, {"result": "channel_none", "winners": [], "scores": scores,
-                                               "round": state.round, "reported": last_round,
-                                               "reason": "the Network Rating fell below one star: Channel WON "
-                                                         "became Channel None and everyone loses",
-                                               "rule": R_RATINGS}))
+            events.append(
+                NewEvent(
+                    GAME_OVER,
+                    {
+                        "result": "channel_none",
+                        "winners": [],
+                        "scores": scores,
+                        "round": state.round,
+                        "reported": last_round,
+                        "reason": "the Network Rating fell below one star: Channel WON "
+                        "became Channel None and everyone loses",
+                        "rule": R_RATINGS,
+                    },
+                )
+            )
         elif state.round == ROUNDS:
             events.append(self._final(state, scores, reported, last_round))
         else:
-            events.append(NewEvent(ROUND_STARTED, {"round": state.round + 1,
-                                                   "order": list(self._next_order(state, scores)),
-                                                   "reported": last_round, "rule": R_ROUND_END}))
+            events.append(
+                NewEvent(
+                    ROUND_STARTED,
+                    {
+                        "round": state.round + 1,
+                        "order": list(self._next_order(state, scores)),
+                        "reported": last_round,
+                        "rule": R_ROUND_END,
+                    },
+                )
+            )
         return events
 
     def _next_order(self, state: ChannelWonState, scores: Mapping[str, int]) -> tuple[str, ...]:
@@ -852,16 +1006,30 @@ class ChannelWon:
         if len(leaders) > 1:
             most = max(reported[name] for name in leaders)
             still = [name for name in leaders if reported[name] == most]
-            tiebreak = (f"tied on {best} points; most Leads reported in the final round: "
-                        + ", ".join(f"{name} {reported[name]}" for name in leaders))
+            tiebreak = f"tied on {best} points; most Leads reported in the final round: " + ", ".join(
+                f"{name} {reported[name]}" for name in leaders
+            )
             leaders = still
         if len(leaders) == 1:
             result, reason = "won", f"{leaders[0]} wins with {best} points"
         else:
-            result, reason = "co_anchors", f"{' and '.join(leaders)} share the anchor desk as co-anchors ({best} points)"
-        return NewEvent(GAME_OVER, {"result": result, "winners": leaders, "scores": scores, "round": state.round,
-                                    "reported": last_round, "tiebreak": tiebreak, "reason": reason,
-                                    "rule": R_GAME_END})
+            result, reason = (
+                "co_anchors",
+                f"{' and '.join(leaders)} share the anchor desk as co-anchors ({best} points)",
+            )
+        return NewEvent(
+            GAME_OVER,
+            {
+                "result": result,
+                "winners": leaders,
+                "scores": scores,
+                "round": state.round,
+                "reported": last_round,
+                "tiebreak": tiebreak,
+                "reason": reason,
+                "rule": R_GAME_END,
+            },
+        )
 
     # -- evolve ---------------------------------------------------------------------------------------------
     def evolve(self, state: ChannelWonState, event_type: str, payload: Mapping[str, Any]) -> ChannelWonState:
@@ -881,28 +1049,45 @@ class ChannelWon:
         if event_type == LEAD_SCORED:
             reporters = state.reporters
             for move in payload["moves"]:
-                reporters = tuple(replace(r, score=move["after"]) if r.name == move["player"] else r
-                                  for r in reporters)
+                reporters = tuple(replace(r, score=move["after"]) if r.name == move["player"] else r for r in reporters)
             return replace(state, reporters=reporters, scoring=self._scored(state, payload))
         if event_type == RATING_DROPPED:
             scoring = state.scoring
             if scoring is not None:
-                scoring = replace(scoring, stars=payload["stars"],
-                                  stars_lost=scoring.stars_lost + ((payload["lead"], payload["why"]),))
+                scoring = replace(
+                    scoring,
+                    stars=payload["stars"],
+                    stars_lost=scoring.stars_lost + ((payload["lead"], payload["why"]),),
+                )
             return replace(state, stars=payload["stars"], scoring=scoring)
         if event_type == ROUND_STARTED:
             number = payload["round"]
             scoring = state.scoring and replace(state.scoring, next_order=tuple(payload["order"]))
-            return replace(state, round=number, phase=1, order=tuple(payload["order"]), turn=payload["order"][0],
-                           last_actor=None, lineup=tuple(Lead(stack[number - 1]) for stack in state.stacks),
-                           reporters=tuple(replace(r, hand=0, passed=False, done=False) for r in state.reporters),
-                           last_round=tuple((name, count) for name, count in payload["reported"]),
-                           scoring=scoring, acted=False)
+            return replace(
+                state,
+                round=number,
+                phase=1,
+                order=tuple(payload["order"]),
+                turn=payload["order"][0],
+                last_actor=None,
+                lineup=tuple(Lead(stack[number - 1]) for stack in state.stacks),
+                reporters=tuple(replace(r, hand=0, passed=False, done=False) for r in state.reporters),
+                last_round=tuple((name, count) for name, count in payload["reported"]),
+                scoring=scoring,
+                acted=False,
+            )
         if event_type == GAME_OVER:
             scoring = state.scoring and replace(state.scoring, outcome=payload["reason"])
-            return replace(state, result=payload["result"], winners=tuple(payload["winners"]), turn=None,
-                           end_reason=payload["reason"], scoring=scoring, acted=False,
-                           last_round=tuple((name, count) for name, count in payload["reported"]))
+            return replace(
+                state,
+                result=payload["result"],
+                winners=tuple(payload["winners"]),
+                turn=None,
+                end_reason=payload["reason"],
+                scoring=scoring,
+                acted=False,
+                last_round=tuple((name, count) for name, count in payload["reported"]),
+            )
         if event_type == GAME_ENDED:
             return replace(state, result="ended", turn=None, end_reason=payload["reason"])
         raise ValueError(f"Channel WON cannot apply an event of type {event_type!r}")
@@ -915,11 +1100,18 @@ class ChannelWon:
         if scoring is None or scoring.round != p["round"]:
             scoring = RoundScoring(p["round"], state.stars, state.stars)
         contributors = tuple(p.get("contributors", ()))
-        result = LeadResult(p["lead"], p.get("headline", ""), p["value"],
-                            tuple((label, points) for label, points in p["parts"]), p["reported"], p["why"],
-                            p.get("scored", bool(p["moves"])), p.get("unscored", ""),
-                            tuple((m["player"], m["before"], m["after"], m["floored"]) for m in p["moves"]),
-                            contributors)
+        result = LeadResult(
+            p["lead"],
+            p.get("headline", ""),
+            p["value"],
+            tuple((label, points) for label, points in p["parts"]),
+            p["reported"],
+            p["why"],
+            p.get("scored", bool(p["moves"])),
+            p.get("unscored", ""),
+            tuple((m["player"], m["before"], m["after"], m["floored"]) for m in p["moves"]),
+            contributors,
+        )
         return replace(scoring, leads=scoring.leads + (result,))
 
     @staticmethod
@@ -954,8 +1146,9 @@ class ChannelWon:
             return Play(SCOOPS[payload["scoop"]], payload["scoop"], payload["points"], payload["player"])
         if payload["bonus"]:
             return Play(f"{payload['category']} bonus", "bonus", payload["points"], payload["player"])
-        return Play(payload["source_type"] or f"{payload['category']} Source", "source", payload["points"],
-                    payload["player"])
+        return Play(
+            payload["source_type"] or f"{payload['category']} Source", "source", payload["points"], payload["player"]
+        )
 
     # -- describing -----------------------------------------------------------------------------------------
     def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
@@ -973,15 +1166,20 @@ class ChannelWon:
             return f"{p['player']} uses {who}'s Reporter Power{power} (once per game)"
         if event_type == LOCATION_PLAYED:
             via = " (Inside Scoop, in place of a Location)" if p["scoop"] else ""
-            return f"{p['player']} plays {p['location'] or 'a Location'}{via} on the {p['lead']} Lead and places a Reporter Tile"
+            where = p['location'] or 'a Location'
+            return f"{p['player']} plays {where}{via} on the {p['lead']} Lead and places a Reporter Tile"
         if event_type == SOURCE_PLAYED:
             via = " from the face-up row (Library Archives)" if p["from_archives"] else ""
             if p["bonus"]:
-                return (f"{p['player']} plays a {p['category']} Bonus Source{via} on the closed {p['lead']} Lead: "
-                        f"{format_points(p['points'])} (no contributor credit)")
+                return (
+                    f"{p['player']} plays a {p['category']} Bonus Source{via} on the closed {p['lead']} Lead: "
+                    f"{format_points(p['points'])} (no contributor credit)"
+                )
             tile = " and places a Reporter Tile" if p["new_contributor"] else ""
-            return (f"{p['player']} plays {p['source_type'] or 'a Source'}{via} on the {p['lead']} Lead: "
-                    f"{format_points(p['points'])}{tile}")
+            return (
+                f"{p['player']} plays {p['source_type'] or 'a Source'}{via} on the {p['lead']} Lead: "
+                f"{format_points(p['points'])}{tile}"
+            )
         if event_type == SCOOP_PLAYED:
             title = SCOOPS[p["scoop"]]
             if p["scoop"] == "early_bird":
@@ -997,14 +1195,18 @@ class ChannelWon:
         if event_type == LEAD_SCORED:
             head = f"{p['lead']} Lead {format_breakdown(p['value'], p['parts'])}"
             state = "reported" if p["reported"] else f"unreported ({p['why']})"
-            moves = ", ".join(f"{m['player']} {m['before']} → {m['after']}" + (" (never below 0)" if m["floored"] else "")
-                              for m in p["moves"])
+            moves = ", ".join(
+                f"{m['player']} {m['before']} → {m['after']}" + (" (never below 0)" if m["floored"] else "")
+                for m in p["moves"]
+            )
             if not p["scored"] and p["contributors"]:
-                moves = f"{and_join(p['contributors'])} {verb(len(p['contributors']), 'scores', 'score')} nothing ({p['unscored']})"
+                who = p['contributors']
+                moves = f"{and_join(who)} {verb(len(who), 'scores', 'score')} nothing ({p['unscored']})"
             return f"{head}: {state}" + (f"; {moves}" if moves else "")
         if event_type == RATING_DROPPED:
-            return (f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): "
-                    f"{p['stars']}/{STARS} stars")
+            return (
+                f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): {p['stars']}/{STARS} stars"
+            )
         if event_type == ROUND_STARTED:
             return f"Round {p['round']} begins; order: {', '.join(p['order'])}"
         if event_type == GAME_OVER:
@@ -1020,13 +1222,16 @@ class ChannelWon:
         ``sponsor`` → :class:`PassOrDone` (Phase 2), ``roll`` → :class:`~companion.commands.RollDice` (Channel
         WON asks for no dice, so the table refuses it). Raises :class:`MalformedCommand` for another action."""
         from companion.commands import RollDice
+
         if action == "on_the_air":
             return CollectCard(player=player, source=source)
         if action == "sponsor":
             return PassOrDone(player=player, source=source)
         if action == "roll":
             return RollDice(roller=player, source=source)
-        raise MalformedCommand(f"Channel WON has no button action {action!r}; actions: {', '.join(self.button_actions)}")
+        raise MalformedCommand(
+            f"Channel WON has no button action {action!r}; actions: {', '.join(self.button_actions)}"
+        )
 
     def pending_dice(self, state: ChannelWonState) -> DiceRequest | None:
         """Always ``None``: Channel WON uses no dice."""
@@ -1065,9 +1270,11 @@ class ChannelWon:
         players = []
         for reporter in state.reporters:
             at_risk = [lead.category for lead in state.leads_of(reporter.name) if not lead.reported]
-            tracks = (Track("score", "Points", reporter.score, 0, None, rule="Channel WON End of Round"),
-                      Track("tiles", "Reporter Tiles", state.tiles_left(reporter.name), 0, TILES, rule=R_SETUP),
-                      Track("hand", "Cards", reporter.hand, 0, HAND_LIMIT, rule=R_PHASE1))
+            tracks = (
+                Track("score", "Points", reporter.score, 0, None, rule="Channel WON End of Round"),
+                Track("tiles", "Reporter Tiles", state.tiles_left(reporter.name), 0, TILES, rule=R_SETUP),
+                Track("hand", "Cards", reporter.hand, 0, HAND_LIMIT, rule=R_PHASE1),
+            )
             badges = []
             if reporter.passed:
                 badges.append("Passed")
@@ -1078,11 +1285,24 @@ class ChannelWon:
                 badges.append("Winner" if state.result == "won" else "Co-anchor")
             # panel text is plain ASCII (the panels' font has no symbols)
             token = "done" if reporter.done else ("paused" if reporter.passed else "play")
-            lines = (f"Tiles {state.tiles_left(reporter.name)} | Pass {token}",
-                     ("Risk: " + " ".join(at_risk)) if at_risk and state.phase == 2
-                     else f"Hand {reporter.hand}/{HAND_LIMIT}")
-            players.append(PlayerView(reporter.name, reporter.colour, None, tracks, tuple(badges),
-                                      reporter.name == state.turn, f"{reporter.score} pts", lines))
+            lines = (
+                f"Tiles {state.tiles_left(reporter.name)} | Pass {token}",
+                ("Risk: " + " ".join(at_risk))
+                if at_risk and state.phase == 2
+                else f"Hand {reporter.hand}/{HAND_LIMIT}",
+            )
+            players.append(
+                PlayerView(
+                    reporter.name,
+                    reporter.colour,
+                    None,
+                    tracks,
+                    tuple(badges),
+                    reporter.name == state.turn,
+                    f"{reporter.score} pts",
+                    lines,
+                )
+            )
         notes = [f"Network Rating {state.stars} of {STARS} stars"]
         for lead in state.lineup:
             state_word = "closed" if lead.closed else "open"
@@ -1096,7 +1316,27 @@ class ChannelWon:
 
 CHANNEL_WON = ChannelWon()
 
-__all__ = ["CHANNEL_WON", "ChannelWon", "ChannelWonState", "Lead", "Play", "Reporter", "CollectCard", "UseAbility",
-           "PlayLocation", "PlaySource", "PlayScoop", "CloseLead", "Pass", "DeclareDone", "PassOrDone",
-           "Character", "KNOWN_CHARACTERS", "LeadResult", "RoundScoring", "format_breakdown", "result_lines",
-           "stars_text"]
+__all__ = [
+    "CHANNEL_WON",
+    "ChannelWon",
+    "ChannelWonState",
+    "Lead",
+    "Play",
+    "Reporter",
+    "CollectCard",
+    "UseAbility",
+    "PlayLocation",
+    "PlaySource",
+    "PlayScoop",
+    "CloseLead",
+    "Pass",
+    "DeclareDone",
+    "PassOrDone",
+    "Character",
+    "KNOWN_CHARACTERS",
+    "LeadResult",
+    "RoundScoring",
+    "format_breakdown",
+    "result_lines",
+    "stars_text",
+]

@@ -22,9 +22,10 @@ Unknown keys are refused (a typo would otherwise be silently ignored).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import BadOption, MalformedCommand
@@ -112,8 +113,9 @@ class Character:
 
 #: The Characters the rulebook prints (it illustrates one). Others are accepted by name, phase unknown.
 KNOWN_CHARACTERS = {
-    "Trey DeMark": Character("Trey DeMark", "Business Analyst", 1,
-                             "Discard and replace all of the face up cards in the Location row"),
+    "Trey DeMark": Character(
+        "Trey DeMark", "Business Analyst", 1, "Discard and replace all of the face up cards in the Location row"
+    ),
 }
 
 
@@ -144,7 +146,9 @@ def lead_from_option(data: Any, where: str, source: str = "leads") -> LeadCard:
         raise CatalogueError(source, where, f"must be a table, not {data!r}")
     unknown = sorted(set(data) - _LEAD_KEYS)
     if unknown:
-        raise CatalogueError(source, f"{where}.{unknown[0]}", f"unknown key; known keys: {', '.join(sorted(_LEAD_KEYS))}")
+        raise CatalogueError(
+            source, f"{where}.{unknown[0]}", f"unknown key; known keys: {', '.join(sorted(_LEAD_KEYS))}"
+        )
     try:
         category = category_named(data.get("category"))
     except MalformedCommand as error:
@@ -163,8 +167,9 @@ def lead_from_option(data: Any, where: str, source: str = "leads") -> LeadCard:
         except MalformedCommand as error:
             raise CatalogueError(source, f"{where}.bonus.{name}", str(error)) from None
         if other == category:
-            raise CatalogueError(source, f"{where}.bonus.{name}",
-                                 "a Bonus Source is of another category than the Lead (Bonus Sources)")
+            raise CatalogueError(
+                source, f"{where}.bonus.{name}", "a Bonus Source is of another category than the Lead (Bonus Sources)"
+            )
     bonus = tuple((category_named(name), value) for name, value in bonus)
     return LeadCard(category, texts["headline"], texts["location"], sources, bonus)
 
@@ -177,8 +182,11 @@ def _values(table: Any, where: str, allowed: range, source: str) -> tuple[tuple[
         if not isinstance(name, str) or not name.strip():
             raise CatalogueError(source, where, f"a name must be text, not {name!r}")
         if not is_whole(value) or value not in allowed:
-            raise CatalogueError(source, f"{where}.{name}",
-                                 f"points must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}")
+            raise CatalogueError(
+                source,
+                f"{where}.{name}",
+                f"points must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}",
+            )
         pairs.append((name.strip(), value))
     return tuple(pairs)
 
@@ -223,7 +231,8 @@ def leads_option(cards: Sequence[LeadCard], categories: Sequence[str], per_categ
     for category in categories:
         chosen = [card.to_option() for card in cards if card.category == category][:per_category]
         if len(chosen) < per_category:
-            raise BadOption("leads", f"the catalogue has {len(chosen)} {category} Lead cards; "
-                                     f"Setup needs {per_category}")
+            raise BadOption(
+                "leads", f"the catalogue has {len(chosen)} {category} Lead cards; Setup needs {per_category}"
+            )
         dealt[category] = chosen
     return dealt

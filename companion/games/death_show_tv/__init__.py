@@ -15,14 +15,62 @@ House rules and rulings: see :class:`DeathShowTv` and ``docs/rulings-death-show-
 """
 
 from companion.games.death_show_tv.combat import Chances, FighterDice, Part, odds, resolve
-from companion.games.death_show_tv.commands import (AdjustBonus, AdjustHand, Confirm, DeclareFighter, Discard,
-                                                    DrawCard, EndTurn, Fight, Heal, Hunt, Move, NewWeaponLevel,
-                                                    PlayEvent, RemoveLocation, Wound)
+from companion.games.death_show_tv.commands import (
+    AdjustBonus,
+    AdjustHand,
+    Confirm,
+    DeclareFighter,
+    Discard,
+    DrawCard,
+    EndTurn,
+    Fight,
+    Heal,
+    Hunt,
+    Move,
+    NewWeaponLevel,
+    PlayEvent,
+    RemoveLocation,
+    Wound,
+)
 from companion.games.death_show_tv.rules import DEATH_SHOW_TV, DeathShowTv
-from companion.games.death_show_tv.state import (HAND_LIMIT, LOCATIONS, Combat, Contestant, DeathShowState,
-                                                 Fighter, Location)
+from companion.games.death_show_tv.state import (
+    HAND_LIMIT,
+    LOCATIONS,
+    Combat,
+    Contestant,
+    DeathShowState,
+    Fighter,
+    Location,
+)
 
-__all__ = ["DEATH_SHOW_TV", "DeathShowTv", "DeathShowState", "Contestant", "Location", "Combat", "Fighter",
-           "LOCATIONS", "HAND_LIMIT", "Chances", "FighterDice", "Part", "odds", "resolve",
-           "AdjustBonus", "AdjustHand", "Confirm", "DeclareFighter", "Discard", "DrawCard", "EndTurn", "Fight",
-           "Heal", "Hunt", "Move", "NewWeaponLevel", "PlayEvent", "RemoveLocation", "Wound"]
+__all__ = [
+    "DEATH_SHOW_TV",
+    "DeathShowTv",
+    "DeathShowState",
+    "Contestant",
+    "Location",
+    "Combat",
+    "Fighter",
+    "LOCATIONS",
+    "HAND_LIMIT",
+    "Chances",
+    "FighterDice",
+    "Part",
+    "odds",
+    "resolve",
+    "AdjustBonus",
+    "AdjustHand",
+    "Confirm",
+    "DeclareFighter",
+    "Discard",
+    "DrawCard",
+    "EndTurn",
+    "Fight",
+    "Heal",
+    "Hunt",
+    "Move",
+    "NewWeaponLevel",
+    "PlayEvent",
+    "RemoveLocation",
+    "Wound",
+]

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 #: Faces of one die (the game's two dice are ordinary six-sided dice, Components).
 FACES = range(1, 7)
@@ -129,8 +129,7 @@ class Chances:
 
     def describe(self, name: str) -> str:
         """``"Kelpie: wins 58.3%, loses 27.8%, neither 13.9%"``."""
-        return (f"{name}: wins {float(self.win):.1%}, loses {float(self.lose):.1%}, "
-                f"neither {float(self.nothing):.1%}")
+        return f"{name}: wins {float(self.win):.1%}, loses {float(self.lose):.1%}, neither {float(self.nothing):.1%}"
 
 
 @dataclass(frozen=True)
@@ -233,14 +232,14 @@ def odds_by_dice(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
     """The same figures by rolling out every face of every die (6^dice outcomes; the slowest cross-check)."""
     dice_counts = [0 if f.rolled is not None else f.dice for f in fighters]
     total_dice = sum(dice_counts)
-    weight = Fraction(1, 6 ** total_dice)
+    weight = Fraction(1, 6**total_dice)
     wins = [0] * len(fighters)
     losses = [0] * len(fighters)
     for faces in itertools.product(FACES, repeat=total_dice):
         outcomes = []
         k = 0
         for fighter, count in zip(fighters, dice_counts):
-            values = faces[k:k + count] if fighter.rolled is None else tuple(fighter.rolled)
+            values = faces[k : k + count] if fighter.rolled is None else tuple(fighter.rolled)
             k += count
             outcomes.append((any(v in fighter.fumble_faces for v in values), sum(values) + fighter.bonus))
         result = resolve(outcomes)

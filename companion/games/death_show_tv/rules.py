@@ -6,8 +6,9 @@ are numbered R1, R2, … in ``docs/rulings-death-show-tv.md``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from companion.checks import is_whole
 from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice
@@ -15,16 +16,43 @@ from companion.dice import DiceRequest, check_answer, roll_payload
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
+from companion.games.death_show_tv.combat import Chances, Part, odds, resolve_rolled
+from companion.games.death_show_tv.commands import (
+    AdjustBonus,
+    AdjustHand,
+    Confirm,
+    DeclareFighter,
+    Discard,
+    DrawCard,
+    EndTurn,
+    Fight,
+    Heal,
+    Hunt,
+    Move,
+    NewWeaponLevel,
+    PlayEvent,
+    RemoveLocation,
+    Wound,
+)
+from companion.games.death_show_tv.state import (
+    HAND_LIMIT,
+    LOCATIONS,
+    MAX_WEAPON_LEVEL,
+    PHASE_NAMES,
+    SHOW_CARDS,
+    START_VITALITY,
+    Combat,
+    CombatReport,
+    Contestant,
+    Death,
+    DeathShowState,
+    Fighter,
+    Location,
+    RollOff,
+    Settings,
+)
 from companion.tracks import Track
 from companion.words import count, noun, verb
-
-from companion.games.death_show_tv.combat import Chances, Part, odds, resolve_rolled
-from companion.games.death_show_tv.commands import (AdjustBonus, AdjustHand, Confirm, DeclareFighter, Discard,
-                                                    DrawCard, EndTurn, Fight, Heal, Hunt, Move, NewWeaponLevel,
-                                                    PlayEvent, RemoveLocation, Wound)
-from companion.games.death_show_tv.state import (HAND_LIMIT, LOCATIONS, MAX_WEAPON_LEVEL, PHASE_NAMES,
-                                                 SHOW_CARDS, START_VITALITY, Combat, CombatReport, Contestant,
-                                                 Death, DeathShowState, Fighter, Location, RollOff, Settings)
 
 # -- event types ----------------------------------------------------------------------------------------
 DICE_ROLLED = "dice_rolled"
@@ -68,9 +96,9 @@ R_OTHER_DEATH = "Killing a Contestant by Other Means"
 R_SHRINKS = "The Island Shrinks"
 R_OBJECTIVE = "Objective of the Game"
 
-MAX_NAME = 40          # characters in a card or bonus name
-MAX_BONUS = 20         # largest single bonus or Combat value accepted (no printed card is near it)
-MAX_BONUSES = 12       # Equipment / Twist cards declared at once
+MAX_NAME = 40  # characters in a card or bonus name
+MAX_BONUS = 20  # largest single bonus or Combat value accepted (no printed card is near it)
+MAX_BONUSES = 12  # Equipment / Twist cards declared at once
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
@@ -95,7 +123,7 @@ def _text(value: Any, what: str) -> str:
 class _Script:
     """Events being decided, with the state they lead to (each event is folded as it is added)."""
 
-    def __init__(self, rules: "DeathShowTv", state: DeathShowState) -> None:
+    def __init__(self, rules: DeathShowTv, state: DeathShowState) -> None:
         self.rules, self.state, self.events = rules, state, []
 
     def add(self, event_type: str, payload: Mapping[str, Any]) -> None:
@@ -117,7 +145,7 @@ class DeathShowTv:
     name = "death-show-tv"
     title = "Death Show TV"
     min_players = 2
-    max_players = 8            # Components: 8 Contestant cards
+    max_players = 8  # Components: 8 Contestant cards
     player_word = "Contestants"
     #: Default seat names: the three Contestants the rulebook names, then short stand-ins (R13).
     default_names = ("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")
@@ -134,8 +162,14 @@ class DeathShowTv:
         Raises :class:`BadOption` for an unknown option, a Vitality outside 1-20, starting cards outside
         0-7, a ``location_rules`` entry naming no Location or with an empty or over-long note, or a wrong type.
         """
-        known = {"vitality": START_VITALITY, "roll_off": True, "location_rules": {}, "starting_cards": 0,
-                 "event_fumbles": True, "two_player_rule": "start"}
+        known = {
+            "vitality": START_VITALITY,
+            "roll_off": True,
+            "location_rules": {},
+            "starting_cards": 0,
+            "event_fumbles": True,
+            "two_player_rule": "start",
+        }
         if not isinstance(options, Mapping):
             raise BadOption("options", f"must be a table of house rules, not {options!r}")
         for option in options:
@@ -152,13 +186,17 @@ class DeathShowTv:
             if not isinstance(checked[flag], bool):
                 raise BadOption(flag, f"must be true or false, not {checked[flag]!r}")
         if checked["two_player_rule"] not in ("start", "two_left", "off"):
-            raise BadOption("two_player_rule", f"must be 'start', 'two_left' or 'off', not {checked['two_player_rule']!r}")
+            raise BadOption(
+                "two_player_rule", f"must be 'start', 'two_left' or 'off', not {checked['two_player_rule']!r}"
+            )
         rules = checked["location_rules"]
         if not isinstance(rules, Mapping):
             raise BadOption("location_rules", f"must map Location names to notes, not {rules!r}")
         for where, note in rules.items():
             if where not in LOCATIONS:
-                raise BadOption("location_rules", f"no Location called {where!r}; the island has {', '.join(LOCATIONS)}")
+                raise BadOption(
+                    "location_rules", f"no Location called {where!r}; the island has {', '.join(LOCATIONS)}"
+                )
             if not isinstance(note, str) or not note.strip() or len(note) > 200:
                 raise BadOption("location_rules", f"the note for {where} must be 1 to 200 characters, not {note!r}")
         checked["location_rules"] = {where: note.strip() for where, note in rules.items()}
@@ -174,12 +212,14 @@ class DeathShowTv:
         options = self.check_options(options)
         names = [seat.name for seat in players]
         if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalCommand(f"Death Show TV is for 2 to 8 Contestants, not {len(names)}",
-                                 "Components: 8 Contestant cards")
+            raise IllegalCommand(
+                f"Death Show TV is for 2 to 8 Contestants, not {len(names)}", "Components: 8 Contestant cards"
+            )
         if any(not isinstance(n, str) or not n.strip() for n in names) or len(set(names)) != len(names):
             raise MalformedCommand(f"Contestant names must be distinct and not empty: {names}")
-        contestants = tuple(Contestant(seat.name, seat.colour, options["vitality"], None, options["starting_cards"])
-                            for seat in players)
+        contestants = tuple(
+            Contestant(seat.name, seat.colour, options["vitality"], None, options["starting_cards"]) for seat in players
+        )
         locations = tuple(Location(name, False, options["location_rules"].get(name, "")) for name in LOCATIONS)
         settings = Settings(options["vitality"], options["event_fumbles"], options["two_player_rule"])
         state = DeathShowState(contestants, locations, settings)
@@ -205,12 +245,25 @@ class DeathShowTv:
         return script.events
 
     def _handlers(self) -> dict[type, Callable[[_Script, Any], None]]:
-        return {AnswerDice: self._dice, DrawCard: self._draw, NewWeaponLevel: self._weapon_level,
-                Move: self._move, Hunt: self._hunt, Fight: self._fight, PlayEvent: self._event,
-                DeclareFighter: self._declare, AdjustBonus: self._adjust_bonus, Confirm: self._confirm,
-                EndTurn: self._end_turn_command, Discard: self._discard, AdjustHand: self._adjust_hand,
-                Wound: self._wound, Heal: self._heal, RemoveLocation: self._remove_location,
-                EndGame: self._end_game}
+        return {
+            AnswerDice: self._dice,
+            DrawCard: self._draw,
+            NewWeaponLevel: self._weapon_level,
+            Move: self._move,
+            Hunt: self._hunt,
+            Fight: self._fight,
+            PlayEvent: self._event,
+            DeclareFighter: self._declare,
+            AdjustBonus: self._adjust_bonus,
+            Confirm: self._confirm,
+            EndTurn: self._end_turn_command,
+            Discard: self._discard,
+            AdjustHand: self._adjust_hand,
+            Wound: self._wound,
+            Heal: self._heal,
+            RemoveLocation: self._remove_location,
+            EndGame: self._end_game,
+        }
 
     # guards
     def _busy(self, state: DeathShowState) -> str | None:
@@ -240,22 +293,33 @@ class DeathShowTv:
         if state.turn != contestant.name:
             raise IllegalCommand(f"it is {state.turn}'s turn, not {contestant.name}'s", R_PHASES)
         if state.phase != phase:
-            raise IllegalCommand(f"{contestant.name} cannot {doing} in the {PHASE_NAMES[state.phase]}: "
-                                 f"{self._phase_hint(state)}", R_PHASES)
+            raise IllegalCommand(
+                f"{contestant.name} cannot {doing} in the {PHASE_NAMES[state.phase]}: {self._phase_hint(state)}",
+                R_PHASES,
+            )
         return contestant
 
     # draw, rule change
     def _draw(self, script: _Script, command: DrawCard) -> None:
         me = self._my_phase(script.state, command.player, "draw", "draw the turn's card")
         self._check_hand(me, +1)
-        script.add(HAND_CHANGED, {"player": me.name, "delta": 1, "cards": me.cards + 1,
-                                  "reason": "draws a Show card", "rule": f"{R_PHASES} 1"})
+        script.add(
+            HAND_CHANGED,
+            {
+                "player": me.name,
+                "delta": 1,
+                "cards": me.cards + 1,
+                "reason": "draws a Show card",
+                "rule": f"{R_PHASES} 1",
+            },
+        )
         script.add(PHASE_CHANGED, {"phase": "action", "reason": "Move, Hunt or Fight", "rule": f"{R_PHASES} 2"})
 
     def _check_hand(self, me: Contestant, delta: int) -> None:
         if not 0 <= me.cards + delta <= SHOW_CARDS:
-            raise IllegalCommand(f"{me.name} holds {cards(me.cards)}, so cannot have {me.cards + delta}",
-                                 "Components: 82 Show cards")
+            raise IllegalCommand(
+                f"{me.name} holds {cards(me.cards)}, so cannot have {me.cards + delta}", "Components: 82 Show cards"
+            )
 
     def _weapon_level(self, script: _Script, command: NewWeaponLevel) -> None:
         state = script.state
@@ -264,8 +328,10 @@ class DeathShowTv:
             raise IllegalCommand("nobody draws before the first player is chosen", R_START)
         if state.weapon_level >= MAX_WEAPON_LEVEL:
             raise IllegalCommand(f"all {MAX_WEAPON_LEVEL} Weapon levels are already active", R_WEAPONS)
-        script.add(WEAPON_LEVEL_RAISED, {"player": me.name, "level": state.weapon_level + 1,
-                                         "rule": "Types of Show Cards: Rule Change; Weapons"})
+        script.add(
+            WEAPON_LEVEL_RAISED,
+            {"player": me.name, "level": state.weapon_level + 1, "rule": "Types of Show Cards: Rule Change; Weapons"},
+        )
 
     # actions
     def _open_location(self, state: DeathShowState, where: Any) -> Location:
@@ -284,10 +350,14 @@ class DeathShowTv:
             raise IllegalCommand(f"{me.name} is already on {location.name}; a Move must go elsewhere", R_MOVE)
         others = state.occupants(location.name)
         if others:
-            raise IllegalCommand(f"{location.name} is occupied by {', '.join(others)}: Move only to an unoccupied "
-                                 f"Location (Hunt to attack them)", R_MOVE)
-        script.add(MOVED, {"player": me.name, "from": me.location, "to": location.name, "action": "move",
-                           "rule": R_MOVE})
+            raise IllegalCommand(
+                f"{location.name} is occupied by {', '.join(others)}: Move only to an unoccupied "
+                f"Location (Hunt to attack them)",
+                R_MOVE,
+            )
+        script.add(
+            MOVED, {"player": me.name, "from": me.location, "to": location.name, "action": "move", "rule": R_MOVE}
+        )
         script.add(PHASE_CHANGED, {"phase": "event", "reason": "you may play 1 Event", "rule": f"{R_PHASES} 3"})
 
     def _hunt(self, script: _Script, command: Hunt) -> None:
@@ -295,34 +365,49 @@ class DeathShowTv:
         me = self._my_phase(state, command.player, "action", "Hunt")
         location = self._open_location(state, command.location)
         if me.location == location.name:
-            raise IllegalCommand(f"{me.name} is already on {location.name}: use Fight against the Contestants "
-                                 f"there", R_HUNT)
+            raise IllegalCommand(
+                f"{me.name} is already on {location.name}: use Fight against the Contestants there", R_HUNT
+            )
         prey = state.occupants(location.name)
         if not prey:
-            raise IllegalCommand(f"nobody is on {location.name} to Hunt: Hunt moves to an occupied Location "
-                                 f"(use Move)", R_HUNT)
+            raise IllegalCommand(
+                f"nobody is on {location.name} to Hunt: Hunt moves to an occupied Location (use Move)", R_HUNT
+            )
         if me.cards < 1:
             raise IllegalCommand(f"Hunting needs a Trail card and {me.name} holds no cards", R_HUNT)
-        script.add(HAND_CHANGED, {"player": me.name, "delta": -1, "cards": me.cards - 1,
-                                  "reason": "plays a Trail to Hunt", "rule": R_HUNT})
-        script.add(MOVED, {"player": me.name, "from": me.location, "to": location.name, "action": "hunt",
-                           "rule": R_HUNT})
+        script.add(
+            HAND_CHANGED,
+            {"player": me.name, "delta": -1, "cards": me.cards - 1, "reason": "plays a Trail to Hunt", "rule": R_HUNT},
+        )
+        script.add(
+            MOVED, {"player": me.name, "from": me.location, "to": location.name, "action": "hunt", "rule": R_HUNT}
+        )
         self._start_combat(script, "hunt", location.name, me.name, prey)
 
     def _fight(self, script: _Script, command: Fight) -> None:
         state = script.state
         me = self._my_phase(state, command.player, "action", "Fight")
         if me.location is None:
-            raise IllegalCommand(f"{me.name} is not on the island yet, so there is nobody to Fight (Move first)",
-                                 R_FIGHT)
+            raise IllegalCommand(
+                f"{me.name} is not on the island yet, so there is nobody to Fight (Move first)", R_FIGHT
+            )
         others = tuple(n for n in state.occupants(me.location) if n != me.name)
         if not others:
-            raise IllegalCommand(f"nobody else is on {me.location}: Fight is against the Contestants in your "
-                                 f"Location", R_FIGHT)
+            raise IllegalCommand(
+                f"nobody else is on {me.location}: Fight is against the Contestants in your Location", R_FIGHT
+            )
         self._start_combat(script, "fight", me.location, me.name, others)
 
-    def _start_combat(self, script: _Script, kind: str, location: str | None, attacker: str,
-                      defenders: Sequence[str], card: str = "", value: int | None = None) -> None:
+    def _start_combat(
+        self,
+        script: _Script,
+        kind: str,
+        location: str | None,
+        attacker: str,
+        defenders: Sequence[str],
+        card: str = "",
+        value: int | None = None,
+    ) -> None:
         """Combat (Multiple Combat 1): the attacker (a Contestant, or the Event ``card`` with its fixed
         ``value``, rolled for by ``attacker``), then the defenders in turn order from the attacker's left."""
         state = script.state
@@ -335,8 +420,9 @@ class DeathShowTv:
             first = {"name": attacker, "roller": attacker, "is_event": False, "value": None}
         fighters = [first] + [{"name": n, "roller": n, "is_event": False, "value": None} for n in order]
         rule = R_EVENT_COMBAT if card else (R_MULTIPLE if len(fighters) > 2 else R_COMBAT)
-        script.add(COMBAT_STARTED, {"kind": kind, "location": location, "card": card, "fighters": fighters,
-                                    "rule": rule})
+        script.add(
+            COMBAT_STARTED, {"kind": kind, "location": location, "card": card, "fighters": fighters, "rule": rule}
+        )
 
     # events
     def _event(self, script: _Script, command: PlayEvent) -> None:
@@ -364,11 +450,21 @@ class DeathShowTv:
                 raise MalformedCommand(f"a Contestant is named twice among the targets: {list(targets)}")
             places = {self._alive(state, t).location for t in targets}
             if len(targets) > 1 and (len(places) != 1 or None in places):
-                raise IllegalCommand(f"{card} can fight several Contestants only in one Location; "
-                                     f"{', '.join(targets)} are not together", R_MULTIPLE)
+                raise IllegalCommand(
+                    f"{card} can fight several Contestants only in one Location; {', '.join(targets)} are not together",
+                    R_MULTIPLE,
+                )
             location = places.pop() if len(places) == 1 else None
-        script.add(EVENT_PLAYED, {"player": me.name, "card": card, "combat_value": command.combat_value,
-                                  "targets": list(targets), "rule": R_EVENT})
+        script.add(
+            EVENT_PLAYED,
+            {
+                "player": me.name,
+                "card": card,
+                "combat_value": command.combat_value,
+                "targets": list(targets),
+                "rule": R_EVENT,
+            },
+        )
         if command.combat_value is not None:
             self._start_combat(script, "event", location, me.name, targets, card, command.combat_value)
 
@@ -388,11 +484,15 @@ class DeathShowTv:
         if fighter is None:
             raise IllegalCommand(f"every fighter has shown their cards; {self._combat_prompt(state)}", R_COMBAT)
         if combat.fighter(name) is None:
-            raise IllegalCommand(f"{name} is not in this Combat ({', '.join(f.name for f in combat.fighters)})",
-                                 R_COMBAT)
+            raise IllegalCommand(
+                f"{name} is not in this Combat ({', '.join(f.name for f in combat.fighters)})", R_COMBAT
+            )
         if fighter.name != name:
-            raise IllegalCommand(f"{fighter.name} shows their cards before {name} (attacker first, then the "
-                                 f"defenders from the attacker's left)", f"{R_COMBAT} 1-2; {R_MULTIPLE} 1")
+            raise IllegalCommand(
+                f"{fighter.name} shows their cards before {name} (attacker first, then the "
+                f"defenders from the attacker's left)",
+                f"{R_COMBAT} 1-2; {R_MULTIPLE} 1",
+            )
         return fighter
 
     def _declare(self, script: _Script, command: DeclareFighter) -> None:
@@ -405,16 +505,23 @@ class DeathShowTv:
         if weapon == "Unarmed" and (bonus, level) != (0, 1):
             raise MalformedCommand(f"Unarmed is a Weapon +0 of level 1 ({R_UNARMED})")
         if level > state.weapon_level:
-            raise IllegalCommand(f"{weapon} is a level {level} Weapon; only Weapons up to level {state.weapon_level} "
-                                 f"may be used now (until a New Weapon Level Activated)", R_WEAPONS)
+            raise IllegalCommand(
+                f"{weapon} is a level {level} Weapon; only Weapons up to level {state.weapon_level} "
+                f"may be used now (until a New Weapon Level Activated)",
+                R_WEAPONS,
+            )
         if not isinstance(command.bonuses, (tuple, list)) or len(command.bonuses) > MAX_BONUSES:
             raise MalformedCommand(f"bonuses are up to {MAX_BONUSES} (name, value) pairs, not {command.bonuses!r}")
         bonuses = []
         for item in command.bonuses:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
                 raise MalformedCommand(f"a bonus is a (name, value) pair, not {item!r}")
-            bonuses.append(Part(_text(item[0], "a bonus card's name"),
-                                _whole(item[1], f"the bonus of {item[0]}", -MAX_BONUS, MAX_BONUS)))
+            bonuses.append(
+                Part(
+                    _text(item[0], "a bonus card's name"),
+                    _whole(item[1], f"the bonus of {item[0]}", -MAX_BONUS, MAX_BONUS),
+                )
+            )
         dice = _whole(command.dice, "the number of dice", 1, 2)
         shown = (weapon != "Unarmed") + len(bonuses)
         if shown > me.cards:
@@ -422,9 +529,19 @@ class DeathShowTv:
         if dice == 2 and shown == 0:
             raise IllegalCommand("two dice need a card that allows them, and no card is shown", f"{R_COMBAT}, note **")
         spent = shown if command.cards_spent is None else _whole(command.cards_spent, "cards spent", 0, shown)
-        script.add(FIGHTER_DECLARED, {"fighter": me.name, "weapon": weapon, "weapon_bonus": bonus,
-                                      "weapon_level": level, "bonuses": [[p.label, p.value] for p in bonuses],
-                                      "dice": dice, "cards_spent": spent, "rule": f"{R_COMBAT} 1-2"})
+        script.add(
+            FIGHTER_DECLARED,
+            {
+                "fighter": me.name,
+                "weapon": weapon,
+                "weapon_bonus": bonus,
+                "weapon_level": level,
+                "bonuses": [[p.label, p.value] for p in bonuses],
+                "dice": dice,
+                "cards_spent": spent,
+                "rule": f"{R_COMBAT} 1-2",
+            },
+        )
 
     def _adjust_bonus(self, script: _Script, command: AdjustBonus) -> None:
         fighter = self._declaring(script.state, command.fighter)
@@ -481,8 +598,10 @@ class DeathShowTv:
             script.add(TURN_STARTED, {"player": leaders[0], "turn_number": 1})
         else:
             death = script.state.deaths[0]
-            script.add(KILLER_CHOSEN, {"dead": dead, "player": leaders[0], "total": best, "cards": death.cards,
-                                       "rule": R_KILLED})
+            script.add(
+                KILLER_CHOSEN,
+                {"dead": dead, "player": leaders[0], "total": best, "cards": death.cards, "rule": R_KILLED},
+            )
             self._settle(script)
 
     # resolution
@@ -495,48 +614,108 @@ class DeathShowTv:
         winners = [combat.fighters[i] for i in result.winners]
         losers = [combat.fighters[i] for i in result.losers]
         if result.nothing:
-            summary = ("every fighter fumbled: nothing happens" if all(r.fumble for r in rolled)
-                       else "a tie: nothing happens")
+            summary = (
+                "every fighter fumbled: nothing happens" if all(r.fumble for r in rolled) else "a tie: nothing happens"
+            )
         else:
-            summary = f"{' and '.join(f.name for f in winners)} {verb(len(winners), 'wins', 'win')}; " \
-                      f"{' and '.join(f.name for f in losers)} {verb(len(losers), 'loses', 'lose')}"
+            summary = (
+                f"{' and '.join(f.name for f in winners)} {verb(len(winners), 'wins', 'win')}; "
+                f"{' and '.join(f.name for f in losers)} {verb(len(losers), 'loses', 'lose')}"
+            )
         rule = R_EVENT_COMBAT if combat.kind == "event" else (R_MULTIPLE if len(rolled) > 2 else R_COMBAT)
-        script.add(COMBAT_RESOLVED, {
-            "kind": combat.kind, "location": combat.location, "card": combat.card,
-            "fighters": [{"name": r.name, "values": list(r.values), "parts": [[p.label, p.value] for p in r.parts],
-                          "total": r.total, "fumble": r.fumble, "line": r.breakdown()} for r in rolled],
-            "winners": [f.name for f in winners], "losers": [f.name for f in losers], "summary": summary,
-            "rule": rule})
-        champions = [f.name for f in winners if not f.is_event]       # Contestant Winners
-        hurt = [f.name for f in losers if not f.is_event]              # Contestant Losers
+        script.add(
+            COMBAT_RESOLVED,
+            {
+                "kind": combat.kind,
+                "location": combat.location,
+                "card": combat.card,
+                "fighters": [
+                    {
+                        "name": r.name,
+                        "values": list(r.values),
+                        "parts": [[p.label, p.value] for p in r.parts],
+                        "total": r.total,
+                        "fumble": r.fumble,
+                        "line": r.breakdown(),
+                    }
+                    for r in rolled
+                ],
+                "winners": [f.name for f in winners],
+                "losers": [f.name for f in losers],
+                "summary": summary,
+                "rule": rule,
+            },
+        )
+        champions = [f.name for f in winners if not f.is_event]  # Contestant Winners
+        hurt = [f.name for f in losers if not f.is_event]  # Contestant Losers
         for name in hurt:
             before = script.state.contestant(name).vitality
-            script.add(VITALITY_CHANGED, {"player": name, "delta": -1, "vitality": before - 1,
-                                          "reason": "lost the Combat", "rule": f"{R_COMBAT} 4"})
+            script.add(
+                VITALITY_CHANGED,
+                {
+                    "player": name,
+                    "delta": -1,
+                    "vitality": before - 1,
+                    "reason": "lost the Combat",
+                    "rule": f"{R_COMBAT} 4",
+                },
+            )
         for fighter in winners:
             if fighter.unarmed:
                 cards = script.state.contestant(fighter.name).cards
                 if cards < SHOW_CARDS:
-                    script.add(HAND_CHANGED, {"player": fighter.name, "delta": 1, "cards": cards + 1,
-                                              "reason": "won Unarmed: draws a Show card", "rule": R_UNARMED})
+                    script.add(
+                        HAND_CHANGED,
+                        {
+                            "player": fighter.name,
+                            "delta": 1,
+                            "cards": cards + 1,
+                            "reason": "won Unarmed: draws a Show card",
+                            "rule": R_UNARMED,
+                        },
+                    )
         for name in hurt:
             loser = script.state.contestant(name)
             if not loser.alive or loser.cards == 0 or not champions:
                 continue
-            looter = next(n for n in state.left_of(name) if n in champions)   # R9: nearest Winner to the left
-            script.add(CARDS_MOVED, {"from": name, "to": looter, "count": 1,
-                                     "reason": "Loot: a random card from the Loser's hand", "rule": R_LOOT})
+            looter = next(n for n in state.left_of(name) if n in champions)  # R9: nearest Winner to the left
+            script.add(
+                CARDS_MOVED,
+                {
+                    "from": name,
+                    "to": looter,
+                    "count": 1,
+                    "reason": "Loot: a random card from the Loser's hand",
+                    "rule": R_LOOT,
+                },
+            )
         for name in hurt:
             if script.state.contestant(name).alive:
                 continue
             if champions:
-                script.add(CONTESTANT_DIED, {"player": name, "cause": "combat", "killers": champions,
-                                             "remover": champions[0] if len(champions) == 1 else None,
-                                             "cards": script.state.contestant(name).cards, "rule": R_KILLED})
-            else:   # only the Event card won (R10)
-                script.add(CONTESTANT_DIED, {"player": name, "cause": "other", "killers": [],
-                                             "remover": combat.attacker.roller,
-                                             "cards": script.state.contestant(name).cards, "rule": R_OTHER_DEATH})
+                script.add(
+                    CONTESTANT_DIED,
+                    {
+                        "player": name,
+                        "cause": "combat",
+                        "killers": champions,
+                        "remover": champions[0] if len(champions) == 1 else None,
+                        "cards": script.state.contestant(name).cards,
+                        "rule": R_KILLED,
+                    },
+                )
+            else:  # only the Event card won (R10)
+                script.add(
+                    CONTESTANT_DIED,
+                    {
+                        "player": name,
+                        "cause": "other",
+                        "killers": [],
+                        "remover": combat.attacker.roller,
+                        "cards": script.state.contestant(name).cards,
+                        "rule": R_OTHER_DEATH,
+                    },
+                )
         self._check_end(script)
         self._settle(script)
 
@@ -544,11 +723,23 @@ class DeathShowTv:
         """Objective of the Game: the last Contestant standing wins; if the last die together, nobody does."""
         alive = script.state.alive
         if len(alive) == 1:
-            script.add(GAME_OVER, {"winner": alive[0].name, "reason": f"{alive[0].name} is the last Contestant "
-                                   f"standing and survives the show", "rule": R_OBJECTIVE})
+            script.add(
+                GAME_OVER,
+                {
+                    "winner": alive[0].name,
+                    "reason": f"{alive[0].name} is the last Contestant standing and survives the show",
+                    "rule": R_OBJECTIVE,
+                },
+            )
         elif not alive:
-            script.add(GAME_OVER, {"winner": None, "reason": "the last Contestants died together: there is no "
-                                   "winner (no glory for the dead)", "rule": R_OBJECTIVE})
+            script.add(
+                GAME_OVER,
+                {
+                    "winner": None,
+                    "reason": "the last Contestants died together: there is no winner (no glory for the dead)",
+                    "rule": R_OBJECTIVE,
+                },
+            )
 
     def _settle(self, script: _Script) -> None:
         """After a Combat or death: go on to the phase the action leads to, or end a dead player's turn (R11)."""
@@ -558,8 +749,9 @@ class DeathShowTv:
         if not state.contestant(state.turn).alive:
             self._end_turn(script, f"{state.turn} died during their turn")
         elif state.resume_phase is not None:
-            script.add(PHASE_CHANGED, {"phase": state.resume_phase, "reason": "you may play 1 Event",
-                                       "rule": f"{R_PHASES} 3"})
+            script.add(
+                PHASE_CHANGED, {"phase": state.resume_phase, "reason": "you may play 1 Event", "rule": f"{R_PHASES} 3"}
+            )
 
     # end of turn, discard
     def _end_turn_command(self, script: _Script, command: EndTurn) -> None:
@@ -571,8 +763,14 @@ class DeathShowTv:
         state = script.state
         over = [c.name for c in state.alive if c.cards > HAND_LIMIT]
         if over:
-            script.add(PHASE_CHANGED, {"phase": "discard", "reason": f"{reason}; {', '.join(over)} must discard "
-                                       f"down to {HAND_LIMIT}", "rule": R_DISCARD})
+            script.add(
+                PHASE_CHANGED,
+                {
+                    "phase": "discard",
+                    "reason": f"{reason}; {', '.join(over)} must discard down to {HAND_LIMIT}",
+                    "rule": R_DISCARD,
+                },
+            )
         else:
             following = state.next_alive_after(state.turn)
             script.add(TURN_STARTED, {"player": following, "turn_number": state.turn_number + 1})
@@ -584,20 +782,30 @@ class DeathShowTv:
         if busy:
             raise IllegalCommand(f"{me.name} cannot discard now: {busy}")
         if state.phase != "discard":
-            raise IllegalCommand(f"the Discard Phase comes after the Event Phase; it is the {PHASE_NAMES[state.phase]}",
-                                 R_DISCARD)
+            raise IllegalCommand(
+                f"the Discard Phase comes after the Event Phase; it is the {PHASE_NAMES[state.phase]}", R_DISCARD
+            )
         count = _whole(command.count, "the cards discarded", 1, SHOW_CARDS)
         if me.cards - count < HAND_LIMIT:
-            raise IllegalCommand(f"{me.name} holds {cards(me.cards)} and discards only down to {HAND_LIMIT}",
-                                 R_DISCARD)
-        script.add(HAND_CHANGED, {"player": me.name, "delta": -count, "cards": me.cards - count,
-                                  "reason": f"discards down to the hand limit of {HAND_LIMIT}", "rule": R_DISCARD})
+            raise IllegalCommand(f"{me.name} holds {cards(me.cards)} and discards only down to {HAND_LIMIT}", R_DISCARD)
+        script.add(
+            HAND_CHANGED,
+            {
+                "player": me.name,
+                "delta": -count,
+                "cards": me.cards - count,
+                "reason": f"discards down to the hand limit of {HAND_LIMIT}",
+                "rule": R_DISCARD,
+            },
+        )
         self._after_hand_change(script)
 
     def _after_hand_change(self, script: _Script) -> None:
         state = script.state
         if state.phase == "discard" and all(c.cards <= HAND_LIMIT for c in state.alive):
-            script.add(TURN_STARTED, {"player": state.next_alive_after(state.turn), "turn_number": state.turn_number + 1})
+            script.add(
+                TURN_STARTED, {"player": state.next_alive_after(state.turn), "turn_number": state.turn_number + 1}
+            )
 
     def _adjust_hand(self, script: _Script, command: AdjustHand) -> None:
         state = script.state
@@ -607,8 +815,9 @@ class DeathShowTv:
             raise MalformedCommand("a change of cards must not be 0")
         reason = _text(command.reason, "the reason") if command.reason else "corrected by hand"
         self._check_hand(me, delta)
-        script.add(HAND_CHANGED, {"player": me.name, "delta": delta, "cards": me.cards + delta,
-                                  "reason": reason, "rule": ""})
+        script.add(
+            HAND_CHANGED, {"player": me.name, "delta": delta, "cards": me.cards + delta, "reason": reason, "rule": ""}
+        )
         if not self._busy(script.state):
             self._after_hand_change(script)
 
@@ -625,11 +834,28 @@ class DeathShowTv:
         if busy:
             raise IllegalCommand(f"finish first: {busy}")
         lost = min(amount, me.vitality)
-        script.add(VITALITY_CHANGED, {"player": me.name, "delta": -lost, "vitality": me.vitality - lost,
-                                      "reason": f"{reason} (caused by {by.name})", "rule": ""})
+        script.add(
+            VITALITY_CHANGED,
+            {
+                "player": me.name,
+                "delta": -lost,
+                "vitality": me.vitality - lost,
+                "reason": f"{reason} (caused by {by.name})",
+                "rule": "",
+            },
+        )
         if me.vitality - lost == 0:
-            script.add(CONTESTANT_DIED, {"player": me.name, "cause": "other", "killers": [], "remover": by.name,
-                                         "cards": me.cards, "rule": R_OTHER_DEATH})
+            script.add(
+                CONTESTANT_DIED,
+                {
+                    "player": me.name,
+                    "cause": "other",
+                    "killers": [],
+                    "remover": by.name,
+                    "cards": me.cards,
+                    "rule": R_OTHER_DEATH,
+                },
+            )
             self._check_end(script)
             self._settle(script)
 
@@ -640,9 +866,13 @@ class DeathShowTv:
         reason = _text(command.reason, "the reason")
         top = state.settings.vitality
         if me.vitality + amount > top:
-            raise IllegalCommand(f"{me.name} has {me.vitality} of {top} Vitality and cannot go above the start", R_DEATH)
-        script.add(VITALITY_CHANGED, {"player": me.name, "delta": amount, "vitality": me.vitality + amount,
-                                      "reason": reason, "rule": ""})
+            raise IllegalCommand(
+                f"{me.name} has {me.vitality} of {top} Vitality and cannot go above the start", R_DEATH
+            )
+        script.add(
+            VITALITY_CHANGED,
+            {"player": me.name, "delta": amount, "vitality": me.vitality + amount, "reason": reason, "rule": ""},
+        )
 
     # death
     def _remove_location(self, script: _Script, command: RemoveLocation) -> None:
@@ -653,15 +883,19 @@ class DeathShowTv:
         if death.remover is None:
             raise IllegalCommand(self._death_prompt(state), R_KILLED)
         if command.player != death.remover:
-            raise IllegalCommand(f"{death.remover} caused {death.dead}'s death and chooses the Location, "
-                                 f"not {command.player}", R_SHRINKS)
+            raise IllegalCommand(
+                f"{death.remover} caused {death.dead}'s death and chooses the Location, not {command.player}", R_SHRINKS
+            )
         location = self._open_location(state, command.location)
         here = state.occupants(location.name)
         if here:
-            raise IllegalCommand(f"{location.name} is occupied by {', '.join(here)}: choose an unoccupied Location",
-                                 R_SHRINKS)
-        script.add(LOCATION_REMOVED, {"player": death.remover, "location": location.name, "dead": death.dead,
-                                      "rule": R_SHRINKS})
+            raise IllegalCommand(
+                f"{location.name} is occupied by {', '.join(here)}: choose an unoccupied Location", R_SHRINKS
+            )
+        script.add(
+            LOCATION_REMOVED,
+            {"player": death.remover, "location": location.name, "dead": death.dead, "rule": R_SHRINKS},
+        )
         self._settle(script)
 
     def _end_game(self, script: _Script, command: EndGame) -> None:
@@ -717,8 +951,9 @@ class DeathShowTv:
             return Confirm(player=player, source=source)
         if action == "roll":
             return RollDice(roller=player, source=source)
-        raise MalformedCommand(f"Death Show TV has no button action {action!r}; actions: "
-                               f"{', '.join(self.button_actions)}")
+        raise MalformedCommand(
+            f"Death Show TV has no button action {action!r}; actions: {', '.join(self.button_actions)}"
+        )
 
     def combat_odds(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
         """Each fighter's exact chances to win, lose or neither as they were before the dice (an addition
@@ -762,12 +997,14 @@ class DeathShowTv:
         return f"{state.turn} may play 1 Event, then ends the turn"
 
     def _phase_hint(self, state: DeathShowState) -> str:
-        hints = {"setup": "everyone rolls for the first player",
-                 "draw": f"{state.turn} draws a Show card",
-                 "action": f"{state.turn} must Move, Hunt or Fight",
-                 "event": self._event_hint(state),
-                 "discard": "players over 7 cards discard: "
-                            + ", ".join(f"{c.name} {c.cards}" for c in state.alive if c.cards > HAND_LIMIT)}
+        hints = {
+            "setup": "everyone rolls for the first player",
+            "draw": f"{state.turn} draws a Show card",
+            "action": f"{state.turn} must Move, Hunt or Fight",
+            "event": self._event_hint(state),
+            "discard": "players over 7 cards discard: "
+            + ", ".join(f"{c.name} {c.cards}" for c in state.alive if c.cards > HAND_LIMIT),
+        }
         return hints[state.phase]
 
     def status(self, state: DeathShowState) -> str:
@@ -776,8 +1013,11 @@ class DeathShowTv:
             return f"Game over: {state.end_reason}"
         busy = self._busy(state)
         if busy:
-            return self._combat_prompt(state) if state.combat else (
-                self.pending_dice(state).describe() if state.phase == "setup" else busy)
+            return (
+                self._combat_prompt(state)
+                if state.combat
+                else (self.pending_dice(state).describe() if state.phase == "setup" else busy)
+            )
         return f"{state.turn}'s turn {state.turn_number}, {PHASE_NAMES[state.phase]}: {self._phase_hint(state)}"
 
     def view(self, state: DeathShowState) -> TableView:
@@ -787,8 +1027,10 @@ class DeathShowTv:
         chances = dict(self.combat_odds(state) or ())
         players = []
         for c in state.contestants:
-            tracks = (Track("vitality", "Vitality", c.vitality, 0, top, rule=R_DEATH),
-                      Track("cards", "Cards", c.cards, 0, SHOW_CARDS, rule=R_DISCARD))
+            tracks = (
+                Track("vitality", "Vitality", c.vitality, 0, top, rule=R_DEATH),
+                Track("cards", "Cards", c.cards, 0, SHOW_CARDS, rule=R_DISCARD),
+            )
             where = c.location or ("dead" if not c.alive else "off the island")
             badges = (where,) if c.alive else ("dead",)
             lines = [f"{where} - {cards(c.cards)}"] if c.alive else ["out of the show"]
@@ -801,16 +1043,30 @@ class DeathShowTv:
             headline = f"Vitality {c.vitality}" if c.alive else "DEAD"
             if state.finished and state.winner == c.name:
                 headline = "WINNER"
-            players.append(PlayerView(c.name, c.colour, None, tracks, badges,
-                                      state.turn == c.name and not state.finished, headline, tuple(lines)))
+            players.append(
+                PlayerView(
+                    c.name,
+                    c.colour,
+                    None,
+                    tracks,
+                    badges,
+                    state.turn == c.name and not state.finished,
+                    headline,
+                    tuple(lines),
+                )
+            )
         notes = [f"Weapons usable: level {state.weapon_level}" + (" only" if state.weapon_level == 1 else " and below")]
         notes += [chance.describe(name) for name, chance in chances.items()]
-        notes += [f"after the dice so far, {chance.describe(name)}"
-                  for name, chance in (self.combat_odds_now(state) or ())]
+        notes += [
+            f"after the dice so far, {chance.describe(name)}" for name, chance in (self.combat_odds_now(state) or ())
+        ]
         if state.last_combat is not None:
             notes += list(state.last_combat.lines) + [state.last_combat.summary]
-        notes += [f"{c.name} holds {cards(c.cards)}: discard down to {HAND_LIMIT} in the Discard Phase ({R_DISCARD})"
-                  for c in state.alive if c.cards > HAND_LIMIT]
+        notes += [
+            f"{c.name} holds {cards(c.cards)}: discard down to {HAND_LIMIT} in the Discard Phase ({R_DISCARD})"
+            for c in state.alive
+            if c.cards > HAND_LIMIT
+        ]
         notes += [f"{loc.name} rule: {loc.rule}" for loc in state.locations if loc.rule and not loc.removed]
         request = self.pending_dice(state)
         return TableView(self.title, tuple(players), request, self.status(state), state.finished, tuple(notes))
@@ -842,8 +1098,11 @@ class DeathShowTv:
             verb = "hunts, moving" if p["action"] == "hunt" else "moves"
             return f"{p['player']} {verb} from {p['from'] or 'off the island'} to {p['to']}{rule}"
         if event_type == EVENT_PLAYED:
-            attack = (f", Combat {p['combat_value']:+d} against {', '.join(p['targets'])}"
-                      if p["combat_value"] is not None else "")
+            attack = (
+                f", Combat {p['combat_value']:+d} against {', '.join(p['targets'])}"
+                if p["combat_value"] is not None
+                else ""
+            )
             return f"{p['player']} plays the Event {p['card']}{attack}{rule}"
         if event_type == COMBAT_STARTED:
             names = [f["name"] for f in p["fighters"]]
@@ -852,7 +1111,11 @@ class DeathShowTv:
         if event_type == BONUS_DRAFTED:
             return f"{p['fighter']} enters a bonus of {p['draft']:+d}"
         if event_type == FIGHTER_DECLARED:
-            weapon = "Unarmed" if p["weapon"] == "Unarmed" else f"{p['weapon']} +{p['weapon_bonus']} (level {p['weapon_level']})"
+            weapon = (
+                "Unarmed"
+                if p["weapon"] == "Unarmed"
+                else f"{p['weapon']} +{p['weapon_bonus']} (level {p['weapon_level']})"
+            )
             extras = "".join(f", {name} {value:+d}" for name, value in p["bonuses"])
             dice = ", two dice" if p["dice"] == 2 else ""
             return f"{p['fighter']} fights with {weapon}{extras}{dice}{rule}"
@@ -867,8 +1130,11 @@ class DeathShowTv:
             elif p["cause"] == "combat":
                 fate = f"killed by {' and '.join(p['killers'])}, who roll off for their {cards(p['cards'])}"
             else:
-                fate = (f"their {cards(p['cards'])} {'is' if p['cards'] == 1 else 'are'} discarded" if p["cards"]
-                        else "they held no cards")
+                fate = (
+                    f"their {cards(p['cards'])} {'is' if p['cards'] == 1 else 'are'} discarded"
+                    if p["cards"]
+                    else "they held no cards"
+                )
             return f"{p['player']} dies and is out of the show: {fate}{rule}"
         if event_type == KILLER_CHOSEN:
             return f"{p['player']} rolled highest ({p['total']}) and keeps {p['dead']}'s {cards(p['cards'])}{rule}"
@@ -883,8 +1149,7 @@ class DeathShowTv:
 
 # -- evolve handlers ------------------------------------------------------------------------------------------
 def _with(state: DeathShowState, name: str, **changes: Any) -> DeathShowState:
-    return replace(state, contestants=tuple(replace(c, **changes) if c.name == name else c
-                                            for c in state.contestants))
+    return replace(state, contestants=tuple(replace(c, **changes) if c.name == name else c for c in state.contestants))
 
 
 def _add_cards(state: DeathShowState, name: str, delta: int) -> DeathShowState:
@@ -893,8 +1158,10 @@ def _add_cards(state: DeathShowState, name: str, delta: int) -> DeathShowState:
 
 def _with_fighter(state: DeathShowState, name: str, **changes: Any) -> DeathShowState:
     combat = state.combat
-    return replace(state, combat=replace(combat, fighters=tuple(replace(f, **changes) if f.name == name else f
-                                                                for f in combat.fighters)))
+    return replace(
+        state,
+        combat=replace(combat, fighters=tuple(replace(f, **changes) if f.name == name else f for f in combat.fighters)),
+    )
 
 
 def _dice_rolled(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
@@ -922,8 +1189,9 @@ def _first_player(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState
 
 
 def _turn_started(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, turn=p["player"], turn_number=p["turn_number"], phase="draw", events_played=0,
-                   resume_phase=None)
+    return replace(
+        state, turn=p["player"], turn_number=p["turn_number"], phase="draw", events_played=0, resume_phase=None
+    )
 
 
 def _phase_changed(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
@@ -952,8 +1220,12 @@ def _event_played(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState
 
 
 def _combat_started(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    fighters = tuple(Fighter(f["name"], f["roller"], True, True, bonuses=(Part("Combat", f["value"]),))
-                     if f["is_event"] else Fighter(f["name"], f["roller"]) for f in p["fighters"])
+    fighters = tuple(
+        Fighter(f["name"], f["roller"], True, True, bonuses=(Part("Combat", f["value"]),))
+        if f["is_event"]
+        else Fighter(f["name"], f["roller"])
+        for f in p["fighters"]
+    )
     resume = "event" if state.phase == "action" else state.resume_phase
     return replace(state, combat=Combat(p["kind"], p["location"], fighters, p["card"]), resume_phase=resume)
 
@@ -963,9 +1235,18 @@ def _bonus_drafted(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowStat
 
 
 def _declared(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    state = _with_fighter(state, p["fighter"], declared=True, weapon=p["weapon"], weapon_bonus=p["weapon_bonus"],
-                          weapon_level=p["weapon_level"], bonuses=tuple(Part(n, v) for n, v in p["bonuses"]),
-                          dice=p["dice"], cards_spent=p["cards_spent"], draft=0)
+    state = _with_fighter(
+        state,
+        p["fighter"],
+        declared=True,
+        weapon=p["weapon"],
+        weapon_bonus=p["weapon_bonus"],
+        weapon_level=p["weapon_level"],
+        bonuses=tuple(Part(n, v) for n, v in p["bonuses"]),
+        dice=p["dice"],
+        cards_spent=p["cards_spent"],
+        draft=0,
+    )
     return _add_cards(state, p["fighter"], -p["cards_spent"])
 
 
@@ -996,9 +1277,11 @@ def _killer_chosen(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowStat
 
 
 def _location_removed(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, deaths=state.deaths[1:],
-                   locations=tuple(replace(l, removed=True) if l.name == p["location"] else l
-                                   for l in state.locations))
+    return replace(
+        state,
+        deaths=state.deaths[1:],
+        locations=tuple(replace(l, removed=True) if l.name == p["location"] else l for l in state.locations),
+    )
 
 
 def _game_over(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
@@ -1010,12 +1293,26 @@ def _game_ended(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
 
 
 _EVOLVE: dict[str, Callable[[DeathShowState, Mapping[str, Any]], DeathShowState]] = {
-    DICE_ROLLED: _dice_rolled, ROLL_OFF_TIED: _roll_off_tied, FIRST_PLAYER_CHOSEN: _first_player,
-    TURN_STARTED: _turn_started, PHASE_CHANGED: _phase_changed, HAND_CHANGED: _hand_changed,
-    CARDS_MOVED: _cards_moved, WEAPON_LEVEL_RAISED: _weapon_level, MOVED: _moved, EVENT_PLAYED: _event_played,
-    COMBAT_STARTED: _combat_started, BONUS_DRAFTED: _bonus_drafted, FIGHTER_DECLARED: _declared,
-    COMBAT_RESOLVED: _resolved, VITALITY_CHANGED: _vitality, CONTESTANT_DIED: _died, KILLER_CHOSEN: _killer_chosen,
-    LOCATION_REMOVED: _location_removed, GAME_OVER: _game_over, GAME_ENDED: _game_ended,
+    DICE_ROLLED: _dice_rolled,
+    ROLL_OFF_TIED: _roll_off_tied,
+    FIRST_PLAYER_CHOSEN: _first_player,
+    TURN_STARTED: _turn_started,
+    PHASE_CHANGED: _phase_changed,
+    HAND_CHANGED: _hand_changed,
+    CARDS_MOVED: _cards_moved,
+    WEAPON_LEVEL_RAISED: _weapon_level,
+    MOVED: _moved,
+    EVENT_PLAYED: _event_played,
+    COMBAT_STARTED: _combat_started,
+    BONUS_DRAFTED: _bonus_drafted,
+    FIGHTER_DECLARED: _declared,
+    COMBAT_RESOLVED: _resolved,
+    VITALITY_CHANGED: _vitality,
+    CONTESTANT_DIED: _died,
+    KILLER_CHOSEN: _killer_chosen,
+    LOCATION_REMOVED: _location_removed,
+    GAME_OVER: _game_over,
+    GAME_ENDED: _game_ended,
 }
 
 DEATH_SHOW_TV = DeathShowTv()

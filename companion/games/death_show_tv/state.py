@@ -5,27 +5,40 @@ Card identities are not tracked, only how many Show cards each Contestant holds 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from companion.dice import RollOff  # noqa: F401  (part of this state's shape: first player, killers)
 from companion.errors import MalformedCommand
-from companion.games.death_show_tv.combat import (FUMBLE_FACES, TWO_PLAYER_FUMBLE_FACES, FighterDice, Part,
-                                                  RolledFighter)
+from companion.games.death_show_tv.combat import FUMBLE_FACES, TWO_PLAYER_FUMBLE_FACES, FighterDice, Part, RolledFighter
 
 #: The nine Location cards in the printed 3×3 order, row by row (Location Cards, the map image).
-LOCATIONS = ("Forest of Screams", "Dense Forest", "Monkey Forest",
-             "The Lighthouse", "The Bunker", "The Caves",
-             "Bloody Beach", "Paradise Beach", "Turtle Beach")
-HAND_LIMIT = 7            # Phases of a Turn 4
-MAX_WEAPON_LEVEL = 3      # Types of Show Cards: Weapons ("There are 3 levels of Weapons")
-SHOW_CARDS = 82           # Components: 82 Show cards (the most a hand could ever hold)
-START_VITALITY = 4        # When a Contestant Dies: "Contestants start with 4 Vitality Points"
+LOCATIONS = (
+    "Forest of Screams",
+    "Dense Forest",
+    "Monkey Forest",
+    "The Lighthouse",
+    "The Bunker",
+    "The Caves",
+    "Bloody Beach",
+    "Paradise Beach",
+    "Turtle Beach",
+)
+HAND_LIMIT = 7  # Phases of a Turn 4
+MAX_WEAPON_LEVEL = 3  # Types of Show Cards: Weapons ("There are 3 levels of Weapons")
+SHOW_CARDS = 82  # Components: 82 Show cards (the most a hand could ever hold)
+START_VITALITY = 4  # When a Contestant Dies: "Contestants start with 4 Vitality Points"
 
 #: Phases of a turn (Phases of a Turn 1-4); ``setup`` is the first-player roll-off (Starting the Game).
 PHASES = ("setup", "draw", "action", "event", "discard")
-PHASE_NAMES = {"setup": "Starting the Game", "draw": "Draw Phase", "action": "Action Phase",
-               "event": "Event Phase", "discard": "Discard Phase"}
+PHASE_NAMES = {
+    "setup": "Starting the Game",
+    "draw": "Draw Phase",
+    "action": "Action Phase",
+    "event": "Event Phase",
+    "discard": "Discard Phase",
+}
 
 
 @dataclass(frozen=True)
@@ -174,16 +187,22 @@ class CombatReport:
     fumbles: tuple[bool, ...] = ()
 
     @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> "CombatReport":
+    def from_payload(cls, payload: Mapping[str, Any]) -> CombatReport:
         """Build from a ``combat_resolved`` payload."""
         fighters = payload["fighters"]
-        return cls(tuple(f["line"] for f in fighters), tuple(payload["winners"]), tuple(payload["losers"]),
-                   payload["summary"], tuple(f["name"] for f in fighters), tuple(f["total"] for f in fighters),
-                   tuple(f["fumble"] for f in fighters))
+        return cls(
+            tuple(f["line"] for f in fighters),
+            tuple(payload["winners"]),
+            tuple(payload["losers"]),
+            payload["summary"],
+            tuple(f["name"] for f in fighters),
+            tuple(f["total"] for f in fighters),
+            tuple(f["fumble"] for f in fighters),
+        )
 
     def terms(self, index: int) -> str:
         """The right-hand side of fighter ``index``'s breakdown, e.g. ``"2 (die) + 3 Katana + 2 Ambush"``."""
-        line = self.lines[index][len(f"{self.names[index]} {self.totals[index]} = "):]
+        line = self.lines[index][len(f"{self.names[index]} {self.totals[index]} = ") :]
         return line.split(": FUMBLE")[0]
 
 
@@ -257,7 +276,7 @@ class DeathShowState:
         """Every other seat, starting with the one to the left of ``name`` (the next seat) and going round."""
         names = self.names
         i = names.index(name)
-        return names[i + 1:] + names[:i]
+        return names[i + 1 :] + names[:i]
 
     def next_alive_after(self, name: str) -> str | None:
         """The first living Contestant to the left of ``name`` (whose turn comes next), or ``None``."""

@@ -29,34 +29,88 @@ House-rule and set-up options (``check_options``): ``moguls`` (bool, False), ``s
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from companion.checks import is_whole
-from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
-                                TransferMoney)
+from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
 from companion.dice import DiceRequest
 from companion.errors import BadOption, GameFinished, IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
+from companion.games.telly_time.grid import (
+    CENTRE,
+    LINE_IDS,
+    LINE_NAMES,
+    LINES,
+    RULE_GRID,
+    RULE_MOGUL,
+    RULE_PILOT,
+    RULE_SQUARES,
+    SQUARE_NAMES,
+    SQUARES,
+    GenreGrid,
+    LineBonus,
+    canonical_genre,
+    check_square,
+    check_square_genre,
+    check_tile,
+    check_whole,
+    grid_from_tile,
+    line_index,
+    needs_mogul_choice,
+    order_lines,
+    square_list,
+    square_name,
+)
+from companion.games.telly_time.model import (
+    ANY,
+    CASH_PER_EMPTY_SQUARE_M,
+    CHAT,
+    DEFAULT_GENRES,
+    END_SCORING,
+    KIDS,
+    NO_KIDS_SLOTS,
+    OVER,
+    PILOT,
+    QUIZ,
+    QUIZ_MAX_VIEWERS,
+    QUIZ_PRICE_M,
+    SCORING,
+    SEASON,
+    SEASONS,
+    STARTER_SHOW,
+    TIMESLOT_NAMES,
+    TIMESLOTS,
+    VIEWERS_PER_FILLED_SQUARE,
+    AdjustCash,
+    AdjustViewers,
+    ChangeShowGenre,
+    ChooseMogulLine,
+    ChoosePilotShow,
+    KeepPilotCards,
+    MogulChoice,
+    MoveShow,
+    Network,
+    Pass,
+    PassChoice,
+    PilotCard,
+    PlaceGridMarker,
+    ProduceShow,
+    ScoreEndGame,
+    ScoreLineup,
+    SetGridSquare,
+    SetLineBonus,
+    Show,
+    ShowScore,
+    StartSeason,
+    TakeAction,
+    TellyTimeState,
+    check_timeslot,
+)
 from companion.tracks import Track
 from companion.words import and_join, count, noun
-
-from companion.games.telly_time.grid import (CENTRE, LINE_IDS, LINE_NAMES, LINES, RULE_GRID, RULE_MOGUL,
-                                             RULE_PILOT, RULE_SQUARES, SQUARE_NAMES, SQUARES, GenreGrid,
-                                             LineBonus, canonical_genre, check_square, check_square_genre,
-                                             check_tile, check_whole, grid_from_tile, line_index,
-                                             needs_mogul_choice, order_lines, square_list, square_name)
-from companion.games.telly_time.model import (ANY, CASH_PER_EMPTY_SQUARE_M, CHAT, DEFAULT_GENRES, END_SCORING,
-                                              KIDS, NO_KIDS_SLOTS, OVER, PILOT, QUIZ, QUIZ_MAX_VIEWERS,
-                                              QUIZ_PRICE_M, SCORING, SEASON, SEASONS, STARTER_SHOW,
-                                              TIMESLOT_NAMES, TIMESLOTS, VIEWERS_PER_FILLED_SQUARE,
-                                              AdjustCash, AdjustViewers, ChangeShowGenre, ChooseMogulLine,
-                                              ChoosePilotShow, KeepPilotCards, MogulChoice, MoveShow, Network,
-                                              Pass, PassChoice, PilotCard, PlaceGridMarker, ProduceShow,
-                                              ScoreEndGame, ScoreLineup, SetGridSquare, SetLineBonus, Show,
-                                              ShowScore, StartSeason, TakeAction, TellyTimeState,
-                                              check_timeslot)
 
 # -- rule references ---------------------------------------------------------------------------------------
 RULE_GENRES = "Telly Time: New Genres & Show Effects"
@@ -141,8 +195,12 @@ def show_breakdown(show: Show, score: ShowScore, others_stars: Sequence[int]) ->
     """
     parts: list[list[Any]] = [["show", score.viewers]]
     if score.stars:
-        parts.append([f"stars on it ({'+'.join(map(str, score.stars))})" if len(score.stars) > 1
-                      else "star on it", sum(score.stars)])
+        parts.append(
+            [
+                f"stars on it ({'+'.join(map(str, score.stars))})" if len(score.stars) > 1 else "star on it",
+                sum(score.stars),
+            ]
+        )
     if show.printed_genre == CHAT and others_stars:
         parts.append([f"Chat: stars on other shows ({'+'.join(map(str, others_stars))})", sum(others_stars)])
     if score.quiz_bought:
@@ -185,8 +243,15 @@ class TellyTime:
         ``turn_order`` (``"pass_order"``: next season in the order players passed; ``"seat"``),
         ``allow_negative_cash`` (bool, default False).
         """
-        known = {"moguls": False, "starting_cash_m": 0, "genres": list(DEFAULT_GENRES), "tiles": {},
-                 "first_player": None, "turn_order": "pass_order", "allow_negative_cash": False}
+        known = {
+            "moguls": False,
+            "starting_cash_m": 0,
+            "genres": list(DEFAULT_GENRES),
+            "tiles": {},
+            "first_player": None,
+            "turn_order": "pass_order",
+            "allow_negative_cash": False,
+        }
         if not isinstance(options, Mapping):
             raise BadOption("options", "must be a table of option names and values")
         for option in options:
@@ -200,9 +265,13 @@ class TellyTime:
         if not is_whole(cash) or cash < 0:
             raise BadOption("starting_cash_m", f"must be whole $M ≥ 0, not {cash!r}")
         genres = checked["genres"]
-        if (isinstance(genres, (str, bytes)) or not isinstance(genres, (list, tuple)) or len(genres) != SQUARES
-                or not all(isinstance(g, str) and g.strip() for g in genres)
-                or len({g.strip().casefold() for g in genres}) != SQUARES):
+        if (
+            isinstance(genres, (str, bytes))
+            or not isinstance(genres, (list, tuple))
+            or len(genres) != SQUARES
+            or not all(isinstance(g, str) and g.strip() for g in genres)
+            or len({g.strip().casefold() for g in genres}) != SQUARES
+        ):
             raise BadOption("genres", f"must be 9 distinct genre names (one per grid square), not {genres!r}")
         genres = [g.strip() for g in genres]
         folded = {g.casefold() for g in genres}
@@ -213,8 +282,9 @@ class TellyTime:
         if not isinstance(tiles, Mapping):
             raise BadOption("tiles", "must map a centre genre to its tile")
         try:
-            checked["tiles"] = {canonical_genre(c, genres): check_tile(canonical_genre(c, genres), t, genres)
-                                for c, t in tiles.items()}
+            checked["tiles"] = {
+                canonical_genre(c, genres): check_tile(canonical_genre(c, genres), t, genres) for c, t in tiles.items()
+            }
         except MalformedCommand as error:
             raise BadOption("tiles", str(error)) from None
         first = checked["first_player"]
@@ -234,12 +304,15 @@ class TellyTime:
         options = self.check_options(options)
         names = [seat.name for seat in players]
         if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalCommand(f"The Networks is for 1 to 5 players, not {len(names)}",
-                                 "Telly Time: Components (cubes for 5 players)")
+            raise IllegalCommand(
+                f"The Networks is for 1 to 5 players, not {len(names)}", "Telly Time: Components (cubes for 5 players)"
+            )
         if any(not isinstance(n, str) or not n.strip() or n == BANK for n in names) or len(set(names)) != len(names):
             raise MalformedCommand(f"player names must be distinct and not empty or 'bank': {names}")
         if options["first_player"] is not None and options["first_player"] not in names:
-            raise BadOption("first_player", f"{options['first_player']!r} is not playing; players are {', '.join(names)}")
+            raise BadOption(
+                "first_player", f"{options['first_player']!r} is not playing; players are {', '.join(names)}"
+            )
         networks = tuple(Network(seat.name, seat.colour, options["starting_cash_m"]) for seat in players)
         return TellyTimeState(networks, options)
 
@@ -255,31 +328,41 @@ class TellyTime:
             if isinstance(command, ChooseMogulLine):
                 return self._choose_mogul_line(state, command)
             names = ", ".join(LINE_NAMES[line] for line in state.pending.lines)
-            raise IllegalCommand(f"{state.pending.player} first chooses which line gives the mogul bonus: {names}",
-                                 RULE_MOGUL)
+            raise IllegalCommand(
+                f"{state.pending.player} first chooses which line gives the mogul bonus: {names}", RULE_MOGUL
+            )
         handler = self._HANDLERS.get(type(command))
         if handler is None:
             if isinstance(command, (AnswerDice, RollDice)):
                 raise IllegalCommand("no dice are asked for: The Networks uses no dice", RULE_BASE)
             if isinstance(command, (TransferMoney, AdjustTrack)):
-                raise MalformedCommand(f"use AdjustCash ($M) or AdjustViewers in Telly Time, "
-                                       f"not {type(command).__name__}")
+                raise MalformedCommand(
+                    f"use AdjustCash ($M) or AdjustViewers in Telly Time, not {type(command).__name__}"
+                )
             raise MalformedCommand(f"Telly Time has no command {type(command).__name__}")
         return handler(self, state, command)
 
     # phase and turn guards
     def _require_phase(self, state: TellyTimeState, phase: str, doing: str) -> None:
         if state.phase != phase:
-            when = {PILOT: "during the Pilot Season", SEASON: "during a season's turns",
-                    SCORING: "when the season is scored", END_SCORING: "at the end of the game"}[phase]
+            when = {
+                PILOT: "during the Pilot Season",
+                SEASON: "during a season's turns",
+                SCORING: "when the season is scored",
+                END_SCORING: "at the end of the game",
+            }[phase]
             rule = RULE_PILOT if phase == PILOT else RULE_END if phase == END_SCORING else RULE_BASE
             raise IllegalCommand(f"{doing} only {when}; now: {self._phase_words(state)}", rule)
 
     @staticmethod
     def _phase_words(state: TellyTimeState) -> str:
-        return {PILOT: "Pilot Season", SEASON: f"season {state.season}, {state.current}'s turn",
-                SCORING: f"scoring season {state.season}", END_SCORING: "end-game scoring",
-                OVER: "game over"}[state.phase]
+        return {
+            PILOT: "Pilot Season",
+            SEASON: f"season {state.season}, {state.current}'s turn",
+            SCORING: f"scoring season {state.season}",
+            END_SCORING: "end-game scoring",
+            OVER: "game over",
+        }[state.phase]
 
     def _require_turn(self, state: TellyTimeState, player: str, doing: str) -> Network:
         network = state.network(player)
@@ -293,14 +376,16 @@ class TellyTime:
     @staticmethod
     def _require_grid(network: Network) -> GenreGrid:
         if network.grid is None:
-            raise IllegalCommand(f"{network.name} has no genre grid tile yet: choose the Pilot Season show first",
-                                 RULE_PILOT)
+            raise IllegalCommand(
+                f"{network.name} has no genre grid tile yet: choose the Pilot Season show first", RULE_PILOT
+            )
         return network.grid
 
     def _check_pay(self, state: TellyTimeState, network: Network, cost_m: int, what: str) -> None:
         if cost_m > network.cash_m and not state.options["allow_negative_cash"]:
-            raise InsufficientFunds(f"{network.name} has {money(network.cash_m)}, cannot pay {money(cost_m)} "
-                                    f"for {what}", RULE_BASE)
+            raise InsufficientFunds(
+                f"{network.name} has {money(network.cash_m)}, cannot pay {money(cost_m)} for {what}", RULE_BASE
+            )
 
     def _genre(self, state: TellyTimeState, genre: Any) -> str:
         return canonical_genre(genre, state.genres)
@@ -313,18 +398,30 @@ class TellyTime:
         timeslot = check_timeslot(command.timeslot)
         name = _text(command.name, "a show's name", required=False) or f"{genre} pilot"
         if network.grid is not None:
-            raise IllegalCommand(f"{network.name} already has the {network.grid.squares[CENTRE]} tile; undo to change it",
-                                 RULE_PILOT)
+            raise IllegalCommand(
+                f"{network.name} already has the {network.grid.squares[CENTRE]} tile; undo to change it", RULE_PILOT
+            )
         taken = [n.name for n in state.networks if n.grid is not None and n.grid.squares[CENTRE] == genre]
         if taken:
-            raise IllegalCommand(f"{taken[0]} already has the tile with {genre} in the centre (one tile per genre)",
-                                 RULE_PILOT)
+            raise IllegalCommand(
+                f"{taken[0]} already has the tile with {genre} in the centre (one tile per genre)", RULE_PILOT
+            )
         self._check_kids(genre, timeslot, "a Kids show")
         tile = state.options["tiles"].get(genre)
         grid = grid_from_tile(genre, tile)
-        return [NewEvent(PILOT_SHOW_CHOSEN, {"player": network.name, "genre": genre, "name": name,
-                                             "timeslot": timeslot, "tile": grid.layout_payload(),
-                                             "tile_entered": tile is not None})]
+        return [
+            NewEvent(
+                PILOT_SHOW_CHOSEN,
+                {
+                    "player": network.name,
+                    "genre": genre,
+                    "name": name,
+                    "timeslot": timeslot,
+                    "tile": grid.layout_payload(),
+                    "tile_entered": tile is not None,
+                },
+            )
+        ]
 
     def _set_square(self, state: TellyTimeState, command: SetGridSquare) -> list[NewEvent]:
         network = state.network(command.player)
@@ -335,11 +432,26 @@ class TellyTime:
         if grid.squares[square] == genre:
             raise IllegalCommand(f"{square_name(square)} already shows {genre}", RULE_GRID)
         other = grid.square_of(genre)
-        if other is not None and other != CENTRE and not grid.filled[other] and square != CENTRE \
-                and not grid.filled[square]:
+        if (
+            other is not None
+            and other != CENTRE
+            and not grid.filled[other]
+            and square != CENTRE
+            and not grid.filled[square]
+        ):
             # the genre moves here from another empty square: the two squares swap
-            events = [NewEvent(GRID_SQUARE_SET, {"player": network.name, "square": square, "genre": genre,
-                                                 "swapped_with": other, "other_genre": grid.squares[square]})]
+            events = [
+                NewEvent(
+                    GRID_SQUARE_SET,
+                    {
+                        "player": network.name,
+                        "square": square,
+                        "genre": genre,
+                        "swapped_with": other,
+                        "other_genre": grid.squares[square],
+                    },
+                )
+            ]
             return events
         check_square_genre(grid, square, genre)
         return [NewEvent(GRID_SQUARE_SET, {"player": network.name, "square": square, "genre": genre})]
@@ -351,8 +463,10 @@ class TellyTime:
         line_index(command.line)
         bonus = LineBonus.checked(command.label, command.cash_m, command.viewers)
         if command.line in grid.completed:
-            raise IllegalCommand(f"the {LINE_NAMES[command.line]} is already completed and its bonus gained; "
-                                 f"undo to correct it", RULE_GRID)
+            raise IllegalCommand(
+                f"the {LINE_NAMES[command.line]} is already completed and its bonus gained; undo to correct it",
+                RULE_GRID,
+            )
         return [NewEvent(LINE_BONUS_SET, {"player": network.name, "line": command.line, "bonus": bonus.to_payload()})]
 
     def _keep_cards(self, state: TellyTimeState, command: KeepPilotCards) -> list[NewEvent]:
@@ -367,13 +481,20 @@ class TellyTime:
         for card in cards:
             if card.kind not in ("star", "ad"):
                 raise MalformedCommand(f"a Pilot Season card is a 'star' or an 'ad', not {card.kind!r}")
-            payload.append({"kind": card.kind, "name": _text(card.name, "a card's name", required=False),
-                            "cash_m": check_whole(card.cash_m, "a card's cash bonus ($M)"),
-                            "cost_m": check_whole(card.cost_m, "a card's cost ($M)")})
+            payload.append(
+                {
+                    "kind": card.kind,
+                    "name": _text(card.name, "a card's name", required=False),
+                    "cash_m": check_whole(card.cash_m, "a card's cash bonus ($M)"),
+                    "cost_m": check_whole(card.cost_m, "a card's cost ($M)"),
+                }
+            )
         net = sum(c["cash_m"] - c["cost_m"] for c in payload)
         if network.cash_m + net < 0 and not state.options["allow_negative_cash"]:
-            raise InsufficientFunds(f"{network.name} has {money(network.cash_m)}; these cards would leave "
-                                    f"{money(network.cash_m + net)}", RULE_PILOT)
+            raise InsufficientFunds(
+                f"{network.name} has {money(network.cash_m)}; these cards would leave {money(network.cash_m + net)}",
+                RULE_PILOT,
+            )
         events = [NewEvent(PILOT_CARDS_KEPT, {"player": network.name, "cards": payload})]
         for card in payload:
             title = f"{card['kind']}{' ' + card['name'] if card['name'] else ''}"
@@ -390,10 +511,10 @@ class TellyTime:
                 raise IllegalCommand(f"{network.name} has not placed a Pilot Season show", RULE_PILOT)
             if not network.grid.entered:
                 missing = [i for i, g in enumerate(network.grid.squares) if g is None]
-                where = ("all 8 squares around the centre" if len(missing) == SQUARES - 1
-                         else square_list(missing))
-                raise IllegalCommand(f"{network.name}'s tile: enter the {noun(len(missing), 'genre')} "
-                                     f"of {where}", RULE_GRID)
+                where = "all 8 squares around the centre" if len(missing) == SQUARES - 1 else square_list(missing)
+                raise IllegalCommand(
+                    f"{network.name}'s tile: enter the {noun(len(missing), 'genre')} of {where}", RULE_GRID
+                )
             if not network.pilot_cards:
                 raise IllegalCommand(f"{network.name} has not kept 2 stars/ads", RULE_PILOT)
         first = state.options["first_player"] or state.names[0]
@@ -416,8 +537,11 @@ class TellyTime:
 
     def _check_kids(self, printed_genre: str, timeslot: str, what: str) -> None:
         if printed_genre == KIDS and timeslot in NO_KIDS_SLOTS:
-            raise IllegalCommand(f"{what} can't go in {TIMESLOT_NAMES[timeslot].lower()} (Kids shows only in "
-                                 f"8 PM or weekend), even using network cards", f"{RULE_GENRES}, Kids")
+            raise IllegalCommand(
+                f"{what} can't go in {TIMESLOT_NAMES[timeslot].lower()} (Kids shows only in "
+                f"8 PM or weekend), even using network cards",
+                f"{RULE_GENRES}, Kids",
+            )
 
     def _check_preferred(self, preferred: Any) -> tuple[str, ...]:
         if isinstance(preferred, str) or not isinstance(preferred, (tuple, list)):
@@ -433,8 +557,9 @@ class TellyTime:
             check_timeslot(slot)
         return preferred
 
-    def _fill_events(self, state: TellyTimeState, network: Network, genre: str, reason: str,
-                     rule: str) -> list[NewEvent]:
+    def _fill_events(
+        self, state: TellyTimeState, network: Network, genre: str, reason: str, rule: str
+    ) -> list[NewEvent]:
         """Events for a marker on ``genre``'s square (if empty) and the lines it completes."""
         grid = self._require_grid(network)
         square = grid.square_of(genre)
@@ -442,8 +567,12 @@ class TellyTime:
             raise IllegalCommand(f"{network.name}'s tile has no {genre} square entered yet", RULE_GRID)
         if grid.filled[square]:
             return []
-        events = [NewEvent(GRID_MARKER_PLACED, {"player": network.name, "square": square, "genre": genre,
-                                                "reason": reason, "rule": rule})]
+        events = [
+            NewEvent(
+                GRID_MARKER_PLACED,
+                {"player": network.name, "square": square, "genre": genre, "reason": reason, "rule": rule},
+            )
+        ]
         lines = grid.lines_completed_by(square)
         if not lines:
             return events
@@ -457,11 +586,21 @@ class TellyTime:
         events = []
         for number, (line, mogul) in enumerate(ordered, start=len(grid.completed) + 1):
             bonus = LineBonus() if mogul else grid.bonus(line)
-            events.append(NewEvent(LINE_COMPLETED, {
-                "player": player, "line": line, "number": number, "mogul": mogul,
-                "bonus": {"label": "Mogul bonus: draw 2 moguls, keep 1", "cash_m": 0, "viewers": 0}
-                if mogul else bonus.to_payload(),
-                "rule": RULE_MOGUL if mogul else RULE_GRID}))
+            events.append(
+                NewEvent(
+                    LINE_COMPLETED,
+                    {
+                        "player": player,
+                        "line": line,
+                        "number": number,
+                        "mogul": mogul,
+                        "bonus": {"label": "Mogul bonus: draw 2 moguls, keep 1", "cash_m": 0, "viewers": 0}
+                        if mogul
+                        else bonus.to_payload(),
+                        "rule": RULE_MOGUL if mogul else RULE_GRID,
+                    },
+                )
+            )
         return events
 
     def _produce(self, state: TellyTimeState, command: ProduceShow) -> list[NewEvent]:
@@ -478,9 +617,17 @@ class TellyTime:
         if cost:
             events.append(_cash(network.name, -cost, f"producing {name}", RULE_BASE))
         show = Show(name, genre, genre, preferred)
-        events.append(NewEvent(SHOW_PRODUCED, {"player": network.name, "timeslot": timeslot,
-                                               "show": show.to_payload(),
-                                               "replaced": replaced.name if replaced else None}))
+        events.append(
+            NewEvent(
+                SHOW_PRODUCED,
+                {
+                    "player": network.name,
+                    "timeslot": timeslot,
+                    "show": show.to_payload(),
+                    "replaced": replaced.name if replaced else None,
+                },
+            )
+        )
         events += self._fill_events(state, network, genre, f"first {genre} show produced", RULE_GRID)
         events.append(self._end_turn(state, network.name, f"produced {name}"))
         return events
@@ -506,17 +653,38 @@ class TellyTime:
             raise MalformedCommand(f"preempted is true or false, not {command.preempted!r}")
         order = 1 + sum(1 for n in state.networks if n.passed is not None)
         grid = self._require_grid(network)
-        events = [NewEvent(PASSED, {"player": network.name, "reward": command.reward, "amount": amount,
-                                    "preempted": command.preempted, "order": order})]
+        events = [
+            NewEvent(
+                PASSED,
+                {
+                    "player": network.name,
+                    "reward": command.reward,
+                    "amount": amount,
+                    "preempted": command.preempted,
+                    "order": order,
+                },
+            )
+        ]
         empty = grid.empty_count
         if empty:
-            events.append(_cash(network.name, CASH_PER_EMPTY_SQUARE_M * empty,
-                                f"passing with {count(empty, 'empty grid square')} at "
-                                f"{money(CASH_PER_EMPTY_SQUARE_M)} each", RULE_SQUARES))
+            events.append(
+                _cash(
+                    network.name,
+                    CASH_PER_EMPTY_SQUARE_M * empty,
+                    f"passing with {count(empty, 'empty grid square')} at {money(CASH_PER_EMPTY_SQUARE_M)} each",
+                    RULE_SQUARES,
+                )
+            )
         if command.reward == "cash" and amount:
             doubled = ", doubled by Preempted Timeslot" if command.preempted else ""
-            events.append(_cash(network.name, amount * (2 if command.preempted else 1),
-                                f"pass track {money(amount)}{doubled}", RULE_CLARIFY if doubled else RULE_BASE))
+            events.append(
+                _cash(
+                    network.name,
+                    amount * (2 if command.preempted else 1),
+                    f"pass track {money(amount)}{doubled}",
+                    RULE_CLARIFY if doubled else RULE_BASE,
+                )
+            )
         events.append(self._end_turn(state, network.name, "passed", passing=True))
         return events
 
@@ -532,8 +700,10 @@ class TellyTime:
         genre = self._genre(state, command.genre)
         reason = _text(command.reason, "the reason")
         if grid.is_filled(genre):
-            raise IllegalCommand(f"{network.name}'s {genre} square already has a marker; a filled genre never "
-                                 f"fills again", f"{RULE_GRID}; {RULE_CLARIFY}, Market Research")
+            raise IllegalCommand(
+                f"{network.name}'s {genre} square already has a marker; a filled genre never fills again",
+                f"{RULE_GRID}; {RULE_CLARIFY}, Market Research",
+            )
         return self._fill_events(state, network, genre, reason, f"{RULE_CLARIFY}, {reason}")
 
     def _move_show(self, state: TellyTimeState, command: MoveShow) -> list[NewEvent]:
@@ -545,8 +715,7 @@ class TellyTime:
         moving, other = network.show_in(source), network.show_in(target)
         reason = _text(command.reason, "the reason")
         if moving is None:
-            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[source]}",
-                                 f"{RULE_CLARIFY}, {reason}")
+            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[source]}", f"{RULE_CLARIFY}, {reason}")
         self._check_kids(moving.printed_genre, target, f"{moving.name} (Kids)")
         if other is not None:
             self._check_kids(other.printed_genre, source, f"{other.name} (Kids)")
@@ -559,13 +728,17 @@ class TellyTime:
         show = network.show_in(timeslot)
         reason = _text(command.reason, "the reason")
         if show is None:
-            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[timeslot]}",
-                                 f"{RULE_CLARIFY}, {reason}")
+            raise IllegalCommand(
+                f"{network.name} has no show in {TIMESLOT_NAMES[timeslot]}", f"{RULE_CLARIFY}, {reason}"
+            )
         genre = self._genre(state, command.genre)
         if genre == show.genre:
             raise IllegalCommand(f"{show.name} is already {genre}", f"{RULE_CLARIFY}, {reason}")
-        return [NewEvent(SHOW_GENRE_CHANGED, {"player": network.name, "timeslot": timeslot, "genre": genre,
-                                              "reason": reason})]
+        return [
+            NewEvent(
+                SHOW_GENRE_CHANGED, {"player": network.name, "timeslot": timeslot, "genre": genre, "reason": reason}
+            )
+        ]
 
     def _adjust_cash(self, state: TellyTimeState, command: AdjustCash) -> list[NewEvent]:
         network = state.network(command.player)
@@ -593,14 +766,18 @@ class TellyTime:
         if network.scored:
             raise IllegalCommand(f"{network.name}'s lineup is already scored this season", RULE_BASE)
         scores = command.shows
-        if isinstance(scores, (str, bytes)) or not isinstance(scores, (tuple, list)) \
-                or not all(isinstance(s, ShowScore) for s in scores):
+        if (
+            isinstance(scores, (str, bytes))
+            or not isinstance(scores, (tuple, list))
+            or not all(isinstance(s, ShowScore) for s in scores)
+        ):
             raise MalformedCommand("a lineup score lists one ShowScore per show")
         occupied = [slot for slot in TIMESLOTS if network.show_in(slot) is not None]
         given = [check_timeslot(s.timeslot) for s in scores]
         if sorted(given, key=TIMESLOTS.index) != occupied:
-            raise MalformedCommand(f"score each show once: {network.name} has shows in "
-                                   f"{', '.join(TIMESLOT_NAMES[s] for s in occupied)}")
+            raise MalformedCommand(
+                f"score each show once: {network.name} has shows in {', '.join(TIMESLOT_NAMES[s] for s in occupied)}"
+            )
         for score in scores:
             show = network.show_in(score.timeslot)
             check_whole(score.viewers, f"{show.name}'s viewers")
@@ -611,19 +788,27 @@ class TellyTime:
             check_whole(score.penalty, f"{show.name}'s timeslot penalty")
             check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
             if score.quiz_bought and show.printed_genre != QUIZ:
-                raise IllegalCommand(f"only a Quiz show buys bonus viewers; {show.name} is "
-                                     f"{show.printed_genre or 'a starter show'}", f"{RULE_GENRES}, Quiz")
+                raise IllegalCommand(
+                    f"only a Quiz show buys bonus viewers; {show.name} is {show.printed_genre or 'a starter show'}",
+                    f"{RULE_GENRES}, Quiz",
+                )
             if score.penalty and show.in_preferred(score.timeslot):
-                why = ("it says ANY: it ignores any timeslot penalty" if ANY in show.preferred
-                       else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots")
+                why = (
+                    "it says ANY: it ignores any timeslot penalty"
+                    if ANY in show.preferred
+                    else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots"
+                )
                 raise IllegalCommand(f"{show.name} takes no timeslot penalty: {why}", RULE_WILD)
         income = check_whole(command.income_m, "income ($M)")
         costs = check_whole(command.costs_m, "costs ($M)")
         quiz = sum(s.quiz_bought for s in scores) * QUIZ_PRICE_M
         if network.cash_m + income - costs - quiz < 0 and not state.options["allow_negative_cash"]:
-            raise InsufficientFunds(f"{network.name} has {money(network.cash_m)}; {money(income)} income − "
-                                    f"{money(costs)} costs − {money(quiz)} Quiz viewers would leave "
-                                    f"{money(network.cash_m + income - costs - quiz)}", RULE_BASE)
+            raise InsufficientFunds(
+                f"{network.name} has {money(network.cash_m)}; {money(income)} income − "
+                f"{money(costs)} costs − {money(quiz)} Quiz viewers would leave "
+                f"{money(network.cash_m + income - costs - quiz)}",
+                RULE_BASE,
+            )
         others = command.other_viewers
         if isinstance(others, (str, bytes)) or not isinstance(others, (tuple, list)):
             raise MalformedCommand("other viewers are (label, viewers) pairs")
@@ -631,22 +816,37 @@ class TellyTime:
         for pair in others:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise MalformedCommand(f"other viewers are (label, viewers) pairs, not {pair!r}")
-            checked_others.append([_text(pair[0], "a viewer entry's label", 40),
-                                   check_whole(pair[1], "viewers", minimum=None)])
+            checked_others.append(
+                [_text(pair[0], "a viewer entry's label", 40), check_whole(pair[1], "viewers", minimum=None)]
+            )
         # each show, with Chat counting the stars on the *other* shows
         shows_payload, parts = [], []
         for score in sorted(scores, key=lambda s: TIMESLOTS.index(s.timeslot)):
             show = network.show_in(score.timeslot)
             others_stars = [v for s in scores if s is not score for v in s.stars]
             total, show_parts = show_breakdown(show, score, others_stars)
-            shows_payload.append({"timeslot": score.timeslot, "name": show.name, "genre": show.genre,
-                                  "total": total, "parts": show_parts})
+            shows_payload.append(
+                {
+                    "timeslot": score.timeslot,
+                    "name": show.name,
+                    "genre": show.genre,
+                    "total": total,
+                    "parts": show_parts,
+                }
+            )
             parts.append([show.name, total])
         grid = self._require_grid(network)
         if grid.filled_count:
-            parts.append([f"genre grid ({count(grid.filled_count, 'filled square')})", VIEWERS_PER_FILLED_SQUARE * grid.filled_count])
+            parts.append(
+                [
+                    f"genre grid ({count(grid.filled_count, 'filled square')})",
+                    VIEWERS_PER_FILLED_SQUARE * grid.filled_count,
+                ]
+            )
         if network.passed is not None and network.passed.reward == "viewers" and network.passed.amount:
-            label = "pass track" + (f" {network.passed.amount} × 2 Preempted Timeslot" if network.passed.preempted else "")
+            label = "pass track" + (
+                f" {network.passed.amount} × 2 Preempted Timeslot" if network.passed.preempted else ""
+            )
             parts.append([label, network.passed.value])
         if command.variety_channel:
             reruns = [self._genre(state, g) for g in command.rerun_genres]
@@ -663,16 +863,34 @@ class TellyTime:
         if costs:
             events.append(_cash(network.name, -costs, f"season {state.season} costs", RULE_BASE))
         if quiz:
-            events.append(_cash(network.name, -quiz, f"{quiz // QUIZ_PRICE_M} Quiz bonus viewers at "
-                                f"{money(QUIZ_PRICE_M)} each", f"{RULE_GENRES}, Quiz"))
-        events.append(NewEvent(LINEUP_SCORED, {"player": network.name, "season": state.season, "total": total,
-                                               "parts": parts, "shows": shows_payload, "rule": RULE_SQUARES}))
+            events.append(
+                _cash(
+                    network.name,
+                    -quiz,
+                    f"{quiz // QUIZ_PRICE_M} Quiz bonus viewers at {money(QUIZ_PRICE_M)} each",
+                    f"{RULE_GENRES}, Quiz",
+                )
+            )
+        events.append(
+            NewEvent(
+                LINEUP_SCORED,
+                {
+                    "player": network.name,
+                    "season": state.season,
+                    "total": total,
+                    "parts": parts,
+                    "shows": shows_payload,
+                    "rule": RULE_SQUARES,
+                },
+            )
+        )
         if all(n.scored or n.name == network.name for n in state.networks):
             if state.season >= SEASONS:
                 events.append(NewEvent(END_SCORING_STARTED, {"season": state.season}))
             else:
-                events.append(NewEvent(SEASON_STARTED, {"season": state.season + 1,
-                                                        "order": list(self._next_order(state))}))
+                events.append(
+                    NewEvent(SEASON_STARTED, {"season": state.season + 1, "order": list(self._next_order(state))})
+                )
         return events
 
     def _next_order(self, state: TellyTimeState) -> tuple[str, ...]:
@@ -696,14 +914,21 @@ class TellyTime:
             if row.casefold() == GENRES_ROW.casefold():
                 raise IllegalCommand("ignore the Genres row of the end-game viewer bonuses with Telly Time", RULE_END)
             parts.append([row, check_whole(pair[1], f"the {row} bonus", minimum=None)])
-        events = [NewEvent(END_GAME_SCORED, {"player": network.name, "total": sum(v for _, v in parts),
-                                             "parts": parts, "rule": RULE_END})]
+        events = [
+            NewEvent(
+                END_GAME_SCORED,
+                {"player": network.name, "total": sum(v for _, v in parts), "parts": parts, "rule": RULE_END},
+            )
+        ]
         if all(n.end_scored or n.name == network.name for n in state.networks):
-            final = {n.name: n.viewers + (events[0].payload["total"] if n.name == network.name else 0)
-                     for n in state.networks}
+            final = {
+                n.name: n.viewers + (events[0].payload["total"] if n.name == network.name else 0)
+                for n in state.networks
+            }
             best = max(final.values())
-            events.append(NewEvent(GAME_OVER, {"viewers": final,
-                                               "winners": [n for n in state.names if final[n] == best]}))
+            events.append(
+                NewEvent(GAME_OVER, {"viewers": final, "winners": [n for n in state.names if final[n] == best]})
+            )
         return events
 
     def _choose_mogul_line(self, state: TellyTimeState, command: ChooseMogulLine) -> list[NewEvent]:
@@ -713,26 +938,37 @@ class TellyTime:
         network = state.network(pending.player)
         if command.line not in pending.lines:
             line_index(command.line)
-            raise IllegalCommand(f"choose one of the lines just completed: "
-                                 f"{', '.join(LINE_NAMES[l] for l in pending.lines)}", RULE_MOGUL)
+            raise IllegalCommand(
+                f"choose one of the lines just completed: {', '.join(LINE_NAMES[l] for l in pending.lines)}", RULE_MOGUL
+            )
         ordered = order_lines(network.grid, pending.lines, True, command.line)
         return self._line_events(network.grid, network.name, ordered)
 
     _HANDLERS: dict[type, Any] = {
-        ChoosePilotShow: _choose_pilot, SetGridSquare: _set_square, SetLineBonus: _set_bonus,
-        KeepPilotCards: _keep_cards, StartSeason: _start_season, ProduceShow: _produce,
-        TakeAction: _take_action, Pass: _pass, PlaceGridMarker: _place_marker, MoveShow: _move_show,
-        ChangeShowGenre: _change_genre, AdjustCash: _adjust_cash, AdjustViewers: _adjust_viewers,
-        ScoreLineup: _score_lineup, ScoreEndGame: _score_end,
+        ChoosePilotShow: _choose_pilot,
+        SetGridSquare: _set_square,
+        SetLineBonus: _set_bonus,
+        KeepPilotCards: _keep_cards,
+        StartSeason: _start_season,
+        ProduceShow: _produce,
+        TakeAction: _take_action,
+        Pass: _pass,
+        PlaceGridMarker: _place_marker,
+        MoveShow: _move_show,
+        ChangeShowGenre: _change_genre,
+        AdjustCash: _adjust_cash,
+        AdjustViewers: _adjust_viewers,
+        ScoreLineup: _score_lineup,
+        ScoreEndGame: _score_end,
     }
 
     # -- evolve ----------------------------------------------------------------------------------------
     def evolve(self, state: TellyTimeState, event_type: str, payload: Mapping[str, Any]) -> TellyTimeState:
         """Fold one event into the state (pure; the event was checked when it was decided). Raises
         ``ValueError`` for an unknown event type."""
+
         def change(name: str, **fields: Any) -> TellyTimeState:
-            return replace(state, networks=tuple(replace(n, **fields) if n.name == name else n
-                                                 for n in state.networks))
+            return replace(state, networks=tuple(replace(n, **fields) if n.name == name else n for n in state.networks))
 
         def network() -> Network:
             return state.network(payload["player"])
@@ -760,8 +996,9 @@ class TellyTime:
         if event_type == SEASON_STARTED:
             order = tuple(payload["order"])
             networks = tuple(replace(n, passed=None, scored=False) for n in state.networks)
-            return replace(state, networks=networks, phase=SEASON, season=payload["season"], order=order,
-                           current=order[0])
+            return replace(
+                state, networks=networks, phase=SEASON, season=payload["season"], order=order, current=order[0]
+            )
         if event_type == SHOW_PRODUCED:
             index = TIMESLOTS.index(payload["timeslot"])
             lineup = list(network().lineup)
@@ -784,8 +1021,12 @@ class TellyTime:
         if event_type == LINE_COMPLETED:
             current = network()
             bonus = payload["bonus"]
-            state = change(payload["player"], grid=current.grid.with_completed(payload["line"]),
-                           cash_m=current.cash_m + bonus["cash_m"], viewers=current.viewers + bonus["viewers"])
+            state = change(
+                payload["player"],
+                grid=current.grid.with_completed(payload["line"]),
+                cash_m=current.cash_m + bonus["cash_m"],
+                viewers=current.viewers + bonus["viewers"],
+            )
             if state.pending is not None and state.pending.player == payload["player"]:
                 remaining = tuple(l for l in state.pending.lines if l != payload["line"])
                 state = replace(state, pending=MogulChoice(state.pending.player, remaining) if remaining else None)
@@ -808,8 +1049,9 @@ class TellyTime:
         if event_type == GAME_OVER:
             winners = payload["winners"]
             most = "has the most viewers" if len(winners) == 1 else "share the most viewers"
-            return replace(state, phase=OVER, winners=tuple(winners), finished=True,
-                           end_reason=f"{and_join(winners)} {most}")
+            return replace(
+                state, phase=OVER, winners=tuple(winners), finished=True, end_reason=f"{and_join(winners)} {most}"
+            )
         if event_type == GAME_ENDED:
             return replace(state, finished=True, end_reason=payload["reason"])
         raise ValueError(f"Telly Time cannot apply an event of type {event_type!r}")
@@ -829,47 +1071,68 @@ class TellyTime:
             verb = "scores" if p["viewers"] >= 0 else "loses"
             return f"{p['player']} {verb} {count(abs(p['viewers']), 'viewer')}: {p['reason']}{rule}"
         if event_type == PILOT_SHOW_CHOSEN:
-            tile = ("its squares come from the set-up" if p.get("tile_entered")
-                    else "enter the genres of its other 8 squares")
-            return (f"{p['player']} places the Pilot Season show {p['name']} ({p['genre']}) in "
-                    f"{TIMESLOT_NAMES[p['timeslot']]} and takes the {p['genre']} tile with a marker on the centre; "
-                    f"{tile} ({RULE_PILOT})")
+            tile = (
+                "its squares come from the set-up"
+                if p.get("tile_entered")
+                else "enter the genres of its other 8 squares"
+            )
+            return (
+                f"{p['player']} places the Pilot Season show {p['name']} ({p['genre']}) in "
+                f"{TIMESLOT_NAMES[p['timeslot']]} and takes the {p['genre']} tile with a marker on the centre; "
+                f"{tile} ({RULE_PILOT})"
+            )
         if event_type == GRID_SQUARE_SET:
             text = f"{p['player']}'s tile: {square_name(p['square'])} is {p['genre']}"
             if "swapped_with" in p:
                 other = square_name(p["swapped_with"])
-                text += (f" and {other} is now {p['other_genre']} (the two swapped)" if p["other_genre"]
-                         else f", moved from {other}, which has no genre now")
+                text += (
+                    f" and {other} is now {p['other_genre']} (the two swapped)"
+                    if p["other_genre"]
+                    else f", moved from {other}, which has no genre now"
+                )
             return text
         if event_type == LINE_BONUS_SET:
-            return (f"{p['player']}'s tile: the bonus at the end of the {LINE_NAMES[p['line']]} is "
-                    f"{LineBonus.from_payload(p['bonus']).describe()}")
+            return (
+                f"{p['player']}'s tile: the bonus at the end of the {LINE_NAMES[p['line']]} is "
+                f"{LineBonus.from_payload(p['bonus']).describe()}"
+            )
         if event_type == PILOT_CARDS_KEPT:
-            cards = [f"{c['kind']} {c['name'] or ''}".strip() + f" (bonus {money(c['cash_m'])}, cost {money(c['cost_m'])})"
-                     for c in p["cards"]]
+            cards = [
+                f"{c['kind']} {c['name'] or ''}".strip() + f" (bonus {money(c['cash_m'])}, cost {money(c['cost_m'])})"
+                for c in p["cards"]
+            ]
             return f"{p['player']} keeps 2 Pilot Season cards: {and_join(cards)} ({RULE_PILOT})"
         if event_type == SEASON_STARTED:
             return f"Season {p['season']} begins; the turn order is {', '.join(p['order'])}"
         if event_type == SHOW_PRODUCED:
             show = Show.from_payload(p["show"])
-            prefers = ("prefers ANY" if ANY in show.preferred
-                       else "prefers " + " or ".join(TIMESLOT_NAMES[s] for s in show.preferred) if show.preferred
-                       else "no preferred timeslot")
+            prefers = (
+                "prefers ANY"
+                if ANY in show.preferred
+                else "prefers " + " or ".join(TIMESLOT_NAMES[s] for s in show.preferred)
+                if show.preferred
+                else "no preferred timeslot"
+            )
             replaced = f", replacing {p['replaced']}" if p.get("replaced") else ""
-            return (f"{p['player']} produces {show.name} ({show.genre}, {prefers}) in "
-                    f"{TIMESLOT_NAMES[p['timeslot']]}{replaced}")
+            return (
+                f"{p['player']} produces {show.name} ({show.genre}, {prefers}) in "
+                f"{TIMESLOT_NAMES[p['timeslot']]}{replaced}"
+            )
         if event_type == SHOW_MOVED:
-            return (f"{p['player']} swaps the shows in {TIMESLOT_NAMES[p['from']]} and {TIMESLOT_NAMES[p['to']]} "
-                    f"({p['reason']})")
+            return (
+                f"{p['player']} swaps the shows in {TIMESLOT_NAMES[p['from']]} and {TIMESLOT_NAMES[p['to']]} "
+                f"({p['reason']})"
+            )
         if event_type == SHOW_GENRE_CHANGED:
-            return (f"{p['player']}'s {TIMESLOT_NAMES[p['timeslot']]} show becomes {p['genre']} without its show "
-                    f"effect ({p['reason']}, {RULE_CLARIFY})")
+            return (
+                f"{p['player']}'s {TIMESLOT_NAMES[p['timeslot']]} show becomes {p['genre']} without its show "
+                f"effect ({p['reason']}, {RULE_CLARIFY})"
+            )
         if event_type == GRID_MARKER_PLACED:
             return f"{p['player']} fills the {p['genre']} square ({SQUARE_NAMES[p['square']]}): {p['reason']}{rule}"
         if event_type == MOGUL_CHOICE_PENDING:
             lines = and_join([f"the {LINE_NAMES[l]}" for l in p["lines"]])
-            return (f"{p['player']} completes {lines} at once and chooses which one gives the mogul bonus "
-                    f"({RULE_MOGUL})")
+            return f"{p['player']} completes {lines} at once and chooses which one gives the mogul bonus ({RULE_MOGUL})"
         if event_type == LINE_COMPLETED:
             head = f"{p['player']} completes the {LINE_NAMES[p['line']]}, the {ordinal(p['number'])} line of the tile,"
             bonus = LineBonus.from_payload(p["bonus"])
@@ -899,18 +1162,29 @@ class TellyTime:
         if event_type == SCORING_STARTED:
             return f"Everyone has passed: score the lineups of season {p['season']}"
         if event_type == LINEUP_SCORED:
-            text = (f"{p['player']} scores {count(p['total'], 'viewer')} in season {p['season']}: "
-                    f"{_parts_text(p['parts'])}")
-            return "; ".join([text] + [f"{s['name']} scores {s['total']} = {_parts_text(s['parts'])}"
-                                       for s in p["shows"] if len(s["parts"]) > 1])
+            text = (
+                f"{p['player']} scores {count(p['total'], 'viewer')} in season {p['season']}: {_parts_text(p['parts'])}"
+            )
+            return "; ".join(
+                [text]
+                + [
+                    f"{s['name']} scores {s['total']} = {_parts_text(s['parts'])}"
+                    for s in p["shows"]
+                    if len(s["parts"]) > 1
+                ]
+            )
         if event_type == END_SCORING_STARTED:
-            return (f"Season {p['season']} was the last: score the end-game viewer bonuses without the Genres row "
-                    f"({RULE_END})")
+            return (
+                f"Season {p['season']} was the last: score the end-game viewer bonuses without the Genres row "
+                f"({RULE_END})"
+            )
         if event_type == END_GAME_SCORED:
             if not p["parts"]:
                 return f"{p['player']} scores no end-game bonuses{rule}"
-            return (f"{p['player']} scores {count(p['total'], 'viewer')} of end-game bonuses: "
-                    f"{_parts_text(p['parts'])}{rule}")
+            return (
+                f"{p['player']} scores {count(p['total'], 'viewer')} of end-game bonuses: "
+                f"{_parts_text(p['parts'])}{rule}"
+            )
         if event_type == GAME_OVER:
             ranked = sorted(p["viewers"].items(), key=lambda kv: -kv[1])
             best = ranked[0][1]
@@ -968,17 +1242,21 @@ class TellyTime:
             waiting = [n.name for n in state.networks if not n.scored]
             return f"Season {state.season} is over: score the {noun(len(waiting), 'lineup')} of {and_join(waiting)}"
         waiting = [n.name for n in state.networks if not n.end_scored]
-        return (f"Season {state.season} was the last: score the end-game bonuses of {and_join(waiting)} "
-                f"without the Genres row")
+        return (
+            f"Season {state.season} was the last: score the end-game bonuses of {and_join(waiting)} "
+            f"without the Genres row"
+        )
 
     def player_view(self, state: TellyTimeState, network: Network) -> PlayerView:
         """One player's public picture: tracks cash ($M), viewers and empty squares; headline cash;
         panel lines viewers and what passing now would pay ($1M per empty square)."""
         grid = network.grid
         empty = grid.empty_count if grid else SQUARES
-        tracks = (Track("cash_m", "Cash ($M)", network.cash_m, None, None, RULE_BASE),
-                  Track("viewers", "Viewers", network.viewers, None, None, RULE_BASE),
-                  Track("empty_squares", "Empty squares", empty, 0, SQUARES, RULE_SQUARES))
+        tracks = (
+            Track("cash_m", "Cash ($M)", network.cash_m, None, None, RULE_BASE),
+            Track("viewers", "Viewers", network.viewers, None, None, RULE_BASE),
+            Track("empty_squares", "Empty squares", empty, 0, SQUARES, RULE_SQUARES),
+        )
         badges = []
         if network.passed is not None:
             badges.append("Passed")
@@ -986,11 +1264,20 @@ class TellyTime:
             badges.append(count(len(grid.completed), 'line'))
         if network.name in state.winners:
             badges.append("Winner")
-        cash = f"-${-network.cash_m}M" if network.cash_m < 0 else f"${network.cash_m}M"   # panels: ASCII only
-        return PlayerView(network.name, network.colour, None, tracks, tuple(badges),
-                          state.current == network.name and state.phase == SEASON, headline=cash,
-                          panel_lines=(f"{network.viewers} viewers - {empty} empty",
-                                       f"Pass now: +${CASH_PER_EMPTY_SQUARE_M * empty}M"))
+        cash = f"-${-network.cash_m}M" if network.cash_m < 0 else f"${network.cash_m}M"  # panels: ASCII only
+        return PlayerView(
+            network.name,
+            network.colour,
+            None,
+            tracks,
+            tuple(badges),
+            state.current == network.name and state.phase == SEASON,
+            headline=cash,
+            panel_lines=(
+                f"{network.viewers} viewers - {empty} empty",
+                f"Pass now: +${CASH_PER_EMPTY_SQUARE_M * empty}M",
+            ),
+        )
 
     def view(self, state: TellyTimeState) -> TableView:
         """The public picture (everything in The Networks is public): one PlayerView per player, the
@@ -1001,19 +1288,55 @@ class TellyTime:
             if network.grid is not None and network.grid.entered:
                 genres = network.grid.completing_genres()
                 if genres:
-                    notes.append(f"{network.name} would complete a line with a {and_join(genres, 'or')} show "
-                                 f"(Solo Mode)")
-        return TableView(self.title, tuple(self.player_view(state, n) for n in state.networks), None,
-                         self.status(state), state.finished, tuple(notes))
+                    notes.append(
+                        f"{network.name} would complete a line with a {and_join(genres, 'or')} show (Solo Mode)"
+                    )
+        return TableView(
+            self.title,
+            tuple(self.player_view(state, n) for n in state.networks),
+            None,
+            self.status(state),
+            state.finished,
+            tuple(notes),
+        )
 
 
 TELLY_TIME = TellyTime()
 
 __all__ = [
-    "TELLY_TIME", "TellyTime", "TellyTimeState", "Network", "Show", "ShowScore", "PassChoice", "PilotCard",
-    "MogulChoice", "GenreGrid", "LineBonus", "ChoosePilotShow", "SetGridSquare", "SetLineBonus",
-    "KeepPilotCards", "StartSeason", "ProduceShow", "TakeAction", "Pass", "PlaceGridMarker", "MoveShow",
-    "ChangeShowGenre", "AdjustCash", "AdjustViewers", "ScoreLineup", "ScoreEndGame", "ChooseMogulLine",
-    "TIMESLOTS", "LINES", "LINE_IDS", "LINE_NAMES", "DEFAULT_GENRES", "money", "show_breakdown",
+    "TELLY_TIME",
+    "TellyTime",
+    "TellyTimeState",
+    "Network",
+    "Show",
+    "ShowScore",
+    "PassChoice",
+    "PilotCard",
+    "MogulChoice",
+    "GenreGrid",
+    "LineBonus",
+    "ChoosePilotShow",
+    "SetGridSquare",
+    "SetLineBonus",
+    "KeepPilotCards",
+    "StartSeason",
+    "ProduceShow",
+    "TakeAction",
+    "Pass",
+    "PlaceGridMarker",
+    "MoveShow",
+    "ChangeShowGenre",
+    "AdjustCash",
+    "AdjustViewers",
+    "ScoreLineup",
+    "ScoreEndGame",
+    "ChooseMogulLine",
+    "TIMESLOTS",
+    "LINES",
+    "LINE_IDS",
+    "LINE_NAMES",
+    "DEFAULT_GENRES",
+    "money",
+    "show_breakdown",
     "variety_channel_viewers",
 ]

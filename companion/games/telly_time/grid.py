@@ -14,8 +14,9 @@ Everything here is pure: a :class:`GenreGrid` is a frozen value and every change
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import IllegalCommand, MalformedCommand
@@ -27,21 +28,39 @@ SQUARES = 9
 CENTRE = 4
 
 #: Square index -> its name by position on the 3×3 tile, for everything a person reads.
-SQUARE_NAMES: tuple[str, ...] = ("top-left", "top-middle", "top-right",
-                                 "middle-left", "centre", "middle-right",
-                                 "bottom-left", "bottom-middle", "bottom-right")
+SQUARE_NAMES: tuple[str, ...] = (
+    "top-left",
+    "top-middle",
+    "top-right",
+    "middle-left",
+    "centre",
+    "middle-right",
+    "bottom-left",
+    "bottom-middle",
+    "bottom-right",
+)
 
 #: Line id -> the three squares it runs through, in the order they are read.
 LINES: dict[str, tuple[int, int, int]] = {
-    "row1": (0, 1, 2), "row2": (3, 4, 5), "row3": (6, 7, 8),
-    "col1": (0, 3, 6), "col2": (1, 4, 7), "col3": (2, 5, 8),
-    "diag1": (0, 4, 8), "diag2": (2, 4, 6),
+    "row1": (0, 1, 2),
+    "row2": (3, 4, 5),
+    "row3": (6, 7, 8),
+    "col1": (0, 3, 6),
+    "col2": (1, 4, 7),
+    "col3": (2, 5, 8),
+    "diag1": (0, 4, 8),
+    "diag2": (2, 4, 6),
 }
 #: Line id -> its name in words, for the screen and the history.
 LINE_NAMES: dict[str, str] = {
-    "row1": "top row", "row2": "middle row", "row3": "bottom row",
-    "col1": "left column", "col2": "middle column", "col3": "right column",
-    "diag1": "diagonal top-left to bottom-right", "diag2": "diagonal top-right to bottom-left",
+    "row1": "top row",
+    "row2": "middle row",
+    "row3": "bottom row",
+    "col1": "left column",
+    "col2": "middle column",
+    "col3": "right column",
+    "diag1": "diagonal top-left to bottom-right",
+    "diag2": "diagonal top-right to bottom-left",
 }
 LINE_IDS: tuple[str, ...] = tuple(LINES)
 
@@ -79,20 +98,23 @@ class LineBonus:
     viewers: int = 0
 
     @classmethod
-    def checked(cls, label: Any, cash_m: Any = 0, viewers: Any = 0) -> "LineBonus":
+    def checked(cls, label: Any, cash_m: Any = 0, viewers: Any = 0) -> LineBonus:
         """A bonus from entered values. Raises :class:`MalformedCommand` for an empty or over-long
         label (40 characters) or a cash/viewer amount that is not a whole number ≥ 0."""
         if not isinstance(label, str) or not label.strip() or len(label.strip()) > 40:
             raise MalformedCommand(f"a line bonus needs a short label (1 to 40 characters), not {label!r}")
-        return cls(label.strip(), check_whole(cash_m, "a line bonus's cash ($M)"),
-                   check_whole(viewers, "a line bonus's viewers"))
+        return cls(
+            label.strip(),
+            check_whole(cash_m, "a line bonus's cash ($M)"),
+            check_whole(viewers, "a line bonus's viewers"),
+        )
 
     def to_payload(self) -> dict[str, Any]:
         """``{"label": ..., "cash_m": ..., "viewers": ...}`` (JSON-able)."""
         return {"label": self.label, "cash_m": self.cash_m, "viewers": self.viewers}
 
     @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> "LineBonus":
+    def from_payload(cls, payload: Mapping[str, Any]) -> LineBonus:
         """Rebuild a bonus from :meth:`to_payload` output."""
         return cls(payload["label"], int(payload.get("cash_m", 0)), int(payload.get("viewers", 0)))
 
@@ -160,43 +182,49 @@ class GenreGrid:
         order (empty if the square is already filled)."""
         if self.filled[square]:
             return ()
-        return tuple(line for line, squares in LINES.items()
-                     if square in squares and all(self.filled[s] or s == square for s in squares))
+        return tuple(
+            line
+            for line, squares in LINES.items()
+            if square in squares and all(self.filled[s] or s == square for s in squares)
+        )
 
     def completing_genres(self) -> tuple[str, ...]:
         """Genres whose square would complete at least one line if filled now, in square order (for the
         solo opponent's "Prefers show of YOUR best genre", "Solo Mode")."""
-        return tuple(self.squares[s] for s in range(SQUARES)
-                     if self.squares[s] is not None and self.lines_completed_by(s))
+        return tuple(
+            self.squares[s] for s in range(SQUARES) if self.squares[s] is not None and self.lines_completed_by(s)
+        )
 
     # -- changing ----------------------------------------------------------------------------------------
-    def with_square(self, square: int, genre: str) -> "GenreGrid":
+    def with_square(self, square: int, genre: str) -> GenreGrid:
         """This grid with ``genre`` entered on ``square`` (no checks; see :func:`check_square_genre`)."""
         squares = list(self.squares)
         squares[square] = genre
         return replace(self, squares=tuple(squares))
 
-    def with_bonus(self, line: str, bonus: LineBonus) -> "GenreGrid":
+    def with_bonus(self, line: str, bonus: LineBonus) -> GenreGrid:
         """This grid with ``bonus`` entered at the end of ``line``."""
         bonuses = list(self.bonuses)
         bonuses[line_index(line)] = bonus
         return replace(self, bonuses=tuple(bonuses))
 
-    def with_marker(self, square: int) -> "GenreGrid":
+    def with_marker(self, square: int) -> GenreGrid:
         """This grid with a marker cube on ``square``."""
         filled = list(self.filled)
         filled[square] = True
         return replace(self, filled=tuple(filled))
 
-    def with_completed(self, line: str) -> "GenreGrid":
+    def with_completed(self, line: str) -> GenreGrid:
         """This grid with ``line``'s bonus recorded as gained (after the ones already gained)."""
         return replace(self, completed=self.completed + (line,))
 
     # -- storing -----------------------------------------------------------------------------------------
     def layout_payload(self) -> dict[str, Any]:
         """The tile as entered: ``{"squares": [9 names or None], "bonuses": {line: bonus payload}}``."""
-        return {"squares": list(self.squares),
-                "bonuses": {line: bonus.to_payload() for line, bonus in zip(LINE_IDS, self.bonuses)}}
+        return {
+            "squares": list(self.squares),
+            "bonuses": {line: bonus.to_payload() for line, bonus in zip(LINE_IDS, self.bonuses)},
+        }
 
 
 def square_name(square: int) -> str:
@@ -220,8 +248,9 @@ def line_index(line: Any) -> int:
 def check_square(square: Any) -> int:
     """``square`` if it is a square index 0 to 8; raises :class:`MalformedCommand` otherwise."""
     if not is_whole(square) or not 0 <= square < SQUARES:
-        raise MalformedCommand(f"a grid square is given as 0 (top-left) to 8 (bottom-right), row by row, "
-                               f"not {square!r}")
+        raise MalformedCommand(
+            f"a grid square is given as 0 (top-left) to 8 (bottom-right), row by row, not {square!r}"
+        )
     return square
 
 
@@ -246,12 +275,12 @@ def check_square_genre(grid: GenreGrid, square: int, genre: str) -> None:
     if square == CENTRE:
         raise IllegalCommand(f"the centre square is the Pilot Season genre ({grid.squares[CENTRE]})", RULE_PILOT)
     if grid.filled[square]:
-        raise IllegalCommand(f"{square_name(square)} ({grid.squares[square]}) already has a marker cube",
-                             RULE_GRID)
+        raise IllegalCommand(f"{square_name(square)} ({grid.squares[square]}) already has a marker cube", RULE_GRID)
     other = grid.square_of(genre)
     if other is not None and other != square:
-        raise IllegalCommand(f"{genre} is already on {square_name(other)} of this tile; a tile shows each genre "
-                             f"once", RULE_GRID)
+        raise IllegalCommand(
+            f"{genre} is already on {square_name(other)} of this tile; a tile shows each genre once", RULE_GRID
+        )
 
 
 def grid_from_tile(centre: str, tile: Mapping[str, Any] | None) -> GenreGrid:
@@ -294,8 +323,9 @@ def check_tile(centre: str, tile: Any, genres: Iterable[str]) -> dict[str, Any]:
         line_index(line)
         if not isinstance(bonus, Mapping):
             raise MalformedCommand(f"the tile for {centre}: bonus of {line} must be a table with a label")
-        checked[line] = LineBonus.checked(bonus.get("label"), bonus.get("cash_m", 0),
-                                          bonus.get("viewers", 0)).to_payload()
+        checked[line] = LineBonus.checked(
+            bonus.get("label"), bonus.get("cash_m", 0), bonus.get("viewers", 0)
+        ).to_payload()
     return {"squares": names, "bonuses": checked}
 
 
@@ -307,8 +337,9 @@ def needs_mogul_choice(grid: GenreGrid, new_lines: tuple[str, ...], moguls: bool
     return moguls and already <= 1 and len(new_lines) >= 2
 
 
-def order_lines(grid: GenreGrid, new_lines: tuple[str, ...], moguls: bool,
-                mogul_line: str | None = None) -> list[tuple[str, bool]]:
+def order_lines(
+    grid: GenreGrid, new_lines: tuple[str, ...], moguls: bool, mogul_line: str | None = None
+) -> list[tuple[str, bool]]:
     """The order in which ``new_lines`` (completed at the same time) count, each with whether it gives
     the mogul bonus instead of its printed bonus ("Mogul Bonus").
 
@@ -325,9 +356,10 @@ def order_lines(grid: GenreGrid, new_lines: tuple[str, ...], moguls: bool,
         second = moguls and len(grid.completed) == 1
         return [(line, second and position == 0) for position, line in enumerate(lines)]
     if mogul_line not in lines:
-        raise IllegalCommand(f"choose which of {', '.join(LINE_NAMES[l] for l in lines)} gives the mogul bonus",
-                             RULE_MOGUL)
+        raise IllegalCommand(
+            f"choose which of {', '.join(LINE_NAMES[l] for l in lines)} gives the mogul bonus", RULE_MOGUL
+        )
     others = [line for line in lines if line != mogul_line]
-    if grid.completed:                      # this group holds the game's second line
+    if grid.completed:  # this group holds the game's second line
         return [(mogul_line, True)] + [(line, False) for line in others]
     return [(others[0], False), (mogul_line, True)] + [(line, False) for line in others[1:]]

@@ -12,14 +12,17 @@ from typing import Any
 
 from companion.commands import Command
 from companion.errors import MalformedCommand
-
 from companion.games.telly_time.grid import GenreGrid
 
 #: Timeslot ids, left to right on the player board plus the module's weekend slot ("Weekend Timeslots").
 TIMESLOTS: tuple[str, ...] = ("8pm", "primetime", "late_night", "weekend")
 #: Timeslot id -> its name on the screen.
-TIMESLOT_NAMES: dict[str, str] = {"8pm": "8 PM", "primetime": "Primetime", "late_night": "Late night",
-                                  "weekend": "Weekend"}
+TIMESLOT_NAMES: dict[str, str] = {
+    "8pm": "8 PM",
+    "primetime": "Primetime",
+    "late_night": "Late night",
+    "weekend": "Weekend",
+}
 #: A show whose preferred timeslot reads "ANY" ("Wild Timeslots").
 ANY = "any"
 #: Slots where Kids shows may not go ("New Genres & Show Effects", Kids).
@@ -67,11 +70,15 @@ class Show:
 
     def to_payload(self) -> dict[str, Any]:
         """JSON-able form for events."""
-        return {"name": self.name, "genre": self.genre, "printed_genre": self.printed_genre,
-                "preferred": list(self.preferred)}
+        return {
+            "name": self.name,
+            "genre": self.genre,
+            "printed_genre": self.printed_genre,
+            "preferred": list(self.preferred),
+        }
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any]) -> "Show":
+    def from_payload(cls, payload: dict[str, Any]) -> Show:
         """Rebuild from :meth:`to_payload`."""
         return cls(payload["name"], payload["genre"], payload["printed_genre"], tuple(payload["preferred"]))
 
@@ -110,7 +117,7 @@ class Network:
     viewers: int = 0
     grid: GenreGrid | None = None
     pilot: Show | None = None
-    pilot_cards: tuple["PilotCard", ...] = ()
+    pilot_cards: tuple[PilotCard, ...] = ()
     lineup: tuple[Show | None, ...] = (None,) * len(TIMESLOTS)
     passed: PassChoice | None = None
     scored: bool = False
@@ -170,6 +177,7 @@ class TellyTimeState:
 
 
 # -- commands ------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PilotCard:

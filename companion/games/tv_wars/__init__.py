@@ -20,38 +20,69 @@ Network News to the first seat), ``starting_cash`` (int dollars, default 31,000,
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
 from companion.checks import is_whole
-from companion.commands import (BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice,
-                                TransferMoney)
+from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games import PlayerView, TableView
-from companion.tracks import TRACK_CHANGED, Track, track_event
-from companion.games.tv_wars.holdings import (HOLDINGS_EVENTS, NETWORK_OUT, PROGRAM_ACQUIRED, BONUS_ACQUIRED,
-                                              Holdings, PrivateView, Supply, apply_holdings_event,
-                                              describe_holdings_event, private_view_of)
 from companion.games.tv_wars import auction as _auction
 from companion.games.tv_wars import bankruptcy as _bankruptcy
 from companion.games.tv_wars import spaces as _spaces
+from companion.games.tv_wars import war_at_table as _war
 from companion.games.tv_wars.auction import Auction, Bid, PassBid
 from companion.games.tv_wars.bankruptcy import Debt, FinalCount, SellProgram
-from companion.games.tv_wars.setup import (STARTING_PROGRAMMING, ProgramSpec, SelectStartingProgramming,
-                                           decide_selection, describe_selection)
-from companion.games.tv_wars.spaces import ON_THE_AIR_PAYMENT, SPONSOR_PER_HALF_HOUR  # 9.5, 9.4
-from companion.games.tv_wars.spaces import (Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp, LandOn, Landing,
-                                            Nominate, Steal, TileEntry)
+from companion.games.tv_wars.holdings import (
+    BONUS_ACQUIRED,
+    HOLDINGS_EVENTS,
+    NETWORK_OUT,
+    PROGRAM_ACQUIRED,
+    Holdings,
+    PrivateView,
+    Supply,
+    apply_holdings_event,
+    describe_holdings_event,
+    private_view_of,
+)
 from companion.games.tv_wars.ratings_war import HouseRules
-from companion.games.tv_wars import war_at_table as _war
-from companion.games.tv_wars.war_at_table import (EnterLineUp, LockLineUp, PlacePreemption, RevealLineUps,
-                                                  WarAtTable, war_active)
+from companion.games.tv_wars.setup import (
+    STARTING_PROGRAMMING,
+    ProgramSpec,
+    SelectStartingProgramming,
+    decide_selection,
+    describe_selection,
+)
+from companion.games.tv_wars.spaces import (  # 9.5, 9.4
+    ON_THE_AIR_PAYMENT,
+    SPONSOR_PER_HALF_HOUR,
+    Bulletin,
+    BuyMovie,
+    Decline,
+    EnterTileValue,
+    GiveUp,
+    Landing,
+    LandOn,
+    Nominate,
+    Steal,
+    TileEntry,
+)
+from companion.games.tv_wars.war_at_table import (
+    EnterLineUp,
+    LockLineUp,
+    PlacePreemption,
+    RevealLineUps,
+    WarAtTable,
+    war_active,
+)
+from companion.tracks import TRACK_CHANGED, Track, track_event
 
-STARTING_CASH = 31_000          # dollars, rule 2.4
-STARTING_HALF_HOURS = 20        # ten hours of programming, rule 2.3
+STARTING_CASH = 31_000  # dollars, rule 2.4
+STARTING_HALF_HOURS = 20  # ten hours of programming, rule 2.3
 #: Most programming that can exist (Inventory: 12×120, 12×90, 30×60, 60×30 minutes, 8 movies of 120).
 MAX_HALF_HOURS = 12 * 4 + 12 * 3 + 30 * 2 + 60 * 1 + 8 * 4
 
@@ -202,12 +233,15 @@ class TvWars:
         options = self.check_options(options)
         names = [seat.name for seat in players]
         if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalCommand(f"TV Wars is for 2 to 4 networks, not {len(names)}",
-                                 "TV Wars Inventory: four Prime Time Line-Up cards")
+            raise IllegalCommand(
+                f"TV Wars is for 2 to 4 networks, not {len(names)}", "TV Wars Inventory: four Prime Time Line-Up cards"
+            )
         if any(not name.strip() or name == BANK for name in names) or len(set(names)) != len(names):
             raise MalformedCommand(f"network names must be distinct and not empty or 'bank': {names}")
-        networks = tuple(Network(seat.name, seat.colour, options["starting_cash"],
-                                 _half_hours_track(STARTING_HALF_HOURS)) for seat in players)
+        networks = tuple(
+            Network(seat.name, seat.colour, options["starting_cash"], _half_hours_track(STARTING_HALF_HOURS))
+            for seat in players
+        )
         house_rules = HouseRules(options["counter_programming_four"])
         if options["roll_off"]:
             return TvWarsState(networks, None, RollOff(tuple(names)), house_rules=house_rules)
@@ -237,12 +271,14 @@ class TvWars:
         if state.finished:
             raise GameFinished(f"the game has ended ({state.end_reason}); undo to reopen it")
         if isinstance(command, (PassOnTheAir, LandOnSponsor)) and state.roll_off is not None:
-            raise IllegalCommand("nobody moves until the Best Network News roll-off has decided who starts",
-                                 "TV Wars 2.5")
+            raise IllegalCommand(
+                "nobody moves until the Best Network News roll-off has decided who starts", "TV Wars 2.5"
+            )
         if state.auction is not None and isinstance(command, (PassOnTheAir, LandOnSponsor)):
-            if command.source != "button":     # a tap on On the Air / Sponsor means what it says: refuse it
-                raise IllegalCommand(f"an auction is under way ({state.auction.status}): nobody moves until it "
-                                     f"closes", "TV Wars 4")
+            if command.source != "button":  # a tap on On the Air / Sponsor means what it says: refuse it
+                raise IllegalCommand(
+                    f"an auction is under way ({state.auction.status}): nobody moves until it closes", "TV Wars 4"
+                )
             # During an auction nobody moves: the seat's first two buttons mean raise $500 and pass (4).
             if isinstance(command, PassOnTheAir):
                 command = Bid(network=command.network, amount=state.auction.minimum, source=command.source)
@@ -255,18 +291,23 @@ class TvWars:
             return self._play(state, command)
         if isinstance(command, PassOnTheAir):
             network = state.network(command.network)
-            if not state.playing:       # the hand-kept table-core mode: the players keep the turns
-                return [Movement(BANK, command.network, ON_THE_AIR_PAYMENT, "passed On the Air",
-                                 "TV Wars 9.5").to_event()]
+            if not state.playing:  # the hand-kept table-core mode: the players keep the turns
+                return [
+                    Movement(BANK, command.network, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event()
+                ]
             if state.busy:
                 raise IllegalCommand(f"finish {state.busy} first; nobody moves until then", "TV Wars 9.5")
             if network.name != state.turn:
-                raise IllegalCommand(f"only the moving network passes On the Air: it is {state.turn}'s turn, "
-                                     f"not {network.name}'s", "TV Wars 9.5")
+                raise IllegalCommand(
+                    f"only the moving network passes On the Air: it is {state.turn}'s turn, not {network.name}'s",
+                    "TV Wars 9.5",
+                )
             if state.passed_on_the_air:
                 raise IllegalCommand(f"{network.name} has already passed On the Air this turn", "TV Wars 9.5")
-            return [Movement(BANK, network.name, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event(),
-                    NewEvent(ON_THE_AIR_PASSED, {"network": network.name})]
+            return [
+                Movement(BANK, network.name, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event(),
+                NewEvent(ON_THE_AIR_PASSED, {"network": network.name}),
+            ]
         if isinstance(command, LandOnSponsor):
             return self._sponsor(state, command)
         if isinstance(command, TransferMoney):
@@ -303,9 +344,15 @@ class TvWars:
         if track.value == 0:
             raise IllegalCommand(f"{network.name} owns no programming, so Sponsor pays nothing", "TV Wars 9.4")
         amount = SPONSOR_PER_HALF_HOUR * track.value
-        events.append(Movement(BANK, network.name, amount,
-                               f"Sponsor: {track.value} half-hours × {format_dollars(SPONSOR_PER_HALF_HOUR)}",
-                               "TV Wars 9.4").to_event())
+        events.append(
+            Movement(
+                BANK,
+                network.name,
+                amount,
+                f"Sponsor: {track.value} half-hours × {format_dollars(SPONSOR_PER_HALF_HOUR)}",
+                "TV Wars 9.4",
+            ).to_event()
+        )
         return events
 
     def _roll_off(self, state: TvWarsState, command: AnswerDice) -> list[NewEvent]:
@@ -327,12 +374,20 @@ class TvWars:
         # The two commonest events: only the networks that change are rebuilt, the rest are shared.
         if event_type == MONEY_MOVED:
             balances = apply_movement(state.balances, Movement.from_payload(payload))
-            return _evolved(state, networks=tuple(n if n.cash == balances[n.name] else
-                                                  _evolved(n, cash=balances[n.name]) for n in state.networks))
+            return _evolved(
+                state,
+                networks=tuple(
+                    n if n.cash == balances[n.name] else _evolved(n, cash=balances[n.name]) for n in state.networks
+                ),
+            )
         if event_type == TRACK_CHANGED:
-            return _evolved(state, networks=tuple(
-                _evolved(n, half_hours=_half_hours_track(payload["value"])) if n.name == payload["player"] else n
-                for n in state.networks))
+            return _evolved(
+                state,
+                networks=tuple(
+                    _evolved(n, half_hours=_half_hours_track(payload["value"])) if n.name == payload["player"] else n
+                    for n in state.networks
+                ),
+            )
         if event_type == DICE_ROLLED:
             roll_off = state.roll_off
             if roll_off is None:
@@ -345,8 +400,16 @@ class TvWars:
         if event_type == ON_THE_AIR_PASSED:
             return replace(state, passed_on_the_air=True)
         if event_type == GAME_ENDED:
-            return replace(state, finished=True, end_reason=payload["reason"], final_count=None, landing=None,
-                           auction=None, entry=None, debts=())
+            return replace(
+                state,
+                finished=True,
+                end_reason=payload["reason"],
+                final_count=None,
+                landing=None,
+                auction=None,
+                entry=None,
+                debts=(),
+            )
         if event_type in _war.WAR_EVENTS:
             return replace(state, war=_war.evolve_war(state.war, event_type, payload))
         if event_type in HOLDINGS_EVENTS or event_type == STARTING_PROGRAMMING:
@@ -361,8 +424,12 @@ class TvWars:
                 return replace(state, final_count=FinalCount(payload["reason"], payload["rule"], specials))
             if event_type == _bankruptcy.SPECIAL_VALUED:
                 count = state.final_count
-                return replace(state, final_count=replace(count, values=count.values + (
-                    (payload["network"], payload["tile_id"], payload["value"]),)))
+                return replace(
+                    state,
+                    final_count=replace(
+                        count, values=count.values + ((payload["network"], payload["tile_id"], payload["value"]),)
+                    ),
+                )
             return replace(state, debts=_bankruptcy.evolve_debts(state.debts, event_type, payload))
         raise ValueError(f"TV Wars cannot apply an event of type {event_type!r}")
 
@@ -372,25 +439,44 @@ class TvWars:
         if event_type == STARTING_PROGRAMMING:
             holdings[payload["network"]] = Holdings(tracked=True)
             for tile in payload["tiles"]:
-                holdings, supply = apply_holdings_event(holdings, supply, PROGRAM_ACQUIRED,
-                                                        {"network": payload["network"], "tile": tile})
+                holdings, supply = apply_holdings_event(
+                    holdings, supply, PROGRAM_ACQUIRED, {"network": payload["network"], "tile": tile}
+                )
         else:
             holdings, supply = apply_holdings_event(holdings, supply, event_type, payload)
         out = {payload["network"]} if event_type == NETWORK_OUT else set()
         entry = state.entry
-        if event_type in (PROGRAM_ACQUIRED, BONUS_ACQUIRED) and entry is not None and entry.network == payload["network"]:
+        if (
+            event_type in (PROGRAM_ACQUIRED, BONUS_ACQUIRED)
+            and entry is not None
+            and entry.network == payload["network"]
+        ):
             entry = None
         debts = _bankruptcy.evolve_debts(state.debts, event_type, payload) if out else state.debts
-        return replace(state, supply=supply, entry=entry, debts=debts, networks=tuple(
-            _with_holdings(n, holdings[n.name], n.out or n.name in out) for n in state.networks),
-            technical_difficulties=tuple(t for t in state.technical_difficulties if t not in out))
+        return replace(
+            state,
+            supply=supply,
+            entry=entry,
+            debts=debts,
+            networks=tuple(_with_holdings(n, holdings[n.name], n.out or n.name in out) for n in state.networks),
+            technical_difficulties=tuple(t for t in state.technical_difficulties if t not in out),
+        )
 
     def _evolve_space(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
         if event_type == _spaces.TURN_PASSED:
             return replace(state, turn=payload["network"], passed_on_the_air=False)
         if event_type == _spaces.TILE_ENTRY_OPENED:
-            return replace(state, entry=TileEntry(payload["network"], payload["lot"], payload["length"],
-                                                  payload["colour"], payload["reason"], payload["rule"]))
+            return replace(
+                state,
+                entry=TileEntry(
+                    payload["network"],
+                    payload["lot"],
+                    payload["length"],
+                    payload["colour"],
+                    payload["reason"],
+                    payload["rule"],
+                ),
+            )
         if event_type == _spaces.BEST_NETWORK_NEWS_PASSED:
             return replace(state, best_network_news=payload["network"])
         if event_type == _spaces.RATINGS_WAR_CALLED:
@@ -411,8 +497,11 @@ class TvWars:
             return decide_selection(state, command)
         if not state.playing:
             missing = [n.name for n in state.networks if not n.holdings.tracked]
-            wait = (f"{', '.join(missing)} must select starting programming first (TV Wars 2.3)" if missing
-                    else "the Best Network News roll-off comes first (TV Wars 2.5)")
+            wait = (
+                f"{', '.join(missing)} must select starting programming first (TV Wars 2.3)"
+                if missing
+                else "the Best Network News roll-off comes first (TV Wars 2.5)"
+            )
             raise IllegalCommand(f"play has not begun: {wait}", "TV Wars 2.3, 2.5")
         mover = state.turn
         events = self._play_step(state, command)
@@ -422,9 +511,13 @@ class TvWars:
         events, after = self._war_hook(after, events)
         closed = next((e for e in events if e.type == _auction.AUCTION_CLOSED), None)
         if closed is not None:
-            more = _spaces.after_auction(after, closed.payload, _auction.auction_from_payload(
-                next(e for e in events if e.type == _auction.AUCTION_OPENED).payload)
-                if any(e.type == _auction.AUCTION_OPENED for e in events) else state.auction)
+            more = _spaces.after_auction(
+                after,
+                closed.payload,
+                _auction.auction_from_payload(next(e for e in events if e.type == _auction.AUCTION_OPENED).payload)
+                if any(e.type == _auction.AUCTION_OPENED for e in events)
+                else state.auction,
+            )
             events += more
             for event in more:
                 after = self.evolve(after, event.type, event.payload)
@@ -434,8 +527,13 @@ class TvWars:
             events += ending
             for event in ending:
                 after = self.evolve(after, event.type, event.payload)
-        if not after.finished and after.busy is None and after.turn == mover and mover is not None \
-                and (state.busy is not None or isinstance(command, (LandOn, LandOnSponsor))):
+        if (
+            not after.finished
+            and after.busy is None
+            and after.turn == mover
+            and mover is not None
+            and (state.busy is not None or isinstance(command, (LandOn, LandOnSponsor)))
+        ):
             events.append(NewEvent(_spaces.TURN_PASSED, {"network": self._next_turn(after, mover)}))
         return events
 
@@ -452,16 +550,38 @@ class TvWars:
 
         called = next((e for e in events if e.type == _spaces.RATINGS_WAR_CALLED), None)
         if called is not None:
-            add(_war.start_war(called.payload["network"], called.payload["february_sweeps"],
-                               {n.name: n.holdings for n in after.networks}, out=[n.name for n in after.networks if n.out],
-                               best_network_news=after.best_network_news, house_rules=after.house_rules))
+            add(
+                _war.start_war(
+                    called.payload["network"],
+                    called.payload["february_sweeps"],
+                    {n.name: n.holdings for n in after.networks},
+                    out=[n.name for n in after.networks if n.out],
+                    best_network_news=after.best_network_news,
+                    house_rules=after.house_rules,
+                )
+            )
         ended = next((e for e in events + more if e.type == _war.RATINGS_WAR_ENDED), None)
         if ended is not None:
-            add([NewEvent(_spaces.LANDING_DONE, {"network": after.war.landed_by, "outcome": after.war.summary,
-                                                 "rule": "TV Wars 6"})])
+            add(
+                [
+                    NewEvent(
+                        _spaces.LANDING_DONE,
+                        {"network": after.war.landed_by, "outcome": after.war.summary, "rule": "TV Wars 6"},
+                    )
+                ]
+            )
             if ended.payload["super_bowl_auction"]:
-                add(_auction.open_auction(after, "super_bowl", None, None, last_owner=ended.payload["super_bowl_auction"],
-                                          reason="the Super Bowl after the February Sweeps Ratings War", rule="TV Wars 9.8"))
+                add(
+                    _auction.open_auction(
+                        after,
+                        "super_bowl",
+                        None,
+                        None,
+                        last_owner=ended.payload["super_bowl_auction"],
+                        reason="the Super Bowl after the February Sweeps Ratings War",
+                        rule="TV Wars 9.8",
+                    )
+                )
         return events + more, after
 
     @staticmethod
@@ -476,26 +596,35 @@ class TvWars:
 
     def _play_step(self, state: TvWarsState, command: Command) -> list[NewEvent]:
         if war_active(state.war) and isinstance(command, (*_WAR_COMMANDS, AnswerDice)):
-            return _war.decide_war(state.war, {n.name: n.holdings for n in state.networks}, command,
-                                   balances=state.balances)
+            return _war.decide_war(
+                state.war, {n.name: n.holdings for n in state.networks}, command, balances=state.balances
+            )
         if isinstance(command, _WAR_COMMANDS):
             raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
         if isinstance(command, (LandOn, LandOnSponsor)):
             network = state.network(command.network)
             space = command.space if isinstance(command, LandOn) else "sponsor"
-            if isinstance(command, LandOnSponsor) and command.half_hours is not None \
-                    and command.half_hours != network.holdings.half_hours:
-                raise IllegalCommand(f"{network.name} holds {network.holdings.half_hours} half-hours of Program "
-                                     f"tiles, not {command.half_hours!r}; Sponsor pays for the tiles held", "TV Wars 9.4")
+            if (
+                isinstance(command, LandOnSponsor)
+                and command.half_hours is not None
+                and command.half_hours != network.holdings.half_hours
+            ):
+                raise IllegalCommand(
+                    f"{network.name} holds {network.holdings.half_hours} half-hours of Program "
+                    f"tiles, not {command.half_hours!r}; Sponsor pays for the tiles held",
+                    "TV Wars 9.4",
+                )
             if state.busy is not None:
                 raise IllegalCommand(f"finish {state.busy} first", "TV Wars 2.5")
             if network.name != state.turn:
-                raise IllegalCommand(f"it is {state.turn}'s turn, not {network.name}'s (turns go clockwise)",
-                                     "TV Wars 2.5")
+                raise IllegalCommand(
+                    f"it is {state.turn}'s turn, not {network.name}'s (turns go clockwise)", "TV Wars 2.5"
+                )
             passed = command.passed_on_the_air if isinstance(command, LandOn) else False
             if passed is True and state.passed_on_the_air:
-                raise IllegalCommand(f"{network.name} has already been paid for passing On the Air this turn",
-                                     "TV Wars 9.5")
+                raise IllegalCommand(
+                    f"{network.name} has already been paid for passing On the Air this turn", "TV Wars 9.5"
+                )
             return _spaces.land(state, network.name, space, passed)
         if isinstance(command, (Bid, PassBid)):
             return _auction.decide_bid(state, command)
@@ -529,8 +658,9 @@ class TvWars:
             events.append(NewEvent(_bankruptcy.SPECIAL_VALUED, {"network": network, "tile_id": tile_id, "value": rp}))
             count = replace(state.final_count, values=state.final_count.values + ((network, tile_id, rp),))
             if count.next_special is None:
-                events.append(_bankruptcy.game_ended(state, count.reason, count.rule,
-                                                     {(n, t): v for n, t, v in count.values}))
+                events.append(
+                    _bankruptcy.game_ended(state, count.reason, count.rule, {(n, t): v for n, t, v in count.values})
+                )
             return events
         if state.debts and state.debts[0].selling is not None:
             debt = state.debts[0]
@@ -551,17 +681,23 @@ class TvWars:
             return f"{payer} pays {payee} {format_dollars(payload['amount'])}: {payload['reason']}{rule}"
         if event_type == TRACK_CHANGED:
             before = payload["value"] - payload["delta"]
-            return f"{payload['player']} programming from {before} to {payload['value']} half-hours ({payload['reason']})"
+            return (
+                f"{payload['player']} programming from {before} to {payload['value']} half-hours ({payload['reason']})"
+            )
         if event_type == DICE_ROLLED:
             values = payload["values"]
             shown = "+".join(map(str, values)) + (f" = {sum(values)}" if len(values) > 1 else "")
             return f"{payload['roller']} rolled {shown} ({payload['source']}) for the {payload['reason']}"
         if event_type == ROLL_OFF_TIED:
-            return (f"{' and '.join(payload['networks'])} tied on {payload['total']}: they roll again "
-                    f"(TV Wars 2.5, see docs/rulings.md)")
+            return (
+                f"{' and '.join(payload['networks'])} tied on {payload['total']}: they roll again "
+                f"(TV Wars 2.5, see docs/rulings.md)"
+            )
         if event_type == BEST_NETWORK_NEWS_AWARDED:
-            return (f"{payload['network']} rolled highest ({payload['total']}): takes Best Network News "
-                    f"and starts (TV Wars 2.5)")
+            return (
+                f"{payload['network']} rolled highest ({payload['total']}): takes Best Network News "
+                f"and starts (TV Wars 2.5)"
+            )
         if event_type == GAME_ENDED:
             return _bankruptcy.describe_game_ended(payload)
         if event_type in HOLDINGS_EVENTS:
@@ -605,14 +741,16 @@ class TvWars:
         if state.roll_off is None:
             return self._play_dice_request(state)
         roller = state.roll_off.next_roller
-        reason = "Best Network News roll-off" + (f", re-roll {state.roll_off.round - 1}" if state.roll_off.round > 1 else "")
+        reason = "Best Network News roll-off" + (
+            f", re-roll {state.roll_off.round - 1}" if state.roll_off.round > 1 else ""
+        )
         return DiceRequest(roller, 2, reason, "TV Wars 2.5")
 
-    def war_view(self, state: TvWarsState) -> "_war.WarView | None":
+    def war_view(self, state: TvWarsState) -> _war.WarView | None:
         """The public picture of the current or last Ratings War (grid, odds, line-up status), or ``None``."""
         return None if state.war is None else _war.war_view(state.war)
 
-    def war_private_view(self, state: TvWarsState, network: str) -> "_war.PrivateWarView":
+    def war_private_view(self, state: TvWarsState, network: str) -> _war.PrivateWarView:
         """``network``'s own line-up entry with its secret values, for its panel only (9.1). Raises
         :class:`IllegalCommand` when no war is under way."""
         if not war_active(state.war):
@@ -634,8 +772,9 @@ class TvWars:
         if state.debts:
             debt = state.debts[0]
             if debt.selling is not None:
-                return DiceRequest(debt.network, 2, f"value of Special {debt.selling}, sold to pay a debt",
-                                   "TV Wars 7, 3.3")
+                return DiceRequest(
+                    debt.network, 2, f"value of Special {debt.selling}, sold to pay a debt", "TV Wars 7, 3.3"
+                )
             return None
         if state.auction is not None or state.entry is not None or state.landing is None:
             return None
@@ -658,21 +797,32 @@ class TvWars:
         notes = []
         for n in state.networks:
             badges = ["Best Network News"] if n.name == state.best_network_news else []
-            badges += [f"{count} {label}{'s' if count > 1 and label in ('Star', 'Emmy') else ''}"
-                       for label, count in n.holdings.bonus_counts().items()]
+            badges += [
+                f"{count} {label}{'s' if count > 1 and label in ('Star', 'Emmy') else ''}"
+                for label, count in n.holdings.bonus_counts().items()
+            ]
             if n.name in state.technical_difficulties:
                 badges.append("Technical Difficulties")
             if n.out:
                 badges.append("Out")
-            players.append(PlayerView(n.name, n.colour, n.cash, (n.half_hours,), tuple(badges),
-                                      turn=state.playing and n.name == state.turn))
+            players.append(
+                PlayerView(
+                    n.name,
+                    n.colour,
+                    n.cash,
+                    (n.half_hours,),
+                    tuple(badges),
+                    turn=state.playing and n.name == state.turn,
+                )
+            )
             if n.holdings.tracked:
                 mix = ", ".join(f"{kind} {hh}" for kind, hh in n.holdings.programming_by_type().items())
-                notes.append(f"{n.name}: {len(n.holdings.programs)} programs, {n.holdings.half_hours} half-hours"
-                             f"{' (' + mix + ')' if mix else ''}")
+                notes.append(
+                    f"{n.name}: {len(n.holdings.programs)} programs, {n.holdings.half_hours} half-hours"
+                    f"{' (' + mix + ')' if mix else ''}"
+                )
         request = self.pending_dice(state)
-        return TableView(self.title, tuple(players), request, self.status(state, request), state.finished,
-                         tuple(notes))
+        return TableView(self.title, tuple(players), request, self.status(state, request), state.finished, tuple(notes))
 
     def status(self, state: TvWarsState, request: DiceRequest | None = None) -> str:
         """The one status line of :meth:`view` (public facts only, 9.1)."""
@@ -689,14 +839,18 @@ class TvWars:
             return state.entry.status
         if state.debts:
             debt = state.debts[0]
-            return (f"{debt.network} owes {format_dollars(debt.amount)}: it sells programs of its choice to the "
-                    f"bank (TV Wars 7)")
+            return (
+                f"{debt.network} owes {format_dollars(debt.amount)}: it sells programs of its choice to the "
+                f"bank (TV Wars 7)"
+            )
         if state.landing is not None:
             return state.landing.status
         missing = [n.name for n in state.networks if not n.holdings.tracked]
         if missing and state.best_network_news is not None and len(missing) < len(state.networks):
-            return (f"{state.best_network_news} holds Best Network News and starts (TV Wars 2.5); "
-                    f"still to select starting programming: {', '.join(missing)} (TV Wars 2.3)")
+            return (
+                f"{state.best_network_news} holds Best Network News and starts (TV Wars 2.5); "
+                f"still to select starting programming: {', '.join(missing)} (TV Wars 2.3)"
+            )
         if state.playing:
             return f"{state.turn}'s turn: roll, move and say which space you land on"
         return f"{state.best_network_news} holds Best Network News and starts (TV Wars 2.5)"
@@ -704,13 +858,49 @@ class TvWars:
     #: Short labels for the seat buttons (the UI and the printed button card).
     button_labels = {"on_the_air": "On the Air · Raise $500", "sponsor": "Sponsor · Pass", "roll": "Roll"}
 
+
 _WAR_COMMANDS = (EnterLineUp, LockLineUp, RevealLineUps, PlacePreemption)
-_PLAY_COMMANDS = (SelectStartingProgramming, LandOn, Nominate, Decline, BuyMovie, EnterTileValue, Steal, GiveUp,
-                  Bulletin, Bid, PassBid, SellProgram, *_WAR_COMMANDS)
+_PLAY_COMMANDS = (
+    SelectStartingProgramming,
+    LandOn,
+    Nominate,
+    Decline,
+    BuyMovie,
+    EnterTileValue,
+    Steal,
+    GiveUp,
+    Bulletin,
+    Bid,
+    PassBid,
+    SellProgram,
+    *_WAR_COMMANDS,
+)
 
 TV_WARS = TvWars()
 
-__all__ = ["TV_WARS", "TvWars", "TvWarsState", "Network", "RollOff", "PassOnTheAir", "LandOnSponsor",
-           "SelectStartingProgramming", "ProgramSpec", "LandOn", "Nominate", "Decline", "BuyMovie",
-           "EnterTileValue", "Steal", "GiveUp", "Bulletin", "Bid", "PassBid", "SellProgram", "EnterLineUp",
-           "LockLineUp", "RevealLineUps", "PlacePreemption"]
+__all__ = [
+    "TV_WARS",
+    "TvWars",
+    "TvWarsState",
+    "Network",
+    "RollOff",
+    "PassOnTheAir",
+    "LandOnSponsor",
+    "SelectStartingProgramming",
+    "ProgramSpec",
+    "LandOn",
+    "Nominate",
+    "Decline",
+    "BuyMovie",
+    "EnterTileValue",
+    "Steal",
+    "GiveUp",
+    "Bulletin",
+    "Bid",
+    "PassBid",
+    "SellProgram",
+    "EnterLineUp",
+    "LockLineUp",
+    "RevealLineUps",
+    "PlacePreemption",
+]

@@ -23,8 +23,9 @@ Commands: :class:`Bid`, :class:`PassBid`. Events:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.bank import format_dollars
 from companion.checks import is_whole
@@ -42,8 +43,8 @@ BID_PASSED = "bid_passed"
 AUCTION_CLOSED = "auction_closed"
 AUCTION_EVENTS = (AUCTION_OPENED, BID_MADE, BID_PASSED, AUCTION_CLOSED)
 
-OPENING_BID = 1_000       # 4
-BID_STEP = 500            # 4
+OPENING_BID = 1_000  # 4
+BID_STEP = 500  # 4
 LOTS = ("program", "star", "super_bowl")
 
 
@@ -106,14 +107,17 @@ class Auction:
         return f"Auction: {self.lot_text}, {high}, {self.next_bidder} to bid {format_dollars(self.minimum)}+ or pass"
 
 
-def eligible_bidders(state: "TvWarsState", start_after: str, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
+def eligible_bidders(state: TvWarsState, start_after: str, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Networks that may bid (4, 9.7), clockwise starting after ``start_after``: not out, not on
     Technical Difficulties, not in ``exclude``."""
     names = state.names
     i = names.index(start_after)
-    order = names[i + 1:] + names[:i + 1]
-    return tuple(name for name in order if name not in exclude and name not in state.technical_difficulties
-                 and not state.network(name).out)
+    order = names[i + 1 :] + names[: i + 1]
+    return tuple(
+        name
+        for name in order
+        if name not in exclude and name not in state.technical_difficulties and not state.network(name).out
+    )
 
 
 def _check_amount(amount: Any, minimum: int, cash: int, network: str) -> None:
@@ -122,16 +126,29 @@ def _check_amount(amount: Any, minimum: int, cash: int, network: str) -> None:
     if amount % BID_STEP:
         raise IllegalCommand(f"bids go in $500 steps; {format_dollars(amount)} is not one", "TV Wars 4")
     if amount < minimum:
-        raise IllegalCommand(f"the lowest bid now is {format_dollars(minimum)}, not {format_dollars(amount)}",
-                             "TV Wars 4")
+        raise IllegalCommand(
+            f"the lowest bid now is {format_dollars(minimum)}, not {format_dollars(amount)}", "TV Wars 4"
+        )
     if amount > cash:
-        raise IllegalCommand(f"{network} has {format_dollars(cash)} and cannot bid {format_dollars(amount)}: "
-                             f"no loans, and no bankruptcy to make a purchase", "TV Wars 4, 7")
+        raise IllegalCommand(
+            f"{network} has {format_dollars(cash)} and cannot bid {format_dollars(amount)}: "
+            f"no loans, and no bankruptcy to make a purchase",
+            "TV Wars 4, 7",
+        )
 
 
-def open_auction(state: "TvWarsState", lot: str, nominator: str | None, opening: int | None, *,
-                 length: int | None = None, colour: str | None = None, last_owner: str | None = None,
-                 reason: str = "", rule: str = "TV Wars 4") -> list[NewEvent]:
+def open_auction(
+    state: TvWarsState,
+    lot: str,
+    nominator: str | None,
+    opening: int | None,
+    *,
+    length: int | None = None,
+    colour: str | None = None,
+    last_owner: str | None = None,
+    reason: str = "",
+    rule: str = "TV Wars 4",
+) -> list[NewEvent]:
     """Events opening an auction of ``lot``. With a ``nominator``, it bids ``opening`` (default $1,000;
     refused if it cannot afford it, 4, 7) and the others bid clockwise after it; for the Super Bowl
     (``nominator=None``) bidding starts after ``last_owner``, who is excluded (9.8). When nobody is
@@ -141,25 +158,47 @@ def open_auction(state: "TvWarsState", lot: str, nominator: str | None, opening:
         amount = OPENING_BID if opening is None else opening
         _check_amount(amount, OPENING_BID, network.cash, nominator)
         if nominator in state.technical_difficulties:
-            raise IllegalCommand(f"{nominator} is on Technical Difficulties and cannot take part in bidding",
-                                 "TV Wars 9.7")
+            raise IllegalCommand(
+                f"{nominator} is on Technical Difficulties and cannot take part in bidding", "TV Wars 9.7"
+            )
         bidders = eligible_bidders(state, nominator)
         others = tuple(name for name in bidders if name != nominator)
-        payload = {"lot": lot, "length": length, "colour": colour, "nominator": nominator, "high_bid": amount,
-                   "bidders": list(bidders), "reason": reason, "rule": rule}
+        payload = {
+            "lot": lot,
+            "length": length,
+            "colour": colour,
+            "nominator": nominator,
+            "high_bid": amount,
+            "bidders": list(bidders),
+            "reason": reason,
+            "rule": rule,
+        }
         events = [NewEvent(AUCTION_OPENED, payload)]
         if not others:
-            events.append(NewEvent(AUCTION_CLOSED, {"winner": nominator, "amount": amount, "lot": lot,
-                                                    "length": length, "colour": colour}))
+            events.append(
+                NewEvent(
+                    AUCTION_CLOSED,
+                    {"winner": nominator, "amount": amount, "lot": lot, "length": length, "colour": colour},
+                )
+            )
         return events
     after = last_owner if last_owner is not None else state.names[-1]
     bidders = eligible_bidders(state, after, exclude=(last_owner,) if last_owner else ())
-    payload = {"lot": lot, "length": length, "colour": colour, "nominator": None, "high_bid": 0,
-               "bidders": list(bidders), "reason": reason, "rule": rule}
+    payload = {
+        "lot": lot,
+        "length": length,
+        "colour": colour,
+        "nominator": None,
+        "high_bid": 0,
+        "bidders": list(bidders),
+        "reason": reason,
+        "rule": rule,
+    }
     events = [NewEvent(AUCTION_OPENED, payload)]
     if not bidders:
-        events.append(NewEvent(AUCTION_CLOSED, {"winner": None, "amount": 0, "lot": lot, "length": length,
-                                                "colour": colour}))
+        events.append(
+            NewEvent(AUCTION_CLOSED, {"winner": None, "amount": 0, "lot": lot, "length": length, "colour": colour})
+        )
     return events
 
 
@@ -168,8 +207,19 @@ def auction_from_payload(payload: Mapping[str, Any]) -> Auction:
     bidders = tuple(payload["bidders"])
     nominator = payload["nominator"]
     to_act = (bidders.index(nominator) + 1) % len(bidders) if nominator in bidders and len(bidders) > 1 else 0
-    return Auction(payload["lot"], payload["length"], payload["colour"], nominator, nominator,
-                   payload["high_bid"], bidders, (), to_act, payload.get("reason", ""), payload.get("rule", "TV Wars 4"))
+    return Auction(
+        payload["lot"],
+        payload["length"],
+        payload["colour"],
+        nominator,
+        nominator,
+        payload["high_bid"],
+        bidders,
+        (),
+        to_act,
+        payload.get("reason", ""),
+        payload.get("rule", "TV Wars 4"),
+    )
 
 
 def _advance(auction: Auction) -> Auction:
@@ -188,7 +238,7 @@ def _closed(auction: Auction) -> bool:
     return (auction.high_bidder is not None and live == [auction.high_bidder]) or not live
 
 
-def decide_bid(state: "TvWarsState", command: Bid | PassBid) -> list[NewEvent]:
+def decide_bid(state: TvWarsState, command: Bid | PassBid) -> list[NewEvent]:
     """Events for a bid or a pass: refused (citing 4 or 9.7) out of turn, from a network on Technical
     Difficulties, below the minimum, off the $500 steps or above cash. Closes the auction when all the
     others have passed."""
@@ -202,8 +252,9 @@ def decide_bid(state: "TvWarsState", command: Bid | PassBid) -> list[NewEvent]:
     if name not in auction.bidders or name in auction.passed:
         raise IllegalCommand(f"{name} is not in this auction (passed, or not eligible)", "TV Wars 4")
     if name != auction.next_bidder:
-        raise IllegalCommand(f"bidding goes clockwise: it is {auction.next_bidder}'s turn to bid or pass, "
-                             f"not {name}'s", "TV Wars 4")
+        raise IllegalCommand(
+            f"bidding goes clockwise: it is {auction.next_bidder}'s turn to bid or pass, not {name}'s", "TV Wars 4"
+        )
     if isinstance(command, Bid):
         _check_amount(command.amount, auction.minimum, state.network(name).cash, name)
         events = [NewEvent(BID_MADE, {"network": name, "amount": command.amount})]
@@ -212,9 +263,18 @@ def decide_bid(state: "TvWarsState", command: Bid | PassBid) -> list[NewEvent]:
         events = [NewEvent(BID_PASSED, {"network": name})]
         after = _advance(replace(auction, passed=auction.passed + (name,)))
     if _closed(after):
-        events.append(NewEvent(AUCTION_CLOSED, {"winner": after.high_bidder, "amount": after.high_bid,
-                                                "lot": auction.lot, "length": auction.length,
-                                                "colour": auction.colour}))
+        events.append(
+            NewEvent(
+                AUCTION_CLOSED,
+                {
+                    "winner": after.high_bidder,
+                    "amount": after.high_bid,
+                    "lot": auction.lot,
+                    "length": auction.length,
+                    "colour": auction.colour,
+                },
+            )
+        )
     return events
 
 
@@ -236,8 +296,10 @@ def describe_auction_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if event_type == AUCTION_OPENED:
         lot = Auction(payload["lot"], payload["length"], payload["colour"], None, None, 0, ("x",)).lot_text
         if payload["nominator"]:
-            return (f"{payload['nominator']} puts a {lot} up for bid and opens at "
-                    f"{format_dollars(payload['high_bid'])} ({payload['rule']})")
+            return (
+                f"{payload['nominator']} puts a {lot} up for bid and opens at "
+                f"{format_dollars(payload['high_bid'])} ({payload['rule']})"
+            )
         return f"The {lot} is up for bid among {', '.join(payload['bidders']) or 'nobody'} ({payload['rule']})"
     if event_type == BID_MADE:
         return f"{payload['network']} bids {format_dollars(payload['amount'])} (TV Wars 4)"

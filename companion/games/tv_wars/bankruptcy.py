@@ -25,15 +25,16 @@ Events:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.bank import MONEY_MOVED, format_dollars
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand
 from companion.events import NewEvent
+from companion.games.tv_wars.holdings import MOVIE, PROGRAM_LOST, SPECIAL, ProgramTile
 from companion.words import count
-from companion.games.tv_wars.holdings import (MOVIE, PROGRAM_LOST, SPECIAL, ProgramTile)
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
@@ -46,7 +47,7 @@ SPECIAL_VALUED = "special_valued"
 BANKRUPTCY_EVENTS = (DEBT_INCURRED, SALE_STARTED, PROGRAM_SOLD, ASSETS_COUNT_STARTED, SPECIAL_VALUED)
 GAME_ENDED = "game_ended"
 
-DOLLARS_PER_10_RP_PER_HALF_HOUR = 500   # 7
+DOLLARS_PER_10_RP_PER_HALF_HOUR = 500  # 7
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,7 +56,7 @@ class SellProgram(Command):
 
     network: str
     tile_id: str
-    private = True          # the sale price would tell the tile's rating (7, 9.1)
+    private = True  # the sale price would tell the tile's rating (7, 9.1)
 
 
 @dataclass(frozen=True)
@@ -100,41 +101,63 @@ def sale_value(tile: ProgramTile, special_rp: int | None = None) -> tuple[int, s
     else:
         return 0, f"{tile.public_text} has no Rating Points"
     tens = rp // 10
-    return (tens * DOLLARS_PER_10_RP_PER_HALF_HOUR * tile.length,
-            f"{tens} × $500 × {count(tile.length, 'half-hour')}")
+    return (tens * DOLLARS_PER_10_RP_PER_HALF_HOUR * tile.length, f"{tens} × $500 × {count(tile.length, 'half-hour')}")
 
 
-def incur_debt(state: "TvWarsState", network: str, creditor: str, amount: int, reason: str,
-               rule: str) -> list[NewEvent]:
+def incur_debt(state: TvWarsState, network: str, creditor: str, amount: int, reason: str, rule: str) -> list[NewEvent]:
     """Events for ``network`` owing ``amount`` dollars to ``creditor``: paid at once when it can be; else
     its cash goes first and the rest becomes a ``debt_incurred`` (7)."""
     cash = state.network(network).cash
     events = []
     paid = min(cash, amount)
     if paid > 0:
-        events.append(NewEvent(MONEY_MOVED, {"payer": network, "payee": creditor, "amount": paid,
-                                             "reason": reason if paid == amount else f"{reason} (all its cash)",
-                                             "rule": rule}))
+        events.append(
+            NewEvent(
+                MONEY_MOVED,
+                {
+                    "payer": network,
+                    "payee": creditor,
+                    "amount": paid,
+                    "reason": reason if paid == amount else f"{reason} (all its cash)",
+                    "rule": rule,
+                },
+            )
+        )
     if amount > paid:
-        events.append(NewEvent(DEBT_INCURRED, {"network": network, "creditor": creditor, "amount": amount - paid,
-                                               "reason": reason, "rule": rule}))
+        events.append(
+            NewEvent(
+                DEBT_INCURRED,
+                {"network": network, "creditor": creditor, "amount": amount - paid, "reason": reason, "rule": rule},
+            )
+        )
         if not state.network(network).holdings.programs:
             events.extend(_out_with_debt(network, amount - paid))
     return events
 
 
 def _out_with_debt(network: str, owed: int) -> list[NewEvent]:
-    return [NewEvent("network_out", {"network": network, "reason": f"no programming left to sell; "
-                                     f"{format_dollars(owed)} of its debt is never paid", "rule": "TV Wars 7, 3"})]
+    return [
+        NewEvent(
+            "network_out",
+            {
+                "network": network,
+                "reason": f"no programming left to sell; {format_dollars(owed)} of its debt is never paid",
+                "rule": "TV Wars 7, 3",
+            },
+        )
+    ]
 
 
-def decide_sale(state: "TvWarsState", command: SellProgram) -> list[NewEvent]:
+def decide_sale(state: TvWarsState, command: SellProgram) -> list[NewEvent]:
     """Events for a sale: refused unless ``network`` owes the head debt (7: never to fund a purchase),
     owns ``tile_id`` and the tile has Rating Points. A Special starts a 2d6 roll first (7)."""
     debt: Debt | None = state.debts[0] if state.debts else None
     if debt is None or debt.network != command.network:
-        raise IllegalCommand(f"{command.network} owes no debt; programs are sold to the bank only to pay a debt "
-                             f"already incurred, never to make a purchase", "TV Wars 7")
+        raise IllegalCommand(
+            f"{command.network} owes no debt; programs are sold to the bank only to pay a debt "
+            f"already incurred, never to make a purchase",
+            "TV Wars 7",
+        )
     if debt.selling is not None:
         raise IllegalCommand(f"{debt.network} first rolls for the Special it is selling", "TV Wars 7")
     tile = state.network(command.network).holdings.program(command.tile_id)
@@ -146,19 +169,47 @@ def decide_sale(state: "TvWarsState", command: SellProgram) -> list[NewEvent]:
     return sell(state, debt, tile, value, breakdown)
 
 
-def sell(state: "TvWarsState", debt: Debt, tile: ProgramTile, value: int, breakdown: str) -> list[NewEvent]:
+def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdown: str) -> list[NewEvent]:
     """Events of selling ``tile`` for ``value`` toward ``debt``: no change given (7); out when the last
     program is gone with debt still owed."""
     applied = min(value, debt.amount)
-    events = [NewEvent(PROGRAM_SOLD, {"network": debt.network, "tile_id": tile.id, "value": value, "applied": applied,
-                                      "forfeited": value - applied, "breakdown": breakdown,
-                                      "creditor": debt.creditor}),
-              NewEvent(PROGRAM_LOST, {"network": debt.network, "tile_id": tile.id, "reason": "sold to the bank",
-                                      "rule": "TV Wars 7", "destination": "out of play"})]
+    events = [
+        NewEvent(
+            PROGRAM_SOLD,
+            {
+                "network": debt.network,
+                "tile_id": tile.id,
+                "value": value,
+                "applied": applied,
+                "forfeited": value - applied,
+                "breakdown": breakdown,
+                "creditor": debt.creditor,
+            },
+        ),
+        NewEvent(
+            PROGRAM_LOST,
+            {
+                "network": debt.network,
+                "tile_id": tile.id,
+                "reason": "sold to the bank",
+                "rule": "TV Wars 7",
+                "destination": "out of play",
+            },
+        ),
+    ]
     if debt.creditor != BANK:
-        events.append(NewEvent(MONEY_MOVED, {"payer": BANK, "payee": debt.creditor, "amount": applied,
-                                             "reason": f"{debt.network}'s debt, paid by selling a program",
-                                             "rule": "TV Wars 7"}))
+        events.append(
+            NewEvent(
+                MONEY_MOVED,
+                {
+                    "payer": BANK,
+                    "payee": debt.creditor,
+                    "amount": applied,
+                    "reason": f"{debt.network}'s debt, paid by selling a program",
+                    "rule": "TV Wars 7",
+                },
+            )
+        )
     left = state.network(debt.network).holdings.without_program(tile.id)
     if debt.amount > applied and not left.programs:
         events.extend(_out_with_debt(debt.network, debt.amount - applied))
@@ -168,8 +219,9 @@ def sell(state: "TvWarsState", debt: Debt, tile: ProgramTile, value: int, breakd
 def evolve_debts(debts: tuple[Debt, ...], event_type: str, payload: Mapping[str, Any]) -> tuple[Debt, ...]:
     """The debt queue after one bankruptcy event (pure)."""
     if event_type == DEBT_INCURRED:
-        return debts + (Debt(payload["network"], payload["creditor"], payload["amount"], payload["reason"],
-                             payload["rule"]),)
+        return debts + (
+            Debt(payload["network"], payload["creditor"], payload["amount"], payload["reason"], payload["rule"]),
+        )
     if event_type == SALE_STARTED:
         return (replace(debts[0], selling=payload["tile_id"]),) + debts[1:]
     if event_type == PROGRAM_SOLD:
@@ -182,7 +234,8 @@ def evolve_debts(debts: tuple[Debt, ...], event_type: str, payload: Mapping[str,
 
 # -- the end of the game --------------------------------------------------------------------------------
 
-def start_final_count(state: "TvWarsState", reason: str, rule: str) -> list[NewEvent]:
+
+def start_final_count(state: TvWarsState, reason: str, rule: str) -> list[NewEvent]:
     """Events ending the game by an asset count (8, for 3.11 and 5.32): Specials are rolled first (7);
     with none, the game ends at once."""
     specials = [[n.name, t.id] for n in state.networks if not n.out for t in n.holdings.programs if t.kind == SPECIAL]
@@ -191,8 +244,13 @@ def start_final_count(state: "TvWarsState", reason: str, rule: str) -> list[NewE
     return [game_ended(state, reason, rule, {})]
 
 
-def game_ended(state: "TvWarsState", reason: str, rule: str, special_values: Mapping[tuple[str, str], int],
-               networks: tuple[str, ...] | None = None) -> NewEvent:
+def game_ended(
+    state: TvWarsState,
+    reason: str,
+    rule: str,
+    special_values: Mapping[tuple[str, str], int],
+    networks: tuple[str, ...] | None = None,
+) -> NewEvent:
     """The ``game_ended`` event with each network's assets (8: cash plus its programming at the
     bankruptcy price; bonus tiles are worth nothing) and the winners (most money; more than one is a draw,
     10). ``networks`` limits who is counted (default: those not out)."""
@@ -204,15 +262,15 @@ def game_ended(state: "TvWarsState", reason: str, rule: str, special_values: Map
         for tile in network.holdings.programs:
             value, breakdown = sale_value(tile, special_values.get((name, tile.id)))
             programs.append([tile.public_text, value, breakdown])
-        assets[name] = {"cash": network.cash, "programs": programs,
-                        "total": network.cash + sum(p[1] for p in programs)}
+        assets[name] = {"cash": network.cash, "programs": programs, "total": network.cash + sum(p[1] for p in programs)}
     best = max((a["total"] for a in assets.values()), default=0)
     winners = [name for name, a in assets.items() if a["total"] == best]
-    return NewEvent(GAME_ENDED, {"reason": reason, "rule": rule, "assets": assets, "winners": winners,
-                                 "draw": len(winners) > 1})
+    return NewEvent(
+        GAME_ENDED, {"reason": reason, "rule": rule, "assets": assets, "winners": winners, "draw": len(winners) > 1}
+    )
 
 
-def end_if_over(state: "TvWarsState", outs: tuple[str, ...] = ()) -> list[NewEvent]:
+def end_if_over(state: TvWarsState, outs: tuple[str, ...] = ()) -> list[NewEvent]:
     """Events ending the game when at most one network still has programming (1, 3, 10), for a state
     after ``network_out`` events; ``outs`` are the networks that went out together (in one war): if none
     is left, they are compared by money (10). Returns ``[]`` while two or more networks remain."""
@@ -221,22 +279,33 @@ def end_if_over(state: "TvWarsState", outs: tuple[str, ...] = ()) -> list[NewEve
         return []
     if len(live) == 1:
         return [game_ended(state, f"{live[0]} is the last network standing", "TV Wars 1, 3", {}, (live[0],))]
-    return [game_ended(state, "the remaining networks lost their last programs together: most money wins",
-                       "TV Wars 10", {}, outs or state.names)]
+    return [
+        game_ended(
+            state,
+            "the remaining networks lost their last programs together: most money wins",
+            "TV Wars 10",
+            {},
+            outs or state.names,
+        )
+    ]
 
 
 def describe_bankruptcy_event(event_type: str, payload: Mapping[str, Any]) -> str:
     """One line per bankruptcy/asset event (a sold program's value is public once sold)."""
     if event_type == DEBT_INCURRED:
         creditor = "the bank" if payload["creditor"] == BANK else payload["creditor"]
-        return (f"{payload['network']} still owes {creditor} {format_dollars(payload['amount'])} "
-                f"({payload['reason']}): it must sell programs (TV Wars 7)")
+        return (
+            f"{payload['network']} still owes {creditor} {format_dollars(payload['amount'])} "
+            f"({payload['reason']}): it must sell programs (TV Wars 7)"
+        )
     if event_type == SALE_STARTED:
         return f"{payload['network']} sells Special {payload['tile_id']}: roll for its value (TV Wars 7, 3.3)"
     if event_type == PROGRAM_SOLD:
         forfeit = f", {format_dollars(payload['forfeited'])} forfeited (no change)" if payload["forfeited"] else ""
-        return (f"{payload['network']} sells {payload['tile_id']} to the bank for {format_dollars(payload['value'])} "
-                f"= {payload['breakdown']}; {format_dollars(payload['applied'])} pays the debt{forfeit} (TV Wars 7)")
+        return (
+            f"{payload['network']} sells {payload['tile_id']} to the bank for {format_dollars(payload['value'])} "
+            f"= {payload['breakdown']}; {format_dollars(payload['applied'])} pays the debt{forfeit} (TV Wars 7)"
+        )
     if event_type == ASSETS_COUNT_STARTED:
         return f"Game over ({payload['reason']}): Specials are rolled for the asset count (TV Wars 8, 7)"
     if event_type == SPECIAL_VALUED:
@@ -248,8 +317,16 @@ def describe_game_ended(payload: Mapping[str, Any]) -> str:
     """``"Game ended: ... ABS $52,000 (cash $31,000 + programs $21,000); winner ABS (TV Wars 8)"``."""
     if "assets" not in payload:
         return f"Game ended: {payload['reason']}"
-    parts = [f"{name} {format_dollars(a['total'])} (cash {format_dollars(a['cash'])} + programs "
-             f"{format_dollars(a['total'] - a['cash'])})" for name, a in payload["assets"].items()]
-    outcome = "a draw between " + " and ".join(payload["winners"]) if payload["draw"] else \
-        f"winner {payload['winners'][0]}" if payload["winners"] else "no winner"
+    parts = [
+        f"{name} {format_dollars(a['total'])} (cash {format_dollars(a['cash'])} + programs "
+        f"{format_dollars(a['total'] - a['cash'])})"
+        for name, a in payload["assets"].items()
+    ]
+    outcome = (
+        "a draw between " + " and ".join(payload["winners"])
+        if payload["draw"]
+        else f"winner {payload['winners'][0]}"
+        if payload["winners"]
+        else "no winner"
+    )
     return f"Game ended: {payload['reason']}. {'; '.join(parts)}; {outcome} ({payload['rule']})"

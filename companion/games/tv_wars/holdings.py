@@ -54,13 +54,24 @@ Events (type: payload; all JSON-able; tile dicts as :meth:`ProgramTile.to_dict`/
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.games.tv_wars.ratings_war import (BONUS_LABELS, CRITICS_CHOICE, EMMY, INVENTORY, MOVIE_LENGTH,
-                                                 MOVIE_RATING, STAR, SUPER_BOWL_LENGTH, VIEWERS_VIEWS,
-                                                 Bonus, Program)
+from companion.games.tv_wars.ratings_war import (
+    BONUS_LABELS,
+    CRITICS_CHOICE,
+    EMMY,
+    INVENTORY,
+    MOVIE_LENGTH,
+    MOVIE_RATING,
+    STAR,
+    SUPER_BOWL_LENGTH,
+    VIEWERS_VIEWS,
+    Bonus,
+    Program,
+)
 
 PROGRAM_ACQUIRED = "program_acquired"
 PROGRAM_MOVED = "program_moved"
@@ -69,12 +80,19 @@ BONUS_ACQUIRED = "bonus_acquired"
 BONUS_MOVED = "bonus_moved"
 BONUS_RETURNED = "bonus_returned"
 NETWORK_OUT = "network_out"
-HOLDINGS_EVENTS = (PROGRAM_ACQUIRED, PROGRAM_MOVED, PROGRAM_LOST, BONUS_ACQUIRED, BONUS_MOVED, BONUS_RETURNED,
-                   NETWORK_OUT)
+HOLDINGS_EVENTS = (
+    PROGRAM_ACQUIRED,
+    PROGRAM_MOVED,
+    PROGRAM_LOST,
+    BONUS_ACQUIRED,
+    BONUS_MOVED,
+    BONUS_RETURNED,
+    NETWORK_OUT,
+)
 
 PROGRAM, SPECIAL, MOVIE, SUPER_BOWL, PREEMPTION = "program", "special", "movie", "super_bowl", "preemption"
 PROGRAM_KINDS = (PROGRAM, SPECIAL, MOVIE, SUPER_BOWL, PREEMPTION)
-PREEMPTION_LENGTH = 2           # half-hours: "any one-hour time slot" (9.91)
+PREEMPTION_LENGTH = 2  # half-hours: "any one-hour time slot" (9.91)
 
 #: Conventional Program tiles (Specials included) by length in half-hours (Inventory: 60×30, 30×60,
 #: 12×90, 12×120 minutes). Academy Award Movies are counted apart (8).
@@ -82,8 +100,7 @@ PROGRAM_INVENTORY = {1: 60, 2: 30, 3: 12, 4: 12}
 MINUTES = {1: "30-minute", 2: "60-minute", 3: "90-minute", 4: "120-minute"}
 #: Short type words for the shared screen.
 TYPE_WORDS = {"green": "Situation Comedy", "red": "Action/Adventure", "blue": "Drama", "yellow": "Other"}
-ID_PREFIXES = {PROGRAM: "P", SPECIAL: "P", MOVIE: "M", STAR: "S", EMMY: "E", CRITICS_CHOICE: "CC",
-               VIEWERS_VIEWS: "VV"}
+ID_PREFIXES = {PROGRAM: "P", SPECIAL: "P", MOVIE: "M", STAR: "S", EMMY: "E", CRITICS_CHOICE: "CC", VIEWERS_VIEWS: "VV"}
 
 
 @dataclass(frozen=True)
@@ -106,8 +123,7 @@ class ProgramTile:
             raise MalformedCommand(f"a Program tile is one of {', '.join(PROGRAM_KINDS)}, not {self.kind!r}")
         if self.kind == PREEMPTION:
             if self.length != PREEMPTION_LENGTH or self.colour is not None or self.rating is not None:
-                raise MalformedCommand("the Preemption tile covers one hour and has no colour or rating "
-                                       "(TV Wars 9.91)")
+                raise MalformedCommand("the Preemption tile covers one hour and has no colour or rating (TV Wars 9.91)")
             return
         self.to_program()
 
@@ -115,8 +131,9 @@ class ProgramTile:
         """The resolver's :class:`Program` for this tile; raises :class:`IllegalCommand` (9.91) for the
         Preemption tile, which is placed on ``LineUp.preemption`` instead."""
         if self.kind == PREEMPTION:
-            raise IllegalCommand("the Preemption tile is placed over an hour after the reveal, not as a program",
-                                 "TV Wars 9.91")
+            raise IllegalCommand(
+                "the Preemption tile is placed over an hour after the reveal, not as a program", "TV Wars 9.91"
+            )
         if self.kind == SUPER_BOWL:
             return Program.super_bowl_tile()
         if self.kind == MOVIE:
@@ -144,34 +161,50 @@ class ProgramTile:
     def private_text(self) -> str:
         """The owner's view: ``"P7 60-minute Drama, 70 RP"``, ``"P9 30-minute Other, Special"``,
         ``"... DIE-NASTY"`` when named."""
-        secret = {SPECIAL: "Special (10 × 2 dice)", MOVIE: f"{MOVIE_RATING} RP", SUPER_BOWL: "wins 8:00-9:00",
-                  PREEMPTION: "voids one hour"}.get(self.kind, f"{self.rating} RP")
+        secret = {
+            SPECIAL: "Special (10 × 2 dice)",
+            MOVIE: f"{MOVIE_RATING} RP",
+            SUPER_BOWL: "wins 8:00-9:00",
+            PREEMPTION: "voids one hour",
+        }.get(self.kind, f"{self.rating} RP")
         name = f" {self.name}" if self.name else ""
         return f"{self.id}{name}: {self.public_text}, {secret}"
 
     def to_dict(self) -> dict:
         """JSON-able payload form (round-trips through :meth:`from_dict`)."""
-        return {"id": self.id, "length": self.length, "colour": self.colour, "rating": self.rating,
-                "name": self.name, "kind": self.kind}
+        return {
+            "id": self.id,
+            "length": self.length,
+            "colour": self.colour,
+            "rating": self.rating,
+            "name": self.name,
+            "kind": self.kind,
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ProgramTile":
+    def from_dict(cls, data: Mapping[str, Any]) -> ProgramTile:
         """Rebuild from :meth:`to_dict`; raises :class:`MalformedCommand` for a bad tile."""
-        return cls(data["id"], data["length"], data.get("colour"), data.get("rating"), data.get("name", ""),
-                   data.get("kind", PROGRAM))
+        return cls(
+            data["id"],
+            data["length"],
+            data.get("colour"),
+            data.get("rating"),
+            data.get("name", ""),
+            data.get("kind", PROGRAM),
+        )
 
     @classmethod
-    def movie(cls, tile_id: str, name: str = "", colour: str = "yellow") -> "ProgramTile":
+    def movie(cls, tile_id: str, name: str = "", colour: str = "yellow") -> ProgramTile:
         """An Academy Award Movie: 100 RP, 120 minutes (3.2, 7's example)."""
         return cls(tile_id, MOVIE_LENGTH, colour, MOVIE_RATING, name, MOVIE)
 
     @classmethod
-    def super_bowl(cls) -> "ProgramTile":
+    def super_bowl(cls) -> ProgramTile:
         """The Super Bowl tile (9.8)."""
         return cls("SUPER_BOWL", SUPER_BOWL_LENGTH, None, None, "SUPER BOWL", SUPER_BOWL)
 
     @classmethod
-    def preemption(cls) -> "ProgramTile":
+    def preemption(cls) -> ProgramTile:
         """The Preemption tile (9.9, 9.91)."""
         return cls("PREEMPTION", PREEMPTION_LENGTH, None, None, "PREEMPTION", PREEMPTION)
 
@@ -211,7 +244,7 @@ class BonusTile:
         return {"id": self.id, "kind": self.kind, "value": self.value, "name": self.name}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "BonusTile":
+    def from_dict(cls, data: Mapping[str, Any]) -> BonusTile:
         """Rebuild from :meth:`to_dict`; raises :class:`MalformedCommand` for a bad tile."""
         return cls(data["id"], data["kind"], data["value"], data.get("name", ""))
 
@@ -235,28 +268,32 @@ class Holdings:
         for tile in self.programs:
             if tile.id == tile_id:
                 return tile
-        raise MalformedCommand(f"no Program tile {tile_id!r} here; held: {', '.join(t.id for t in self.programs) or 'none'}")
+        raise MalformedCommand(
+            f"no Program tile {tile_id!r} here; held: {', '.join(t.id for t in self.programs) or 'none'}"
+        )
 
     def bonus(self, tile_id: str) -> BonusTile:
         """The held bonus tile ``tile_id``; raises :class:`MalformedCommand` naming the held ids."""
         for tile in self.bonuses:
             if tile.id == tile_id:
                 return tile
-        raise MalformedCommand(f"no Bonus tile {tile_id!r} here; held: {', '.join(t.id for t in self.bonuses) or 'none'}")
+        raise MalformedCommand(
+            f"no Bonus tile {tile_id!r} here; held: {', '.join(t.id for t in self.bonuses) or 'none'}"
+        )
 
-    def with_program(self, tile: ProgramTile) -> "Holdings":
+    def with_program(self, tile: ProgramTile) -> Holdings:
         """These holdings plus ``tile``."""
         return replace(self, programs=self.programs + (tile,))
 
-    def without_program(self, tile_id: str) -> "Holdings":
+    def without_program(self, tile_id: str) -> Holdings:
         """These holdings less program ``tile_id``."""
         return replace(self, programs=tuple(t for t in self.programs if t.id != tile_id))
 
-    def with_bonus(self, tile: BonusTile) -> "Holdings":
+    def with_bonus(self, tile: BonusTile) -> Holdings:
         """These holdings plus ``tile``."""
         return replace(self, bonuses=self.bonuses + (tile,))
 
-    def without_bonus(self, tile_id: str) -> "Holdings":
+    def without_bonus(self, tile_id: str) -> Holdings:
         """These holdings less bonus tile ``tile_id``."""
         return replace(self, bonuses=tuple(t for t in self.bonuses if t.id != tile_id))
 
@@ -331,23 +368,28 @@ def next_tile_id(supply: Supply, kind: str) -> str:
     return f"{ID_PREFIXES[kind]}{supply.next_number}"
 
 
-def check_program_supply(supply: Supply, networks_holdings: Mapping[str, Holdings], tile: ProgramTile,
-                         count: int = 1) -> None:
+def check_program_supply(
+    supply: Supply, networks_holdings: Mapping[str, Holdings], tile: ProgramTile, count: int = 1
+) -> None:
     """Raise :class:`IllegalCommand` citing the Inventory (or 3.11/3.22/9.8/9.9) if ``count`` more tiles
     like ``tile`` cannot come into play."""
     if tile.kind in (PROGRAM, SPECIAL):
         left = supply.programs_left(tile.length)
         if left < count:
-            raise IllegalCommand(f"no {MINUTES[tile.length]} Program tiles are left (all "
-                                 f"{PROGRAM_INVENTORY[tile.length]} have entered play)", "TV Wars Inventory, 3.11")
+            raise IllegalCommand(
+                f"no {MINUTES[tile.length]} Program tiles are left (all "
+                f"{PROGRAM_INVENTORY[tile.length]} have entered play)",
+                "TV Wars Inventory, 3.11",
+            )
     elif tile.kind == MOVIE:
         if supply.movies_left < count:
             raise IllegalCommand("all eight Academy Award Movies have been purchased", "TV Wars 3.22, Inventory")
     else:
         held = any(t.id == tile.id for h in networks_holdings.values() for t in h.programs)
         if held:
-            raise IllegalCommand(f"there is only one {tile.public_text} tile and it is already owned",
-                                 "TV Wars Inventory")
+            raise IllegalCommand(
+                f"there is only one {tile.public_text} tile and it is already owned", "TV Wars Inventory"
+            )
 
 
 def check_bonus_supply(supply: Supply, networks_holdings: Mapping[str, Holdings], kind: str) -> None:
@@ -367,6 +409,7 @@ def check_bonus_supply(supply: Supply, networks_holdings: Mapping[str, Holdings]
 
 # -- events -----------------------------------------------------------------------------------------------
 
+
 def _take_number(supply: Supply, tile_id: str) -> Supply:
     digits = "".join(ch for ch in tile_id if ch.isdigit())
     if digits and tile_id.rstrip("0123456789") in ID_PREFIXES.values():
@@ -374,8 +417,9 @@ def _take_number(supply: Supply, tile_id: str) -> Supply:
     return supply
 
 
-def apply_holdings_event(networks: Mapping[str, Holdings], supply: Supply, event_type: str,
-                         payload: Mapping[str, Any]) -> tuple[dict[str, Holdings], Supply]:
+def apply_holdings_event(
+    networks: Mapping[str, Holdings], supply: Supply, event_type: str, payload: Mapping[str, Any]
+) -> tuple[dict[str, Holdings], Supply]:
     """Fold one holdings event (see the module docstring) into ``networks`` (name → :class:`Holdings`)
     and ``supply``; returns new ones (pure). Raises ``ValueError`` for an unknown event type and
     :class:`MalformedCommand` for a payload naming a tile that is not there."""
@@ -443,17 +487,19 @@ def describe_holdings_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if event_type == PROGRAM_MOVED:
         return f"{payload['from']} gives Program tile {payload['tile_id']} to {payload['to']}{reason}{rule}"
     if event_type == PROGRAM_LOST:
-        return (f"{payload['network']} loses Program tile {payload['tile_id']} ({payload['destination']})"
-                f"{reason}{rule}")
+        return f"{payload['network']} loses Program tile {payload['tile_id']} ({payload['destination']}){reason}{rule}"
     if event_type == BONUS_ACQUIRED:
         tile = BonusTile.from_dict(payload["tile"])
         return f"{payload['network']} gets a {tile.label} tile ({tile.id}){reason}{rule}"
     if event_type == BONUS_MOVED:
         return f"{payload['from']} gives bonus tile {payload['tile_id']} to {payload['to']}{reason}{rule}"
     if event_type == BONUS_RETURNED:
-        return (f"{payload['network']} returns bonus tile {payload['tile_id']} to the {payload['destination']}"
-                f"{reason}{rule}" if payload["destination"] != "out of play" else
-                f"{payload['network']}'s bonus tile {payload['tile_id']} leaves play{reason}{rule}")
+        return (
+            f"{payload['network']} returns bonus tile {payload['tile_id']} to the {payload['destination']}"
+            f"{reason}{rule}"
+            if payload["destination"] != "out of play"
+            else f"{payload['network']}'s bonus tile {payload['tile_id']} leaves play{reason}{rule}"
+        )
     if event_type == NETWORK_OUT:
         return f"{payload['network']} is out of the game: {payload['reason']} ({payload['rule']})"
     raise ValueError(f"not a holdings event: {event_type!r}")
@@ -473,11 +519,36 @@ class PrivateView:
 
 def private_view_of(network: str, holdings: Holdings) -> PrivateView:
     """The :class:`PrivateView` of ``holdings`` (the engine's ``private_view(state, network)`` wraps it)."""
-    return PrivateView(network, tuple(t.private_text for t in holdings.programs),
-                       tuple(t.private_text for t in holdings.bonuses), holdings.programs, holdings.bonuses)
+    return PrivateView(
+        network,
+        tuple(t.private_text for t in holdings.programs),
+        tuple(t.private_text for t in holdings.bonuses),
+        holdings.programs,
+        holdings.bonuses,
+    )
 
 
-__all__ = ["ProgramTile", "BonusTile", "Holdings", "Supply", "PrivateView", "PROGRAM_ACQUIRED", "PROGRAM_MOVED",
-           "PROGRAM_LOST", "BONUS_ACQUIRED", "BONUS_MOVED", "BONUS_RETURNED", "NETWORK_OUT", "HOLDINGS_EVENTS",
-           "PROGRAM_INVENTORY", "apply_holdings_event", "describe_holdings_event", "check_program_supply",
-           "check_bonus_supply", "next_tile_id", "private_view_of", "program_acquired", "bonus_acquired"]
+__all__ = [
+    "ProgramTile",
+    "BonusTile",
+    "Holdings",
+    "Supply",
+    "PrivateView",
+    "PROGRAM_ACQUIRED",
+    "PROGRAM_MOVED",
+    "PROGRAM_LOST",
+    "BONUS_ACQUIRED",
+    "BONUS_MOVED",
+    "BONUS_RETURNED",
+    "NETWORK_OUT",
+    "HOLDINGS_EVENTS",
+    "PROGRAM_INVENTORY",
+    "apply_holdings_event",
+    "describe_holdings_event",
+    "check_program_supply",
+    "check_bonus_supply",
+    "next_tile_id",
+    "private_view_of",
+    "program_acquired",
+    "bonus_acquired",
+]

@@ -45,13 +45,24 @@ violations found by :func:`~companion.games.tv_wars.ratings_war.check_war` raise
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.games.tv_wars.ratings_war import (BONUS_KINDS, COLOURS, SLOT_STARTS, SLOTS, Bonus, HouseRules,
-                                                  LineUp, Placement, Program, War)
+from companion.games.tv_wars.ratings_war import (
+    BONUS_KINDS,
+    COLOURS,
+    SLOT_STARTS,
+    SLOTS,
+    Bonus,
+    HouseRules,
+    LineUp,
+    Placement,
+    Program,
+    War,
+)
 
 _TYPES = {kind.lower(): colour for colour, kind in COLOURS.items()}
 _PROGRAM_KEYS = {"name", "length", "minutes", "colour", "type", "rating", "special", "movie", "super_bowl", "bonus"}
@@ -111,8 +122,11 @@ def _no_unknown(table: Any, known: set[str], where: str, source: str) -> None:
         raise LineUpFileError(source, where, f"must be a table, not {table!r}")
     unknown = sorted(set(table) - known)
     if unknown:
-        raise LineUpFileError(source, f"{where}.{unknown[0]}" if where else unknown[0],
-                              f"unknown key; known keys: {', '.join(sorted(known))}")
+        raise LineUpFileError(
+            source,
+            f"{where}.{unknown[0]}" if where else unknown[0],
+            f"unknown key; known keys: {', '.join(sorted(known))}",
+        )
 
 
 def _bool(table: Mapping[str, Any], key: str, where: str, source: str) -> bool:
@@ -127,22 +141,38 @@ def _lineup(net: Any, where: str, source: str) -> LineUp:
     name = net.get("name")
     if not isinstance(name, str) or not name.strip():
         raise LineUpFileError(source, f"{where}.name", "every network needs a name")
-    programs = tuple(_placement(item, f"{where}.program[{i + 1}]", source)
-                     for i, item in enumerate(_list(net, "program", where, source)))
-    held = tuple(_program(item, f"{where}.held[{i + 1}]", source, allow_bonus=False)
-                 for i, item in enumerate(_list(net, "held", where, source)))
-    held_bonuses = tuple(_bonus(item, f"{where}.held_bonuses[{i + 1}]", source)
-                         for i, item in enumerate(_list(net, "held_bonuses", where, source)))
+    programs = tuple(
+        _placement(item, f"{where}.program[{i + 1}]", source)
+        for i, item in enumerate(_list(net, "program", where, source))
+    )
+    held = tuple(
+        _program(item, f"{where}.held[{i + 1}]", source, allow_bonus=False)
+        for i, item in enumerate(_list(net, "held", where, source))
+    )
+    held_bonuses = tuple(
+        _bonus(item, f"{where}.held_bonuses[{i + 1}]", source)
+        for i, item in enumerate(_list(net, "held_bonuses", where, source))
+    )
     preemption = net.get("preemption")
     if preemption is not None:
-        if preemption not in SLOT_STARTS[:SLOTS - 1]:
-            raise LineUpFileError(source, f"{where}.preemption",
-                                  f"the preempted hour starts at one of {', '.join(SLOT_STARTS[:SLOTS - 1])}, "
-                                  f"not {preemption!r} (TV Wars 9.91)")
+        if preemption not in SLOT_STARTS[: SLOTS - 1]:
+            raise LineUpFileError(
+                source,
+                f"{where}.preemption",
+                f"the preempted hour starts at one of {', '.join(SLOT_STARTS[: SLOTS - 1])}, "
+                f"not {preemption!r} (TV Wars 9.91)",
+            )
         preemption = SLOT_STARTS.index(preemption)
     try:
-        return LineUp(name, programs, _bool(net, "promotion", where, source),
-                      _bool(net, "best_network_news", where, source), preemption, held, held_bonuses)
+        return LineUp(
+            name,
+            programs,
+            _bool(net, "promotion", where, source),
+            _bool(net, "best_network_news", where, source),
+            preemption,
+            held,
+            held_bonuses,
+        )
     except MalformedCommand as error:
         raise LineUpFileError(source, where, str(error)) from None
 
@@ -159,8 +189,9 @@ def _placement(item: Any, where: str, source: str) -> Placement:
     bonus = item.get("bonus")
     if isinstance(bonus, list):
         if len(bonus) > 1:
-            raise IllegalCommand(f"{where} carries {len(bonus)} bonus tiles; only one may be used with a program",
-                                 "TV Wars 6.2")
+            raise IllegalCommand(
+                f"{where} carries {len(bonus)} bonus tiles; only one may be used with a program", "TV Wars 6.2"
+            )
         bonus = bonus[0] if bonus else None
     return Placement(program, None if bonus is None else _bonus(bonus, f"{where}.bonus", source))
 
@@ -186,8 +217,7 @@ def _program(item: Any, where: str, source: str, *, allow_bonus: bool) -> Progra
                 raise MalformedCommand("the Super Bowl needs no length, colour or rating (8:00-9:00, TV Wars 9.8)")
             return Program.super_bowl_tile() if not name else Program(2, None, None, name, super_bowl=True)
         if "movie" in kinds:
-            return Program(4 if length is None else length, colour, item.get("rating"), name,
-                           academy_award_movie=True)
+            return Program(4 if length is None else length, colour, item.get("rating"), name, academy_award_movie=True)
         if "special" in kinds:
             if "rating" in item:
                 raise MalformedCommand("a Special has no rating; its value is rolled (TV Wars 3.3)")
@@ -210,8 +240,9 @@ def _colour(item: Mapping[str, Any], where: str, source: str) -> str | None:
     if "type" in item:
         kind = item["type"]
         if not isinstance(kind, str) or kind.lower() not in _TYPES:
-            raise LineUpFileError(source, f"{where}.type",
-                                  f"must be one of {', '.join(COLOURS.values())}, not {kind!r}")
+            raise LineUpFileError(
+                source, f"{where}.type", f"must be one of {', '.join(COLOURS.values())}, not {kind!r}"
+            )
         return _TYPES[kind.lower()]
     if item.get("super_bowl"):
         return None
@@ -234,9 +265,9 @@ def _dice(table: Any, source: str) -> dict[str, tuple[int, ...]]:
         raise LineUpFileError(source, "dice", "must be a table of \"key\" = [die, die]")
     dice = {}
     for key, values in table.items():
-        if (not isinstance(values, list) or len(values) != 2
-                or any(not is_whole(v) or not 1 <= v <= 6 for v in values)):
-            raise LineUpFileError(source, f"dice.{key}", f"must be two dice, each 1 to 6, such as [3, 4], "
-                                                          f"not {values!r}")
+        if not isinstance(values, list) or len(values) != 2 or any(not is_whole(v) or not 1 <= v <= 6 for v in values):
+            raise LineUpFileError(
+                source, f"dice.{key}", f"must be two dice, each 1 to 6, such as [3, 4], not {values!r}"
+            )
         dice[key] = tuple(values)
     return dice

@@ -32,11 +32,12 @@ Readings of unclear rules are in ``docs/rulings.md`` (section "TV Wars: Ratings 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from math import lcm
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from companion.checks import is_whole
 from companion.dice import DiceRequest
@@ -52,28 +53,35 @@ SLOT_STARTS = ("8:00", "8:30", "9:00", "9:30", "10:00", "10:30", "11:00")
 #: Program colours and the types they stand for (3).
 COLOURS = {"green": "Situation Comedy", "red": "Action/Adventure", "blue": "Drama", "yellow": "Other"}
 
-MOVIE_RATING = 100            # RP, 3.2
-MOVIE_LENGTH = 4              # half-hours: 120 minutes (7, example: "10 x $500 x 4")
-SUPER_BOWL_LENGTH = 2         # half-hours: 8:00-9:00 (9.8)
-SPECIAL_PER_PIP = 10          # a Special is worth 10 × the roll of two dice (3.3)
-NETWORK_NEWS_BONUS = 5        # 6.3
-LEAD_IN_BONUS = 5             # 6.4
-PROMOTION_BONUS = 10          # 6.6
-COUNTER_PROGRAMMING = {2: -10, 3: -20}   # 6.5; four networks: HouseRules.counter_programming_four
+MOVIE_RATING = 100  # RP, 3.2
+MOVIE_LENGTH = 4  # half-hours: 120 minutes (7, example: "10 x $500 x 4")
+SUPER_BOWL_LENGTH = 2  # half-hours: 8:00-9:00 (9.8)
+SPECIAL_PER_PIP = 10  # a Special is worth 10 × the roll of two dice (3.3)
+NETWORK_NEWS_BONUS = 5  # 6.3
+LEAD_IN_BONUS = 5  # 6.4
+PROMOTION_BONUS = 10  # 6.6
+COUNTER_PROGRAMMING = {2: -10, 3: -20}  # 6.5; four networks: HouseRules.counter_programming_four
 
 STAR, EMMY, CRITICS_CHOICE, VIEWERS_VIEWS = "star", "emmy", "critics_choice", "viewers_views"
 BONUS_KINDS = (STAR, EMMY, CRITICS_CHOICE, VIEWERS_VIEWS)
 BONUS_LABELS = {STAR: "Star", EMMY: "Emmy", CRITICS_CHOICE: "Critics' Choice", VIEWERS_VIEWS: "Viewers' Views"}
-BONUS_RULES = {STAR: "TV Wars 5.1", EMMY: "TV Wars 5.2", CRITICS_CHOICE: "TV Wars 5.3",
-               VIEWERS_VIEWS: "TV Wars 5.3"}
-STAR_VALUES = (10, 20, 30)                       # 5.1
-EMMY_VALUE = 50                                  # 5.2
-CRITICS_CHOICE_RANGE = (-36, 36)                 # 5.3
-VIEWERS_VIEWS_RANGE = (-28, 29)                  # 5.3
+BONUS_RULES = {STAR: "TV Wars 5.1", EMMY: "TV Wars 5.2", CRITICS_CHOICE: "TV Wars 5.3", VIEWERS_VIEWS: "TV Wars 5.3"}
+STAR_VALUES = (10, 20, 30)  # 5.1
+EMMY_VALUE = 50  # 5.2
+CRITICS_CHOICE_RANGE = (-36, 36)  # 5.3
+VIEWERS_VIEWS_RANGE = (-28, 29)  # 5.3
 
 #: How many of each piece exist (Inventory); a war cannot hold more.
-INVENTORY = {"Academy Award Movie": 8, "Star": 9, "Emmy": 5, "Critics' Choice": 10, "Viewers' Views": 15,
-             "Super Bowl": 1, "Best Network News": 1, "Preemption": 1}
+INVENTORY = {
+    "Academy Award Movie": 8,
+    "Star": 9,
+    "Emmy": 5,
+    "Critics' Choice": 10,
+    "Viewers' Views": 15,
+    "Super Bowl": 1,
+    "Best Network News": 1,
+    "Preemption": 1,
+}
 
 #: The sums of two dice and how many of the 36 throws give each.
 TWO_DICE = {total: 6 - abs(7 - total) for total in range(2, 13)}
@@ -91,6 +99,7 @@ def span_label(start: int, length: int) -> str:
 
 
 # -- types ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Program:
@@ -119,12 +128,15 @@ class Program:
         if sum((self.special, self.academy_award_movie, self.super_bowl)) > 1:
             raise MalformedCommand(f"{label} can be only one of Special, Academy Award Movie, Super Bowl")
         if not is_whole(self.length) or not 1 <= self.length <= 4:
-            raise MalformedCommand(f"{label}: a program lasts 1 to 4 half-hours (30 to 120 minutes), "
-                                   f"not {self.length!r} (TV Wars 2.3, Inventory)")
+            raise MalformedCommand(
+                f"{label}: a program lasts 1 to 4 half-hours (30 to 120 minutes), "
+                f"not {self.length!r} (TV Wars 2.3, Inventory)"
+            )
         if self.super_bowl:
             if self.length != SUPER_BOWL_LENGTH or self.colour is not None or self.rating is not None:
-                raise MalformedCommand("the Super Bowl tile lasts 2 half-hours (8:00-9:00) and has no colour "
-                                       "and no rating (TV Wars 9.8)")
+                raise MalformedCommand(
+                    "the Super Bowl tile lasts 2 half-hours (8:00-9:00) and has no colour and no rating (TV Wars 9.8)"
+                )
             return
         if self.colour not in COLOURS:
             raise MalformedCommand(f"{label}: colour must be one of {', '.join(COLOURS)}, not {self.colour!r}")
@@ -132,27 +144,30 @@ class Program:
             if self.rating is None:
                 object.__setattr__(self, "rating", MOVIE_RATING)
             if self.rating != MOVIE_RATING or self.length != MOVIE_LENGTH:
-                raise MalformedCommand(f"{label}: an Academy Award Movie is worth 100 Rating Points and lasts "
-                                       f"120 minutes (4 half-hours) (TV Wars 3.2, 7)")
+                raise MalformedCommand(
+                    f"{label}: an Academy Award Movie is worth 100 Rating Points and lasts "
+                    f"120 minutes (4 half-hours) (TV Wars 3.2, 7)"
+                )
         elif self.special:
             if self.rating is not None:
                 raise MalformedCommand(f"{label}: a Special has no set rating; it is rolled (TV Wars 3.3)")
         elif not is_whole(self.rating) or not 10 <= self.rating <= 90 or self.rating % 10:
-            raise MalformedCommand(f"{label}: a program's rating is 10 to 90 Rating Points in tens, "
-                                   f"not {self.rating!r} (TV Wars 3)")
+            raise MalformedCommand(
+                f"{label}: a program's rating is 10 to 90 Rating Points in tens, not {self.rating!r} (TV Wars 3)"
+            )
 
     @classmethod
-    def movie(cls, name: str = "", colour: str = "yellow") -> "Program":
+    def movie(cls, name: str = "", colour: str = "yellow") -> Program:
         """An Academy Award Movie: 100 RP, 4 half-hours (3.2)."""
         return cls(MOVIE_LENGTH, colour, MOVIE_RATING, name, academy_award_movie=True)
 
     @classmethod
-    def special_program(cls, length: int, colour: str, name: str = "") -> "Program":
+    def special_program(cls, length: int, colour: str, name: str = "") -> Program:
         """A Special of ``length`` half-hours: 10 × 2d6 Rating Points, rolled each war (3.3)."""
         return cls(length, colour, None, name, special=True)
 
     @classmethod
-    def super_bowl_tile(cls) -> "Program":
+    def super_bowl_tile(cls) -> Program:
         """The Super Bowl tile: 8:00-9:00 in a February Sweeps war only, wins automatically (9.8)."""
         return cls(SUPER_BOWL_LENGTH, None, None, "SUPER BOWL", super_bowl=True)
 
@@ -197,31 +212,38 @@ class Bonus:
             raise MalformedCommand(f"a bonus tile is one of {', '.join(BONUS_KINDS)}, not {self.kind!r}")
         if not is_whole(self.value):
             raise MalformedCommand(f"a bonus is whole Rating Points, not {self.value!r}")
-        ok = {STAR: self.value in STAR_VALUES, EMMY: self.value == EMMY_VALUE,
-              CRITICS_CHOICE: CRITICS_CHOICE_RANGE[0] <= self.value <= CRITICS_CHOICE_RANGE[1],
-              VIEWERS_VIEWS: VIEWERS_VIEWS_RANGE[0] <= self.value <= VIEWERS_VIEWS_RANGE[1]}[self.kind]
+        ok = {
+            STAR: self.value in STAR_VALUES,
+            EMMY: self.value == EMMY_VALUE,
+            CRITICS_CHOICE: CRITICS_CHOICE_RANGE[0] <= self.value <= CRITICS_CHOICE_RANGE[1],
+            VIEWERS_VIEWS: VIEWERS_VIEWS_RANGE[0] <= self.value <= VIEWERS_VIEWS_RANGE[1],
+        }[self.kind]
         if not ok:
-            allowed = {STAR: "10, 20 or 30 (TV Wars 5.1)", EMMY: "50 (TV Wars 5.2)",
-                       CRITICS_CHOICE: "-36 to +36 (TV Wars 5.3)", VIEWERS_VIEWS: "-28 to +29 (TV Wars 5.3)"}
+            allowed = {
+                STAR: "10, 20 or 30 (TV Wars 5.1)",
+                EMMY: "50 (TV Wars 5.2)",
+                CRITICS_CHOICE: "-36 to +36 (TV Wars 5.3)",
+                VIEWERS_VIEWS: "-28 to +29 (TV Wars 5.3)",
+            }
             raise MalformedCommand(f"a {self.label} tile is worth {allowed[self.kind]}, not {self.value}")
 
     @classmethod
-    def star(cls, value: int, name: str = "") -> "Bonus":
+    def star(cls, value: int, name: str = "") -> Bonus:
         """A Star of 10, 20 or 30 RP (5.1)."""
         return cls(STAR, value, name)
 
     @classmethod
-    def emmy(cls) -> "Bonus":
+    def emmy(cls) -> Bonus:
         """An Emmy Award, 50 RP (5.2)."""
         return cls(EMMY, EMMY_VALUE)
 
     @classmethod
-    def critics_choice(cls, value: int) -> "Bonus":
+    def critics_choice(cls, value: int) -> Bonus:
         """A Critics' Choice tile, -36 to +36 RP (5.3)."""
         return cls(CRITICS_CHOICE, value)
 
     @classmethod
-    def viewers_views(cls, value: int) -> "Bonus":
+    def viewers_views(cls, value: int) -> Bonus:
         """A Viewers' Views tile, -28 to +29 RP (5.3)."""
         return cls(VIEWERS_VIEWS, value)
 
@@ -337,9 +359,10 @@ class HouseRules:
 
     def __post_init__(self) -> None:
         if self.counter_programming_four not in (-30, -20) or isinstance(self.counter_programming_four, bool):
-            raise BadOption("counter_programming_four",
-                            f"must be -30 or -20 (TV Wars 6.5, see docs/rulings.md), "
-                            f"not {self.counter_programming_four!r}")
+            raise BadOption(
+                "counter_programming_four",
+                f"must be -30 or -20 (TV Wars 6.5, see docs/rulings.md), not {self.counter_programming_four!r}",
+            )
 
 
 @dataclass(frozen=True)
@@ -386,11 +409,16 @@ class War:
 def with_preemption(war: War, network: str, start: int | None) -> War:
     """``war`` with ``network``'s Preemption tile placed over slots ``start`` and ``start + 1`` (or taken
     off with ``None``). The tile is placed after the reveal, before any Special is rolled (9.91)."""
-    return replace(war, lineups=tuple(replace(lineup, preemption=start) if lineup.network == network else lineup
-                                      for lineup in war.lineups))
+    return replace(
+        war,
+        lineups=tuple(
+            replace(lineup, preemption=start) if lineup.network == network else lineup for lineup in war.lineups
+        ),
+    )
 
 
 # -- legality ---------------------------------------------------------------------------------------------
+
 
 def max_programming(lengths: Sequence[int], limit: int = SLOTS) -> int:
     """The most half-hours (at most ``limit``) that some combination of program ``lengths`` fills (6.1)."""
@@ -420,36 +448,47 @@ def check_lineup(lineup: LineUp, *, february_sweeps: bool = False) -> None:
         if not isinstance(item, Bonus):
             raise MalformedCommand(f"{name}: held bonus tiles are Bonus values, not {item!r}")
     if lineup.half_hours > SLOTS:
-        raise IllegalCommand(f"{name}'s line-up runs {lineup.half_hours} half-hours from 8:00, past 11:00",
-                             "TV Wars 6.1")
-    for (ref, placement) in lineup.placed():
+        raise IllegalCommand(
+            f"{name}'s line-up runs {lineup.half_hours} half-hours from 8:00, past 11:00", "TV Wars 6.1"
+        )
+    for ref, placement in lineup.placed():
         program, bonus = placement.program, placement.bonus
         if program.super_bowl and (ref.start != 0 or not february_sweeps):
             where = "only at 8:00-9:00" if ref.start != 0 else "only in a February Sweeps Ratings War"
-            raise IllegalCommand(f"{name} plays the Super Bowl at {span_label(ref.start, program.length)}; "
-                                 f"it can be played {where}", "TV Wars 9.8")
+            raise IllegalCommand(
+                f"{name} plays the Super Bowl at {span_label(ref.start, program.length)}; it can be played {where}",
+                "TV Wars 9.8",
+            )
         if bonus is not None and not isinstance(bonus, Bonus):
             raise MalformedCommand(f"{name}: a bonus is a Bonus value, not {bonus!r}")
         if program.academy_award_movie and bonus is not None and bonus.kind == EMMY:
-            raise IllegalCommand(f"{name} puts an Emmy on the Academy Award Movie {program.title}",
-                                 "TV Wars 3.23")
-    usable = [p.length for p in (*(pl.program for pl in lineup.programs), *lineup.held_programs)
-              if february_sweeps or not p.super_bowl]
+            raise IllegalCommand(f"{name} puts an Emmy on the Academy Award Movie {program.title}", "TV Wars 3.23")
+    usable = [
+        p.length
+        for p in (*(pl.program for pl in lineup.programs), *lineup.held_programs)
+        if february_sweeps or not p.super_bowl
+    ]
     best = max_programming(usable)
     if lineup.half_hours < best:
-        raise IllegalCommand(f"{name} commits {lineup.half_hours} half-hours but its programs could fill {best}; "
-                             f"it must use the combination of lengths that uses the most programming",
-                             "TV Wars 6.1")
+        raise IllegalCommand(
+            f"{name} commits {lineup.half_hours} half-hours but its programs could fill {best}; "
+            f"it must use the combination of lengths that uses the most programming",
+            "TV Wars 6.1",
+        )
     played = sum(1 for pl in lineup.programs if pl.bonus is not None and pl.bonus.mandatory)
     held = sum(1 for bonus in lineup.held_bonuses if bonus.mandatory)
     if held and played < len(lineup.programs):
-        raise IllegalCommand(f"{name} holds {held} Critics' Choice/Viewers' Views tile(s) back while "
-                             f"{len(lineup.programs) - played} of its programs carry none; they must be played",
-                             "TV Wars 5.3")
-    if lineup.preemption is not None and (not is_whole(lineup.preemption)
-                                          or not 0 <= lineup.preemption <= SLOTS - 2):
-        raise IllegalCommand(f"{name}'s Preemption tile must cover one hour between 8:00 and 11:00, "
-                             f"starting 8:00 to 10:00, not at {lineup.preemption!r}", "TV Wars 9.91")
+        raise IllegalCommand(
+            f"{name} holds {held} Critics' Choice/Viewers' Views tile(s) back while "
+            f"{len(lineup.programs) - played} of its programs carry none; they must be played",
+            "TV Wars 5.3",
+        )
+    if lineup.preemption is not None and (not is_whole(lineup.preemption) or not 0 <= lineup.preemption <= SLOTS - 2):
+        raise IllegalCommand(
+            f"{name}'s Preemption tile must cover one hour between 8:00 and 11:00, "
+            f"starting 8:00 to 10:00, not at {lineup.preemption!r}",
+            "TV Wars 9.91",
+        )
 
 
 def _inventory_counts(war: War) -> Counter:
@@ -477,19 +516,23 @@ def check_war(war: War) -> None:
         if not isinstance(lineup, LineUp):
             raise MalformedCommand(f"a war holds LineUp values, not {lineup!r}")
     if not 2 <= len(war.lineups) <= 4:
-        raise IllegalCommand(f"a Ratings War is fought by 2 to 4 networks, not {len(war.lineups)}",
-                             "TV Wars Inventory: four Prime Time Line-Up cards")
+        raise IllegalCommand(
+            f"a Ratings War is fought by 2 to 4 networks, not {len(war.lineups)}",
+            "TV Wars Inventory: four Prime Time Line-Up cards",
+        )
     if len(set(war.networks)) != len(war.networks):
         raise MalformedCommand(f"network names must be distinct: {', '.join(war.networks)}")
     for lineup in war.lineups:
         check_lineup(lineup, february_sweeps=war.february_sweeps)
     for piece, count in _inventory_counts(war).items():
         if count > INVENTORY[piece]:
-            raise IllegalCommand(f"this war holds {count} {piece} tiles; only {INVENTORY[piece]} exist",
-                                 "TV Wars Inventory")
+            raise IllegalCommand(
+                f"this war holds {count} {piece} tiles; only {INVENTORY[piece]} exist", "TV Wars Inventory"
+            )
 
 
 # -- resolution data ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Part:
@@ -587,15 +630,19 @@ class TieBreak:
         """``"PBC and NBS tie for lowest with 60: PBC rolls 9 (5+4), NBS rolls 5 (3+2). NBS is lowest
         (TV Wars 6.7)."``"""
         names = and_join(self.networks)
-        rolls = "; then ".join(", ".join(f"{r.network} rolls {r.total} ({'+'.join(map(str, r.values))})"
-                                         for r in round_) for round_ in self.rounds)
+        rolls = "; then ".join(
+            ", ".join(f"{r.network} rolls {r.total} ({'+'.join(map(str, r.values))})" for r in round_)
+            for round_ in self.rounds
+        )
         outcome = []
         if self.lowest:
             outcome.append(f"{self.lowest} is lowest")
         if self.highest:
             outcome.append(f"{self.highest} is highest")
-        return (f"{names} tie for {self.purpose} with {self.total}: {rolls or 'order drawn'}. "
-                f"{' and '.join(outcome)} ({self.rule}).")
+        return (
+            f"{names} tie for {self.purpose} with {self.total}: {rolls or 'order drawn'}. "
+            f"{' and '.join(outcome)} ({self.rule})."
+        )
 
 
 @dataclass(frozen=True)
@@ -693,6 +740,7 @@ class Resolution:
 
 # -- resolution ---------------------------------------------------------------------------------------------
 
+
 class _Pending(Exception):
     """Raised inside a slot when a roll is missing; ``point`` is the :class:`PendingRoll`."""
 
@@ -712,8 +760,12 @@ def tie_key(network: str, slot: int, round_: int) -> str:
 
 
 def _special_request(ref: ProgramRef, program: Program) -> DiceRequest:
-    return DiceRequest(ref.network, 2, f"value of {ref.network}'s {program.title} "
-                                       f"({span_label(ref.start, program.length)}), 10 × the roll", "TV Wars 3.3")
+    return DiceRequest(
+        ref.network,
+        2,
+        f"value of {ref.network}'s {program.title} ({span_label(ref.start, program.length)}), 10 × the roll",
+        "TV Wars 3.3",
+    )
 
 
 class _DiceChance:
@@ -747,15 +799,22 @@ class _DiceChance:
             group, low, high = queue.pop(0)
             self.rounds[slot] += 1
             number = self.rounds[slot]
-            reason = (f"tie for {_purpose(low, high)} at {slot_label(slot)} ({total} Rating Points) "
-                      f"among {and_join(group)}, round {number}")
-            rolls = tuple(TieRoll(net, tie_key(net, slot, number),
-                                  self._take(tie_key(net, slot, number), DiceRequest(net, 2, reason, "TV Wars 6.7")))
-                          for net in group)
+            reason = (
+                f"tie for {_purpose(low, high)} at {slot_label(slot)} ({total} Rating Points) "
+                f"among {and_join(group)}, round {number}"
+            )
+            rolls = tuple(
+                TieRoll(
+                    net,
+                    tie_key(net, slot, number),
+                    self._take(tie_key(net, slot, number), DiceRequest(net, 2, reason, "TV Wars 6.7")),
+                )
+                for net in group
+            )
             rounds.append(rolls)
             sums = {roll.network: roll.total for roll in rolls}
             bottom, top = min(sums.values()), max(sums.values())
-            if bottom == top:                     # nobody settled: everyone rolls again
+            if bottom == top:  # nobody settled: everyone rolls again
                 queue.insert(0, (group, low, high))
                 continue
             if low:
@@ -782,10 +841,10 @@ class _Progress:
     """What carries from slot to slot while a war is resolved (private, mutable, one per pass)."""
 
     cancelled: set = field(default_factory=set)
-    specials: dict = field(default_factory=dict)        # ProgramRef -> (value, dice or None)
-    lead_in: str | None = None                          # network earning +5 in the slot being resolved
+    specials: dict = field(default_factory=dict)  # ProgramRef -> (value, dice or None)
+    lead_in: str | None = None  # network earning +5 in the slot being resolved
 
-    def copy(self) -> "_Progress":
+    def copy(self) -> _Progress:
         return _Progress(set(self.cancelled), dict(self.specials), self.lead_in)
 
 
@@ -799,8 +858,7 @@ def counter_programming(networks_sharing: int, house_rules: HouseRules = HouseRu
     return COUNTER_PROGRAMMING[networks_sharing]
 
 
-def _parts(war: War, lineup: LineUp, placement: Placement, slot: int, sharing: int,
-           lead_in: bool) -> tuple[Part, ...]:
+def _parts(war: War, lineup: LineUp, placement: Placement, slot: int, sharing: int, lead_in: bool) -> tuple[Part, ...]:
     """The named bonuses and penalties of ``placement`` (``lineup``'s program) in ``slot``, in the order
     bonus tile, Network News (6.3), Counter-Programming (6.5: ``sharing`` programs of its colour on the
     air, itself included), Promos (6.6), Lead-In (6.4: ``lead_in``, its network won the slot before)."""
@@ -819,8 +877,16 @@ def _parts(war: War, lineup: LineUp, placement: Placement, slot: int, sharing: i
     return tuple(parts)
 
 
-def _score(war: War, lineup: LineUp, ref: ProgramRef, placement: Placement, slot: int, progress: _Progress,
-           colours: Counter, rolled_now: bool) -> Score:
+def _score(
+    war: War,
+    lineup: LineUp,
+    ref: ProgramRef,
+    placement: Placement,
+    slot: int,
+    progress: _Progress,
+    colours: Counter,
+    rolled_now: bool,
+) -> Score:
     program = placement.program
     if program.super_bowl:
         return Score(ref, program.title, None, None, automatic_win=True)
@@ -875,7 +941,7 @@ def _standing(totals: Sequence[int | None], stakes: Sequence[bool]) -> _Standing
     Bowl, which wins automatically, 9.8), ``stakes`` whether each one's network has a program in the next
     slot and that slot is not preempted (a tie for highest is rolled only when a Lead-In is at stake for
     one of those tied, 6.4, 6.7). The lowest rated is cancelled unless unopposed (6.8)."""
-    if None in totals:                                               # 9.8: the Super Bowl wins automatically
+    if None in totals:  # 9.8: the Super Bowl wins automatically
         winner, high_group, rated = totals.index(None), (), [total for total in totals if total is not None]
     else:
         winner, rated = None, totals
@@ -883,19 +949,22 @@ def _standing(totals: Sequence[int | None], stakes: Sequence[bool]) -> _Standing
         return _Standing(None, winner, (), (), False, ())
     if winner is None:
         top = max(rated)
-        high_group = (totals.index(top),) if rated.count(top) == 1 else tuple(
-            i for i, total in enumerate(totals) if total == top)
+        high_group = (
+            (totals.index(top),)
+            if rated.count(top) == 1
+            else tuple(i for i, total in enumerate(totals) if total == top)
+        )
         if len(high_group) == 1:
             winner = high_group[0]
     bottom = min(rated)
-    if len(totals) < 2:                                              # unopposed (6.8)
+    if len(totals) < 2:  # unopposed (6.8)
         low_group = ()
     elif rated.count(bottom) == 1:
         low_group = (totals.index(bottom),)
     else:
         low_group = tuple(i for i, total in enumerate(totals) if total == bottom)
     need_high = len(high_group) > 1 and any(stakes[i] for i in high_group)
-    if len(low_group) > 1 and low_group == high_group:               # everyone in the slot is tied
+    if len(low_group) > 1 and low_group == high_group:  # everyone in the slot is tied
         return _Standing(None, None, low_group, high_group if need_high else (), True, high_group)
     lowest, low_tie = (low_group[0], ()) if len(low_group) == 1 else (None, low_group)
     return _Standing(lowest, winner, low_tie, high_group if need_high else (), False, high_group)
@@ -905,9 +974,14 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
     preemptor = war.preempted_by(slot)
     if preemptor is not None:
         progress.lead_in = None
-        return SlotResult(slot, preempted_by=preemptor, notes=(
-            f"Preempted by {preemptor}: no rating competition and no cancellation in this half-hour "
-            f"(TV Wars 9.91).",))
+        return SlotResult(
+            slot,
+            preempted_by=preemptor,
+            notes=(
+                f"Preempted by {preemptor}: no rating competition and no cancellation in this half-hour "
+                f"(TV Wars 9.91).",
+            ),
+        )
     notes = []
     if slot > 0 and war.preempted_by(slot - 1):
         notes.append("No Lead-In bonus: the previous half-hour was preempted (TV Wars 9.91).")
@@ -917,30 +991,36 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
         if found is not None and ProgramRef(lineup.network, found[0]) not in progress.cancelled:
             on_air.append((lineup, ProgramRef(lineup.network, found[0]), found[1]))
     rolled_now = set()
-    for _, ref, placement in on_air:                     # 3.3: a Special is rolled at its first resolved slot
+    for _, ref, placement in on_air:  # 3.3: a Special is rolled at its first resolved slot
         if placement.program.special and ref not in progress.specials:
             progress.specials[ref] = chance.special(ref, placement.program)
             rolled_now.add(ref)
     colours = Counter(placement.program.colour for _, _, placement in on_air if placement.program.colour)
-    scores = tuple(_score(war, lineup, ref, placement, slot, progress, colours, ref in rolled_now)
-                   for lineup, ref, placement in on_air)
+    scores = tuple(
+        _score(war, lineup, ref, placement, slot, progress, colours, ref in rolled_now)
+        for lineup, ref, placement in on_air
+    )
     next_open = slot + 1 < SLOTS and war.preempted_by(slot + 1) is None
     if len(scores) == 1:
         notes.append(f"{scores[0].program} is unopposed: not cancelled (TV Wars 6.8).")
 
     networks = [score.network for score in scores]
-    standing = _standing([score.total for score in scores],
-                         [next_open and war.lineup(network).at(slot + 1) is not None for network in networks])
+    standing = _standing(
+        [score.total for score in scores],
+        [next_open and war.lineup(network).at(slot + 1) is not None for network in networks],
+    )
     ties: list[TieBreak] = []
 
     def roll_off(group: tuple[int, ...], need_low: bool, need_high: bool) -> tuple[int | None, int | None]:
         tie = chance.tie(slot, tuple(networks[i] for i in group), need_low, need_high, scores[group[0]].total)
         ties.append(tie)
-        return (None if tie.lowest is None else networks.index(tie.lowest),
-                None if tie.highest is None else networks.index(tie.highest))
+        return (
+            None if tie.lowest is None else networks.index(tie.lowest),
+            None if tie.highest is None else networks.index(tie.highest),
+        )
 
     low = high = None
-    if standing.joint:                                  # one roll-off settles both ends
+    if standing.joint:  # one roll-off settles both ends
         low, high = roll_off(standing.low_tie, True, bool(standing.high_tie))
     else:
         if standing.low_tie:
@@ -948,8 +1028,10 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
         if standing.high_tie:
             _, high = roll_off(standing.high_tie, False, True)
     if standing.unrolled_high_tie:
-        notes.append(f"{and_join([networks[i] for i in standing.high_group])} tie for highest; no Lead-In is at "
-                     f"stake, so no dice are rolled (TV Wars 6.4, 6.7).")
+        notes.append(
+            f"{and_join([networks[i] for i in standing.high_group])} tie for highest; no Lead-In is at "
+            f"stake, so no dice are rolled (TV Wars 6.4, 6.7)."
+        )
     lowest_at, winner_at = standing.settle(low, high)
     lowest = None if lowest_at is None else scores[lowest_at]
     winner = None if winner_at is None else networks[winner_at]
@@ -957,10 +1039,10 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
     cancellation = None
     if lowest is not None:
         by_tie = bool(standing.low_tie)
-        reason = (f"lowest rated in {slot_label(slot)} with {lowest.total}"
-                  + (", after the tie-break" if by_tie else ""))
-        cancellation = Cancellation(lowest.ref, lowest.program, slot, lowest.total, reason,
-                                    "TV Wars 6.7, 6.8" if by_tie else "TV Wars 6.8")
+        reason = f"lowest rated in {slot_label(slot)} with {lowest.total}" + (", after the tie-break" if by_tie else "")
+        cancellation = Cancellation(
+            lowest.ref, lowest.program, slot, lowest.total, reason, "TV Wars 6.7, 6.8" if by_tie else "TV Wars 6.8"
+        )
         progress.cancelled.add(lowest.ref)
     progress.lead_in = winner if next_open else None
     return SlotResult(slot, scores, winner, next_open, cancellation, tuple(ties), None, tuple(notes))
@@ -998,8 +1080,11 @@ def resolve_war(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> Re
     return Resolution(war, slots, pending, tuple(chance.used.items()), unused)
 
 
-def play_out(war: War, dice: Mapping[str, Sequence[int]] | None = None,
-             roll: Callable[[PendingRoll], Sequence[int]] | None = None) -> tuple[Resolution, dict]:
+def play_out(
+    war: War,
+    dice: Mapping[str, Sequence[int]] | None = None,
+    roll: Callable[[PendingRoll], Sequence[int]] | None = None,
+) -> tuple[Resolution, dict]:
     """Resolve ``war``, calling ``roll(pending)`` for every missing roll (``None``: stop at the first).
 
     Returns the :class:`Resolution` and the dice (given plus rolled) as a new dict.
@@ -1022,7 +1107,7 @@ def missing_rolls(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> 
         return ()
     missing = [first]
     if " tie " in first.key:
-        round_ = first.key.split(" ", 1)[1]                     # "tie 8:30 1": the same round, other rollers
+        round_ = first.key.split(" ", 1)[1]  # "tie 8:30 1": the same round, other rollers
         trial = dict(dice)
         while True:
             trial[missing[-1].key] = (1,) * missing[-1].request.count
@@ -1038,12 +1123,15 @@ def outstanding_specials(war: War, dice: Mapping[str, Sequence[int]] | None = No
     """Every Special roll not in ``dice`` that the war may need (3.3), in line-up order. Tie-break rolls
     are not listed: whether they are needed depends on the other rolls."""
     dice = dice or {}
-    return tuple(PendingRoll(special_key(ref), _special_request(ref, placement.program))
-                 for ref, placement in war.programs()
-                 if placement.program.special and special_key(ref) not in dice)
+    return tuple(
+        PendingRoll(special_key(ref), _special_request(ref, placement.program))
+        for ref, placement in war.programs()
+        if placement.program.special and special_key(ref) not in dice
+    )
 
 
 # -- aftermath ------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ProgramFate:
@@ -1106,14 +1194,29 @@ def _network_aftermath(resolution: Resolution, lineup: LineUp) -> NetworkAfterma
         program = placement.program
         cancellation = resolution.cancellation_of(ref)
         if cancellation is not None:
-            lost.append(ProgramFate(ref, program.title, True, f"cancelled in {slot_label(cancellation.slot)}",
-                                    "TV Wars 6.8"))
+            lost.append(
+                ProgramFate(ref, program.title, True, f"cancelled in {slot_label(cancellation.slot)}", "TV Wars 6.8")
+            )
         elif program.academy_award_movie:
-            lost.append(ProgramFate(ref, program.title, True, "an Academy Award Movie is used in one Ratings War "
-                                    "only: removed from play", "TV Wars 3.21"))
+            lost.append(
+                ProgramFate(
+                    ref,
+                    program.title,
+                    True,
+                    "an Academy Award Movie is used in one Ratings War only: removed from play",
+                    "TV Wars 3.21",
+                )
+            )
         elif program.super_bowl:
-            lost.append(ProgramFate(ref, program.title, True, "lost after the February Sweeps Ratings War; "
-                                    "up for bid among the other networks", "TV Wars 9.8"))
+            lost.append(
+                ProgramFate(
+                    ref,
+                    program.title,
+                    True,
+                    "lost after the February Sweeps Ratings War; up for bid among the other networks",
+                    "TV Wars 9.8",
+                )
+            )
         else:
             kept.append(ProgramFate(ref, program.title, False, "not cancelled", "TV Wars 6.8"))
         if placement.bonus is not None:
@@ -1123,9 +1226,16 @@ def _network_aftermath(resolution: Resolution, lineup: LineUp) -> NetworkAfterma
         tiles_kept.append(TileFate("Best Network News", "", True, "kept", "TV Wars 6.2"))
     if lineup.preemption is not None:
         tiles_returned.append(TileFate("Preemption", "", False, "back in play", "TV Wars 9.91, 9.9"))
-    return NetworkAftermath(lineup.network, tuple(lost), tuple(kept), tuple(tiles_kept), tuple(tiles_returned),
-                            any(pl.program.super_bowl for pl in lineup.programs), lineup.preemption is not None,
-                            len(kept) + len(lineup.held_programs))
+    return NetworkAftermath(
+        lineup.network,
+        tuple(lost),
+        tuple(kept),
+        tuple(tiles_kept),
+        tuple(tiles_returned),
+        any(pl.program.super_bowl for pl in lineup.programs),
+        lineup.preemption is not None,
+        len(kept) + len(lineup.held_programs),
+    )
 
 
 def consequences(resolution: Resolution) -> tuple[NetworkAftermath, ...]:
@@ -1170,8 +1280,7 @@ class _OddsProgram(NamedTuple):
     stake: bool
 
 
-def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]
-                  ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Every combination of the Special ``rolls`` (each ``(sum, ways)`` pairs): ``(10 × sum each, sum each,
     ways)``; one empty combination for no Specials."""
     combinations = []
@@ -1179,8 +1288,9 @@ def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]
         ways = 1
         for _, count in combination:
             ways *= count
-        combinations.append((tuple(SPECIAL_PER_PIP * total for total, _ in combination),
-                             tuple(total for total, _ in combination), ways))
+        combinations.append(
+            (tuple(SPECIAL_PER_PIP * total for total, _ in combination), tuple(total for total, _ in combination), ways)
+        )
     return combinations
 
 
@@ -1194,8 +1304,13 @@ class _OddsSlot:
     to or above the lowest and the highest of the rest, and against each other), so its rolls that rank
     the same are added up before the slot is settled."""
 
-    def __init__(self, war: War, slot: int, programs: Sequence[tuple[ProgramRef, Placement]],
-                 rolls: Mapping[int, tuple[tuple[int, int], ...]]) -> None:
+    def __init__(
+        self,
+        war: War,
+        slot: int,
+        programs: Sequence[tuple[ProgramRef, Placement]],
+        rolls: Mapping[int, tuple[tuple[int, int], ...]],
+    ) -> None:
         index = {ref: i for i, (ref, _) in enumerate(programs)}
         specials = [i for i, (_, placement) in enumerate(programs) if placement.program.special]
         ends = [ref.start + placement.program.length - 1 for ref, placement in programs]
@@ -1210,22 +1325,32 @@ class _OddsSlot:
                 continue
             start, placement = found
             ref, program = ProgramRef(lineup.network, start), placement.program
-            points = tuple(tuple(sum(part.value for part in _parts(war, lineup, placement, slot, sharing, lead_in))
-                                 for lead_in in (False, True)) for sharing in range(len(war.lineups) + 1))
+            points = tuple(
+                tuple(
+                    sum(part.value for part in _parts(war, lineup, placement, slot, sharing, lead_in))
+                    for lead_in in (False, True)
+                )
+                for sharing in range(len(war.lineups) + 1)
+            )
             base = None if program.super_bowl else (0 if program.special else program.rating)
             special = specials.index(index[ref]) if program.special else -1
-            self.programs.append(_OddsProgram(index[ref], seat, program.colour, special, base, points,
-                                              self.lead_in_counts[seat]))
-        self.alive = sum(1 << i for i, end in enumerate(ends) if end > slot)     # programs still to air after it
+            self.programs.append(
+                _OddsProgram(index[ref], seat, program.colour, special, base, points, self.lead_in_counts[seat])
+            )
+        self.alive = sum(1 << i for i, end in enumerate(ends) if end > slot)  # programs still to air after it
         self.special_alive = tuple(ends[i] > slot for i in specials)
         # the Specials first rolled here (3.3: at their first slot that is resolved), and their rolls
-        new = [p.special for p in self.programs if p.special >= 0
-               and all(war.preempted_by(earlier) for earlier in range(programs[p.ref][0].start, slot))]
+        new = [
+            p.special
+            for p in self.programs
+            if p.special >= 0 and all(war.preempted_by(earlier) for earlier in range(programs[p.ref][0].start, slot))
+        ]
         self.going_on = tuple(j for j in new if self.special_alive[j])
         self.ending = tuple(j for j in new if not self.special_alive[j])
         self.going_on_rolls = _combinations([rolls[specials[j]] for j in self.going_on])
-        self.ending_rolls = [(deltas, ways) for deltas, _, ways in _combinations([rolls[specials[j]]
-                                                                                  for j in self.ending])]
+        self.ending_rolls = [
+            (deltas, ways) for deltas, _, ways in _combinations([rolls[specials[j]] for j in self.ending])
+        ]
         self.scale = 1
         for j in new:
             self.scale *= sum(ways for _, ways in rolls[specials[j]])
@@ -1250,7 +1375,7 @@ class _OddsSlot:
         rest = [total for position, total in enumerate(totals) if total is not None and position not in ending_at]
         low, high = (min(rest), max(rest)) if rest else (0, 0)
         classes: dict[tuple | int, list] = {}
-        if len(ending_at) == 1:                         # the usual case, made quick
+        if len(ending_at) == 1:  # the usual case, made quick
             position = ending_at[0]
             for (delta,), ways in self.ending_rolls:
                 total = totals[position] + delta
@@ -1263,10 +1388,11 @@ class _OddsSlot:
         else:
             for deltas, ways in self.ending_rolls:
                 ranked = tuple(totals[position] + delta for position, delta in zip(ending_at, deltas))
-                key = tuple((a > b) - (a < b) for i, a in enumerate(ranked) for b in ranked[i + 1:])
+                key = tuple((a > b) - (a < b) for i, a in enumerate(ranked) for b in ranked[i + 1 :])
                 if rest:
-                    key += tuple((total > low) - (total < low) + 3 * ((total > high) - (total < high))
-                                 for total in ranked)
+                    key += tuple(
+                        (total > low) - (total < low) + 3 * ((total > high) - (total < high)) for total in ranked
+                    )
                 entry = classes.get(key)
                 if entry is None:
                     classes[key] = [ranked, ways]
@@ -1284,7 +1410,7 @@ class _OddsSlot:
         """From the ``states`` before this slot (state → weight) and the weight ``lost`` so far by program:
         the states after it, the weight lost by then, and the factor by which it multiplied the denominator."""
         special_alive, alive = self.special_alive, self.alive
-        if self.preempted:                              # 9.91: nothing happens, no Lead-In out of it
+        if self.preempted:  # 9.91: nothing happens, no Lead-In out of it
             merged: dict[_State, int] = {}
             for (cancelled, sums, _), weight in states.items():
                 key = (cancelled & alive, tuple(v if keep else 0 for v, keep in zip(sums, special_alive)), -1)
@@ -1295,9 +1421,14 @@ class _OddsSlot:
         for (cancelled, sums, lead_in), weight in states.items():
             on_air = [p for p in self.programs if not cancelled >> p.ref & 1]
             sharing = Counter(p.colour for p in on_air)
-            fixed = [None if p.base is None else
-                     p.base + p.points[sharing[p.colour]][p.seat == lead_in]
-                     + (SPECIAL_PER_PIP * sums[p.special] if p.special >= 0 else 0) for p in on_air]
+            fixed = [
+                None
+                if p.base is None
+                else p.base
+                + p.points[sharing[p.colour]][p.seat == lead_in]
+                + (SPECIAL_PER_PIP * sums[p.special] if p.special >= 0 else 0)
+                for p in on_air
+            ]
             stakes = [p.stake for p in on_air]
             position_of = {p.special: position for position, p in enumerate(on_air) if p.special >= 0}
             going_on_at = [position_of[j] for j in self.going_on]
@@ -1321,7 +1452,7 @@ class _OddsSlot:
                             bucket[1][program.ref] += ways
                             after_mask |= (1 << program.ref) & alive
                             if program.special >= 0 and after[program.special]:
-                                after_sums = after[:program.special] + (0,) + after[program.special + 1:]
+                                after_sums = after[: program.special] + (0,) + after[program.special + 1 :]
                         seat = -1 if winner is None else on_air[winner].seat
                         state = (after_mask, after_sums, seat if seat >= 0 and lead_in_counts[seat] else -1)
                         bucket[0][state] = bucket[0].get(state, 0) + ways
@@ -1368,6 +1499,7 @@ def survival_odds(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> 
 
 
 # -- rendering --------------------------------------------------------------------------------------------------
+
 
 def score_line(slot: SlotResult, score: Score) -> str:
     """``"ABS: MONDAY NIGHT RUGBY: 85 (80 + 5 [Network News]). Wins Time Slot."``; a ``*`` marks a
@@ -1418,9 +1550,12 @@ def render_aftermath(aftermath: Sequence[NetworkAftermath]) -> list[str]:
             lines.append(f"- {net.network} loses {fate.program}: {fate.reason} ({fate.rule}).")
         for tile in net.tiles_returned:
             on = f" on {tile.program}" if tile.program else ""
-            where = {"Star pile": "returns to the bottom of the Star pile", "Emmy Awards pile":
-                     "returns to the Emmy Awards pile", "out of play": "is removed from play",
-                     "back in play": "goes back into play"}[tile.destination]
+            where = {
+                "Star pile": "returns to the bottom of the Star pile",
+                "Emmy Awards pile": "returns to the Emmy Awards pile",
+                "out of play": "is removed from play",
+                "back in play": "goes back into play",
+            }[tile.destination]
             lines.append(f"- {net.network}: {tile.tile}{on} {where} ({tile.rule}).")
         for tile in net.tiles_kept:
             on = f", played on {tile.program}," if tile.program else ""
@@ -1435,53 +1570,94 @@ def render_odds(war: War, odds: Mapping[ProgramRef, Fraction]) -> list[str]:
     lines = ["Chance of surviving the war (exact, before the dice)"]
     for ref, placement in war.programs():
         chance = odds[ref]
-        lines.append(f"- {ref.network}: {placement.program.title} ({span_label(ref.start, placement.program.length)}): "
-                     f"{chance} ({float(chance):.1%})")
+        lines.append(
+            f"- {ref.network}: {placement.program.title} ({span_label(ref.start, placement.program.length)}): "
+            f"{chance} ({float(chance):.1%})"
+        )
     return lines
 
 
 # -- as data ------------------------------------------------------------------------------------------------
 
+
 def _score_dict(slot: SlotResult, score: Score) -> dict:
-    return {"network": score.network, "program": score.program, "starts": SLOT_STARTS[score.ref.start],
-            "colour": score.colour, "base": score.base, "base_note": score.base_note,
-            "parts": [{"label": p.label, "value": p.value, "rule": p.rule} for p in score.parts],
-            "total": score.total, "automatic_win": score.automatic_win, "text": score.text,
-            "line": score_line(slot, score)}
+    return {
+        "network": score.network,
+        "program": score.program,
+        "starts": SLOT_STARTS[score.ref.start],
+        "colour": score.colour,
+        "base": score.base,
+        "base_note": score.base_note,
+        "parts": [{"label": p.label, "value": p.value, "rule": p.rule} for p in score.parts],
+        "total": score.total,
+        "automatic_win": score.automatic_win,
+        "text": score.text,
+        "line": score_line(slot, score),
+    }
 
 
 def _slot_dict(slot: SlotResult) -> dict:
     cancellation = slot.cancellation
     return {
-        "slot": slot.label, "preempted_by": slot.preempted_by,
+        "slot": slot.label,
+        "preempted_by": slot.preempted_by,
         "scores": [_score_dict(slot, score) for score in slot.scores],
-        "winner": slot.winner, "wins_time_slot": slot.wins_time_slot, "lead_in_at_stake": slot.lead_in_at_stake,
-        "cancelled": None if cancellation is None else {
-            "network": cancellation.ref.network, "program": cancellation.program,
-            "starts": SLOT_STARTS[cancellation.ref.start], "total": cancellation.total,
-            "reason": cancellation.reason, "rule": cancellation.rule, "text": cancellation.text},
-        "ties": [{"purpose": tie.purpose, "total": tie.total, "networks": list(tie.networks),
-                  "rounds": [[{"network": r.network, "key": r.key, "dice": list(r.values)} for r in round_]
-                             for round_ in tie.rounds],
-                  "lowest": tie.lowest, "highest": tie.highest, "rule": tie.rule, "text": tie.text}
-                 for tie in slot.ties],
+        "winner": slot.winner,
+        "wins_time_slot": slot.wins_time_slot,
+        "lead_in_at_stake": slot.lead_in_at_stake,
+        "cancelled": None
+        if cancellation is None
+        else {
+            "network": cancellation.ref.network,
+            "program": cancellation.program,
+            "starts": SLOT_STARTS[cancellation.ref.start],
+            "total": cancellation.total,
+            "reason": cancellation.reason,
+            "rule": cancellation.rule,
+            "text": cancellation.text,
+        },
+        "ties": [
+            {
+                "purpose": tie.purpose,
+                "total": tie.total,
+                "networks": list(tie.networks),
+                "rounds": [
+                    [{"network": r.network, "key": r.key, "dice": list(r.values)} for r in round_]
+                    for round_ in tie.rounds
+                ],
+                "lowest": tie.lowest,
+                "highest": tie.highest,
+                "rule": tie.rule,
+                "text": tie.text,
+            }
+            for tie in slot.ties
+        ],
         "notes": list(slot.notes),
     }
 
 
 def _aftermath_dict(net: NetworkAftermath) -> dict:
     def program(fate: ProgramFate) -> dict:
-        return {"program": fate.program, "starts": SLOT_STARTS[fate.ref.start], "reason": fate.reason,
-                "rule": fate.rule}
+        return {
+            "program": fate.program,
+            "starts": SLOT_STARTS[fate.ref.start],
+            "reason": fate.reason,
+            "rule": fate.rule,
+        }
 
     def tile(fate: TileFate) -> dict:
         return {"tile": fate.tile, "program": fate.program, "destination": fate.destination, "rule": fate.rule}
 
-    return {"network": net.network, "programs_lost": [program(f) for f in net.programs_lost],
-            "programs_kept": [program(f) for f in net.programs_kept],
-            "tiles_kept": [tile(f) for f in net.tiles_kept], "tiles_returned": [tile(f) for f in net.tiles_returned],
-            "super_bowl_lost": net.super_bowl_lost, "preemption_returned": net.preemption_returned,
-            "programs_left": net.programs_left}
+    return {
+        "network": net.network,
+        "programs_lost": [program(f) for f in net.programs_lost],
+        "programs_kept": [program(f) for f in net.programs_kept],
+        "tiles_kept": [tile(f) for f in net.tiles_kept],
+        "tiles_returned": [tile(f) for f in net.tiles_returned],
+        "super_bowl_lost": net.super_bowl_lost,
+        "preemption_returned": net.preemption_returned,
+        "programs_left": net.programs_left,
+    }
 
 
 def resolution_to_dict(resolution: Resolution, odds: Mapping[ProgramRef, Fraction] | None = None) -> dict:
@@ -1490,28 +1666,43 @@ def resolution_to_dict(resolution: Resolution, odds: Mapping[ProgramRef, Fractio
     (``{"fraction": "29/36", "value": 0.805…}`` per program)."""
     war = resolution.war
     data: dict[str, Any] = {
-        "networks": list(war.networks), "february_sweeps": war.february_sweeps,
+        "networks": list(war.networks),
+        "february_sweeps": war.february_sweeps,
         "house_rules": {"counter_programming_four": war.house_rules.counter_programming_four},
-        "preemption": {lineup.network: span_label(lineup.preemption, 2)
-                       for lineup in war.lineups if lineup.preemption is not None},
+        "preemption": {
+            lineup.network: span_label(lineup.preemption, 2) for lineup in war.lineups if lineup.preemption is not None
+        },
         "complete": resolution.complete,
         "slots": [_slot_dict(slot) for slot in resolution.slots],
         "dice": {key: list(values) for key, values in resolution.dice_used},
         "unused_dice": list(resolution.unused_dice),
-        "pending": None if resolution.pending is None else {
-            "key": resolution.pending.key, "roller": resolution.pending.request.roller,
-            "count": resolution.pending.request.count, "reason": resolution.pending.request.reason,
-            "rule": resolution.pending.request.rule},
+        "pending": None
+        if resolution.pending is None
+        else {
+            "key": resolution.pending.key,
+            "roller": resolution.pending.request.roller,
+            "count": resolution.pending.request.count,
+            "reason": resolution.pending.request.reason,
+            "rule": resolution.pending.request.rule,
+        },
         "aftermath": [_aftermath_dict(net) for net in consequences(resolution)] if resolution.complete else None,
     }
     if odds is not None:
         data["survival_odds"] = [
-            {"network": ref.network, "program": war.placement(ref).program.title, "starts": SLOT_STARTS[ref.start],
-             "fraction": str(chance), "value": float(chance)} for ref, chance in odds.items()]
+            {
+                "network": ref.network,
+                "program": war.placement(ref).program.title,
+                "starts": SLOT_STARTS[ref.start],
+                "fraction": str(chance),
+                "value": float(chance),
+            }
+            for ref, chance in odds.items()
+        ]
     return data
 
 
 # -- public helpers for the war at the table (war_at_table.py) ---------------------------------------------
+
 
 def bonus_fate(placement: Placement, cancelled: bool) -> TileFate:
     """What becomes of ``placement``'s bonus tile after the war, its program ``cancelled`` or not (6.2,

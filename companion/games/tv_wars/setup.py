@@ -20,8 +20,15 @@ from typing import TYPE_CHECKING
 from companion.commands import Command
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
-from companion.games.tv_wars.holdings import (MINUTES, PROGRAM, PROGRAM_INVENTORY, SPECIAL, TYPE_WORDS, ProgramTile,
-                                              Supply)
+from companion.games.tv_wars.holdings import (
+    MINUTES,
+    PROGRAM,
+    PROGRAM_INVENTORY,
+    SPECIAL,
+    TYPE_WORDS,
+    ProgramTile,
+    Supply,
+)
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
@@ -29,8 +36,8 @@ if TYPE_CHECKING:
 STARTING_PROGRAMMING = "starting_programming"
 #: Program tiles each network starts with, by length in half-hours (2.3).
 STARTING_LENGTHS = {1: 5, 2: 4, 3: 1, 4: 1}
-MAX_SAME_TYPE_AND_LENGTH = 2            # 2.3
-MAX_SITUATION_COMEDIES = 5              # 2.3 exception (per length, see docs/rulings.md)
+MAX_SAME_TYPE_AND_LENGTH = 2  # 2.3
+MAX_SITUATION_COMEDIES = 5  # 2.3 exception (per length, see docs/rulings.md)
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class ProgramSpec:
 
     length: int
     colour: str
-    rating: int | None = field(default=None, repr=False)     # secret (9.1): kept out of logs
+    rating: int | None = field(default=None, repr=False)  # secret (9.1): kept out of logs
     special: bool = field(default=False, repr=False)
     name: str = field(default="", repr=False)
 
@@ -51,8 +58,9 @@ class ProgramSpec:
             raise MalformedCommand(f"special is true or false, not {self.special!r}")
         if self.special and self.rating is not None:
             raise MalformedCommand("a Special has no set rating; it is rolled in each war (TV Wars 3.3)")
-        return ProgramTile(tile_id, self.length, self.colour, self.rating, self.name or "",
-                           SPECIAL if self.special else PROGRAM)
+        return ProgramTile(
+            tile_id, self.length, self.colour, self.rating, self.name or "", SPECIAL if self.special else PROGRAM
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,16 +86,21 @@ def check_selection(programs: tuple[ProgramSpec, ...]) -> None:
     lengths = Counter(spec.length for spec in programs)
     if dict(lengths) != STARTING_LENGTHS:
         have = ", ".join(f"{lengths.get(n, 0)} × {MINUTES[n]}" for n in STARTING_LENGTHS)
-        raise IllegalCommand(f"the starting programming is five 30-, four 60-, one 90- and one 120-minute "
-                             f"programs; this selection has {have}", "TV Wars 2.3")
+        raise IllegalCommand(
+            f"the starting programming is five 30-, four 60-, one 90- and one 120-minute "
+            f"programs; this selection has {have}",
+            "TV Wars 2.3",
+        )
     for (length, colour), count in Counter((s.length, s.colour) for s in programs).items():
         limit = MAX_SITUATION_COMEDIES if colour == "green" else MAX_SAME_TYPE_AND_LENGTH
         if count > limit:
-            raise IllegalCommand(f"{count} {MINUTES[length]} {TYPE_WORDS[colour]} programs: at most {limit} of "
-                                 f"one type and length", "TV Wars 2.3")
+            raise IllegalCommand(
+                f"{count} {MINUTES[length]} {TYPE_WORDS[colour]} programs: at most {limit} of one type and length",
+                "TV Wars 2.3",
+            )
 
 
-def decide_selection(state: "TvWarsState", command: SelectStartingProgramming) -> list[NewEvent]:
+def decide_selection(state: TvWarsState, command: SelectStartingProgramming) -> list[NewEvent]:
     """The ``starting_programming`` event for ``command``; refuses a second selection, a selection after
     play began, a wrong mix (2.3) or more tiles than the Inventory holds."""
     network = state.network(command.network)
@@ -100,11 +113,16 @@ def decide_selection(state: "TvWarsState", command: SelectStartingProgramming) -
     supply: Supply = state.supply
     for length, count in STARTING_LENGTHS.items():
         if supply.programs_left(length) < count:
-            raise IllegalCommand(f"only {supply.programs_left(length)} {MINUTES[length]} Program tiles are left",
-                                 "TV Wars Inventory")
+            raise IllegalCommand(
+                f"only {supply.programs_left(length)} {MINUTES[length]} Program tiles are left", "TV Wars Inventory"
+            )
     tiles = [spec.tile(f"P{supply.next_number + i}") for i, spec in enumerate(programs)]
-    return [NewEvent(STARTING_PROGRAMMING, {"network": network.name, "tiles": [t.to_dict() for t in tiles],
-                                            "rule": "TV Wars 2.3"})]
+    return [
+        NewEvent(
+            STARTING_PROGRAMMING,
+            {"network": network.name, "tiles": [t.to_dict() for t in tiles], "rule": "TV Wars 2.3"},
+        )
+    ]
 
 
 def describe_selection(payload) -> str:
@@ -119,5 +137,12 @@ def describe_selection(payload) -> str:
     return f"{payload['network']} selects its starting programming, {hours:g} hours (half-hours: {mix}) (TV Wars 2.3)"
 
 
-__all__ = ["ProgramSpec", "SelectStartingProgramming", "STARTING_PROGRAMMING", "check_selection",
-           "decide_selection", "describe_selection", "PROGRAM_INVENTORY"]
+__all__ = [
+    "ProgramSpec",
+    "SelectStartingProgramming",
+    "STARTING_PROGRAMMING",
+    "check_selection",
+    "decide_selection",
+    "describe_selection",
+    "PROGRAM_INVENTORY",
+]

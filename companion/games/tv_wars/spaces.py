@@ -22,8 +22,9 @@ Events: ``landed`` ``{"network", "space", "stage", "lengths", "rule"}``; ``landi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.bank import Movement, format_dollars
 from companion.checks import is_whole
@@ -32,10 +33,22 @@ from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games.tv_wars import auction as auctions
 from companion.games.tv_wars.bankruptcy import incur_debt, start_final_count
-from companion.games.tv_wars.holdings import (BONUS_ACQUIRED, MINUTES, PREEMPTION, PROGRAM_ACQUIRED, PROGRAM_MOVED,
-                                              STAR, TYPE_WORDS, BonusTile, ProgramTile, bonus_acquired,
-                                              check_bonus_supply, check_program_supply, next_tile_id,
-                                              program_acquired)
+from companion.games.tv_wars.holdings import (
+    BONUS_ACQUIRED,
+    MINUTES,
+    PREEMPTION,
+    PROGRAM_ACQUIRED,
+    PROGRAM_MOVED,
+    STAR,
+    TYPE_WORDS,
+    BonusTile,
+    ProgramTile,
+    bonus_acquired,
+    check_bonus_supply,
+    check_program_supply,
+    next_tile_id,
+    program_acquired,
+)
 from companion.games.tv_wars.ratings_war import EMMY, EMMY_VALUE
 from companion.games.tv_wars.setup import ProgramSpec
 
@@ -50,10 +63,17 @@ BEST_NETWORK_NEWS_PASSED = "best_network_news_passed"
 RATINGS_WAR_CALLED = "ratings_war_called"
 TURN_PASSED = "turn_passed"
 
-ON_THE_AIR_PAYMENT = 3_000      # dollars, rule 9.5
-SPONSOR_PER_HALF_HOUR = 500     # dollars per half-hour of programming, rule 9.4
-SPACE_EVENTS = (LANDED, LANDING_STAGE, LANDING_DONE, TILE_ENTRY_OPENED, BEST_NETWORK_NEWS_PASSED,
-                RATINGS_WAR_CALLED, TURN_PASSED)
+ON_THE_AIR_PAYMENT = 3_000  # dollars, rule 9.5
+SPONSOR_PER_HALF_HOUR = 500  # dollars per half-hour of programming, rule 9.4
+SPACE_EVENTS = (
+    LANDED,
+    LANDING_STAGE,
+    LANDING_DONE,
+    TILE_ENTRY_OPENED,
+    BEST_NETWORK_NEWS_PASSED,
+    RATINGS_WAR_CALLED,
+    TURN_PASSED,
+)
 
 #: Space name → (label, rule).
 SPACES = {
@@ -73,15 +93,25 @@ SPACES = {
     "technical_difficulties": ("Technical Difficulties", "TV Wars 9.7"),
     "best_network_news": ("Best Network News", "TV Wars 6.3, 9.9"),
 }
-BULLETIN_EFFECTS = ("pay", "collect", "pay_each", "collect_each", "move", "super_bowl", "auction_program",
-                    "auction_star", "none")
-MOVIE_PRICE_PER_PIP = 1_000          # 3.2
+BULLETIN_EFFECTS = (
+    "pay",
+    "collect",
+    "pay_each",
+    "collect_each",
+    "move",
+    "super_bowl",
+    "auction_program",
+    "auction_star",
+    "none",
+)
+MOVIE_PRICE_PER_PIP = 1_000  # 3.2
 BEST_NETWORK_NEWS_BONUS_CASH = 1_000  # 9.9
 ALL_LENGTHS = (1, 2, 3, 4)
-MOVIE_STUDIO_VOID_LENGTHS = (3, 4)   # 3.22
+MOVIE_STUDIO_VOID_LENGTHS = (3, 4)  # 3.22
 
 
 # -- commands ------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, kw_only=True)
 class LandOn(Command):
@@ -129,7 +159,7 @@ class EnterTileValue(Command):
     (-36..+36) or Viewers' Views (-28..+29) value. ``name`` is optional."""
 
     network: str
-    value: int | None = field(default=None, repr=False)      # secret (9.1): kept out of logs
+    value: int | None = field(default=None, repr=False)  # secret (9.1): kept out of logs
     special: bool = field(default=False, repr=False)
     name: str = field(default="", repr=False)
     private = True
@@ -171,6 +201,7 @@ class Bulletin(Command):
 
 # -- sub-states -------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Landing:
     """The moving ``network``'s unfinished business on ``space``: ``stage`` (``nominate``,
@@ -189,17 +220,19 @@ class Landing:
     def status(self) -> str:
         """The status line: ``"ABS on Movie Studio: buy an Academy Award Movie for $7,000 or decline"``."""
         label = SPACES[self.space][0]
-        what = {"nominate": "nominate a program for bid or decline",
-                "nominate_star": "nominate a Star for bid or decline",
-                "movie_roll": "roll for the movie's price",
-                "movie_offer": f"buy an Academy Award Movie for {format_dollars(self.price)} or decline",
-                "emmy_roll": "roll doubles to win an Emmy",
-                "bulletin": "draw a Bulletin card and enter its effect",
-                "steal_program": "choose a network to steal a program from, or decline",
-                "steal_star": "choose a network to steal a Star from, or decline",
-                "give_program": f"{self.victim} chooses the program it gives up",
-                "give_star": f"{self.victim} chooses the Star it gives up",
-                "ratings_war": "Ratings War: networks set their line-ups"}[self.stage]
+        what = {
+            "nominate": "nominate a program for bid or decline",
+            "nominate_star": "nominate a Star for bid or decline",
+            "movie_roll": "roll for the movie's price",
+            "movie_offer": f"buy an Academy Award Movie for {format_dollars(self.price)} or decline",
+            "emmy_roll": "roll doubles to win an Emmy",
+            "bulletin": "draw a Bulletin card and enter its effect",
+            "steal_program": "choose a network to steal a program from, or decline",
+            "steal_star": "choose a network to steal a Star from, or decline",
+            "give_program": f"{self.victim} chooses the program it gives up",
+            "give_star": f"{self.victim} chooses the Star it gives up",
+            "ratings_war": "Ratings War: networks set their line-ups",
+        }[self.stage]
         return f"{self.network} on {label}: {what}"
 
 
@@ -218,24 +251,29 @@ class TileEntry:
     @property
     def status(self) -> str:
         """``"NBS enters its new 60-minute Drama's rating on its own panel"``."""
-        what = {"program": f"new {MINUTES.get(self.length, '')} {TYPE_WORDS.get(self.colour, '')}'s rating",
-                "star": "new Star's value", "critics_choice": "Critics' Choice tile's value",
-                "viewers_views": "Viewers' Views tile's value"}[self.lot]
+        what = {
+            "program": f"new {MINUTES.get(self.length, '')} {TYPE_WORDS.get(self.colour, '')}'s rating",
+            "star": "new Star's value",
+            "critics_choice": "Critics' Choice tile's value",
+            "viewers_views": "Viewers' Views tile's value",
+        }[self.lot]
         return f"{self.network} enters its {what} on its own panel (TV Wars 9.1)"
 
 
 # -- deciding ---------------------------------------------------------------------------------------------
+
 
 def _done(network: str, outcome: str, rule: str) -> NewEvent:
     return NewEvent(LANDING_DONE, {"network": network, "outcome": outcome, "rule": rule})
 
 
 def _landed(network: str, space: str, stage: str | None, lengths: tuple[int, ...] = ALL_LENGTHS) -> NewEvent:
-    return NewEvent(LANDED, {"network": network, "space": space, "stage": stage, "lengths": list(lengths),
-                             "rule": SPACES[space][1]})
+    return NewEvent(
+        LANDED, {"network": network, "space": space, "stage": stage, "lengths": list(lengths), "rule": SPACES[space][1]}
+    )
 
 
-def land(state: "TvWarsState", network: str, space: str, passed_on_the_air: bool = False) -> list[NewEvent]:
+def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool = False) -> list[NewEvent]:
     """The events of ``network`` landing on ``space`` (turn checks are the caller's). Raises
     :class:`MalformedCommand` for an unknown space."""
     if space not in SPACES:
@@ -257,8 +295,10 @@ def land(state: "TvWarsState", network: str, space: str, passed_on_the_air: bool
             events.extend(start_final_count(state, "no conventional programming is left to nominate", "TV Wars 3.11"))
             return events
         if not open_lengths:
-            events += [_landed(network, space, None),
-                       _done(network, "no 90- or 120-minute programs are left to nominate", "TV Wars 3.22")]
+            events += [
+                _landed(network, space, None),
+                _done(network, "no 90- or 120-minute programs are left to nominate", "TV Wars 3.22"),
+            ]
             return events
         return events + [_landed(network, space, "nominate", open_lengths)]
     if space == "movie_studio":
@@ -281,20 +321,40 @@ def land(state: "TvWarsState", network: str, space: str, passed_on_the_air: bool
             check_bonus_supply(supply, _holdings(state), space)
         except IllegalCommand as void:
             return events + start_final_count(state, void.reason, void.rule)
-        return events + [NewEvent(TILE_ENTRY_OPENED, {"network": network, "lot": space, "length": None,
-                                                      "colour": None, "reason": f"drawn on {label}", "rule": rule}),
-                         _done(network, f"draws a {label} tile", rule)]
+        return events + [
+            NewEvent(
+                TILE_ENTRY_OPENED,
+                {
+                    "network": network,
+                    "lot": space,
+                    "length": None,
+                    "colour": None,
+                    "reason": f"drawn on {label}",
+                    "rule": rule,
+                },
+            ),
+            _done(network, f"draws a {label} tile", rule),
+        ]
     if space in ("ratings_war", "february_sweeps"):
-        return events + [_landed(network, space, "ratings_war"),
-                         NewEvent(RATINGS_WAR_CALLED, {"network": network, "february_sweeps": space == "february_sweeps"})]
+        return events + [
+            _landed(network, space, "ratings_war"),
+            NewEvent(RATINGS_WAR_CALLED, {"network": network, "february_sweeps": space == "february_sweeps"}),
+        ]
     if space == "sponsor":
         half_hours = me.holdings.half_hours
         events.append(_landed(network, space, None))
         if half_hours == 0:
             return events + [_done(network, "owns no programming that earns Sponsor fees", rule)]
-        return events + [Movement(BANK, network, SPONSOR_PER_HALF_HOUR * half_hours,
-                                  f"Sponsor: {half_hours} half-hours × ${SPONSOR_PER_HALF_HOUR}", rule).to_event(),
-                         _done(network, "paid by Sponsor", rule)]
+        return events + [
+            Movement(
+                BANK,
+                network,
+                SPONSOR_PER_HALF_HOUR * half_hours,
+                f"Sponsor: {half_hours} half-hours × ${SPONSOR_PER_HALF_HOUR}",
+                rule,
+            ).to_event(),
+            _done(network, "paid by Sponsor", rule),
+        ]
     if space == "bulletin":
         return events + [_landed(network, space, "bulletin")]
     if space == "steal_a_program":
@@ -303,39 +363,66 @@ def land(state: "TvWarsState", network: str, space: str, passed_on_the_air: bool
         return events + [_landed(network, space, "steal_program")]
     if space == "steal_a_star":
         if not any(n.holdings.count(STAR) for n in others):
-            return events + [_landed(network, space, None),
-                             _done(network, "no other network has a Star to lose: no effect", rule)]
+            return events + [
+                _landed(network, space, None),
+                _done(network, "no other network has a Star to lose: no effect", rule),
+            ]
         return events + [_landed(network, space, "steal_star")]
     if space == "best_network_news":
         events.append(_landed(network, space, None))
         if state.best_network_news != network:
-            return events + [NewEvent(BEST_NETWORK_NEWS_PASSED, {"network": network, "from": state.best_network_news}),
-                             _done(network, "takes the Best Network News Bonus tile", "TV Wars 6.3")]
-        holder = next((n.name for n in state.networks
-                       if any(t.kind == PREEMPTION for t in n.holdings.programs)), None)
+            return events + [
+                NewEvent(BEST_NETWORK_NEWS_PASSED, {"network": network, "from": state.best_network_news}),
+                _done(network, "takes the Best Network News Bonus tile", "TV Wars 6.3"),
+            ]
+        holder = next((n.name for n in state.networks if any(t.kind == PREEMPTION for t in n.holdings.programs)), None)
         if holder == network:
-            return events + [Movement(BANK, network, BEST_NETWORK_NEWS_BONUS_CASH,
-                                      "already holds Best Network News and Preemption", "TV Wars 9.9").to_event(),
-                             _done(network, "earns $1,000", "TV Wars 9.9")]
+            return events + [
+                Movement(
+                    BANK,
+                    network,
+                    BEST_NETWORK_NEWS_BONUS_CASH,
+                    "already holds Best Network News and Preemption",
+                    "TV Wars 9.9",
+                ).to_event(),
+                _done(network, "earns $1,000", "TV Wars 9.9"),
+            ]
         if holder is not None:
-            events.append(NewEvent(PROGRAM_MOVED, {"from": holder, "to": network, "tile_id": "PREEMPTION",
-                                                   "reason": "taken by the Best Network News holder",
-                                                   "rule": "TV Wars 9.9"}))
+            events.append(
+                NewEvent(
+                    PROGRAM_MOVED,
+                    {
+                        "from": holder,
+                        "to": network,
+                        "tile_id": "PREEMPTION",
+                        "reason": "taken by the Best Network News holder",
+                        "rule": "TV Wars 9.9",
+                    },
+                )
+            )
         else:
-            events.append(NewEvent(PROGRAM_ACQUIRED, program_acquired(network, ProgramTile.preemption(),
-                                                                      "Best Network News holder lands on Best Network News",
-                                                                      "TV Wars 9.9")))
+            events.append(
+                NewEvent(
+                    PROGRAM_ACQUIRED,
+                    program_acquired(
+                        network,
+                        ProgramTile.preemption(),
+                        "Best Network News holder lands on Best Network News",
+                        "TV Wars 9.9",
+                    ),
+                )
+            )
         return events + [_done(network, "collects the Preemption tile", "TV Wars 9.9")]
     # on_the_air, technical_difficulties
     outcome = "stays on Technical Difficulties: no bidding" if space == "technical_difficulties" else "no effect"
     return events + [_landed(network, space, None), _done(network, outcome, rule)]
 
 
-def _holdings(state: "TvWarsState") -> dict:
+def _holdings(state: TvWarsState) -> dict:
     return {n.name: n.holdings for n in state.networks}
 
 
-def _landing_for(state: "TvWarsState", network: str, stages: tuple[str, ...], what: str) -> Landing:
+def _landing_for(state: TvWarsState, network: str, stages: tuple[str, ...], what: str) -> Landing:
     landing: Landing | None = state.landing
     state.network(network)
     if landing is None or landing.stage not in stages:
@@ -346,50 +433,71 @@ def _landing_for(state: "TvWarsState", network: str, stages: tuple[str, ...], wh
     return landing
 
 
-def decide_nominate(state: "TvWarsState", command: Nominate) -> list[NewEvent]:
+def decide_nominate(state: TvWarsState, command: Nominate) -> list[NewEvent]:
     """Open the auction of a nominated Program tile (3.1, 3.22) or Star (5.1), with the opening bid (4)."""
     landing = _landing_for(state, command.network, ("nominate", "nominate_star"), "nominate a tile")
     if landing.stage == "nominate_star":
         if command.length is not None or command.colour is not None:
             raise MalformedCommand("a Star is nominated unseen: no length or colour (TV Wars 5.1)")
-        return [_done(command.network, "nominates a Star", "TV Wars 5.1"),
-                *auctions.open_auction(state, "star", command.network, command.opening,
-                                       reason="Talent Agency", rule="TV Wars 4, 5.1")]
+        return [
+            _done(command.network, "nominates a Star", "TV Wars 5.1"),
+            *auctions.open_auction(
+                state, "star", command.network, command.opening, reason="Talent Agency", rule="TV Wars 4, 5.1"
+            ),
+        ]
     if command.length not in landing.lengths or isinstance(command.length, bool):
-        raise IllegalCommand(f"a {MINUTES.get(command.length, repr(command.length))} program cannot be nominated here; "
-                             f"available lengths: {', '.join(MINUTES[n] for n in landing.lengths)}",
-                             "TV Wars 3.22" if landing.space == "movie_studio" else "TV Wars 3.11")
+        raise IllegalCommand(
+            f"a {MINUTES.get(command.length, repr(command.length))} program cannot be nominated here; "
+            f"available lengths: {', '.join(MINUTES[n] for n in landing.lengths)}",
+            "TV Wars 3.22" if landing.space == "movie_studio" else "TV Wars 3.11",
+        )
     if command.colour not in TYPE_WORDS:
         raise MalformedCommand(f"a program's colour is one of {', '.join(TYPE_WORDS)}, not {command.colour!r}")
-    return [_done(command.network, "nominates a program", "TV Wars 3.1"),
-            *auctions.open_auction(state, "program", command.network, command.opening, length=command.length,
-                                   colour=command.colour, reason=SPACES[landing.space][0], rule="TV Wars 4, 3.1")]
+    return [
+        _done(command.network, "nominates a program", "TV Wars 3.1"),
+        *auctions.open_auction(
+            state,
+            "program",
+            command.network,
+            command.opening,
+            length=command.length,
+            colour=command.colour,
+            reason=SPACES[landing.space][0],
+            rule="TV Wars 4, 3.1",
+        ),
+    ]
 
 
-def decide_decline(state: "TvWarsState", command: Decline) -> list[NewEvent]:
+def decide_decline(state: TvWarsState, command: Decline) -> list[NewEvent]:
     """The moving network declines (3.11, 3.2, 5.1, 9.2, 9.3): play proceeds without effect."""
-    landing = _landing_for(state, command.network, ("nominate", "nominate_star", "movie_offer", "steal_program",
-                                                    "steal_star"), "decline")
+    landing = _landing_for(
+        state, command.network, ("nominate", "nominate_star", "movie_offer", "steal_program", "steal_star"), "decline"
+    )
     return [_done(command.network, "declines", SPACES[landing.space][1])]
 
 
-def decide_buy_movie(state: "TvWarsState", command: BuyMovie) -> list[NewEvent]:
+def decide_buy_movie(state: TvWarsState, command: BuyMovie) -> list[NewEvent]:
     """Buy an Academy Award Movie at the rolled price (3.2); refused above cash (7)."""
     landing = _landing_for(state, command.network, ("movie_offer",), "buy a movie")
     cash = state.network(command.network).cash
     if landing.price > cash:
-        raise IllegalCommand(f"{command.network} has {format_dollars(cash)}, the movie costs "
-                             f"{format_dollars(landing.price)}: no loans, no bankruptcy to make a purchase",
-                             "TV Wars 3.2, 7")
+        raise IllegalCommand(
+            f"{command.network} has {format_dollars(cash)}, the movie costs "
+            f"{format_dollars(landing.price)}: no loans, no bankruptcy to make a purchase",
+            "TV Wars 3.2, 7",
+        )
     tile = ProgramTile.movie(next_tile_id(state.supply, "movie"), command.name or "", command.colour)
     check_program_supply(state.supply, _holdings(state), tile)
-    return [Movement(command.network, BANK, landing.price, "Academy Award Movie", "TV Wars 3.2").to_event(),
-            NewEvent(PROGRAM_ACQUIRED, program_acquired(command.network, tile, "bought at the Movie Studio",
-                                                        "TV Wars 3.2")),
-            _done(command.network, "buys an Academy Award Movie", "TV Wars 3.2")]
+    return [
+        Movement(command.network, BANK, landing.price, "Academy Award Movie", "TV Wars 3.2").to_event(),
+        NewEvent(
+            PROGRAM_ACQUIRED, program_acquired(command.network, tile, "bought at the Movie Studio", "TV Wars 3.2")
+        ),
+        _done(command.network, "buys an Academy Award Movie", "TV Wars 3.2"),
+    ]
 
 
-def landing_dice(state: "TvWarsState", values: tuple[int, ...]) -> list[NewEvent]:
+def landing_dice(state: TvWarsState, values: tuple[int, ...]) -> list[NewEvent]:
     """The consequences of the mover's roll on a Movie Studio (price = $1,000 × roll, 3.2) or Emmy Awards
     (doubles win an Emmy, 5.2)."""
     landing: Landing = state.landing
@@ -398,12 +506,14 @@ def landing_dice(state: "TvWarsState", values: tuple[int, ...]) -> list[NewEvent
         return [NewEvent(LANDING_STAGE, {"stage": "movie_offer", "price": price, "victim": None})]
     if values[0] == values[1]:
         tile = BonusTile(next_tile_id(state.supply, EMMY), EMMY, EMMY_VALUE)
-        return [NewEvent(BONUS_ACQUIRED, bonus_acquired(landing.network, tile, "rolled doubles", "TV Wars 5.2")),
-                _done(landing.network, "wins an Emmy Award", "TV Wars 5.2")]
+        return [
+            NewEvent(BONUS_ACQUIRED, bonus_acquired(landing.network, tile, "rolled doubles", "TV Wars 5.2")),
+            _done(landing.network, "wins an Emmy Award", "TV Wars 5.2"),
+        ]
     return [_done(landing.network, "no doubles: no Emmy", "TV Wars 5.2")]
 
 
-def decide_tile_entry(state: "TvWarsState", command: EnterTileValue) -> list[NewEvent]:
+def decide_tile_entry(state: TvWarsState, command: EnterTileValue) -> list[NewEvent]:
     """The tile the entering network obtained, with its secret value (9.1); refused for a value the tile
     cannot have (3, 5.1, 5.3)."""
     entry: TileEntry | None = state.entry
@@ -423,14 +533,16 @@ def decide_tile_entry(state: "TvWarsState", command: EnterTileValue) -> list[New
     return [NewEvent(BONUS_ACQUIRED, bonus_acquired(entry.network, tile, entry.reason, entry.rule))]
 
 
-def decide_steal(state: "TvWarsState", command: Steal) -> list[NewEvent]:
+def decide_steal(state: TvWarsState, command: Steal) -> list[NewEvent]:
     """Demand a tile from ``victim`` (9.2, 9.3); refused for oneself, an out network or one with nothing
     to lose."""
     landing = _landing_for(state, command.network, ("steal_program", "steal_star"), "steal")
     victim = state.network(command.victim)
     if victim.name == command.network or victim.out:
-        raise IllegalCommand(f"{command.network} steals from another network still in the game, not "
-                             f"{victim.name}", SPACES[landing.space][1])
+        raise IllegalCommand(
+            f"{command.network} steals from another network still in the game, not {victim.name}",
+            SPACES[landing.space][1],
+        )
     if landing.stage == "steal_program" and not victim.holdings.programs:
         raise IllegalCommand(f"{victim.name} has no Program tile to lose", "TV Wars 9.2")
     if landing.stage == "steal_star" and not victim.holdings.count(STAR):
@@ -439,26 +551,44 @@ def decide_steal(state: "TvWarsState", command: Steal) -> list[NewEvent]:
     return [NewEvent(LANDING_STAGE, {"stage": stage, "price": 0, "victim": victim.name})]
 
 
-def decide_give_up(state: "TvWarsState", command: GiveUp) -> list[NewEvent]:
+def decide_give_up(state: TvWarsState, command: GiveUp) -> list[NewEvent]:
     """The loser hands over the tile of its choice (9.2, 9.3); losing its last program puts it out (3)."""
     landing = _landing_for(state, command.network, ("give_program", "give_star"), "give up a tile")
     victim = state.network(landing.victim)
     if landing.stage == "give_program":
         victim.holdings.program(command.tile_id)
-        events = [NewEvent(PROGRAM_MOVED, {"from": victim.name, "to": landing.network, "tile_id": command.tile_id,
-                                           "reason": "stolen", "rule": "TV Wars 9.2"}),
-                  _done(landing.network, f"steals a program from {victim.name}", "TV Wars 9.2")]
+        events = [
+            NewEvent(
+                PROGRAM_MOVED,
+                {
+                    "from": victim.name,
+                    "to": landing.network,
+                    "tile_id": command.tile_id,
+                    "reason": "stolen",
+                    "rule": "TV Wars 9.2",
+                },
+            ),
+            _done(landing.network, f"steals a program from {victim.name}", "TV Wars 9.2"),
+        ]
         if len(victim.holdings.programs) == 1:
-            events.append(NewEvent("network_out", {"network": victim.name, "reason": "lost its last program",
-                                                   "rule": "TV Wars 3"}))
+            events.append(
+                NewEvent(
+                    "network_out", {"network": victim.name, "reason": "lost its last program", "rule": "TV Wars 3"}
+                )
+            )
         return events
     tile = victim.holdings.bonus(command.tile_id)
     if tile.kind != STAR:
         raise IllegalCommand(f"{command.tile_id} is not a Star", "TV Wars 9.3")
     from companion.games.tv_wars.holdings import BONUS_MOVED
-    return [NewEvent(BONUS_MOVED, {"from": victim.name, "to": landing.network, "tile_id": tile.id,
-                                   "reason": "stolen", "rule": "TV Wars 9.3"}),
-            _done(landing.network, f"steals a Star from {victim.name}", "TV Wars 9.3")]
+
+    return [
+        NewEvent(
+            BONUS_MOVED,
+            {"from": victim.name, "to": landing.network, "tile_id": tile.id, "reason": "stolen", "rule": "TV Wars 9.3"},
+        ),
+        _done(landing.network, f"steals a Star from {victim.name}", "TV Wars 9.3"),
+    ]
 
 
 def _check_amount(amount: Any) -> int:
@@ -467,7 +597,7 @@ def _check_amount(amount: Any) -> int:
     return amount
 
 
-def decide_bulletin(state: "TvWarsState", command: Bulletin) -> list[NewEvent]:
+def decide_bulletin(state: TvWarsState, command: Bulletin) -> list[NewEvent]:
     """Apply a Bulletin card's generic effect (9.6). Debts the network cannot pay lead to bankruptcy (7)."""
     _landing_for(state, command.network, ("bulletin",), "apply a Bulletin card")
     me, effect, rule = command.network, command.effect, "TV Wars 9.6"
@@ -503,52 +633,84 @@ def decide_bulletin(state: "TvWarsState", command: Bulletin) -> list[NewEvent]:
         opening = auctions.OPENING_BID if command.amount == 0 else command.amount
         if effect == "auction_star":
             check_bonus_supply(state.supply, _holdings(state), STAR)
-            return [done, *auctions.open_auction(state, "star", me, opening, reason="Bulletin card",
-                                                 rule="TV Wars 4, 9.6")]
+            return [
+                done,
+                *auctions.open_auction(state, "star", me, opening, reason="Bulletin card", rule="TV Wars 4, 9.6"),
+            ]
         if command.colour not in TYPE_WORDS:
             raise MalformedCommand(f"a program's colour is one of {', '.join(TYPE_WORDS)}, not {command.colour!r}")
-        check_program_supply(state.supply, _holdings(state),
-                             ProgramTile("P0", command.length if command.length in ALL_LENGTHS else 0,
-                                         command.colour, 10))
-        return [done, *auctions.open_auction(state, "program", me, opening, length=command.length,
-                                             colour=command.colour, reason="Bulletin card", rule="TV Wars 4, 9.6")]
+        check_program_supply(
+            state.supply,
+            _holdings(state),
+            ProgramTile("P0", command.length if command.length in ALL_LENGTHS else 0, command.colour, 10),
+        )
+        return [
+            done,
+            *auctions.open_auction(
+                state,
+                "program",
+                me,
+                opening,
+                length=command.length,
+                colour=command.colour,
+                reason="Bulletin card",
+                rule="TV Wars 4, 9.6",
+            ),
+        ]
     return [done]
 
 
-def _fold(state: "TvWarsState", events: list[NewEvent]) -> "TvWarsState":
+def _fold(state: TvWarsState, events: list[NewEvent]) -> TvWarsState:
     from companion.games.tv_wars import TV_WARS
+
     for event in events:
         state = TV_WARS.evolve(state, event.type, event.payload)
     return state
 
 
-def after_auction(state: "TvWarsState", closed: Mapping[str, Any], auction) -> list[NewEvent]:
+def after_auction(state: TvWarsState, closed: Mapping[str, Any], auction) -> list[NewEvent]:
     """What follows an auction's close: the winner pays the bank (4) and then receives the Super Bowl
     (9.8) or enters the new tile's secret value (9.1)."""
     winner = closed["winner"]
     if winner is None:
         return []
-    events = [Movement(winner, BANK, closed["amount"], f"won the {auction.lot_text} at auction",
-                       auction.rule).to_event()]
+    events = [
+        Movement(winner, BANK, closed["amount"], f"won the {auction.lot_text} at auction", auction.rule).to_event()
+    ]
     if closed["lot"] == "super_bowl":
-        events.append(NewEvent(PROGRAM_ACQUIRED, program_acquired(winner, ProgramTile.super_bowl(),
-                                                                  "won at auction", "TV Wars 9.8, 4")))
+        events.append(
+            NewEvent(
+                PROGRAM_ACQUIRED, program_acquired(winner, ProgramTile.super_bowl(), "won at auction", "TV Wars 9.8, 4")
+            )
+        )
     else:
-        events.append(NewEvent(TILE_ENTRY_OPENED, {"network": winner, "lot": closed["lot"], "length": closed["length"],
-                                                   "colour": closed["colour"], "reason": "won at auction",
-                                                   "rule": auction.rule}))
+        events.append(
+            NewEvent(
+                TILE_ENTRY_OPENED,
+                {
+                    "network": winner,
+                    "lot": closed["lot"],
+                    "length": closed["length"],
+                    "colour": closed["colour"],
+                    "reason": "won at auction",
+                    "rule": auction.rule,
+                },
+            )
+        )
     return events
 
 
 # -- folding ---------------------------------------------------------------------------------------------
+
 
 def evolve_landing(landing: Landing | None, event_type: str, payload: Mapping[str, Any]) -> Landing | None:
     """The landing sub-state after a ``landed``/``landing_stage``/``landing_done`` event."""
     if event_type == LANDED:
         if payload["stage"] is None:
             return None
-        return Landing(payload["network"], payload["space"], payload["stage"],
-                       lengths=tuple(payload.get("lengths", ALL_LENGTHS)))
+        return Landing(
+            payload["network"], payload["space"], payload["stage"], lengths=tuple(payload.get("lengths", ALL_LENGTHS))
+        )
     if event_type == LANDING_STAGE:
         return replace(landing, stage=payload["stage"], price=payload["price"], victim=payload["victim"])
     if event_type == LANDING_DONE:
@@ -578,5 +740,20 @@ def describe_space_event(event_type: str, payload: Mapping[str, Any]) -> str:
     raise ValueError(f"not a space event: {event_type!r}")
 
 
-__all__ = ["LandOn", "Nominate", "Decline", "BuyMovie", "EnterTileValue", "Steal", "GiveUp", "Bulletin", "Landing",
-           "TileEntry", "SPACES", "BULLETIN_EFFECTS", "SPACE_EVENTS", "land", "after_auction"]
+__all__ = [
+    "LandOn",
+    "Nominate",
+    "Decline",
+    "BuyMovie",
+    "EnterTileValue",
+    "Steal",
+    "GiveUp",
+    "Bulletin",
+    "Landing",
+    "TileEntry",
+    "SPACES",
+    "BULLETIN_EFFECTS",
+    "SPACE_EVENTS",
+    "land",
+    "after_auction",
+]

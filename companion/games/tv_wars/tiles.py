@@ -13,7 +13,7 @@ beside them (slot 6 + k holds the bonus of the program starting at position k).
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.games.tv_wars.ratings_war import SLOT_STARTS, Bonus, LineUp, Placement, Program
@@ -30,8 +30,7 @@ def program_from_tile(tile: Tile) -> Program:
     d = tile.details
     if d.get("movie"):
         return Program.movie(d.get("name", ""), d.get("colour", "yellow"))
-    return Program(d.get("length"), d.get("colour"), d.get("rating"), d.get("name", ""),
-                   special=bool(d.get("special")))
+    return Program(d.get("length"), d.get("colour"), d.get("rating"), d.get("name", ""), special=bool(d.get("special")))
 
 
 def bonus_from_tile(tile: Tile) -> Bonus:
@@ -41,8 +40,14 @@ def bonus_from_tile(tile: Tile) -> Bonus:
     return Bonus(tile.details.get("bonus"), tile.details.get("value"), tile.details.get("name", ""))
 
 
-def lineup_from_slots(network: str, placed: Mapping[int, str], lookup: Callable[[str], Tile | None], *,
-                      promotion: bool = False, best_network_news: bool = False) -> LineUp:
+def lineup_from_slots(
+    network: str,
+    placed: Mapping[int, str],
+    lookup: Callable[[str], Tile | None],
+    *,
+    promotion: bool = False,
+    best_network_news: bool = False,
+) -> LineUp:
     """Build ``network``'s line-up from the tags ``placed`` on its card's reader (slot → tag UID).
 
     Raises :class:`MalformedCommand` for an unknown tag (learn it first), a tile in the wrong kind of slot or
@@ -50,11 +55,13 @@ def lineup_from_slots(network: str, placed: Mapping[int, str], lookup: Callable[
     Program column, or 6.2 for a bonus beside no program. Further legality (most programming, 3.23, 5.3)
     is :func:`companion.games.tv_wars.ratings_war.check_lineup`'s job.
     """
+
     def tile_at(slot: int) -> Tile:
         tile = lookup(placed[slot])
         if tile is None:
-            raise MalformedCommand(f"{network}: the tag {placed[slot]} on slot {slot} is not learned yet; "
-                                   f"learn it first")
+            raise MalformedCommand(
+                f"{network}: the tag {placed[slot]} on slot {slot} is not learned yet; learn it first"
+            )
         return tile
 
     for slot in placed:
@@ -66,8 +73,11 @@ def lineup_from_slots(network: str, placed: Mapping[int, str], lookup: Callable[
     placements, at = [], 0
     for start in sorted(starts):
         if start != at:
-            gap = "leaves " + SLOT_STARTS[at] + " empty" if start > at else \
-                f"starts at {SLOT_STARTS[start]}, inside the program before it"
+            gap = (
+                "leaves " + SLOT_STARTS[at] + " empty"
+                if start > at
+                else f"starts at {SLOT_STARTS[start]}, inside the program before it"
+            )
             raise IllegalCommand(f"{network}: the program at {SLOT_STARTS[start]} {gap}", "TV Wars 6.1")
         bonus_slot = start + 7
         bonus = bonus_from_tile(tile_at(bonus_slot)) if bonus_slot in placed else None
@@ -75,6 +85,7 @@ def lineup_from_slots(network: str, placed: Mapping[int, str], lookup: Callable[
         at += starts[start].length
     for slot in (s for s in placed if s in BONUS_SLOTS):
         if slot - 7 not in starts:
-            raise IllegalCommand(f"{network}: the bonus tile beside {SLOT_STARTS[slot - 7]} has no program "
-                                 f"starting there", "TV Wars 6.2")
+            raise IllegalCommand(
+                f"{network}: the bonus tile beside {SLOT_STARTS[slot - 7]} has no program starting there", "TV Wars 6.2"
+            )
     return LineUp(network, tuple(placements), promotion=promotion, best_network_news=best_network_news)

@@ -52,10 +52,11 @@ show :func:`war_status` and :func:`war_view` (public) or :func:`war_private_view
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from companion.bank import Movement, check_movement, format_dollars
 from companion.checks import is_whole
@@ -63,14 +64,39 @@ from companion.commands import BANK, AnswerDice, Command
 from companion.dice import DiceRequest, check_answer, roll_payload
 from companion.errors import IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.events import NewEvent
+from companion.games.tv_wars.holdings import (
+    BONUS_RETURNED,
+    NETWORK_OUT,
+    PREEMPTION,
+    PROGRAM_LOST,
+    SUPER_BOWL,
+    BonusTile,
+    Holdings,
+    ProgramTile,
+)
+from companion.games.tv_wars.ratings_war import (
+    EMMY,
+    SLOTS,
+    STAR,
+    HouseRules,
+    LineUp,
+    Placement,
+    ProgramRef,
+    Resolution,
+    SlotResult,
+    War,
+    bonus_fate,
+    check_lineup,
+    resolve_war,
+    slot_dict,
+    slot_label,
+    span_label,
+    survival_odds,
+    with_preemption,
+)
 from companion.words import count, verb
-from companion.games.tv_wars.holdings import (BONUS_RETURNED, NETWORK_OUT, PREEMPTION, PROGRAM_LOST, SUPER_BOWL,
-                                              BonusTile, Holdings, ProgramTile)
-from companion.games.tv_wars.ratings_war import (EMMY, SLOTS, STAR, HouseRules, LineUp, Placement, ProgramRef,
-                                                 Resolution, SlotResult, War, bonus_fate, check_lineup, resolve_war,
-                                                 slot_dict, slot_label, span_label, survival_odds, with_preemption)
 
-PROMOTION_PRICE = 5_000          # dollars, 6.6
+PROMOTION_PRICE = 5_000  # dollars, 6.6
 
 RATINGS_WAR_STARTED = "ratings_war_started"
 LINEUP_ENTERED = "ratings_war_lineup_entered"
@@ -81,8 +107,16 @@ WAR_DICE_ROLLED = "ratings_war_dice_rolled"
 SLOT_RESOLVED = "ratings_war_slot_resolved"
 RATINGS_WAR_ENDED = "ratings_war_ended"
 #: The events :func:`evolve_war` folds (the holdings events of the consequences are the game's own).
-WAR_EVENTS = (RATINGS_WAR_STARTED, LINEUP_ENTERED, LINEUP_LOCKED, LINEUPS_REVEALED, PREEMPTION_DECIDED,
-              WAR_DICE_ROLLED, SLOT_RESOLVED, RATINGS_WAR_ENDED)
+WAR_EVENTS = (
+    RATINGS_WAR_STARTED,
+    LINEUP_ENTERED,
+    LINEUP_LOCKED,
+    LINEUPS_REVEALED,
+    PREEMPTION_DECIDED,
+    WAR_DICE_ROLLED,
+    SLOT_RESOLVED,
+    RATINGS_WAR_ENDED,
+)
 #: After these the journal is worth backing up (the end of a war).
 WAR_SAFE_POINT_EVENTS = (RATINGS_WAR_ENDED,)
 
@@ -90,6 +124,7 @@ LINE_UPS, REVEAL, PREEMPT, DICE, OVER = "line-ups", "reveal", "preemption", "dic
 
 
 # -- commands --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, kw_only=True)
 class EnterLineUp(Command):
@@ -100,7 +135,7 @@ class EnterLineUp(Command):
     line-up is illegal (6.1, 6.2, 3.23, 5.3, 9.8) or the network cannot pay for the Promotion (6.6, 7)."""
 
     network: str
-    placements: tuple[tuple[str, str | None], ...] = field(repr=False)   # secret until the reveal (6, 9.1)
+    placements: tuple[tuple[str, str | None], ...] = field(repr=False)  # secret until the reveal (6, 9.1)
     promotion: bool = field(default=False, repr=False)
     private = True
 
@@ -112,7 +147,7 @@ class LockLineUp(Command):
     the screen's Lock in; without, the last entered one. Refused before an entry and when already locked."""
 
     network: str
-    placements: tuple[tuple[str, str | None], ...] | None = field(default=None, repr=False)   # secret (9.1)
+    placements: tuple[tuple[str, str | None], ...] | None = field(default=None, repr=False)  # secret (9.1)
     promotion: bool = field(default=False, repr=False)
     private = True
 
@@ -134,6 +169,7 @@ class PlacePreemption(Command):
 
 
 # -- state -----------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -184,8 +220,9 @@ class WarAtTable:
         for entry in self.entries:
             if entry.network == network:
                 return entry
-        raise IllegalCommand(f"{network!r} is not in this Ratings War; the networks in it are "
-                             f"{', '.join(self.networks)}", "TV Wars 6")
+        raise IllegalCommand(
+            f"{network!r} is not in this Ratings War; the networks in it are {', '.join(self.networks)}", "TV Wars 6"
+        )
 
     @property
     def phase(self) -> str:
@@ -249,6 +286,7 @@ def war_active(war: WarAtTable | None) -> bool:
 
 # -- starting ----------------------------------------------------------------------------------------------
 
+
 def _only_unplayable(holdings: Holdings) -> bool:
     return bool(holdings.programs) and all(t.kind in (SUPER_BOWL, PREEMPTION) for t in holdings.programs)
 
@@ -261,19 +299,38 @@ def _out_events(network: str, holdings: Holdings, lost: set[str], reason: str, r
             continue
         destination, why, tile_rule = {
             STAR: ("Star pile", "a network without programming returns its Stars", "TV Wars 5.11"),
-            EMMY: ("Emmy Awards pile", "a network out of the game returns its Emmys (see docs/rulings.md)",
-                   "TV Wars 5.21, 5.22")}.get(tile.kind, ("out of play", "a network out of the game plays no more "
-                                                          "Critics' Choice/Viewers' Views (see docs/rulings.md)",
-                                                          "TV Wars 5.31"))
-        events.append(NewEvent(BONUS_RETURNED, {"network": network, "tile_id": tile.id, "reason": why,
-                                                "rule": tile_rule, "destination": destination}))
+            EMMY: (
+                "Emmy Awards pile",
+                "a network out of the game returns its Emmys (see docs/rulings.md)",
+                "TV Wars 5.21, 5.22",
+            ),
+        }.get(
+            tile.kind,
+            (
+                "out of play",
+                "a network out of the game plays no more Critics' Choice/Viewers' Views (see docs/rulings.md)",
+                "TV Wars 5.31",
+            ),
+        )
+        events.append(
+            NewEvent(
+                BONUS_RETURNED,
+                {"network": network, "tile_id": tile.id, "reason": why, "rule": tile_rule, "destination": destination},
+            )
+        )
     events.append(NewEvent(NETWORK_OUT, {"network": network, "reason": reason, "rule": rule}))
     return events
 
 
-def start_war(landed_by: str, february_sweeps: bool, holdings_by_network: Mapping[str, Holdings], *,
-              out: Sequence[str] = (), best_network_news: str | None = None,
-              house_rules: HouseRules = HouseRules()) -> list[NewEvent]:
+def start_war(
+    landed_by: str,
+    february_sweeps: bool,
+    holdings_by_network: Mapping[str, Holdings],
+    *,
+    out: Sequence[str] = (),
+    best_network_news: str | None = None,
+    house_rules: HouseRules = HouseRules(),
+) -> list[NewEvent]:
     """The events that start a Ratings War when ``landed_by`` lands on a Ratings War space (6), or a
     February Sweeps one (``february_sweeps``, 9.8).
 
@@ -298,33 +355,74 @@ def start_war(landed_by: str, february_sweeps: bool, holdings_by_network: Mappin
         if _only_unplayable(holdings):
             for tile in holdings.programs:
                 if tile.kind == SUPER_BOWL:
-                    events.append(NewEvent(PROGRAM_LOST, {
-                        "network": network, "tile_id": tile.id, "destination": "out of play", "rule": "TV Wars 9.8",
-                        "reason": "its owner acquired no other programming before the next Ratings War"}))
+                    events.append(
+                        NewEvent(
+                            PROGRAM_LOST,
+                            {
+                                "network": network,
+                                "tile_id": tile.id,
+                                "destination": "out of play",
+                                "rule": "TV Wars 9.8",
+                                "reason": "its owner acquired no other programming before the next Ratings War",
+                            },
+                        )
+                    )
                 else:
-                    events.append(NewEvent(PROGRAM_LOST, {
-                        "network": network, "tile_id": tile.id, "destination": "back in play",
-                        "rule": "TV Wars 9.91, 9.9",
-                        "reason": "its owner acquired no other programming before the next Ratings War"}))
-            events += _out_events(network, holdings, set(), "no programming but the Super Bowl/Preemption tile at "
-                                  "the next Ratings War", "TV Wars 9.8, 9.91")
+                    events.append(
+                        NewEvent(
+                            PROGRAM_LOST,
+                            {
+                                "network": network,
+                                "tile_id": tile.id,
+                                "destination": "back in play",
+                                "rule": "TV Wars 9.91, 9.9",
+                                "reason": "its owner acquired no other programming before the next Ratings War",
+                            },
+                        )
+                    )
+            events += _out_events(
+                network,
+                holdings,
+                set(),
+                "no programming but the Super Bowl/Preemption tile at the next Ratings War",
+                "TV Wars 9.8, 9.91",
+            )
         else:
             fighting.append(network)
-    preemption_holder = next((n for n in fighting
-                              if any(t.kind == PREEMPTION for t in holdings_by_network[n].programs)), None)
-    events.append(NewEvent(RATINGS_WAR_STARTED, {
-        "landed_by": landed_by, "february_sweeps": february_sweeps, "networks": fighting,
-        "best_network_news": best_network_news if best_network_news in fighting else None,
-        "preemption_holder": preemption_holder,
-        "counter_programming_four": house_rules.counter_programming_four}))
+    preemption_holder = next(
+        (n for n in fighting if any(t.kind == PREEMPTION for t in holdings_by_network[n].programs)), None
+    )
+    events.append(
+        NewEvent(
+            RATINGS_WAR_STARTED,
+            {
+                "landed_by": landed_by,
+                "february_sweeps": february_sweeps,
+                "networks": fighting,
+                "best_network_news": best_network_news if best_network_news in fighting else None,
+                "preemption_holder": preemption_holder,
+                "counter_programming_four": house_rules.counter_programming_four,
+            },
+        )
+    )
     if len(fighting) < 2:
         alone = f"only {fighting[0]} has programming" if fighting else "no network has programming"
-        events.append(NewEvent(RATINGS_WAR_ENDED, {"cancelled": [], "networks_out": [], "super_bowl_auction": None,
-                                                   "summary": f"No contest: {alone} (TV Wars 6, 8, 10)"}))
+        events.append(
+            NewEvent(
+                RATINGS_WAR_ENDED,
+                {
+                    "cancelled": [],
+                    "networks_out": [],
+                    "super_bowl_auction": None,
+                    "summary": f"No contest: {alone} (TV Wars 6, 8, 10)",
+                },
+            )
+        )
     return events
 
 
 # -- line-ups ----------------------------------------------------------------------------------------------
+
 
 def _placements(command: EnterLineUp) -> tuple[tuple[str, str | None], ...]:
     raw = command.placements
@@ -332,15 +430,20 @@ def _placements(command: EnterLineUp) -> tuple[tuple[str, str | None], ...]:
         raise MalformedCommand(f"placements are (program tile id, bonus tile id or None) pairs, not {raw!r}")
     pairs = []
     for item in raw:
-        if not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[0], str) \
-                or not (item[1] is None or isinstance(item[1], str)):
+        if (
+            not isinstance(item, (tuple, list))
+            or len(item) != 2
+            or not isinstance(item[0], str)
+            or not (item[1] is None or isinstance(item[1], str))
+        ):
             raise MalformedCommand(f"a placement is (program tile id, bonus tile id or None), not {item!r}")
         pairs.append((item[0], item[1]))
     return tuple(pairs)
 
 
-def build_lineup(war: WarAtTable, network: str, holdings: Holdings,
-                 placements: Sequence[tuple[str, str | None]], promotion: bool) -> LineUp:
+def build_lineup(
+    war: WarAtTable, network: str, holdings: Holdings, placements: Sequence[tuple[str, str | None]], promotion: bool
+) -> LineUp:
     """``network``'s :class:`LineUp` from tile ids in its ``holdings``, the unplayed tiles listed as held
     (for 6.1 and 5.3), checked with :func:`check_lineup` (6.1, 6.2, 3.23, 5.3, 9.8).
 
@@ -359,17 +462,25 @@ def build_lineup(war: WarAtTable, network: str, holdings: Holdings,
         bonus = None
         if bonus_id is not None:
             if bonus_id in used_bonuses:
-                raise IllegalCommand(f"{network} places bonus tile {bonus_id} on two programs; a tile is played "
-                                     f"with one program only", "TV Wars 5, 6.2")
+                raise IllegalCommand(
+                    f"{network} places bonus tile {bonus_id} on two programs; a tile is played with one program only",
+                    "TV Wars 5, 6.2",
+                )
             bonus = holdings.bonus(bonus_id).to_bonus()
             used_bonuses.append(bonus_id)
         lineup_placements.append(Placement(tile.to_program(), bonus))
-    held_programs = tuple(t.to_program() for t in holdings.programs
-                          if t.id not in used_programs and t.kind != PREEMPTION)
+    held_programs = tuple(
+        t.to_program() for t in holdings.programs if t.id not in used_programs and t.kind != PREEMPTION
+    )
     held_bonuses = tuple(t.to_bonus() for t in holdings.bonuses if t.id not in used_bonuses)
-    lineup = LineUp(network, tuple(lineup_placements), promotion=promotion,
-                    best_network_news=war.best_network_news == network,
-                    held_programs=held_programs, held_bonuses=held_bonuses)
+    lineup = LineUp(
+        network,
+        tuple(lineup_placements),
+        promotion=promotion,
+        best_network_news=war.best_network_news == network,
+        held_programs=held_programs,
+        held_bonuses=held_bonuses,
+    )
     check_lineup(lineup, february_sweeps=war.february_sweeps)
     return lineup
 
@@ -378,13 +489,16 @@ def _check_promotion(network: str, promotion: Any, balances: Mapping[str, int]) 
     if not isinstance(promotion, bool):
         raise MalformedCommand(f"promotion is true or false, not {promotion!r}")
     if promotion and balances.get(network, 0) < PROMOTION_PRICE:
-        raise InsufficientFunds(f"{network} has {format_dollars(balances.get(network, 0))}; a Promotion costs "
-                                f"{format_dollars(PROMOTION_PRICE)} and no network may go bankrupt to buy one",
-                                "TV Wars 6.6, 7")
+        raise InsufficientFunds(
+            f"{network} has {format_dollars(balances.get(network, 0))}; a Promotion costs "
+            f"{format_dollars(PROMOTION_PRICE)} and no network may go bankrupt to buy one",
+            "TV Wars 6.6, 7",
+        )
 
 
-def _enter(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: EnterLineUp,
-           balances: Mapping[str, int]) -> list[NewEvent]:
+def _enter(
+    war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: EnterLineUp, balances: Mapping[str, int]
+) -> list[NewEvent]:
     if war.phase != LINE_UPS:
         raise IllegalCommand("the line-ups are all locked in; nobody may change one now", "TV Wars 6")
     entry = war.entry(command.network)
@@ -393,23 +507,33 @@ def _enter(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command
     placements = _placements(command)
     _check_promotion(entry.network, command.promotion, balances)
     build_lineup(war, entry.network, holdings_by_network[entry.network], placements, command.promotion)
-    return [NewEvent(LINEUP_ENTERED, {"network": entry.network, "placements": [list(p) for p in placements],
-                                      "promotion": command.promotion})]
+    return [
+        NewEvent(
+            LINEUP_ENTERED,
+            {"network": entry.network, "placements": [list(p) for p in placements], "promotion": command.promotion},
+        )
+    ]
 
 
-def _lock(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp,
-          balances: Mapping[str, int]) -> list[NewEvent]:
+def _lock(
+    war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp, balances: Mapping[str, int]
+) -> list[NewEvent]:
     entered: list[NewEvent] = []
-    if command.placements is not None:        # enter exactly what is on the screen, then lock it
-        entered = _enter(war, holdings_by_network, EnterLineUp(network=command.network, placements=command.placements,
-                                                                promotion=command.promotion), balances)
+    if command.placements is not None:  # enter exactly what is on the screen, then lock it
+        entered = _enter(
+            war,
+            holdings_by_network,
+            EnterLineUp(network=command.network, placements=command.placements, promotion=command.promotion),
+            balances,
+        )
         for event in entered:
             war = evolve_war(war, event.type, event.payload)
     return entered + _lock_entered(war, holdings_by_network, command, balances)
 
 
-def _lock_entered(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp,
-                  balances: Mapping[str, int]) -> list[NewEvent]:
+def _lock_entered(
+    war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp, balances: Mapping[str, int]
+) -> list[NewEvent]:
     entry = war.entry(command.network)
     if entry.locked:
         raise IllegalCommand(f"{entry.network} is already locked in", "TV Wars 6")
@@ -421,8 +545,9 @@ def _lock_entered(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], 
     build_lineup(war, entry.network, holdings_by_network[entry.network], entry.placements, entry.promotion)
     events = [NewEvent(LINEUP_LOCKED, {"network": entry.network, "promotion": entry.promotion})]
     if entry.promotion:
-        movement = Movement(entry.network, BANK, PROMOTION_PRICE,
-                            "Promotion: +10 on every program in this Ratings War", "TV Wars 6.6")
+        movement = Movement(
+            entry.network, BANK, PROMOTION_PRICE, "Promotion: +10 on every program in this Ratings War", "TV Wars 6.6"
+        )
         events.append(check_movement(balances, movement).to_event())
     return events
 
@@ -432,16 +557,25 @@ def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> lis
         raise IllegalCommand("the line-ups are already revealed", "TV Wars 6")
     waiting = [entry.network for entry in war.entries if not entry.locked]
     if waiting:
-        raise IllegalCommand(f"{', '.join(waiting)} {verb(len(waiting), 'has', 'have')} not locked in; the "
-                             f"line-ups are revealed simultaneously once all are locked in", "TV Wars 6, 9.1")
+        raise IllegalCommand(
+            f"{', '.join(waiting)} {verb(len(waiting), 'has', 'have')} not locked in; the "
+            f"line-ups are revealed simultaneously once all are locked in",
+            "TV Wars 6, 9.1",
+        )
     lineups = []
     for entry in war.entries:
         holdings = holdings_by_network[entry.network]
-        lineups.append({"network": entry.network, "promotion": entry.promotion,
-                        "best_network_news": war.best_network_news == entry.network,
-                        "programs": [{"tile": holdings.program(pid).to_dict(),
-                                      "bonus": holdings.bonus(bid).to_dict() if bid else None}
-                                     for pid, bid in entry.placements]})
+        lineups.append(
+            {
+                "network": entry.network,
+                "promotion": entry.promotion,
+                "best_network_news": war.best_network_news == entry.network,
+                "programs": [
+                    {"tile": holdings.program(pid).to_dict(), "bonus": holdings.bonus(bid).to_dict() if bid else None}
+                    for pid, bid in entry.placements
+                ],
+            }
+        )
     return [NewEvent(LINEUPS_REVEALED, {"lineups": lineups})]
 
 
@@ -453,35 +587,46 @@ def _preempt(war: WarAtTable, command: PlacePreemption) -> list[NewEvent]:
         holder = war.preemption_holder or "no network in this war"
         raise IllegalCommand(f"{command.network} does not hold the Preemption tile ({holder} does)", "TV Wars 9.91")
     if war.dice:
-        raise IllegalCommand("dice have been rolled in this Ratings War; the Preemption tile is placed before "
-                             "the dice for any Special", "TV Wars 9.91")
+        raise IllegalCommand(
+            "dice have been rolled in this Ratings War; the Preemption tile is placed before the dice for any Special",
+            "TV Wars 9.91",
+        )
     if war.preemption is not None:
-        raise IllegalCommand(f"{command.network} has already decided on the Preemption tile; undo to change it",
-                             "TV Wars 9.91")
+        raise IllegalCommand(
+            f"{command.network} has already decided on the Preemption tile; undo to change it", "TV Wars 9.91"
+        )
     start = command.start
     if start is not None:
         if not is_whole(start):
-            raise MalformedCommand(f"the Preemption tile's hour starts at a slot 0 (8:00) to 4 (10:00), "
-                                   f"not {start!r}")
+            raise MalformedCommand(f"the Preemption tile's hour starts at a slot 0 (8:00) to 4 (10:00), not {start!r}")
         if not 0 <= start <= SLOTS - 2:
-            raise IllegalCommand(f"the Preemption tile covers one hour from 8:00-9:00 to 10:00-11:00; slot "
-                                 f"{start} is not the start of one", "TV Wars 9.91")
+            raise IllegalCommand(
+                f"the Preemption tile covers one hour from 8:00-9:00 to 10:00-11:00; slot "
+                f"{start} is not the start of one",
+                "TV Wars 9.91",
+            )
     return [NewEvent(PREEMPTION_DECIDED, {"network": command.network, "start": start})]
 
 
 def _answer(war: WarAtTable, command: AnswerDice) -> list[NewEvent]:
     pending = war.resolution.pending if war.phase == DICE else None
     if pending is None:
-        raise IllegalCommand("no dice are asked for in this Ratings War right now"
-                             + (" (the Preemption tile's holder decides first, TV Wars 9.91)"
-                                if war.phase == PREEMPT else ""))
+        raise IllegalCommand(
+            "no dice are asked for in this Ratings War right now"
+            + (" (the Preemption tile's holder decides first, TV Wars 9.91)" if war.phase == PREEMPT else "")
+        )
     values = check_answer(pending.request, command.roller, command.values, command.source)
-    return [NewEvent(WAR_DICE_ROLLED, {"key": pending.key,
-                                       **roll_payload(pending.request, command.roller, values, command.source)})]
+    return [
+        NewEvent(
+            WAR_DICE_ROLLED,
+            {"key": pending.key, **roll_payload(pending.request, command.roller, values, command.source)},
+        )
+    ]
 
 
-def decide_war(war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: Command, *,
-               balances: Mapping[str, int]) -> list[NewEvent]:
+def decide_war(
+    war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: Command, *, balances: Mapping[str, int]
+) -> list[NewEvent]:
     """The events ``command`` causes in the war ``war``, given every network's ``holdings_by_network``
     and cash ``balances`` (dollars): :class:`EnterLineUp`, :class:`LockLineUp`, :class:`RevealLineUps`,
     :class:`PlacePreemption` and :class:`~companion.commands.AnswerDice` for :func:`war_pending_dice`.
@@ -518,8 +663,10 @@ def _advance(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> li
     resolution = war.resolution
     if resolution is None:
         return []
-    events = [NewEvent(SLOT_RESOLVED, {"index": slot.index, "slot": slot_dict(slot)})
-              for slot in resolution.slots[war.slots_reported:]]
+    events = [
+        NewEvent(SLOT_RESOLVED, {"index": slot.index, "slot": slot_dict(slot)})
+        for slot in resolution.slots[war.slots_reported :]
+    ]
     if resolution.complete:
         events += war_consequences(war, resolution, holdings_by_network)
     return events
@@ -527,8 +674,10 @@ def _advance(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> li
 
 # -- consequences ------------------------------------------------------------------------------------------
 
-def war_consequences(war: WarAtTable, resolution: Resolution,
-                     holdings_by_network: Mapping[str, Holdings]) -> list[NewEvent]:
+
+def war_consequences(
+    war: WarAtTable, resolution: Resolution, holdings_by_network: Mapping[str, Holdings]
+) -> list[NewEvent]:
     """The holdings events after a complete war, then ``ratings_war_ended``:
 
     * a cancelled program leaves play (6.8); a played Academy Award Movie leaves play (3.21); a played
@@ -551,56 +700,105 @@ def war_consequences(war: WarAtTable, resolution: Resolution,
         cancellation = resolution.cancellation_of(ref)
         where = span_label(ref.start, program.length)
         if cancellation is not None:
-            reason, rule, destination = (f"{program.title} ({where}) cancelled: {cancellation.reason}",
-                                         cancellation.rule, "out of play")
+            reason, rule, destination = (
+                f"{program.title} ({where}) cancelled: {cancellation.reason}",
+                cancellation.rule,
+                "out of play",
+            )
         elif program.academy_award_movie:
-            reason, rule, destination = (f"{program.title} ({where}) played: an Academy Award Movie is used in "
-                                         f"one Ratings War only", "TV Wars 3.21", "out of play")
+            reason, rule, destination = (
+                f"{program.title} ({where}) played: an Academy Award Movie is used in one Ratings War only",
+                "TV Wars 3.21",
+                "out of play",
+            )
         elif program.super_bowl:
             super_bowl_owner = ref.network
-            reason, rule, destination = ("the Super Bowl is lost to its owner after the February Sweeps Ratings "
-                                         "War and goes up for bid", "TV Wars 9.8", "back in play")
+            reason, rule, destination = (
+                "the Super Bowl is lost to its owner after the February Sweeps Ratings War and goes up for bid",
+                "TV Wars 9.8",
+                "back in play",
+            )
         else:
             reason = None
         if reason is not None:
-            events.append(NewEvent(PROGRAM_LOST, {"network": ref.network, "tile_id": program_id, "reason": reason,
-                                                  "rule": rule, "destination": destination}))
+            events.append(
+                NewEvent(
+                    PROGRAM_LOST,
+                    {
+                        "network": ref.network,
+                        "tile_id": program_id,
+                        "reason": reason,
+                        "rule": rule,
+                        "destination": destination,
+                    },
+                )
+            )
             lost_programs[ref.network].add(program_id)
         if bonus_id is not None:
             fate = bonus_fate(placement, cancellation is not None)
             if not fate.kept:
-                why = {"Star pile": f"its program {program.title} was cancelled",
-                       "Emmy Awards pile": "an Emmy is lost once played",
-                       "out of play": "played Critics' Choice/Viewers' Views tiles leave play"}[fate.destination]
-                events.append(NewEvent(BONUS_RETURNED, {"network": ref.network, "tile_id": bonus_id,
-                                                        "reason": f"{fate.tile}: {why}", "rule": fate.rule,
-                                                        "destination": fate.destination}))
+                why = {
+                    "Star pile": f"its program {program.title} was cancelled",
+                    "Emmy Awards pile": "an Emmy is lost once played",
+                    "out of play": "played Critics' Choice/Viewers' Views tiles leave play",
+                }[fate.destination]
+                events.append(
+                    NewEvent(
+                        BONUS_RETURNED,
+                        {
+                            "network": ref.network,
+                            "tile_id": bonus_id,
+                            "reason": f"{fate.tile}: {why}",
+                            "rule": fate.rule,
+                            "destination": fate.destination,
+                        },
+                    )
+                )
                 lost_bonuses[ref.network].add(bonus_id)
     for lineup in resolution.war.lineups:
         if lineup.preemption is not None:
-            events.append(NewEvent(PROGRAM_LOST, {
-                "network": lineup.network, "tile_id": "PREEMPTION", "destination": "back in play",
-                "rule": "TV Wars 9.91, 9.9", "reason": f"the Preemption tile was played over "
-                                                       f"{span_label(lineup.preemption, 2)}"}))
+            events.append(
+                NewEvent(
+                    PROGRAM_LOST,
+                    {
+                        "network": lineup.network,
+                        "tile_id": "PREEMPTION",
+                        "destination": "back in play",
+                        "rule": "TV Wars 9.91, 9.9",
+                        "reason": f"the Preemption tile was played over {span_label(lineup.preemption, 2)}",
+                    },
+                )
+            )
             lost_programs[lineup.network].add("PREEMPTION")
     out = []
     for network in war.networks:
         holdings = holdings_by_network[network]
         if all(t.id in lost_programs[network] for t in holdings.programs):
             out.append(network)
-            events += _out_events(network, holdings, lost_bonuses[network],
-                                  "no programming left after the Ratings War", "TV Wars 3, 6.8")
+            events += _out_events(
+                network, holdings, lost_bonuses[network], "no programming left after the Ratings War", "TV Wars 3, 6.8"
+            )
     cancelled = [c.text for c in resolution.cancellations]
-    summary = (f"Ratings War over: {count(len(cancelled), 'cancellation')}"
-               + (f"; {', '.join(out)} out of the game" if out else "")
-               + (f"; the Super Bowl goes up for bid among the networks other than {super_bowl_owner}"
-                  if super_bowl_owner else ""))
-    events.append(NewEvent(RATINGS_WAR_ENDED, {"cancelled": cancelled, "networks_out": out,
-                                               "super_bowl_auction": super_bowl_owner, "summary": summary}))
+    summary = (
+        f"Ratings War over: {count(len(cancelled), 'cancellation')}"
+        + (f"; {', '.join(out)} out of the game" if out else "")
+        + (
+            f"; the Super Bowl goes up for bid among the networks other than {super_bowl_owner}"
+            if super_bowl_owner
+            else ""
+        )
+    )
+    events.append(
+        NewEvent(
+            RATINGS_WAR_ENDED,
+            {"cancelled": cancelled, "networks_out": out, "super_bowl_auction": super_bowl_owner, "summary": summary},
+        )
+    )
     return events
 
 
 # -- evolve --------------------------------------------------------------------------------------------------
+
 
 def _war_from_reveal(payload: Mapping[str, Any], war: WarAtTable) -> tuple[War, tuple]:
     lineups, ids = [], []
@@ -613,8 +811,14 @@ def _war_from_reveal(payload: Mapping[str, Any], war: WarAtTable) -> tuple[War, 
             placements.append(Placement(tile.to_program(), bonus.to_bonus() if bonus else None))
             ids.append((item["network"], at, tile.id, bonus.id if bonus else None))
             at += tile.length
-        lineups.append(LineUp(item["network"], tuple(placements), promotion=item["promotion"],
-                              best_network_news=item["best_network_news"]))
+        lineups.append(
+            LineUp(
+                item["network"],
+                tuple(placements),
+                promotion=item["promotion"],
+                best_network_news=item["best_network_news"],
+            )
+        )
     return War(tuple(lineups), war.february_sweeps, war.house_rules), tuple(ids)
 
 
@@ -622,18 +826,35 @@ def evolve_war(war: WarAtTable | None, event_type: str, payload: Mapping[str, An
     """The war after one of :data:`WAR_EVENTS` (pure). ``ratings_war_started`` makes a new war from
     ``None`` (or replaces a finished one). Raises ``ValueError`` for another event type."""
     if event_type == RATINGS_WAR_STARTED:
-        return WarAtTable(payload["landed_by"], payload["february_sweeps"],
-                          tuple(Entry(n) for n in payload["networks"]), payload["best_network_news"],
-                          payload["preemption_holder"], HouseRules(payload["counter_programming_four"]))
+        return WarAtTable(
+            payload["landed_by"],
+            payload["february_sweeps"],
+            tuple(Entry(n) for n in payload["networks"]),
+            payload["best_network_news"],
+            payload["preemption_holder"],
+            HouseRules(payload["counter_programming_four"]),
+        )
     if war is None:
         raise ValueError(f"no Ratings War to apply {event_type!r} to")
     if event_type == LINEUP_ENTERED:
-        return replace(war, entries=tuple(
-            replace(e, placements=tuple((p, b) for p, b in payload["placements"]), promotion=payload["promotion"],
-                    entered=True) if e.network == payload["network"] else e for e in war.entries))
+        return replace(
+            war,
+            entries=tuple(
+                replace(
+                    e,
+                    placements=tuple((p, b) for p, b in payload["placements"]),
+                    promotion=payload["promotion"],
+                    entered=True,
+                )
+                if e.network == payload["network"]
+                else e
+                for e in war.entries
+            ),
+        )
     if event_type == LINEUP_LOCKED:
-        return replace(war, entries=tuple(replace(e, locked=True) if e.network == payload["network"] else e
-                                          for e in war.entries))
+        return replace(
+            war, entries=tuple(replace(e, locked=True) if e.network == payload["network"] else e for e in war.entries)
+        )
     if event_type == LINEUPS_REVEALED:
         revealed, ids = _war_from_reveal(payload, war)
         return replace(war, revealed=revealed, tile_ids=ids)
@@ -649,6 +870,7 @@ def evolve_war(war: WarAtTable | None, event_type: str, payload: Mapping[str, An
 
 
 # -- dice, status, history ------------------------------------------------------------------------------------
+
 
 def war_pending_dice(war: WarAtTable | None) -> DiceRequest | None:
     """The one roll the war waits for (a Special's value 3.3, or a tie-break 6.7), or ``None``."""
@@ -670,8 +892,10 @@ def war_status(war: WarAtTable) -> str:
     if phase == REVEAL:
         return "Ratings War: all locked in; reveal the line-ups (TV Wars 6)"
     if phase == PREEMPT:
-        return (f"Ratings War: {war.preemption_holder} may place the Preemption tile over any hour or decline "
-                f"(TV Wars 9.91)")
+        return (
+            f"Ratings War: {war.preemption_holder} may place the Preemption tile over any hour or decline "
+            f"(TV Wars 9.91)"
+        )
     if phase == DICE:
         pending = war.resolution.pending
         return f"Ratings War: {pending.request.describe()}" if pending else "Ratings War: resolved"
@@ -687,7 +911,9 @@ def _lineup_text(item: Mapping[str, Any]) -> str:
             text += f" + {BonusTile.from_dict(program['bonus']).to_bonus().describe()}"
         parts.append(text)
         at += tile.length
-    extra = (" [Promotion]" if item["promotion"] else "") + (" [Best Network News]" if item["best_network_news"] else "")
+    extra = (" [Promotion]" if item["promotion"] else "") + (
+        " [Best Network News]" if item["best_network_news"] else ""
+    )
     return f"{item['network']}{extra}: {', '.join(parts)}"
 
 
@@ -695,8 +921,10 @@ def describe_war_event(event_type: str, payload: Mapping[str, Any]) -> str:
     """One history line per war event. Before the reveal the lines name no tile, rating or bonus (9.1)."""
     if event_type == RATINGS_WAR_STARTED:
         sweeps = "February Sweeps " if payload["february_sweeps"] else ""
-        return (f"{sweeps}Ratings War called by {payload['landed_by']}: {', '.join(payload['networks'])} "
-                f"enter their line-ups secretly (TV Wars 6{', 9.8' if sweeps else ''})")
+        return (
+            f"{sweeps}Ratings War called by {payload['landed_by']}: {', '.join(payload['networks'])} "
+            f"enter their line-ups secretly (TV Wars 6{', 9.8' if sweeps else ''})"
+        )
     if event_type == LINEUP_ENTERED:
         return f"{payload['network']} enters its line-up (secret until the reveal, TV Wars 9.1)"
     if event_type == LINEUP_LOCKED:
@@ -706,12 +934,16 @@ def describe_war_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if event_type == PREEMPTION_DECIDED:
         if payload["start"] is None:
             return f"{payload['network']} keeps the Preemption tile off the card (TV Wars 9.91)"
-        return (f"{payload['network']} preempts {span_label(payload['start'], 2)}: no competition, no "
-                f"cancellation and no Lead-In from it (TV Wars 9.91)")
+        return (
+            f"{payload['network']} preempts {span_label(payload['start'], 2)}: no competition, no "
+            f"cancellation and no Lead-In from it (TV Wars 9.91)"
+        )
     if event_type == WAR_DICE_ROLLED:
         values = payload["values"]
-        return (f"{payload['roller']} rolled {'+'.join(map(str, values))} = {sum(values)} ({payload['source']}) "
-                f"for the {payload['reason']} ({payload['rule']})")
+        return (
+            f"{payload['roller']} rolled {'+'.join(map(str, values))} = {sum(values)} ({payload['source']}) "
+            f"for the {payload['reason']} ({payload['rule']})"
+        )
     if event_type == SLOT_RESOLVED:
         slot = payload["slot"]
         if slot["preempted_by"]:
@@ -728,6 +960,7 @@ def describe_war_event(event_type: str, payload: Mapping[str, Any]) -> str:
 
 
 # -- views ----------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class GridCell:
@@ -796,30 +1029,45 @@ def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> G
     ref = ProgramRef(network, start)
     title = placement.program.title
     if preempted:
-        return GridCell(title, start == slot, state="preempted", reason=f"preempted by {preempted}",
-                        rule="TV Wars 9.91")
+        return GridCell(
+            title, start == slot, state="preempted", reason=f"preempted by {preempted}", rule="TV Wars 9.91"
+        )
     if resolution is None or slot >= len(resolution.slots):
         earlier = resolution.cancellation_of(ref) if resolution else None
         if earlier is not None and earlier.slot < slot:
-            return GridCell(title, start == slot, state="gone", reason=f"cancelled at {slot_label(earlier.slot)}",
-                            rule=earlier.rule)
-        return GridCell(title, start == slot,
-                        base=None if placement.program.special else placement.program.rating)
+            return GridCell(
+                title, start == slot, state="gone", reason=f"cancelled at {slot_label(earlier.slot)}", rule=earlier.rule
+            )
+        return GridCell(title, start == slot, base=None if placement.program.special else placement.program.rating)
     result: SlotResult = resolution.slots[slot]
     score = result.score_of(network)
     if score is None or score.ref != ref:
         cancellation = resolution.cancellation_of(ref)
-        return GridCell(title, start == slot, state="gone",
-                        reason=f"cancelled at {slot_label(cancellation.slot)}" if cancellation else "",
-                        rule=cancellation.rule if cancellation else "")
+        return GridCell(
+            title,
+            start == slot,
+            state="gone",
+            reason=f"cancelled at {slot_label(cancellation.slot)}" if cancellation else "",
+            rule=cancellation.rule if cancellation else "",
+        )
     tie = " ".join(t.text for t in result.ties if network in t.networks)
     state, reason, rule = "scored", "", ""
     if result.cancellation is not None and result.cancellation.ref == ref:
         state, reason, rule = "cancelled", result.cancellation.reason, result.cancellation.rule
     elif result.winner == network:
         state = "wins"
-    return GridCell(title, start == slot, score.total, score.base, score.breakdown,
-                    tuple((p.label, p.value, p.rule) for p in score.parts), state, reason, rule, tie)
+    return GridCell(
+        title,
+        start == slot,
+        score.total,
+        score.base,
+        score.breakdown,
+        tuple((p.label, p.value, p.rule) for p in score.parts),
+        state,
+        reason,
+        rule,
+        tie,
+    )
 
 
 def war_view(war: WarAtTable) -> WarView:
@@ -838,20 +1086,46 @@ def war_view(war: WarAtTable) -> WarView:
     for slot in range(SLOTS):
         settled = resolution is not None and slot < len(resolution.slots)
         result = resolution.slots[slot] if settled else None
-        rows.append(GridRow(slot_label(slot), tuple(_cell(current, resolution, n, slot) for n in war.networks),
-                            result.notes if result else (), tuple(t.text for t in result.ties) if result else ()))
-    preemption = next((f"{l.network} preempts {span_label(l.preemption, 2)} (TV Wars 9.91)"
-                       for l in current.lineups if l.preemption is not None), "")
+        rows.append(
+            GridRow(
+                slot_label(slot),
+                tuple(_cell(current, resolution, n, slot) for n in war.networks),
+                result.notes if result else (),
+                tuple(t.text for t in result.ties) if result else (),
+            )
+        )
+    preemption = next(
+        (
+            f"{l.network} preempts {span_label(l.preemption, 2)} (TV Wars 9.91)"
+            for l in current.lineups
+            if l.preemption is not None
+        ),
+        "",
+    )
     odds = ()
     if war.odds is not None:
-        odds = tuple((ref.network, current.placement(ref).program.title,
-                      span_label(ref.start, current.placement(ref).program.length), str(chance), float(chance))
-                     for ref, chance in war.odds.items())
+        odds = tuple(
+            (
+                ref.network,
+                current.placement(ref).program.title,
+                span_label(ref.start, current.placement(ref).program.length),
+                str(chance),
+                float(chance),
+            )
+            for ref, chance in war.odds.items()
+        )
     dice = tuple(f"{key}: {'+'.join(map(str, values))} = {sum(values)} ({source})" for key, values, source in war.dice)
     cancellations = tuple(c.text for c in resolution.cancellations) if resolution else ()
     pending = resolution.pending.request.describe() if resolution and resolution.pending else ""
-    return replace(base, rows=tuple(rows), preemption=preemption, odds=odds, dice=dice,
-                   cancellations=cancellations, pending=pending)
+    return replace(
+        base,
+        rows=tuple(rows),
+        preemption=preemption,
+        odds=odds,
+        dice=dice,
+        cancellations=cancellations,
+        pending=pending,
+    )
 
 
 @dataclass(frozen=True)
@@ -893,7 +1167,29 @@ def war_private_view(war: WarAtTable, network: str, holdings: Holdings) -> Priva
     return PrivateWarView(network, tuple(lines), held, entry.promotion, entry.locked, problem)
 
 
-__all__ = ["WarAtTable", "Entry", "EnterLineUp", "LockLineUp", "RevealLineUps", "PlacePreemption", "WarView",
-           "GridRow", "GridCell", "PrivateWarView", "WAR_EVENTS", "WAR_SAFE_POINT_EVENTS", "PROMOTION_PRICE",
-           "start_war", "decide_war", "evolve_war", "war_active", "war_pending_dice", "war_status", "war_view",
-           "war_private_view", "war_consequences", "describe_war_event", "build_lineup"]
+__all__ = [
+    "WarAtTable",
+    "Entry",
+    "EnterLineUp",
+    "LockLineUp",
+    "RevealLineUps",
+    "PlacePreemption",
+    "WarView",
+    "GridRow",
+    "GridCell",
+    "PrivateWarView",
+    "WAR_EVENTS",
+    "WAR_SAFE_POINT_EVENTS",
+    "PROMOTION_PRICE",
+    "start_war",
+    "decide_war",
+    "evolve_war",
+    "war_active",
+    "war_pending_dice",
+    "war_status",
+    "war_view",
+    "war_private_view",
+    "war_consequences",
+    "describe_war_event",
+    "build_lineup",
+]

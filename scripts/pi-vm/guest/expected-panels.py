@@ -5,6 +5,7 @@ journal read-only, replays the latest open game and draws each seat's panel the 
 TV Wars board (ui.games.tv_wars.panel_player, then hardware.panels.render_player_panel). Prints JSON:
 {"game": id, "seats": [{"name":..., "rows": ["<32 hex digits: 128 pixels, left = most significant>", ...]}]}
 """
+
 import json
 import os
 import sys
@@ -14,8 +15,8 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp())
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
-from companion.journal import Journal            # noqa: E402
-from companion.session import GameSession        # noqa: E402
+from companion.journal import Journal  # noqa: E402
+from companion.session import GameSession  # noqa: E402
 from hardware.panels import render_player_panel  # noqa: E402
 
 path = sys.argv[1] if len(sys.argv) > 1 else "/var/lib/tabletop-companion/journal.sqlite3"
@@ -28,6 +29,7 @@ state = session.state
 view = session.rules.view(state)
 if session.rules.name == "tv-wars":
     from ui.games.tv_wars import panel_player
+
     players = [panel_player(p, state.network(p.name).holdings) for p in view.players]
 else:
     players = list(view.players)

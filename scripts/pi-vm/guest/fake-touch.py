@@ -7,6 +7,7 @@ reads it through mtdev. Runs as a service started before the kiosk (the kiosk sc
 and taps where told: each line written to the FIFO /run/pivm-touch is `tap X Y` (pixels, origin top left);
 every tap done is appended to /run/pivm-touch.log. System Python only (struct, fcntl).
 """
+
 import fcntl
 import os
 import socket
@@ -32,8 +33,14 @@ def main() -> None:
     fcntl.ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH)
     fcntl.ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT)
     maximum = [0] * 64
-    for axis, top in ((ABS_X, WIDTH - 1), (ABS_Y, HEIGHT - 1), (ABS_MT_SLOT, 9), (ABS_MT_POSITION_X, WIDTH - 1),
-                      (ABS_MT_POSITION_Y, HEIGHT - 1), (ABS_MT_TRACKING_ID, 65535)):
+    for axis, top in (
+        (ABS_X, WIDTH - 1),
+        (ABS_Y, HEIGHT - 1),
+        (ABS_MT_SLOT, 9),
+        (ABS_MT_POSITION_X, WIDTH - 1),
+        (ABS_MT_POSITION_Y, HEIGHT - 1),
+        (ABS_MT_TRACKING_ID, 65535),
+    ):
         fcntl.ioctl(fd, UI_SET_ABSBIT, axis)
         maximum[axis] = top
     # struct uinput_user_dev: name[80], input_id (bustype, vendor, product, version), ff_effects_max,
@@ -51,7 +58,7 @@ def main() -> None:
     os.mkfifo(FIFO, 0o600)
     tracking = 0
     print("fake touchscreen raspberrypi-ts ready; taps through", FIFO, flush=True)
-    notify = os.environ.get("NOTIFY_SOCKET")      # Type=notify: the kiosk starts after the device exists
+    notify = os.environ.get("NOTIFY_SOCKET")  # Type=notify: the kiosk starts after the device exists
     if notify:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
             s.connect("\0" + notify[1:] if notify.startswith("@") else notify)
@@ -65,9 +72,15 @@ def main() -> None:
                     continue
                 x, y = int(words[1]), int(words[2])
                 tracking += 1
-                emit((EV_ABS, ABS_MT_SLOT, 0), (EV_ABS, ABS_MT_TRACKING_ID, tracking),
-                     (EV_ABS, ABS_MT_POSITION_X, x), (EV_ABS, ABS_MT_POSITION_Y, y),
-                     (EV_KEY, BTN_TOUCH, 1), (EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y))
+                emit(
+                    (EV_ABS, ABS_MT_SLOT, 0),
+                    (EV_ABS, ABS_MT_TRACKING_ID, tracking),
+                    (EV_ABS, ABS_MT_POSITION_X, x),
+                    (EV_ABS, ABS_MT_POSITION_Y, y),
+                    (EV_KEY, BTN_TOUCH, 1),
+                    (EV_ABS, ABS_X, x),
+                    (EV_ABS, ABS_Y, y),
+                )
                 time.sleep(0.15)
                 emit((EV_ABS, ABS_MT_SLOT, 0), (EV_ABS, ABS_MT_TRACKING_ID, -1), (EV_KEY, BTN_TOUCH, 0))
                 with open(LOG, "a") as log:

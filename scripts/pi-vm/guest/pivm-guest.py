@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """The pi-vm test's helper inside the guest (system Python, run as root over ssh). Prints JSON.
 
-  pivm-guest.py press PIN [HOLD_S] [WAIT_S]   press a simulated header button (pull the gpio-sim line low,
-                                              then release it) and wait up to WAIT_S for a new journal event
-  pivm-guest.py events [AFTER_SEQ]            the journal's events after AFTER_SEQ
-  pivm-guest.py integrity                     PRAGMA integrity_check of the journal (a read-only copy)
-  pivm-guest.py tap X Y [WAIT_S]              a tap on the uinput touchscreen, then wait for a new event
-  pivm-guest.py lines                         the simulated header: chip, and each line's pull and value
+pivm-guest.py press PIN [HOLD_S] [WAIT_S]   press a simulated header button (pull the gpio-sim line low,
+                                            then release it) and wait up to WAIT_S for a new journal event
+pivm-guest.py events [AFTER_SEQ]            the journal's events after AFTER_SEQ
+pivm-guest.py integrity                     PRAGMA integrity_check of the journal (a read-only copy)
+pivm-guest.py tap X Y [WAIT_S]              a tap on the uinput touchscreen, then wait for a new event
+pivm-guest.py lines                         the simulated header: chip, and each line's pull and value
 """
+
 import glob
 import json
 import os
@@ -34,12 +35,14 @@ def events(after: int = 0) -> list:
         return []
     db = sqlite3.connect(f"file:{JOURNAL}?mode=ro", uri=True, timeout=10)
     try:
-        rows = db.execute("SELECT seq, game_id, move, time, type, payload FROM events WHERE seq > ? ORDER BY seq",
-                          (after,)).fetchall()
+        rows = db.execute(
+            "SELECT seq, game_id, move, time, type, payload FROM events WHERE seq > ? ORDER BY seq", (after,)
+        ).fetchall()
     finally:
         db.close()
-    return [{"seq": s, "game": g, "move": m, "time": t, "type": k, "payload": json.loads(p)}
-            for s, g, m, t, k, p in rows]
+    return [
+        {"seq": s, "game": g, "move": m, "time": t, "type": k, "payload": json.loads(p)} for s, g, m, t, k, p in rows
+    ]
 
 
 def last_seq() -> int:
@@ -52,7 +55,7 @@ def wait_new(before: int, wait: float) -> dict:
     while time.monotonic() < deadline:
         new = events(before)
         if new:
-            time.sleep(0.3)          # the rest of the same move (one command can write several events)
+            time.sleep(0.3)  # the rest of the same move (one command can write several events)
             new = events(before)
             return {"new": new, "seen_at": time.time()}
         time.sleep(0.05)
@@ -73,8 +76,13 @@ def main(argv: list) -> None:
         time.sleep(hold)
         with open(pull, "w") as f:
             f.write("pull-up")
-        result = {"pin": pin, "chip": os.path.basename(chip), "pressed_at": pressed, "released_at": time.time(),
-                  "before": before}
+        result = {
+            "pin": pin,
+            "chip": os.path.basename(chip),
+            "pressed_at": pressed,
+            "released_at": time.time(),
+            "before": before,
+        }
         result.update(wait_new(before, wait))
     elif what == "tap":
         wait = float(argv[4]) if len(argv) > 4 else 20
@@ -87,12 +95,14 @@ def main(argv: list) -> None:
         result = events(int(argv[2]) if len(argv) > 2 else 0)
     elif what == "integrity":
         folder = tempfile.mkdtemp()
-        for suffix in ("", "-wal", "-shm"):      # a copy: the check never touches the kiosk's file
+        for suffix in ("", "-wal", "-shm"):  # a copy: the check never touches the kiosk's file
             if os.path.exists(JOURNAL + suffix):
                 shutil.copy2(JOURNAL + suffix, f"{folder}/j.sqlite3{suffix}")
         db = sqlite3.connect(f"{folder}/j.sqlite3")
-        result = {"integrity_check": [r[0] for r in db.execute("PRAGMA integrity_check")],
-                  "events": db.execute("SELECT count(*) FROM events").fetchone()[0]}
+        result = {
+            "integrity_check": [r[0] for r in db.execute("PRAGMA integrity_check")],
+            "events": db.execute("SELECT count(*) FROM events").fetchone()[0],
+        }
         db.close()
         shutil.rmtree(folder)
     elif what == "lines":

@@ -23,18 +23,28 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))     # tests/: the shared helpers (canonical, the games' scripts)
+sys.path.insert(0, str(HERE.parents[1]))  # tests/: the shared helpers (canonical, the games' scripts)
 
-from companion.commands import (BANK, AdjustTrack, AnswerDice, JumpTo, NewGame, PlayerSeat, Redo,  # noqa: E402
-                                RollDice, TransferMoney, Undo)
+from journal_canon import expected_of  # noqa: E402
+
+from companion.commands import (  # noqa: E402 (after the sys.path line above)
+    BANK,
+    AdjustTrack,
+    AnswerDice,
+    JumpTo,
+    NewGame,
+    PlayerSeat,
+    Redo,  # noqa: E402
+    RollDice,
+    TransferMoney,
+    Undo,
+)
 from companion.dice import SeededDice  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.table import Table  # noqa: E402
 
-from journal_canon import expected_of  # noqa: E402
-
-MOVES = 260          # accepted moves per game (fewer if the game ends first)
-TRIES = 40           # candidate commands tried per move before a history move is made instead
+MOVES = 260  # accepted moves per game (fewer if the game ends first)
+TRIES = 40  # candidate commands tried per move before a history move is made instead
 
 
 def _history_move(table: Table, rng: random.Random):
@@ -71,18 +81,36 @@ def _play(table: Table, rng: random.Random, candidates, moves: int = MOVES) -> i
 
 # -- TV Wars ------------------------------------------------------------------------------------------------
 
+
 def tv_wars(table: Table, rng: random.Random) -> None:
-    from companion.games.tv_wars import (TV_WARS, Bid, Bulletin, BuyMovie, Decline, EnterTileValue, GiveUp,
-                                         LandOn, LandOnSponsor, Nominate, PassBid, PassOnTheAir,
-                                         SelectStartingProgramming, SellProgram, Steal)
-    from companion.games.tv_wars.war_at_table import LockLineUp, PlacePreemption, RevealLineUps, war_active
-    from companion.games.tv_wars.spaces import SPACES
     from test_tv_wars_play import STANDARD
     from test_tv_wars_play_properties import _actor as actor
 
+    from companion.games.tv_wars import (
+        Bid,
+        Bulletin,
+        BuyMovie,
+        Decline,
+        EnterTileValue,
+        GiveUp,
+        LandOn,
+        LandOnSponsor,
+        Nominate,
+        PassBid,
+        PassOnTheAir,
+        SelectStartingProgramming,
+        SellProgram,
+        Steal,
+    )
+    from companion.games.tv_wars.spaces import SPACES
+    from companion.games.tv_wars.war_at_table import LockLineUp, PlacePreemption, RevealLineUps, war_active
+
     names = ("ABS", "CBA", "PBC", "NBS")
-    table.execute(NewGame(game="tv-wars", players=tuple(PlayerSeat(n) for n in names),
-                          options={"roll_off": False}, source="record"))
+    table.execute(
+        NewGame(
+            game="tv-wars", players=tuple(PlayerSeat(n) for n in names), options={"roll_off": False}, source="record"
+        )
+    )
     for name in names:
         table.execute(SelectStartingProgramming(network=name, programs=STANDARD))
     spaces = sorted(SPACES)
@@ -106,8 +134,9 @@ def tv_wars(table: Table, rng: random.Random) -> None:
                         filled += tile.length
                 if placements and bonuses and rng.random() < 0.5:
                     placements[0] = (placements[0][0], rng.choice(bonuses))
-                out.append(LockLineUp(network=entry.network, placements=tuple(placements),
-                                      promotion=rng.random() < 0.2))
+                out.append(
+                    LockLineUp(network=entry.network, placements=tuple(placements), promotion=rng.random() < 0.2)
+                )
         return out + [RevealLineUps(), PlacePreemption(network=actor(state), start=None)]
 
     def candidates(state, rng):
@@ -117,26 +146,42 @@ def tv_wars(table: Table, rng: random.Random) -> None:
         pick = lambda: who if rng.random() < 0.85 else rng.choice(names)  # noqa: E731
         tiles = sorted({t.id for n in state.networks for t in n.holdings.programs + n.holdings.bonuses})
         minimum = state.auction.minimum if state.auction is not None else 1_000
-        out = [AnswerDice(roller=who, values=(rng.randint(1, 6), rng.randint(1, 6))), RollDice(roller=who),
-               PassOnTheAir(network=pick()), LandOnSponsor(network=pick(), half_hours=rng.choice([None, 2, 20])),
-               LandOn(network=pick(), space=rng.choice(spaces), passed_on_the_air=rng.random() < 0.3),
-               Nominate(network=pick(), length=rng.choice([None, 1, 2, 3]),
-                        colour=rng.choice([None, "green", "red", "blue", "yellow"]),
-                        opening=rng.choice([1_000, 1_500, 2_000])),
-               Bid(network=pick(), amount=rng.choice([minimum, minimum + 500, minimum + 250])),
-               PassBid(network=pick()), Decline(network=pick()), BuyMovie(network=pick()),
-               EnterTileValue(network=pick(), value=rng.choice([10, 20, 30, 50, 70, None]),
-                              special=rng.random() < 0.2),
-               Steal(network=pick(), victim=rng.choice(names)),
-               Bulletin(network=pick(), effect=rng.choice(["pay", "collect", "pay_each", "collect_each",
-                                                           "super_bowl", "auction_star", "none"]),
-                        amount=rng.choice([500, 5_000])),
-               TransferMoney(payer=rng.choice(names + (BANK,)), payee=rng.choice(names + (BANK,)),
-                             amount=rng.choice([500, 2_500]), reason="correction"),
-               AdjustTrack(player=rng.choice(names), track="half_hours", delta=rng.randint(-2, 2), reason="fix")]
+        out = [
+            AnswerDice(roller=who, values=(rng.randint(1, 6), rng.randint(1, 6))),
+            RollDice(roller=who),
+            PassOnTheAir(network=pick()),
+            LandOnSponsor(network=pick(), half_hours=rng.choice([None, 2, 20])),
+            LandOn(network=pick(), space=rng.choice(spaces), passed_on_the_air=rng.random() < 0.3),
+            Nominate(
+                network=pick(),
+                length=rng.choice([None, 1, 2, 3]),
+                colour=rng.choice([None, "green", "red", "blue", "yellow"]),
+                opening=rng.choice([1_000, 1_500, 2_000]),
+            ),
+            Bid(network=pick(), amount=rng.choice([minimum, minimum + 500, minimum + 250])),
+            PassBid(network=pick()),
+            Decline(network=pick()),
+            BuyMovie(network=pick()),
+            EnterTileValue(network=pick(), value=rng.choice([10, 20, 30, 50, 70, None]), special=rng.random() < 0.2),
+            Steal(network=pick(), victim=rng.choice(names)),
+            Bulletin(
+                network=pick(),
+                effect=rng.choice(["pay", "collect", "pay_each", "collect_each", "super_bowl", "auction_star", "none"]),
+                amount=rng.choice([500, 5_000]),
+            ),
+            TransferMoney(
+                payer=rng.choice(names + (BANK,)),
+                payee=rng.choice(names + (BANK,)),
+                amount=rng.choice([500, 2_500]),
+                reason="correction",
+            ),
+            AdjustTrack(player=rng.choice(names), track="half_hours", delta=rng.randint(-2, 2), reason="fix"),
+        ]
         if tiles:
-            out += [GiveUp(network=pick(), tile_id=rng.choice(tiles)),
-                    SellProgram(network=pick(), tile_id=rng.choice(tiles))]
+            out += [
+                GiveUp(network=pick(), tile_id=rng.choice(tiles)),
+                SellProgram(network=pick(), tile_id=rng.choice(tiles)),
+            ]
         head, rest = out[:2], out[2:]
         rng.shuffle(rest)
         return head + rest
@@ -146,10 +191,28 @@ def tv_wars(table: Table, rng: random.Random) -> None:
 
 # -- Death Show TV --------------------------------------------------------------------------------------------
 
+
 def death_show_tv(table: Table, rng: random.Random) -> None:
-    from companion.games.death_show_tv import (DEATH_SHOW_TV, LOCATIONS, AdjustBonus, AdjustHand, Confirm,
-                                               DeclareFighter, Discard, DrawCard, EndTurn, Fight, Heal, Hunt,
-                                               Move, NewWeaponLevel, PlayEvent, RemoveLocation, Wound)
+    from companion.games.death_show_tv import (
+        DEATH_SHOW_TV,
+        LOCATIONS,
+        AdjustBonus,
+        AdjustHand,
+        Confirm,
+        DeclareFighter,
+        Discard,
+        DrawCard,
+        EndTurn,
+        Fight,
+        Heal,
+        Hunt,
+        Move,
+        NewWeaponLevel,
+        PlayEvent,
+        RemoveLocation,
+        Wound,
+    )
+
     names = ("Kelpie", "Jhon", "Elena", "Rex")
     table.execute(NewGame(game="death-show-tv", players=tuple(PlayerSeat(n) for n in names), source="record"))
 
@@ -164,25 +227,43 @@ def death_show_tv(table: Table, rng: random.Random) -> None:
         turn = state.turn or state.names[0]
         if state.combat is not None and state.combat.next_to_declare is not None:
             fighter = state.combat.next_to_declare.name
-            out += [DeclareFighter(fighter=fighter, weapon=rng.choice(["Unarmed", "Katana", "Bazooka"]),
-                                   weapon_bonus=rng.randint(0, 3), weapon_level=rng.randint(1, 3),
-                                   dice=rng.randint(1, 2)),
-                    DeclareFighter(fighter=fighter), AdjustBonus(fighter=fighter, delta=1), Confirm(player=fighter)]
+            out += [
+                DeclareFighter(
+                    fighter=fighter,
+                    weapon=rng.choice(["Unarmed", "Katana", "Bazooka"]),
+                    weapon_bonus=rng.randint(0, 3),
+                    weapon_level=rng.randint(1, 3),
+                    dice=rng.randint(1, 2),
+                ),
+                DeclareFighter(fighter=fighter),
+                AdjustBonus(fighter=fighter, delta=1),
+                Confirm(player=fighter),
+            ]
         elif state.deaths:
             out += [RemoveLocation(player=state.deaths[0].remover or turn, location=where()) for _ in range(6)]
         elif state.phase == "draw":
             out += [DrawCard(player=turn), NewWeaponLevel(player=turn)]
         elif state.phase == "action":
-            out += [Move(player=turn, location=where()), Hunt(player=turn, location=where()), Fight(player=turn),
-                    Move(player=turn, location=where())]
+            out += [
+                Move(player=turn, location=where()),
+                Hunt(player=turn, location=where()),
+                Fight(player=turn),
+                Move(player=turn, location=where()),
+            ]
         elif state.phase == "event":
-            out += [EndTurn(player=turn),
-                    PlayEvent(player=turn, card="Squirrels", combat_value=rng.randint(0, 5), targets=(anyone(),)),
-                    Wound(player=anyone(), by=turn, reason="Fire", amount=rng.randint(1, 2))]
+            out += [
+                EndTurn(player=turn),
+                PlayEvent(player=turn, card="Squirrels", combat_value=rng.randint(0, 5), targets=(anyone(),)),
+                Wound(player=anyone(), by=turn, reason="Fire", amount=rng.randint(1, 2)),
+            ]
         elif state.phase == "discard":
             out += [Discard(player=anyone(), count=rng.randint(1, 3))]
-        noise = [AdjustHand(player=anyone(), delta=rng.randint(-1, 3), reason="card"),
-                 Heal(player=anyone(), reason="Medkit"), Confirm(player=anyone()), Fight(player=anyone())]
+        noise = [
+            AdjustHand(player=anyone(), delta=rng.randint(-1, 3), reason="card"),
+            Heal(player=anyone(), reason="Medkit"),
+            Confirm(player=anyone()),
+            Fight(player=anyone()),
+        ]
         rng.shuffle(out)
         return out + noise if rng.random() < 0.8 else noise + out
 
@@ -191,8 +272,11 @@ def death_show_tv(table: Table, rng: random.Random) -> None:
 
 # -- Channel WON ----------------------------------------------------------------------------------------------
 
+
 def channel_won(table: Table, rng: random.Random) -> None:
-    from test_channel_won_props import candidates as any_moves, constructive
+    from test_channel_won_props import candidates as any_moves
+    from test_channel_won_props import constructive
+
     names = ("Ann", "Bo", "Cy")
     table.execute(NewGame(game="channel-won", players=tuple(PlayerSeat(n) for n in names), source="record"))
     _play(table, rng, lambda state, rng: (constructive(state) if rng.random() < 0.7 else []) + any_moves(state, rng))
@@ -200,12 +284,22 @@ def channel_won(table: Table, rng: random.Random) -> None:
 
 # -- The Networks: Telly Time ---------------------------------------------------------------------------------
 
+
 def telly_time(table: Table, rng: random.Random) -> None:
-    from companion.games.telly_time import (AdjustCash, AdjustViewers, PlaceGridMarker, ProduceShow,
-                                            ScoreEndGame, ScoreLineup, ShowScore, TakeAction)
+    from telly_time_helpers import PLAYERS, pilot, start
+
+    from companion.games.telly_time import (
+        AdjustCash,
+        AdjustViewers,
+        PlaceGridMarker,
+        ProduceShow,
+        ScoreEndGame,
+        ScoreLineup,
+        ShowScore,
+        TakeAction,
+    )
     from companion.games.telly_time import Pass as PassSeason
     from companion.games.telly_time.model import TIMESLOTS
-    from telly_time_helpers import PLAYERS, pilot, start
 
     start(table)
     pilot(table)
@@ -216,16 +310,28 @@ def telly_time(table: Table, rng: random.Random) -> None:
         out = []
         if state.phase == "end_scoring":
             out += [ScoreEndGame(player=p, bonuses=(("Ads", rng.randint(0, 3)),)) for p in PLAYERS]
-        out += [ScoreLineup(player=p, shows=tuple(ShowScore(slot, rng.randint(0, 3)) for slot in TIMESLOTS))
-                for p in PLAYERS]
-        out += [PassSeason(player=player, reward=rng.choice(["viewers", "cash"]), amount=rng.randint(1, 3)),
-                ProduceShow(player=player, name=f"Show {rng.randint(1, 99)}", genre=rng.choice(genres),
-                            timeslot=rng.choice(TIMESLOTS), cost_m=rng.randint(0, 2)),
-                TakeAction(player=player, action=rng.choice(["produce", "sign_star", "buy_ad", "network_card"]),
-                           cash_m=rng.randint(0, 2)),
-                PlaceGridMarker(player=player, genre=rng.choice(genres)),
-                AdjustCash(player=rng.choice(PLAYERS), amount_m=rng.choice([-1, 1, 2]), reason="correction"),
-                AdjustViewers(player=rng.choice(PLAYERS), viewers=rng.choice([-1, 1]), reason="network card")]
+        out += [
+            ScoreLineup(player=p, shows=tuple(ShowScore(slot, rng.randint(0, 3)) for slot in TIMESLOTS))
+            for p in PLAYERS
+        ]
+        out += [
+            PassSeason(player=player, reward=rng.choice(["viewers", "cash"]), amount=rng.randint(1, 3)),
+            ProduceShow(
+                player=player,
+                name=f"Show {rng.randint(1, 99)}",
+                genre=rng.choice(genres),
+                timeslot=rng.choice(TIMESLOTS),
+                cost_m=rng.randint(0, 2),
+            ),
+            TakeAction(
+                player=player,
+                action=rng.choice(["produce", "sign_star", "buy_ad", "network_card"]),
+                cash_m=rng.randint(0, 2),
+            ),
+            PlaceGridMarker(player=player, genre=rng.choice(genres)),
+            AdjustCash(player=rng.choice(PLAYERS), amount_m=rng.choice([-1, 1, 2]), reason="correction"),
+            AdjustViewers(player=rng.choice(PLAYERS), viewers=rng.choice([-1, 1]), reason="network card"),
+        ]
         first, rest = out[:3], out[3:]
         rng.shuffle(rest)
         return (first + rest) if state.phase == "end_scoring" else (rest + first)
@@ -248,14 +354,17 @@ def record(folder: Path, seed: int = 20261201) -> None:
         play(table, random.Random(seed + index))
         expected = expected_of(table.session)
         journal.close()
-        with sqlite3.connect(path) as db:          # one self-contained file, whatever the journal mode
+        with sqlite3.connect(path) as db:  # one self-contained file, whatever the journal mode
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         for suffix in ("-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
         (folder / f"{game}.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
         kinds = sorted({e["type"] for e in expected["entries"]})
-        print(f"{game}: {len(expected['entries'])} entries, {len(expected['line'])} moves in force, "
-              f"finished={expected['finished']}, {len(kinds)} entry types", file=sys.stderr)
+        print(
+            f"{game}: {len(expected['entries'])} entries, {len(expected['line'])} moves in force, "
+            f"finished={expected['finished']}, {len(kinds)} entry types",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":
