@@ -263,12 +263,12 @@ def _replay(args, config) -> int:
         journal.game(args.game_id)
         session = GameSession(args.game_id, journal.events(args.game_id))
     names = ", ".join(p.name for p in session.players)
-    print(f"Game #{session.game_id}: {session.rules.title} — {names}")
+    print(f"Game #{session.game_id}: {session.rules.info.title} — {names}")
     for entry in session.history():
         when = datetime.fromtimestamp(entry.time).strftime("%H:%M:%S")
         mark = "" if entry.in_force else "  [undone]"
         print(f"#{entry.seq:<5} {when}  {entry.text}{mark}")
-    view = session.rules.view(session.state)
+    view = session.rules.public_view(session.state)
 
     def figures(player) -> str:  # cash in dollars, else the game's own headline figure (points, Vitality, $M)
         if player.balance is not None:

@@ -460,12 +460,14 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if not isinstance(house_rules, dict):
         check.fail("house_rules", "must be a table")
     from companion.errors import BadOption
-    from companion.games import find_game
+    from companion.games import find_game, load_attribute
 
     rules = find_game(game)
     house_rules = dict(house_rules)
-    for option, read in getattr(rules, "option_files", {}).items():  # e.g. Channel WON's card catalogue
-        if isinstance(house_rules.get(option), str):
+    for spec in rules.info.options:  # an option given as a file path, e.g. Channel WON's card catalogue
+        option = spec.name
+        if spec.read_file and isinstance(house_rules.get(option), str):
+            read = load_attribute(spec.read_file)
             path = Path(house_rules[option]).expanduser()
             if not path.is_absolute() and file != "<defaults>":
                 path = Path(file).parent / path  # relative to the config file
@@ -477,8 +479,9 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         rules.check_options(house_rules)
     except BadOption as error:
         check.fail(f"house_rules.{error.option}", error.problem)
-    if len(seats) < rules.min_players:
-        check.fail("players", f"{rules.title} needs at least {rules.min_players} seats, not {len(seats)}")
+    info = rules.info
+    if len(seats) < info.min_players:
+        check.fail("players", f"{info.title} needs at least {info.min_players} seats, not {len(seats)}")
     return Config(
         file,
         game,

@@ -1,14 +1,23 @@
 """Events: what happened, as stored in the journal.
 
-A rules engine turns an accepted command into one or more :class:`NewEvent` values; the journal stores
-each as an :class:`EventRecord` row with a sequence number. State is a fold over events.
+A rules engine turns an accepted command into one or more typed events: instances of :class:`Event`
+subclasses, one frozen dataclass per event type, each with its journal ``TYPE`` and its own
+(de)serialisation. The journal stores each as an :class:`EventRecord` row (type, JSON payload, schema version)
+with a sequence number; a game's :class:`EventCodec` turns a row back into its event, upcasting payloads an
+earlier version wrote. State is a fold over events. :class:`NewEvent` is the untyped form the table uses for
+its own rows (game start, undo/redo) and the journal's write path accepts either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Self
+
+from companion.errors import JournalError
 
 #: Version of the event payload layout. Stored with every row so old journals stay readable.
 SCHEMA_VERSION = 1
@@ -43,3 +52,141 @@ class EventRecord:
     type: str
     payload: Mapping[str, Any]
     schema_version: int = SCHEMA_VERSION
+
+
+#: Payload keys the table adds to every event of a move (who or what made it: ``"button"``, ``"touch"``,
+#: ``"reader"``); they are not part of any game's event.
+TABLE_KEYS: frozenset[str] = frozenset({"by"})
+
+
+def _tuple_fields(cls: type) -> frozenset[str]:
+    """The names of ``cls``'s fields annotated as tuples (JSON brings them back as lists)."""
+    hints = typing.get_type_hints(cls)
+    names = set()
+    for f in dataclasses.fields(cls):
+        hint = hints.get(f.name)
+        origin = typing.get_origin(hint)
+        if origin in (types.UnionType, typing.Union):
+            origins = {typing.get_origin(a) or a for a in typing.get_args(hint)}
+        else:
+            origins = {origin or hint}
+        if tuple in origins:
+            names.add(f.name)
+    return frozenset(names)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Event:
+    """The base of every game's typed events. A subclass is a frozen dataclass with ``TYPE`` (the journal's
+    snake_case type name, which never changes once written) and its fields; ``VERSION`` is its payload layout.
+
+    :meth:`to_payload` gives the JSON object stored in the journal (fields by name, tuples as lists);
+    :meth:`from_payload` reads one back (unknown keys such as the table's ``by`` are ignored, tuples come back
+    as tuples), first passing it through :meth:`upcast` when an earlier version wrote it. A subclass whose
+    fields are not plain JSON values (nested dataclasses) overrides both. ``type`` and ``payload`` make an event
+    usable wherever a :class:`NewEvent` is."""
+
+    TYPE: ClassVar[str] = ""
+    #: The payload layout of this event type; raise it and extend :meth:`upcast` when the fields change.
+    VERSION: ClassVar[int] = 1
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.to_payload()
+
+    def to_payload(self) -> dict[str, Any]:
+        """The journal's JSON object for this event."""
+        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def upcast(cls, payload: dict[str, Any], version: int) -> dict[str, Any]:
+        """``payload`` as written by layout ``version`` (from the payload's ``"v"`` key, 1 when absent),
+        converted to this layout. The default knows only layout 1."""
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
+        """The event a journal payload holds; raises :class:`JournalError` when a field is missing."""
+        data = dict(payload)
+        version = data.pop("v", 1)
+        if version != cls.VERSION:
+            data = cls.upcast(data, version)
+        tuples = _tuple_fields(cls)
+        values = {}
+        for f in dataclasses.fields(cls):
+            if f.name in data:
+                value = data[f.name]
+                values[f.name] = _frozen(value) if f.name in tuples else value
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise JournalError(f"a {cls.TYPE} event without its {f.name!r} ({dict(payload)!r})")
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class RawEvent(Event):
+    """An event kept as its journal type and payload (the table's own rows; events of a game that reads
+    payloads by key)."""
+
+    raw_type: str = ""
+    raw_payload: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def type(self) -> str:
+        return self.raw_type
+
+    def to_payload(self) -> dict[str, Any]:
+        return dict(self.raw_payload)
+
+
+class EventCodec:
+    """A game's event types by journal type name: :meth:`decode` turns a row's type and payload into the typed
+    event. Raises :class:`JournalError` for a type the game does not have, or a payload its class cannot read.
+    ``raw_types`` are types decoded as :class:`RawEvent`."""
+
+    def __init__(self, classes: Iterable[type[Event]], raw_types: Iterable[str] = ()) -> None:
+        self.classes: dict[str, type[Event]] = {}
+        for cls in classes:
+            if not cls.TYPE or cls.TYPE in self.classes:
+                raise ValueError(f"event class {cls.__name__} has no TYPE or repeats {cls.TYPE!r}")
+            self.classes[cls.TYPE] = cls
+        self.raw_types = frozenset(raw_types)
+
+    @property
+    def types(self) -> frozenset[str]:
+        """Every journal type this codec reads."""
+        return frozenset(self.classes) | self.raw_types
+
+    def decode(self, event_type: str, payload: Mapping[str, Any]) -> Event:
+        """The event of journal type ``event_type`` with ``payload`` (the table's keys ignored)."""
+        cls = self.classes.get(event_type)
+        if cls is None:
+            if event_type in self.raw_types:
+                return RawEvent(event_type, {k: v for k, v in payload.items() if k not in TABLE_KEYS})
+            raise JournalError(f"no event type {event_type!r} in this game")
+        try:
+            return cls.from_payload({k: v for k, v in payload.items() if k not in TABLE_KEYS})
+        except (TypeError, ValueError, KeyError) as error:
+            raise JournalError(f"a {event_type} event that cannot be read: {error}") from error
+
+
+def decoder_of(codec: EventCodec) -> Callable[[str, Mapping[str, Any]], Event]:
+    """``codec.decode`` (for code that keeps only the function)."""
+    return codec.decode

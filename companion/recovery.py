@@ -497,13 +497,13 @@ def _replay(game_id: int, rows: list[tuple]) -> tuple[int, Any, bool, str | None
             return (
                 good,
                 state,
-                session.rules.is_finished(state),
+                session.rules.outcome(state) is not None,
                 f"do not replay (event #{records[position].seq}: {error})",
             )
         state = session.state
         good = end
         position = end
-    return good, state, session.rules.is_finished(state), None
+    return good, state, session.rules.outcome(state) is not None, None
 
 
 def _title(game_row: tuple) -> str:

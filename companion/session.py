@@ -48,7 +48,8 @@ from companion.checks import is_whole
 from companion.commands import PlayerSeat
 from companion.errors import JournalError, NothingToRedo, NothingToUndo, UnknownGame
 from companion.events import GAME_STARTED, HISTORY_RESTORED, SCHEMA_VERSION, EventRecord, NewEvent
-from companion.games import GameRules, find_game
+from companion.game import Game
+from companion.games import find_game
 
 log = logging.getLogger("companion.session")
 
@@ -195,7 +196,7 @@ class GameSession:
             raise UnknownGame(f"game #{game_id} has no {GAME_STARTED} event")
         started = first.payload
         self.game_id = game_id
-        self.rules: GameRules = find_game(started["game"])
+        self.rules: Game = find_game(started["game"])
         self.players = tuple(PlayerSeat(p["name"], p.get("colour", "white")) for p in started["players"])
         self.options = dict(started["options"])
         self.started = first
@@ -385,7 +386,7 @@ class GameSession:
             if latest.type is None:
                 self._load((latest,))
             record = self._compact(record)
-            state = self.rules.evolve(self._state, record.type, record.payload)
+            state = self._evolve(self._state, record.type, record.payload)
             latest.rest += (record,)
             self._state = state
             if latest.state is not None:
@@ -395,7 +396,7 @@ class GameSession:
         if self._find(record.move) is not None:
             raise ValueError(f"it belongs to move #{record.move}, which is not the latest move")
         kind, payload = sys.intern(record.type), self._share(record.payload)
-        state = self.rules.evolve(self._state, kind, payload)
+        state = self._evolve(self._state, kind, payload)
         rebuilt = (
             record.seq == record.move and record.game_id == self.game_id and record.schema_version == SCHEMA_VERSION
         )
@@ -540,14 +541,25 @@ class GameSession:
     def preview(self, events: Sequence[NewEvent]) -> Any:
         """The state that ``events`` would produce, without changing anything (used before committing)."""
         state = self._state
-        for event in events:
-            state = self.rules.evolve(state, event.type, event.payload)
+        for event in events:  # through the journal's form, so what is previewed is what a replay gives
+            state = self._evolve(state, event.type, event.payload)
         return state
+
+    def _evolve(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
+        """The state after the journal row (``event_type``, ``payload``), decoded by the game's event codec."""
+        return self.rules.evolve(state, self.rules.events.decode(event_type, payload))
+
+    def _describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        return self.rules.describe(self.rules.events.decode(event_type, payload))
+
+    def describe_record(self, record: EventRecord) -> str:
+        """One readable line for a game event the journal holds (``record``)."""
+        return self._describe(record.type, record.payload)
 
     def _fold(self, state: Any, node: _Node) -> Any:
         if node.type is None:
             self._load((node,))
-        evolve = self.rules.evolve
+        evolve = self._evolve
         state = evolve(state, node.type, node.payload)
         for record in node.rest:
             state = evolve(state, record.type, record.payload)
@@ -765,7 +777,7 @@ class GameSession:
         if text is None:
             if node.type is None:
                 self._load((node,))
-            describe = self.rules.describe
+            describe = self._describe
             text = "; ".join([describe(node.type, node.payload)] + [describe(r.type, r.payload) for r in node.rest])
             self._texts.put(key, text)
         return text
@@ -776,7 +788,7 @@ class GameSession:
         node = self._home(move)
         if node.type is None:
             self._load((node,))
-        return f"#{move} {self.rules.describe(node.type, node.payload)}"
+        return f"#{move} {self._describe(node.type, node.payload)}"
 
     def describe_entry(self, record: EventRecord) -> str:
         """The readable text of a history entry."""
@@ -822,7 +834,9 @@ class GameSession:
         if start == 0 and stop > 0:
             names = ", ".join(seat.name for seat in self.players)
             result.append(
-                HistoryEntry(self.started.seq, self.started.time, "start", f"Game started: {self.rules.title}, {names}")
+                HistoryEntry(
+                    self.started.seq, self.started.time, "start", f"Game started: {self.rules.info.title}, {names}"
+                )
             )
             start = 1
         page = self._entries[start - 1 : stop - 1]

@@ -263,17 +263,19 @@ def _layouts(cls: type, seen: dict[type, str]) -> None:
 
 def source_digest(rules: Any) -> str:
     """A digest of the code that folds the game ``rules``'s events: every ``.py`` file of the package (or
-    module) that defines ``rules``, and the core's own top-level modules. Any change to them, released or
-    not, makes every stored state of that game untrusted (it is rebuilt by one full replay), so an
+    one-file module) that defines ``rules`` (``rules.info.rules`` names it), and the core's own top-level
+    modules. Any change to them, released or not, makes every stored state of that game untrusted (it is rebuilt by one full replay), so an
     ``evolve`` fixed without a version bump can never be bypassed by a state the old code stored."""
     import companion
 
-    module = sys.modules.get(type(rules).__module__)
+    info = getattr(rules, "info", None)
+    module = sys.modules.get(info.rules.partition(":")[0] if info else type(rules).__module__)
     files: list[Path] = sorted(Path(companion.__file__).parent.glob("*.py"))
     where = getattr(module, "__file__", None)
     if where:
         where = Path(where)
-        files += sorted(where.parent.rglob("*.py")) if where.name == "__init__.py" else [where]
+        # the whole package the rules live in (a game is one folder), or the one module of a one-file game
+        files += sorted(where.parent.rglob("*.py")) if (where.parent / "__init__.py").exists() else [where]
     # CRC-32 per file, not a cryptographic hash: it only has to notice a change, and it costs a fraction
     # of SHA-256 over the ~0.5 MB of source read on every start-up
     parts = []
@@ -290,7 +292,8 @@ def format_key(rules: Any, state: Any) -> str:
     codec version, the companion version, the game's name and ``state_version`` (a game raises it when its
     ``evolve`` gives other states for the same events), the :func:`source_digest` of its code, and every
     state class's fields. Computed once per game and process."""
-    name = getattr(rules, "name", type(rules).__name__)
+    info = getattr(rules, "info", None)
+    name = info.name if info else getattr(rules, "name", type(rules).__name__)
     key = _KEYS.get(name)
     if key is None:
         from companion import __version__

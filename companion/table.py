@@ -184,7 +184,7 @@ class Table:
         by = command.source  # journaled as "by" (a RollDice is answered below as built-in AnswerDice)
         if isinstance(command, RollDice):
             request = session.rules.pending_dice(session.state)
-            if request is None and session.rules.is_finished(session.state):
+            if request is None and session.rules.outcome(session.state) is not None:
                 raise GameFinished("the game has ended; undo to reopen it")
             if request is None:
                 raise IllegalCommand("no dice are asked for right now")
@@ -197,7 +197,7 @@ class Table:
         self._take(records)
         self._maybe_backup(records, status)
         self._store_states()
-        return records, "; ".join(self.session.rules.describe(r.type, r.payload) for r in records)
+        return records, "; ".join(self.session.describe_record(r) for r in records)
 
     def _store_states(self) -> None:
         """Hand the states the session computed at its snapshot depths to the journal, which stores them off
@@ -219,7 +219,7 @@ class Table:
         if self.backup_every is None:
             return
         self._moves_since_backup += 1
-        safe = getattr(self.session.rules, "safe_point_events", ())
+        safe = self.session.rules.safe_point_events
         if (
             status == "finished"
             or any(r.type in safe for r in records)
@@ -231,9 +231,10 @@ class Table:
     def _status_change(self, after: Any) -> str | None:
         """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""
         rules, before = self.session.rules, self.session.state
-        if rules.is_finished(after) == rules.is_finished(before):
+        finished = rules.outcome(after) is not None
+        if finished == (rules.outcome(before) is not None):
             return None
-        return "finished" if rules.is_finished(after) else "open"
+        return "finished" if finished else "open"
 
     def _take(self, records: Sequence[EventRecord]) -> None:
         """Fold committed records into the session; if that fails, rebuild it from the journal so memory
@@ -259,10 +260,10 @@ class Table:
         rules = find_game(command.game)
         rules.new_game(command.players, command.options)  # validate before writing anything
         players = [{"name": seat.name, "colour": seat.colour} for seat in command.players]
-        record = self.journal.create_game(rules.name, players, command.options, self._clock())
+        record = self.journal.create_game(rules.info.name, players, command.options, self._clock())
         self.session = GameSession(record.game_id, [record], journal=self.journal)
         names = ", ".join(seat.name for seat in command.players)
-        return [record], f"New {rules.title} game #{record.game_id}: {names}"
+        return [record], f"New {rules.info.title} game #{record.game_id}: {names}"
 
     def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
         self.journal.game(game_id)  # raises UnknownGame
@@ -270,7 +271,9 @@ class Table:
         self._store_states()  # an earlier version's journal gets them
         moves = len(self.session.line)
         names = ", ".join(seat.name for seat in self.session.players)
-        return [], (f"Resumed game #{game_id}: {self.session.rules.title}, {names} ({count(moves, 'move')} in force)")
+        return [], (
+            f"Resumed game #{game_id}: {self.session.rules.info.title}, {names} ({count(moves, 'move')} in force)"
+        )
 
     def resume_latest(self) -> Outcome | None:
         """Open the most recently played unfinished game, if any (start-up). Owner thread only."""
@@ -285,7 +288,7 @@ class Table:
 
     def view(self) -> TableView | None:
         """The open game's public picture, or ``None`` when no game is open."""
-        return self.session.rules.view(self.session.state) if self.session else None
+        return self.session.rules.public_view(self.session.state) if self.session else None
 
     def history(self) -> list[HistoryEntry]:
         """The open game's history entries, oldest first (empty when no game is open)."""

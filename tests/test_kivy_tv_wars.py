@@ -169,7 +169,7 @@ def test_readable_from_a_metre_away(played):
 
 def test_panels_show_cash_and_programming_at_a_glance(played):
     result, records, out_dir = played
-    from ui.games.tv_wars import panel_player
+    from ui.games.tv_wars.board import panel_player
 
     with Journal(Path(out_dir).parent / "unused.sqlite3") as _:
         pass
@@ -197,7 +197,7 @@ def test_action_strip_follows_what_the_table_waits_for(table):
     from test_tv_wars_play import playing
 
     from companion.games.tv_wars import LandOn, Nominate, PassBid
-    from ui.games.tv_wars import plan_actions
+    from ui.games.tv_wars.board import plan_actions
 
     playing(table, 3)
     prompt, actions = plan_actions(table.state, table.view())
@@ -225,7 +225,7 @@ def test_steal_victims_are_only_networks_with_something_to_lose(table):
     from test_tv_wars_play import playing
 
     from companion.games.tv_wars import LandOn
-    from ui.games.tv_wars import plan_actions
+    from ui.games.tv_wars.board import plan_actions
 
     playing(table, 3)
     accepted(table, LandOn(network="ABS", space="steal_a_program"))
@@ -239,7 +239,7 @@ def test_steal_victims_are_only_networks_with_something_to_lose(table):
 def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table):
     from test_tv_wars_play import playing
 
-    from ui.games.tv_wars import panel_player, peek_lines
+    from ui.games.tv_wars.board import panel_player, peek_lines
 
     playing(table, 2)
     holdings = table.state.network("ABS").holdings

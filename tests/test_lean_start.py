@@ -14,16 +14,17 @@ import pytest
 from kivy_driver import run_driver, steps_by_label
 
 from companion.commands import NewGame, PlayerSeat
-from companion.games import REGISTERED, find_game, game_names, game_title
+from companion.games import find_game, game_info, game_names, game_title
 from companion.journal import Journal
 from companion.table import Table
 
-GAME_PACKAGES = {game.name: game.module for game in REGISTERED}
+#: Each game's package: the package its rules module is in (``companion.games.tv_wars``).
+GAME_PACKAGES = {name: game_info(name).rules.partition(":")[0].rpartition(".")[0] for name in game_names()}
 BOARD_MODULES = {
-    "tv-wars": "ui.games.tv_wars",
-    "death-show-tv": "ui.games.death_show_tv",
-    "channel-won": "ui.games.channel_won",
-    "telly-time": "ui.games.telly_time",
+    "tv-wars": "ui.games.tv_wars.board",
+    "death-show-tv": "ui.games.death_show_tv.board",
+    "channel-won": "ui.games.channel_won.board",
+    "telly-time": "ui.games.telly_time.board",
 }
 SEATS = {
     "tv-wars": ("ABS", "CBA"),
@@ -62,11 +63,13 @@ def _journal_with(path, game: str) -> None:
 
 
 def _others(game: str, modules: list[str]) -> list[str]:
+    """Modules of other games imported beyond their light package ``__init__`` and ``info`` (which only name the
+    game: the home screen lists every game's title)."""
     return [
         m
         for m in modules
         for other, package in GAME_PACKAGES.items()
-        if other != game and (m == package or m.startswith(package + "."))
+        if other != game and m.startswith(package + ".") and m != package + ".info"
     ]
 
 
@@ -85,10 +88,10 @@ def test_opening_a_game_headless_imports_no_other_game(tmp_path, game):
 
 
 def test_the_registry_names_every_game_with_the_rules_own_name_and_title():
-    assert game_names() == sorted(game.name for game in REGISTERED) == sorted(BOARD_MODULES)
-    for game in REGISTERED:
-        rules = find_game(game.name)
-        assert (rules.name, rules.title) == (game.name, game.title) == (game.name, game_title(game.name))
+    assert game_names() == sorted(BOARD_MODULES)
+    for name in game_names():
+        rules = find_game(name)
+        assert rules.info is game_info(name) and (rules.info.name, rules.info.title) == (name, game_title(name))
     from companion.errors import UnknownGame
 
     with pytest.raises(UnknownGame, match="known games: channel-won, death-show-tv, telly-time, tv-wars"):
@@ -106,9 +109,12 @@ def test_the_kiosk_loads_only_the_open_games_board_and_layout(tmp_path, game):
     steps = steps_by_label(run_driver("drive_lean.py", data_dir, out_dir, game, timeout=180))
     step = steps["resumed"]
     assert step["game"] == game and step["screen"] == "dashboard"
-    board_kv = f"kv/games/{BOARD_MODULES[game].rsplit('.', 1)[-1]}.kv"
-    assert [kv for kv in step["kv"] if kv.startswith("kv/games/")] == [board_kv]
+    board_kv = f"games/{BOARD_MODULES[game].split('.')[2]}/board.kv"
+    assert [kv for kv in step["kv"] if kv.startswith("games/")] == [board_kv]
     assert {"kv/common.kv", "kv/home.kv", "kv/dashboard.kv", "kv/history.kv", "kv/dialogs.kv"} <= set(step["kv"])
     assert BOARD_MODULES[game] in step["modules"]
-    others = [m for m in step["modules"] if m.startswith("ui.games.") and m != BOARD_MODULES[game]]
+    package = BOARD_MODULES[game].rpartition(".")[0]  # ui.games.<game>: its light __init__ is found for every game
+    others = [
+        m for m in step["modules"] if m.startswith("ui.games.") and not m.startswith(package) and m.count(".") > 2
+    ]
     assert others == [] and _others(game, step["modules"]) == []

@@ -105,7 +105,7 @@ def test_runtime_files_are_found():
     names = {path.relative_to(REPO).as_posix() for path in runtime_files()}
     assert {
         "ui/kv/home.kv",
-        "ui/kv/games/tv_wars.kv",
+        "ui/games/tv_wars/board.kv",
         "systemd/kivy/config.ini",
         "systemd/tabletop-companion.service",
     } <= names

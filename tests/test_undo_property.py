@@ -109,7 +109,7 @@ class Naive:
         state = self.initial
         for move in line:
             for record in self.moves[move]:
-                state = self.rules.evolve(state, record.type, record.payload)
+                state = self.rules.evolve(state, self.rules.events.decode(record.type, record.payload))
         return state
 
     def in_force(self) -> list:

@@ -650,8 +650,8 @@ class TableController(EventDispatcher):
 
     def _home_new_game_text(self) -> str:
         rules = find_game(self.config.game)
-        count = min(len(self.config.seats), rules.max_players)
-        return f"new {rules.title} game, {count} {getattr(rules, 'player_word', 'players')}"
+        count = min(len(self.config.seats), rules.info.max_players)
+        return f"new {rules.info.title} game, {count} {rules.info.player_word}"
 
     def home_button(self, action: str) -> None:
         """A table button pressed on the Home screen: ``undo`` resumes the last game (:meth:`_last_game`),
@@ -669,7 +669,7 @@ class TableController(EventDispatcher):
             self._new_game_armed_until = 0.0
             rules = find_game(self.config.game)
             self.chosen_game = self.config.game
-            self.new_game(min(len(self.config.seats), rules.max_players))
+            self.new_game(min(len(self.config.seats), rules.info.max_players))
             return
         self._new_game_armed_until = time.monotonic() + NEW_GAME_CONFIRM
         self._tell_table(f"Press Redo again to start a {self._home_new_game_text()}")
@@ -1028,12 +1028,12 @@ class TableController(EventDispatcher):
             names = (
                 [p.name for p in view.players]
                 if view
-                else seat_names(self.config, rules, min(len(self.config.seats), rules.max_players))
+                else seat_names(self.config, rules, min(len(self.config.seats), rules.info.max_players))
             )
-            if (rules.name, names) != self._key_help_for:  # only when the game or its seats change
-                self._key_help_for = (rules.name, names)
+            if (rules.info.name, names) != self._key_help_for:  # only when the game or its seats change
+                self._key_help_for = (rules.info.name, names)
                 self.key_help = "  ·  ".join(
-                    self.buttons.key_help(names, getattr(rules, "button_labels", None))
+                    self.buttons.key_help(names, {b.action: b.label for b in rules.info.buttons})
                     + [f"Dice tray {SIMULATED_TRAY_KEY}"]
                 )
         on_home = view is None or self.screens.current == "home"
@@ -1065,7 +1065,7 @@ class TableController(EventDispatcher):
         if session is None:
             return []
         view = view if view is not None else self.table.view()
-        name = session.rules.name
+        name = session.rules.info.name
         if self._panel_views_for is None or self._panel_views_for[0] != name:
             board_type = board_class(name) or GameBoard
             self._panel_views_for = (name, board_type.panel_views)
@@ -1147,7 +1147,7 @@ class TableController(EventDispatcher):
     def _refresh_board(self, session, view) -> None:
         """The game's own board (``ui.games``) if it has one, else the generic player cards."""
         area = self.screens.get_screen("dashboard").ids.board_area
-        name = session.rules.name
+        name = session.rules.info.name
         board = area.children[0] if area.children else None
         if board is None or getattr(board, "game_name", None) != name:
             area.clear_widgets()
@@ -1190,7 +1190,7 @@ class TableController(EventDispatcher):
 
         home = self.screens.get_screen("home")
         rules = find_game(self.chosen_game or self.config.game)
-        home.game_title = rules.title
+        home.game_title = rules.info.title
         picker = home.ids.game_picker
         if not picker.children:
             for name in game_names():
@@ -1198,11 +1198,11 @@ class TableController(EventDispatcher):
                 button.bind(on_release=lambda b: self.choose_game(b.game))
                 picker.add_widget(button)
         for button in picker.children:
-            button.state = "down" if button.game == rules.name else "normal"
+            button.state = "down" if button.game == rules.info.name else "normal"
         box = home.ids.new_game_box
         if not box.children:
-            word = getattr(rules, "player_word", "players")
-            counts = range(rules.min_players, min(rules.max_players, len(self.config.seats)) + 1)
+            word = rules.info.player_word
+            counts = range(rules.info.min_players, min(rules.info.max_players, len(self.config.seats)) + 1)
             for count in counts:
                 names = " · ".join(seat_names(self.config, rules, count))
                 room = 800 / max(3, len(counts)) / 9  # characters a name line holds at 15sp
@@ -1267,9 +1267,9 @@ def seat_names(config: Config, rules, count: int) -> list[str]:
     """The names of the first ``count`` seats for a game of ``rules``: the config's own names, except that
     the built-in seats (named after TV Wars' networks) take the game's ``default_names`` in other games."""
     names = [seat.name for seat in config.seats[:count]]
-    defaults = tuple(getattr(rules, "default_names", ()))
+    defaults = tuple(rules.info.default_names)
     networks = BUILT_IN_SEAT_NAMES
-    if rules.name != "tv-wars" and tuple(names) == networks[:count] and len(defaults) >= count:
+    if rules.info.name != "tv-wars" and tuple(names) == networks[:count] and len(defaults) >= count:
         return list(defaults[:count])
     return names
 

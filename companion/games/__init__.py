@@ -1,23 +1,23 @@
-"""The registry of games, found by name (in the style of python-chess's variants): :data:`REGISTERED` lists
-them as data; :func:`find_game` imports the one asked for, and only it.
+"""The registry of games: every game is an entry point in the group ``tabletop_companion.games`` (the same
+mechanism as the front-ends), named by the game's registry name and pointing at its
+:class:`companion.game.GameInfo` (``companion.games.tv_wars.info:INFO``). A fifth game is one package that
+declares such an entry point; nothing here names a game.
 
-Each game is an object with the :class:`GameRules` shape: static facts (``name``, ``title``, player
-counts), ``new_game(players, options)`` returning its plain state, and pure functions ``decide`` (check a
-command against the rules, return the events it causes or raise a rule-cited error) and ``evolve`` (fold
-one event into the state). No I/O, no clocks, no global random.
+:func:`game_names`, :func:`game_info` and :func:`game_title` import only the light ``info`` modules;
+:func:`find_game` imports the one game asked for, and only it. Every game meets :class:`companion.game.Game`.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Mapping, Sequence
+import importlib.metadata
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from companion.commands import Command, PlayerSeat
 from companion.dice import DiceRequest
 from companion.errors import UnknownGame
-from companion.events import NewEvent
+from companion.game import Game, GameInfo
 from companion.tracks import Track
 
 
@@ -55,94 +55,80 @@ class TableView:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-class GameRules(Protocol):
-    """The shape every registered game has."""
-
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    #: What the game calls its players on the home screen ("networks", "Contestants", "reporters").
-    player_word: str
-    #: Seat names used when the config's seats are the built-in ones.
-    default_names: tuple[str, ...]
-    #: Optional: options the config may give as a file path, with the function that reads such a file into
-    #: the option's value (``{"catalogue": read}``); :func:`companion.config.load_config` calls it.
-    option_files: Mapping[str, Any]
-
-    def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> Any:
-        """Return the initial state; raise :class:`companion.errors.CommandError` for a bad set-up."""
-
-    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The options with defaults filled in; raise :class:`companion.errors.BadOption` if one is wrong."""
-
-    def decide(self, state: Any, command: Command) -> list[NewEvent]:
-        """Return the events ``command`` causes, or raise a ``CommandError`` that cites the rule."""
-
-    def evolve(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
-        """Return the state after one event (pure)."""
-
-    def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        """One readable line for the history screen and ``companion replay``."""
-
-    def view(self, state: Any) -> TableView:
-        """The public picture of ``state`` (TV Wars 9.1: no secret values)."""
-
-    button_actions: tuple[str, ...]
-
-    def button_command(self, action: str, player: str, source: str = "button") -> Command:
-        """The command that player button ``action`` stands for (see the config's player actions)."""
-
-    def pending_dice(self, state: Any) -> DiceRequest | None:
-        """The dice request the game is waiting for, if any."""
-
-    def is_finished(self, state: Any) -> bool:
-        """Whether the game has ended."""
+#: The entry-point group games register in (pyproject.toml: ``[project.entry-points."tabletop_companion.games"]``).
+ENTRY_POINT_GROUP = "tabletop_companion.games"
 
 
-@dataclass(frozen=True)
-class RegisteredGame:
-    """A registered game as plain data, known without importing it: its ``name``, ``title`` (both as the
-    rules object says; a test checks they agree) and where its rules object is (``module``, ``attribute``)."""
-
-    name: str
-    title: str
-    module: str
-    attribute: str
+@functools.cache
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    found: dict[str, importlib.metadata.EntryPoint] = {}
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, point)  # the first distribution on sys.path wins, as for imports
+    return found
 
 
-#: Every game, in the order the home screen offers them. A game is imported only when it is asked for
-#: (:func:`find_game`): a kiosk that opens one game loads that game's package alone.
-REGISTERED: tuple[RegisteredGame, ...] = (
-    RegisteredGame("tv-wars", "TV Wars", "companion.games.tv_wars", "TV_WARS"),
-    RegisteredGame("death-show-tv", "Death Show TV", "companion.games.death_show_tv", "DEATH_SHOW_TV"),
-    RegisteredGame("channel-won", "Channel WON", "companion.games.channel_won", "CHANNEL_WON"),
-    RegisteredGame("telly-time", "Telly Time", "companion.games.telly_time", "TELLY_TIME"),
-)
-_BY_NAME = {game.name: game for game in REGISTERED}
+def refresh_registry() -> None:
+    """Forget the games found so far (a distribution was installed or put on ``sys.path`` since)."""
+    _entry_points.cache_clear()
+    game_info.cache_clear()
+    _find.cache_clear()
 
 
 def game_names() -> list[str]:
-    """The names of the registered games, e.g. ``["channel-won", "death-show-tv", ...]`` (sorted; nothing is
-    imported)."""
-    return sorted(_BY_NAME)
+    """The names of the registered games, e.g. ``["channel-won", "death-show-tv", ...]`` (sorted; only their
+    ``info`` modules are imported, when asked for)."""
+    return sorted(_entry_points())
 
 
-def _registered(name: str) -> RegisteredGame:
+def _unknown(name: object) -> UnknownGame:
+    return UnknownGame(f"no game called {name!r}; known games: {', '.join(game_names())}")
+
+
+@functools.cache
+def game_info(name: str) -> GameInfo:
+    """The :class:`GameInfo` of the registered game ``name`` (imports its ``info`` module only); raises
+    :class:`UnknownGame` listing the known names, or when the entry point does not lead to a ``GameInfo``
+    of that name."""
+    point = _entry_points().get(name) if isinstance(name, str) else None
+    if point is None:
+        raise _unknown(name)
     try:
-        return _BY_NAME[name]
-    except (KeyError, TypeError):
-        raise UnknownGame(f"no game called {name!r}; known games: {', '.join(sorted(_BY_NAME))}") from None
+        info = point.load()
+    except Exception as error:  # a broken third-party game must not stop the others
+        raise UnknownGame(f"the game {name!r} cannot be loaded ({point.value}): {error}") from error
+    if not isinstance(info, GameInfo) or info.name != name:
+        raise UnknownGame(f"the entry point {name!r} ({point.value}) is not the GameInfo of a game called {name!r}")
+    return info
 
 
 def game_title(name: str) -> str:
-    """The title of the registered game ``name`` without importing it (the home screen lists every game);
+    """The title of the registered game ``name`` without importing its rules (the home screen lists every
+    game); raises :class:`UnknownGame` listing the known names."""
+    return game_info(name).title
+
+
+def load_attribute(target: str) -> Any:
+    """The object a ``"module:attribute"`` string names (a game's rules, board, CLI or file reader)."""
+    module_name, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+@functools.cache
+def _find(name: str) -> Game:
+    info = game_info(name)
+    rules = load_attribute(info.rules)
+    if getattr(rules, "info", None) is None:  # TRANSITIONAL: a game still in the old shape
+        from companion.games._legacy import LegacyGame
+
+        rules = LegacyGame(rules, info)
+    if not isinstance(rules, Game) or rules.info != info:
+        raise UnknownGame(f"{info.rules} is not a game meeting the contract (companion.game.Game) for {name!r}")
+    return rules
+
+
+def find_game(name: str) -> Game:
+    """The rules of the registered game ``name``, importing that game's package (only it) the first time;
     raises :class:`UnknownGame` listing the known names."""
-    return _registered(name).title
-
-
-def find_game(name: str) -> GameRules:
-    """Return the rules registered as ``name``, importing that game's package (only it) the first time; raise
-    :class:`UnknownGame` listing the known names."""
-    game = _registered(name)
-    return getattr(importlib.import_module(game.module), game.attribute)
+    if not isinstance(name, str):
+        raise _unknown(name)
+    return _find(name)

@@ -79,7 +79,7 @@ def post_land(space):
 
 def stepper_plus(times, index=-1):
     """Tap the smallest "+" of the popup's ``index``-th stepper ``times`` times."""
-    from ui.games.tv_wars import Stepper
+    from ui.games.tv_wars.board import Stepper
 
     steppers = [w for w in walk(popup()) if isinstance(w, Stepper)]
     stepper = steppers[index]
@@ -125,7 +125,7 @@ def starting(network, bumps):
 
 def peek_check():
     from hardware.panels import render_private_panel
-    from ui.games.tv_wars import peek_lines
+    from ui.games.tv_wars.board import peek_lines
 
     _, frames = controller.panels.frames()
     expected = render_private_panel("ABS PRIVATE", peek_lines(controller.table.state.network("ABS").holdings))
@@ -210,7 +210,7 @@ def grid_example():
     from test_tv_wars_war_at_table import enter_all, example_table
 
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_view
-    from ui.games.tv_wars import TvPopup, fill_grid
+    from ui.games.tv_wars.board import TvPopup, fill_grid
 
     table = example_table()
     enter_all(table)
@@ -228,7 +228,7 @@ def grid_four_specials():
     from test_tv_wars_war_at_table import enter_all, four_specials_table
 
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_view
-    from ui.games.tv_wars import TvPopup, fill_grid
+    from ui.games.tv_wars.board import TvPopup, fill_grid
 
     table = four_specials_table()
     enter_all(table)
@@ -244,7 +244,7 @@ def grid_example_done():
     from test_tv_wars_war_at_table import enter_all, example_table
 
     from companion.games.tv_wars.war_at_table import RevealLineUps, war_pending_dice, war_view
-    from ui.games.tv_wars import TvPopup, fill_grid
+    from ui.games.tv_wars.board import TvPopup, fill_grid
 
     table = example_table()
     enter_all(table)

@@ -6,8 +6,9 @@ gets the generic player cards.
 
 A board is a :class:`GameBoard`. Like every adapter it never changes game state: it reads the state and the
 public :class:`~companion.games.TableView` in :meth:`GameBoard.update`, and turns taps into commands with
-``self.controller.post(command)``. Its layout lives in ``ui/kv/games/<module>.kv``, loaded with the board's
-module when its game is first shown (:func:`board_class`): a kiosk loads only the boards it shows.
+``self.controller.post(command)``. Each game's board is ``ui/games/<game>/board.py`` with its layout beside it
+in ``board.kv``, named by the game's ``GameInfo.board`` and loaded with the board's module when its game is first
+shown (:func:`board_class`): a kiosk loads only the boards it shows.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from kivy.lang import Builder
 from kivy.properties import ObjectProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.boards import BOARDS, board_kv_file
+from ui.boards import board_kv_file, board_target
 
 log = logging.getLogger("companion.ui")
 
@@ -51,8 +52,8 @@ def board_class(game: str) -> type[GameBoard] | None:
     call for a game imports its board's module and loads its layout (``ui.boards.board_kv_file``).
 
     A board that cannot be imported is logged and replaced by the player cards, so the kiosk still runs."""
-    target = BOARDS.get(game)
-    if target is None:
+    target = board_target(game)
+    if not target:
         return None
     module_name, _, class_name = target.partition(":")
     try:
@@ -61,6 +62,6 @@ def board_class(game: str) -> type[GameBoard] | None:
         if str(layout) not in Builder.files:  # the board's layout, once, when it is first shown
             Builder.load_file(str(layout))
         return board
-    except (ImportError, AttributeError, OSError) as error:
+    except (ImportError, AttributeError, OSError, TypeError) as error:
         log.error("no board for %s (%s): showing the player cards", game, error)
         return None

@@ -14,63 +14,6 @@ Beyond the rulebook: each fighter's exact chance to win, lose or neither before 
 House rules and rulings: see :class:`DeathShowTv` and ``docs/rulings-death-show-tv.md``.
 """
 
-from companion.games.death_show_tv.combat import Chances, FighterDice, Part, odds, resolve
-from companion.games.death_show_tv.commands import (
-    AdjustBonus,
-    AdjustHand,
-    Confirm,
-    DeclareFighter,
-    Discard,
-    DrawCard,
-    EndTurn,
-    Fight,
-    Heal,
-    Hunt,
-    Move,
-    NewWeaponLevel,
-    PlayEvent,
-    RemoveLocation,
-    Wound,
-)
-from companion.games.death_show_tv.rules import DEATH_SHOW_TV, DeathShowTv
-from companion.games.death_show_tv.state import (
-    HAND_LIMIT,
-    LOCATIONS,
-    Combat,
-    Contestant,
-    DeathShowState,
-    Fighter,
-    Location,
-)
+from companion.games._lazy import lazy_exports
 
-__all__ = [
-    "DEATH_SHOW_TV",
-    "DeathShowTv",
-    "DeathShowState",
-    "Contestant",
-    "Location",
-    "Combat",
-    "Fighter",
-    "LOCATIONS",
-    "HAND_LIMIT",
-    "Chances",
-    "FighterDice",
-    "Part",
-    "odds",
-    "resolve",
-    "AdjustBonus",
-    "AdjustHand",
-    "Confirm",
-    "DeclareFighter",
-    "Discard",
-    "DrawCard",
-    "EndTurn",
-    "Fight",
-    "Heal",
-    "Hunt",
-    "Move",
-    "NewWeaponLevel",
-    "PlayEvent",
-    "RemoveLocation",
-    "Wound",
-]
+__getattr__, __dir__ = lazy_exports(__name__, ("rules", "state", "commands", "combat"))

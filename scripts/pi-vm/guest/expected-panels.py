@@ -28,7 +28,7 @@ with Journal(path, read_only=True) as journal:
 state = session.state
 view = session.rules.view(state)
 if session.rules.name == "tv-wars":
-    from ui.games.tv_wars import panel_player
+    from ui.games.tv_wars.board import panel_player
 
     players = [panel_player(p, state.network(p.name).holdings) for p in view.players]
 else:

@@ -1,0 +1,1 @@
+"""The channel_won board and its layout (board.kv), loaded when the game is first shown."""

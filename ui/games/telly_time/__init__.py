@@ -1,0 +1,1 @@
+"""The telly_time board and its layout (board.kv), loaded when the game is first shown."""
