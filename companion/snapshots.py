@@ -264,8 +264,9 @@ def _layouts(cls: type, seen: dict[type, str]) -> None:
 def source_digest(rules: Any) -> str:
     """A digest of the code that folds the game ``rules``'s events: every ``.py`` file of the package (or
     one-file module) that defines ``rules`` (``rules.info.rules`` names it), and the core's own top-level
-    modules. Any change to them, released or not, makes every stored state of that game untrusted (it is rebuilt by one full replay), so an
-    ``evolve`` fixed without a version bump can never be bypassed by a state the old code stored."""
+    modules. Any change to them, released or not, makes every stored state of that game untrusted (it is
+    rebuilt by one full replay), so an ``evolve`` fixed without a version bump can never be bypassed by a state
+    the old code stored."""
     import companion
 
     info = getattr(rules, "info", None)
