@@ -1,0 +1,150 @@
+"""Adding a game is one folder (issue 15): ``tests/data/fifth_game`` is a test-only distribution holding a small
+game, Pass the Remote (its rules in ``pass_the_remote/RULES.md``). Installed beside the companion, it is found
+through the same entry-point group as the four real games and gets the same contract checks, a journal, undo,
+history, an export and panels, with no change anywhere outside its folder.
+
+The distribution is built and installed by pip (``--target`` a temporary folder, put on ``sys.path`` and on the
+``PYTHONPATH`` of the processes the tests start), as a user would install a game package.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.commands import EndGame, NewGame, PlayerSeat, RollDice, Undo
+from companion.dice import SeededDice
+from companion.game import Game, Termination
+from companion.games import find_game, game_info, game_names, refresh_registry
+from companion.journal import Journal
+from companion.session import GameSession
+from companion.table import Table
+
+FOLDER = Path(__file__).parent / "data" / "fifth_game"
+NAME = "pass-the-remote"
+
+
+@pytest.fixture(scope="module")
+def fifth_game(tmp_path_factory):
+    """The folder the test game is installed into (on ``sys.path`` while the module's tests run)."""
+    target = tmp_path_factory.mktemp("fifth-game")
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            str(FOLDER),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PIP_NO_INPUT": "1"},
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    sys.path.insert(0, str(target))
+    refresh_registry()
+    yield target
+    sys.path.remove(str(target))
+    for module in [m for m in sys.modules if m == "pass_the_remote" or m.startswith("pass_the_remote.")]:
+        del sys.modules[module]
+    refresh_registry()
+
+
+def _table(path: Path, seed: int = 3) -> Table:
+    table = Table(Journal(path), dice=SeededDice(seed), backup_every=None)
+    table.claim()
+    return table
+
+
+def _ok(table: Table, command) -> str:
+    outcome = table.execute(command)
+    assert outcome.accepted, outcome.message
+    return outcome.message
+
+
+def test_the_registry_finds_the_fifth_game_and_it_meets_the_contract(fifth_game):
+    assert NAME in game_names()
+    info = game_info(NAME)
+    assert (info.title, info.player_word, [b.label for b in info.buttons]) == (
+        "Pass the Remote",
+        "viewers",
+        ["Watch", "Pass", "Roll"],
+    )
+    rules = find_game(NAME)
+    assert isinstance(rules, Game) and rules.info is info
+    assert rules.events.types == {"watch_started", "die_watched", "remote_passed", "game_won", "game_ended"}
+
+
+def test_without_its_distribution_the_game_is_unknown(fifth_game):
+    """Nothing outside its folder names it: a process without the distribution on its path knows four games,
+    and one with it five."""
+    program = "from companion.games import game_names; print(','.join(game_names()))"
+    for path, expected in (("", 4), (str(fifth_game), 5)):
+        env = {**os.environ, "PYTHONPATH": path}
+        found = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, timeout=60)
+        assert found.returncode == 0, found.stderr
+        names = found.stdout.strip().split(",")
+        assert len(names) == expected and (NAME in names) == (expected == 5), names
+
+
+def test_a_game_is_played_journaled_undone_and_replayed(fifth_game, tmp_path):
+    table = _table(tmp_path / "journal.sqlite3")
+    _ok(table, NewGame(game=NAME, players=(PlayerSeat("Ann"), PlayerSeat("Bob")), options={"target": 5}))
+    rules = table.session.rules
+    legal = {c.kind: c for c in rules.legal_commands(table.state, "Bob")}
+    assert not legal["Watch"].enabled and legal["Watch"].reason == "Ann holds the remote" and legal["Watch"].rule
+    refused = table.execute(rules.button_command("watch", "Bob"))
+    assert not refused.accepted and "Ann holds the remote" in refused.message
+    moves = 0
+    while rules.outcome(table.state) is None and moves < 200:  # buttons only, as at the table
+        holder = table.state.holder
+        if table.state.turn_points >= 3:
+            _ok(table, rules.button_command("pass", holder))
+        elif rules.pending_dice(table.state):
+            _ok(table, RollDice(roller=holder, source="button"))
+        else:
+            _ok(table, rules.button_command("watch", holder))
+        moves += 1
+    outcome = rules.outcome(table.state)
+    assert outcome is not None and outcome.termination is Termination.WON
+    (winner,) = outcome.winners
+    assert outcome.figures[winner]["points"] >= 5 and "rule 5" in outcome.reason
+    history = [entry.text for entry in table.history()]
+    assert history[0].startswith("Game started: Pass the Remote") and any("wins with" in t for t in history)
+    final = table.state
+    _ok(table, Undo())
+    assert rules.outcome(table.state) is None
+    game_id = table.session.game_id
+    table.journal.close()
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        replayed = GameSession.open(journal, game_id)
+        assert replayed.state != final and replayed.state == table.state  # the undo is journaled too
+
+
+def test_refusals_change_nothing_and_end_game_ends_it(fifth_game, tmp_path):
+    table = _table(tmp_path / "journal.sqlite3")
+    _ok(table, NewGame(game=NAME, players=(PlayerSeat("Ann"), PlayerSeat("Bob"), PlayerSeat("Cat"))))
+    before, entries = table.state, len(table.history())
+    for command in (RollDice(roller="Ann"), find_game(NAME).button_command("pass", "Cat")):
+        assert not table.execute(command).accepted
+    assert table.state == before and len(table.history()) == entries
+    _ok(table, EndGame(reason="time for dinner"))
+    outcome = table.session.rules.outcome(table.state)
+    assert outcome.termination is Termination.ENDED_BY_HAND and outcome.winners == ()
+    assert table.view().finished
+
+
+def test_a_bad_house_rule_is_refused_with_its_name(fifth_game, tmp_path):
+    table = _table(tmp_path / "journal.sqlite3")
+    refused = table.execute(NewGame(game=NAME, players=(PlayerSeat("Ann"), PlayerSeat("Bob")), options={"target": 2}))
+    assert not refused.accepted and "target" in refused.message
