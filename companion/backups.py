@@ -332,7 +332,7 @@ def generation_summary(generation: Generation) -> tuple[Summary, str | None] | N
             journal_id = meta_value(db, "journal_id")
             if generation.parts:
                 last = read_part(generation.parts[-1].path)
-                if last is not None and last.complete and "games" in last.end:
+                if last is not None and last.complete and last.end is not None and "games" in last.end:
                     return {int(k): v for k, v in last.end["games"].items()}, journal_id
             summary = summary_of_db(db)
         finally:
@@ -533,7 +533,7 @@ class BackupWriter:
         )
         for part in generation.parts:
             content = read_part(part.path)
-            if content is None or not content.complete:
+            if content is None or not content.complete or content.end is None:
                 return None
             head.next_part = part.last + 1
             if content.events:
@@ -595,23 +595,24 @@ class BackupWriter:
             if len({p.span for p in tail}) != 1:
                 return
             contents = [read_part(p.path) for p in tail]
-            if any(c is None or not c.complete for c in contents):
+            read = [c for c in contents if c is not None and c.complete and c.end is not None]
+            if len(read) != len(contents):
                 self._head = None  # a part went bad: the next backup starts a generation
                 return
             games: dict[int, tuple] = {}
             events: list[tuple] = []
             tiles = None
-            for content in contents:
+            for content in read:
                 games.update(content.games)
                 events.extend(content.events)
                 tiles = content.tiles if content.tiles is not None else tiles
             first, last = tail[0].first, tail[-1].last
-            header = dict(contents[0].header, parts=[first, last], time=_time.time())
+            header = dict(read[0].header, parts=[first, last], time=_time.time())
             lines = [_line({"h": header})] + [_line({"g": list(g)}) for g in games.values()]
             lines += [_line({"e": list(e)}) for e in events]
             if tiles is not None:
                 lines.append(_line({"t": [list(t) for t in tiles]}))
-            lines.append(_line({"end": dict(contents[-1].end, events=len(events))}))
+            lines.append(_line({"end": dict(read[-1].end or {}, events=len(events))}))
             merged = Part(self.folder / f"gen-{head.generation:06d}-d-{first:06d}-{last:06d}.jsonl", first, last)
             data = b"".join(lines)
             _write_atomically(merged.path, data)

@@ -15,7 +15,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from companion.errors import JournalError
 
@@ -25,6 +25,17 @@ SCHEMA_VERSION = 1
 #: Event types the table itself writes (the games define their own types too).
 GAME_STARTED = "game_started"
 HISTORY_RESTORED = "history_restored"
+
+
+class Recordable(Protocol):
+    """What the journal writes: a ``type`` and a JSON-able ``payload`` (a :class:`NewEvent` or a typed
+    :class:`Event`)."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)

@@ -45,11 +45,14 @@ import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.snapshots import SnapshotWorker
 
 from companion import backups as _backups
 from companion.errors import JournalError, UnknownGame
-from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent
+from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent, Recordable
 
 log = logging.getLogger("companion.journal")
 
@@ -248,13 +251,13 @@ class Journal:
         self.path = Path(path)
         self.read_only = read_only
         self.read_only_reason = reason or ("opened read-only" if read_only else "")
-        self._db = None
+        self._connection: sqlite3.Connection | None = None
         self._closed = True
         self._depth = 0
         self._seq_floor = 0
         self._writer: _backups.BackupWriter | None = None
         self._worker: _backups.BackupWorker | None = None
-        self._snapshot_worker = None
+        self._snapshot_worker: SnapshotWorker | None = None
         self._snapshots_ready: list[tuple] = []
         self._snapshots_lock = threading.Lock()
         try:
@@ -356,10 +359,21 @@ class Journal:
                 f"this one reads up to {JOURNAL_FORMAT}); update the companion"
             )
 
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The open connection; raises :class:`JournalError` before it is opened."""
+        if self._connection is None:
+            raise JournalError(f"the journal {self.path} is not open")
+        return self._connection
+
+    @_db.setter
+    def _db(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
     def _close_quietly(self) -> None:
-        if self._db is not None:
+        if self._connection is not None:
             try:
-                self._db.close()
+                self._connection.close()
             except sqlite3.Error:
                 pass
 
@@ -375,11 +389,12 @@ class Journal:
                 (game, time, json.dumps(list(players)), json.dumps(dict(options))),
             )
             game_id = cursor.lastrowid
+            assert game_id is not None  # an INSERT always sets it
             payload = {"game": game, "players": list(players), "options": dict(options)}
             return self._insert(game_id, [NewEvent(GAME_STARTED, payload)], time)[0]
 
     def append(
-        self, game_id: int, events: Sequence[NewEvent], time: float | None = None, status: str | None = None
+        self, game_id: int, events: Sequence[Recordable], time: float | None = None, status: str | None = None
     ) -> list[EventRecord]:
         """Append ``events`` (the events of one command) for ``game_id`` in one transaction, and set the
         game's ``status`` if given. Returns the committed records; they share ``move`` = the first ``seq``.
@@ -393,7 +408,7 @@ class Journal:
                 self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
         return records
 
-    def _insert(self, game_id: int, events: Sequence[NewEvent], time: float) -> list[EventRecord]:
+    def _insert(self, game_id: int, events: Sequence[Recordable], time: float) -> list[EventRecord]:
         first = max(
             self._db.execute("SELECT IFNULL(MAX(seq), 0) + 1 FROM events").fetchone()[0], self._seq_floor + 1
         )  # seqs a recovery did not keep are never used again

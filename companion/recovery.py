@@ -455,8 +455,9 @@ class Plan:
     def backups_used(self) -> list[Path]:
         seen: list[Path] = []
         for choice in self.choices:
-            if choice.source.backup and choice.source.where not in seen:
-                seen.append(choice.source.where)
+            where = choice.source.where
+            if choice.source.backup and where is not None and where not in seen:
+                seen.append(where)
         return seen
 
 
@@ -558,7 +559,12 @@ def _report(
             or any(e[0] > last_kept for e in chosen.index)
         )
     )
-    if later and chosen is not None and last_kept < chosen.cut < missing_from and not choice.replay_error:
+    if (
+        missing_from is not None
+        and chosen is not None
+        and last_kept < chosen.cut < missing_from
+        and not choice.replay_error
+    ):
         missing_from = int(chosen.cut)  # the unreadable stretch starts there
     if choice.replay_error:
         why = choice.replay_error
@@ -702,10 +708,10 @@ def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
 
     tiles = next((s.tiles for s in sorted(sources, key=lambda s: s.priority) if s.tiles), None)
     floor = max([s.max_seq for s in sources] + [hi for s in sources for _, hi in s.lost] + [0])
-    lost = _gaps(sorted(taken_seqs), [], tail=False)
+    gaps = _gaps(sorted(taken_seqs), [], tail=False)
     if floor > (max(taken_seqs) if taken_seqs else 0):
-        lost.append(((max(taken_seqs) if taken_seqs else 0) + 1, floor))
-    lost = [(int(a), int(b)) for a, b in lost]
+        gaps.append(((max(taken_seqs) if taken_seqs else 0) + 1, floor))
+    lost = [(int(a), int(b)) for a, b in gaps]
     return Plan(kept, tiles, lost, floor, reports, sources)
 
 

@@ -47,7 +47,7 @@ from typing import Any
 from companion.checks import is_whole
 from companion.commands import PlayerSeat
 from companion.errors import JournalError, NothingToRedo, NothingToUndo, UnknownGame
-from companion.events import GAME_STARTED, HISTORY_RESTORED, SCHEMA_VERSION, EventRecord, NewEvent
+from companion.events import GAME_STARTED, HISTORY_RESTORED, SCHEMA_VERSION, EventRecord, NewEvent, Recordable
 from companion.game import Game
 from companion.games import find_game
 
@@ -94,6 +94,18 @@ class _Node:
 
     __slots__ = ("move", "parent", "depth", "time", "type", "payload", "rest", "record", "state")
 
+    # Typed as a loaded move's node: the start node (``parent`` None) has no move, and a skeleton node has
+    # no ``type``/``payload`` until :meth:`GameSession._load` reads them; the code checks both before use.
+    move: int
+    parent: _Node  # None at the start node only (depth 0), where no walk up goes further
+    depth: int
+    time: float
+    type: str
+    payload: Mapping[str, Any]
+    rest: tuple[EventRecord, ...]
+    record: EventRecord | None
+    state: Any
+
     def __init__(
         self,
         move: int | None,
@@ -105,11 +117,11 @@ class _Node:
         record: EventRecord | None = None,
         state: Any = None,
     ) -> None:
-        self.move = move
-        self.parent = parent
-        self.time = time
-        self.type = type
-        self.payload = payload
+        self.move = move  # type: ignore[assignment]
+        self.parent = parent  # type: ignore[assignment]
+        self.time = time  # type: ignore[assignment]
+        self.type = type  # type: ignore[assignment]
+        self.payload = payload  # type: ignore[assignment]
         self.rest = rest
         self.record = record
         self.state = state
@@ -172,7 +184,7 @@ class _Moves(Mapping):
         return self._session._find(move) is not None
 
     def __iter__(self) -> Iterator[int]:
-        return (entry.move for entry in self._session._entries if type(entry) is _Node)
+        return (entry.move for entry in self._session._entries if isinstance(entry, _Node))
 
     def __len__(self) -> int:
         return self._session._move_count
@@ -271,12 +283,12 @@ class GameSession:
         # every undo/redo/jump payload decoded in one go (one JSON array: their keys are shared strings)
         at = [index for index, row in enumerate(rows) if row[2] is not None]
         payloads = json.loads("[" + ",".join(rows[index][2] for index in at) + "]")
-        node, homes = self._node, {}
+        node, homes = self._node, dict[int, _Node]()
         self._index = homes  # moves found by id while the tree is built (bisection after)
         start = 0
         for index, payload in zip(at + [len(rows)], payloads + [None]):
             if index > start:  # a run of moves: each the child of the one before
-                nodes = []
+                nodes: list[_Node] = []
                 add = nodes.append
                 for seq, time, _, _ in rows[start:index]:
                     node = Node(seq, node, time)
@@ -382,7 +394,7 @@ class GameSession:
             self._add_entry(_Restore(self._compact_restore(record, moved), self._node))
             return
         latest = self._entries[-1] if self._entries else None
-        if type(latest) is _Node and latest.move == record.move:  # a further event of the latest move
+        if isinstance(latest, _Node) and latest.move == record.move:  # a further event of the latest move
             if latest.type is None:
                 self._load((latest,))
             record = self._compact(record)
@@ -413,11 +425,11 @@ class GameSession:
     def _add_entry(self, entry: _Node | _Restore) -> None:
         entries = self._entries
         if self._index is None and (
-            (entries and entry.seq <= entries[-1].seq) or (type(entry) is _Node and entry.seq != entry.move)
+            (entries and entry.seq <= entries[-1].seq) or (isinstance(entry, _Node) and entry.seq != entry.move)
         ):
-            self._index = {e.move: e for e in reversed(entries) if type(e) is _Node}
+            self._index = {e.move: e for e in reversed(entries) if isinstance(e, _Node)}
         entries.append(entry)
-        if self._index is not None and type(entry) is _Node:
+        if self._index is not None and isinstance(entry, _Node):
             self._index.setdefault(entry.move, entry)
 
     def _home(self, move: Any) -> _Node:
@@ -436,7 +448,7 @@ class GameSession:
             return None
         index = bisect_left(entries, move, key=_SEQ)
         entry = entries[index] if index < len(entries) else None
-        return entry if type(entry) is _Node and entry.move == move else None
+        return entry if isinstance(entry, _Node) and entry.move == move else None
 
     def _arrive(self, node: _Node, state: Any) -> None:
         """Make ``node`` (with its ``state``) the current line."""
@@ -538,7 +550,7 @@ class GameSession:
         for record in records:
             self._take(record)
 
-    def preview(self, events: Sequence[NewEvent]) -> Any:
+    def preview(self, events: Sequence[Recordable]) -> Any:
         """The state that ``events`` would produce, without changing anything (used before committing)."""
         state = self._state
         for event in events:  # through the journal's form, so what is previewed is what a replay gives
@@ -622,8 +634,8 @@ class GameSession:
 
     def preview_restore(self, keep: int, append: Sequence[int]) -> Any:
         """The state that a restore to ``line[:keep] + append`` would produce, without changing anything."""
-        node = self._node_at(keep)
-        state = self._state_at(node)
+        node: _Node | None = self._node_at(keep)
+        state = self._state_at(self._node_at(keep))
         self._load([self._home(move) for move in append])
         for move in append:
             child = self._child(node, move, create=False) if node is not None else None
@@ -639,7 +651,9 @@ class GameSession:
         node = self._node_at(keep)
         added = []
         for move in append:
-            node = self._child(node, move, create=True)
+            child = self._child(node, move, create=True)
+            assert child is not None  # create=True always gives the line
+            node = child
             added.append(node)
         state = self._state_at(node) if fold else None
         removed, removed_nodes = self.line[keep:], self._path[keep:]
@@ -685,7 +699,7 @@ class GameSession:
 
     def _last_jump(self) -> EventRecord | None:
         last = self._entries[-1] if self._entries else None
-        if type(last) is _Restore and last.record.payload["action"] == "jump":
+        if isinstance(last, _Restore) and last.record.payload["action"] == "jump":
             return last.record
         return None
 
@@ -747,14 +761,14 @@ class GameSession:
         if seq == self.started.seq:
             return self._root
         entry = self._entries[self._entry_index(seq)]
-        return entry if type(entry) is _Node else entry.after
+        return entry if isinstance(entry, _Node) else entry.after
 
     @property
     def entries(self) -> list[EventRecord]:
         """The first record of each move and each restore record, in order (a new list: for tools and tests;
         screens read :meth:`history_entries`)."""
-        self._load([e for e in self._entries if type(e) is _Node])
-        return [self._records(e)[0] if type(e) is _Node else e.record for e in self._entries]
+        self._load([e for e in self._entries if isinstance(e, _Node)])
+        return [self._records(e)[0] if isinstance(e, _Node) else e.record for e in self._entries]
 
     def line_after(self, seq: int) -> list[int]:
         """The line of moves in force right after history entry ``seq`` (raises :class:`NothingToUndo` if
@@ -840,11 +854,10 @@ class GameSession:
             )
             start = 1
         page = self._entries[start - 1 : stop - 1]
-        self._load(
-            [e for e in page if type(e) is _Node and e.type is None and ("move", e.move) not in self._texts.items]
-        )
+        unread = [e for e in page if isinstance(e, _Node)]
+        self._load([e for e in unread if e.type is None and ("move", e.move) not in self._texts.items])
         for entry in page:
-            if type(entry) is _Restore:
+            if isinstance(entry, _Restore):
                 record = entry.record
                 result.append(
                     HistoryEntry(record.seq, record.time, record.payload["action"], self.describe_entry(record))
@@ -860,7 +873,7 @@ class GameSession:
         if index == 0:
             return True
         entry = self._entries[index - 1]
-        return type(entry) is _Restore or self._node_in_force(entry)
+        return isinstance(entry, _Restore) or self._node_in_force(entry)
 
     def history(self) -> list[HistoryEntry]:
         """Every entry, oldest first, each marked whether its move is in force now. The first entry is

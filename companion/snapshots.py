@@ -227,7 +227,9 @@ def decode_state(data: bytes, *, packages: tuple[str, ...] = ("companion",)) -> 
         raise SnapshotError("a snapshot without its types or state")
     try:
         classes = [
-            _class(*entry, packages) if isinstance(entry, list) and len(entry) == 2 else _class(entry, None, packages)
+            _class(entry[0], entry[1], packages)
+            if isinstance(entry, list) and len(entry) == 2
+            else _class(entry, None, packages)
             for entry in types
         ]
         return _Decoder(classes).value(document["s"])
@@ -250,7 +252,7 @@ def _layouts(cls: type, seen: dict[type, str]) -> None:
     if isinstance(cls, type) and issubclass(cls, enum.Enum):
         seen[cls] = f"{_tag(cls)} enum " + ",".join(f"{m.name}={m.value!r}" for m in cls)
         return
-    fields = dataclasses.fields(cls)
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # the callers pass dataclasses only
     seen[cls] = f"{_tag(cls)} " + ",".join(f"{f.name}:{f.type}:{int(f.init)}" for f in fields)
     namespace = vars(sys.modules[cls.__module__])
     for f in fields:

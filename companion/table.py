@@ -122,7 +122,7 @@ class Table:
         Returns one :class:`Outcome` per command. Never raises for a bad command.
         """
         self._check_owner()
-        outcomes = []
+        outcomes: list[Outcome] = []
         while limit is None or len(outcomes) < limit:
             try:
                 command = self._inbox.get_nowait()
@@ -167,6 +167,13 @@ class Table:
             self.journal.backup_soon()
         return outcome
 
+    @property
+    def _open(self) -> GameSession:
+        """The open game's session; raises :class:`NoGameOpen` when none is open."""
+        if self.session is None:
+            raise NoGameOpen("no game is open: start a new game or resume one")
+        return self.session
+
     def _apply(self, command: Command) -> tuple[list[EventRecord], str]:
         if isinstance(command, NewGame):
             return self._new_game(command)
@@ -192,21 +199,24 @@ class Table:
             command = AnswerDice(roller=command.roller, values=self.dice.roll(request), source=SeededDice.source)
         events = session.rules.decide(session.state, command)
         status = self._status_change(session.preview(events))
-        events = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e for e in events]
-        records = self.journal.append(session.game_id, events, self._clock(), status)
+        stamped = [NewEvent(e.type, {**e.payload, "by": by}) if "by" not in e.payload else e for e in events]
+        records = self.journal.append(session.game_id, stamped, self._clock(), status)
         self._take(records)
         self._maybe_backup(records, status)
         self._store_states()
-        return records, "; ".join(self.session.describe_record(r) for r in records)
+        return records, "; ".join(self._open.describe_record(r) for r in records)
 
     def _store_states(self) -> None:
         """Hand the states the session computed at its snapshot depths to the journal, which stores them off
         this thread (:meth:`Journal.store_snapshot_soon`): the next start-up folds only the moves after the
         nearest one. A failure is logged; the game goes on."""
-        session = self.session
+        session = self._open
         try:
-            for row, state in session.take_unsaved():
-                self.journal.store_snapshot_soon(session.game_id, row, session.stored_format, state)
+            unsaved, format = session.take_unsaved(), session.stored_format
+            if format is None:  # a session without a journal stores none
+                return
+            for row, state in unsaved:
+                self.journal.store_snapshot_soon(session.game_id, row, format, state)
         except Exception:
             log.exception("the states of game #%s were not handed over for storing", session.game_id)
 
@@ -219,7 +229,7 @@ class Table:
         if self.backup_every is None:
             return
         self._moves_since_backup += 1
-        safe = self.session.rules.safe_point_events
+        safe = self._open.rules.safe_point_events
         if (
             status == "finished"
             or any(r.type in safe for r in records)
@@ -230,7 +240,7 @@ class Table:
 
     def _status_change(self, after: Any) -> str | None:
         """The game's new journal status if ``after`` finishes or reopens it, else ``None``."""
-        rules, before = self.session.rules, self.session.state
+        rules, before = self._open.rules, self._open.state
         finished = rules.outcome(after) is not None
         if finished == (rules.outcome(before) is not None):
             return None
@@ -240,21 +250,21 @@ class Table:
         """Fold committed records into the session; if that fails, rebuild it from the journal so memory
         never disagrees with what is on disk."""
         try:
-            self.session.take(records)
+            self._open.take(records)
         except Exception:
             log.exception(
                 "could not apply committed events %s; replaying game #%s from the journal",
                 [r.seq for r in records],
-                self.session.game_id,
+                self._open.game_id,
             )
-            self.session = GameSession.open(self.journal, self.session.game_id)
+            self.session = GameSession.open(self.journal, self._open.game_id)
 
     def _restore(self, event: NewEvent) -> tuple[list[EventRecord], str]:
-        status = self._status_change(self.session.preview_restore(event.payload["keep"], event.payload["append"]))
-        records = self.journal.append(self.session.game_id, [event], self._clock(), status)
+        status = self._status_change(self._open.preview_restore(event.payload["keep"], event.payload["append"]))
+        records = self.journal.append(self._open.game_id, [event], self._clock(), status)
         self._take(records)
         self._store_states()
-        return records, self.session.describe_entry(records[0])
+        return records, self._open.describe_entry(records[0])
 
     def _new_game(self, command: NewGame) -> tuple[list[EventRecord], str]:
         rules = find_game(command.game)

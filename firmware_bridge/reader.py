@@ -42,7 +42,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from companion.dice import DiceReaderPort
 from companion.errors import ConfigError, ReaderBusy, ReaderError
@@ -152,7 +152,7 @@ class ReaderSpec:
         kind = data.get("kind")
         if kind not in DEVICE_KINDS:
             raise ConfigError(file, f"{where}.kind", f"must be one of {', '.join(DEVICE_KINDS)}, not {kind!r}")
-        spec = dict(
+        spec: dict[str, Any] = dict(
             path=text("path"),
             vid=number("vid", 0xFFFF),
             pid=number("pid", 0xFFFF),
@@ -406,7 +406,8 @@ class ReaderSession:
         elif isinstance(message, DeviceError):
             self.counters.device_errors += 1
             self.last_device_error = message
-            log.warning("%s %s reports error %d: %s", self.spec.label, self.hello.uid, message.code, message.text)
+            uid = self.hello.uid if self.hello else "?"
+            log.warning("%s %s reports error %d: %s", self.spec.label, uid, message.code, message.text)
         # Heartbeat: only proves the device is alive (last_frame above)
 
     def _hello(self, hello: Hello, now: float) -> None:
@@ -443,14 +444,17 @@ class ReaderSession:
 
     def _result(self, message, now: float) -> None:
         hello = self.hello
+        assert hello is not None  # results are handled only once connected (after a HELLO)
         key = (hello.uid, hello.boot, message.seq)
         if key in self.seen:
             self.counters.duplicates += 1
             self._ack(message.seq, now)
             return
+        event: DiceReading | TileEvent
+        callback: Callable[[Any], None] | None
         if isinstance(message, DiceResult):
             event = DiceReading(hello.uid, message.seq, message.values, self._wall())
-            callback = self.on_dice
+            callback = cast(Callable[[Any], None] | None, self.on_dice)
         else:
             limit = hello.slots or MAX_SLOTS
             if message.slot > limit:
@@ -463,7 +467,7 @@ class ReaderSession:
                 return
             placed = isinstance(message, TilePlaced)
             event = TileEvent(hello.uid, placed, message.slot, message.uid, message.seq, self._wall())
-            callback = self.on_tile
+            callback = cast(Callable[[Any], None] | None, self.on_tile)
         if callback is None:  # nobody takes it (a self-test probe): leave it with the device
             self.counters.not_taken += 1
             return
@@ -776,6 +780,7 @@ class ReaderConnection:
                 self.first_frame_at = time.monotonic()
             self._ever_connected = True
             hello = session.hello
+            assert hello is not None  # connected means a HELLO was heard
             self._set_status(
                 "connected", f"{self.spec.label} connected ({hello.uid}, firmware {hello.firmware})", path, hello
             )
@@ -789,7 +794,7 @@ class ReaderConnection:
             return
         if not os.path.exists(path):
             raise _Gone(f"{path} disappeared")
-        if link_target is not None:
+        if link_target is not None and self.spec.path is not None:
             now_target = os.path.realpath(self.spec.path) if os.path.exists(self.spec.path) else None
             if now_target != link_target:
                 raise _Gone(f"{self.spec.path} now points to {now_target or 'nothing'}")

@@ -192,6 +192,13 @@ class DeviceSimulator:
                 except OSError:
                     pass
 
+    @property
+    def _core(self) -> bridgecore.DeviceCore:
+        """The device logic; the first :meth:`_plug` makes it (it then lives across unplugs)."""
+        if self.core is None:
+            raise RuntimeError("the simulated device has never been plugged in")
+        return self.core
+
     def replug(self, reset: bool = True) -> str:
         """Plug in again on a new pseudo-terminal; returns its path. ``reset=True`` is a power-up: a new
         boot id, sequence numbers from 1, unacknowledged results and tags forgotten (the tags still on the
@@ -199,6 +206,7 @@ class DeviceSimulator:
         with self._lock:
             self.unplug()
             self._plug(reset=reset)
+            assert self.path is not None  # _plug made the pseudo-terminal
             return self.path
 
     # -- what the "player" does --------------------------------------------------------------------------------
@@ -208,7 +216,7 @@ class DeviceSimulator:
         if self.kind != "dice":
             raise ValueError("a tile reader does not roll dice")
         with self._lock:
-            return self.core.report_dice(list(values), _now_ms())
+            return self._core.report_dice(list(values), _now_ms())
 
     def place(self, slot: int, uid: str) -> int | None:
         """Put tag ``uid`` (hex) on ``slot``; a tag already there is reported removed first. Returns the
@@ -227,9 +235,9 @@ class DeviceSimulator:
             if old == uid:
                 return None
             if old is not None:
-                self.core.report_tile(False, slot, old, now)
+                self._core.report_tile(False, slot, old, now)
             self._present[slot] = uid
-            return self.core.report_tile(True, slot, uid, now)
+            return self._core.report_tile(True, slot, uid, now)
 
     def remove(self, slot: int) -> int | None:
         """Take the tag off ``slot`` (None if the slot was empty). ValueError on a dice reader."""
@@ -237,7 +245,7 @@ class DeviceSimulator:
             raise ValueError("a dice reader has no tile slots")
         with self._lock:
             uid = self._present.pop(slot, None)
-            return None if uid is None else self.core.report_tile(False, slot, uid, _now_ms())
+            return None if uid is None else self._core.report_tile(False, slot, uid, _now_ms())
 
     def write_raw(self, data: bytes) -> None:
         """Write bytes as they are (noise, hand-made frames) - tests and the ``noise`` command."""
@@ -308,7 +316,7 @@ class DeviceSimulator:
                         self._write(self._random.choice(_BOOT_NOISE))
                         self._next_noise = now + 0.1
                     continue
-                core = self.core
+                core = self._core
                 if core.new_session:
                     core.new_session = False
                     if self.kind == "tiles":
@@ -328,7 +336,7 @@ class DeviceSimulator:
             name = {"Ping": "PING", "Ack": "ACK", "Setting": "SET"}.get(type_, type_)
             self.host_frames.append((now, name, [str(v) for v in vars(message).values()]))
         if now >= self._boot_until:
-            self.core.feed(data, _now_ms())
+            self._core.feed(data, _now_ms())
 
 
 # -- interactive use ---------------------------------------------------------------------------------------------

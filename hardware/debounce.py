@@ -239,7 +239,7 @@ class PressDetector:
         """True when nothing is waiting to be decided: no edge waiting to settle, no press waiting for its
         hold time."""
         with self._lock:
-            return self._candidate is None and not self._hold_pending()
+            return self._candidate is None and self._hold_pending() is None
 
     # -- decisions ----------------------------------------------------------------------------------------
     def _seconds(self, later: float, earlier: float) -> float:
@@ -250,18 +250,22 @@ class PressDetector:
         candidate = self._candidate
         if candidate is not None and now >= candidate.arrived + self._bounce:  # as _plan_wake reckons it
             self._settle(candidate)
-        if self._hold_pending():
+        press = self._hold_pending()
+        if press is not None:
             if self._candidate is not None and not self._candidate.pressed:
                 # a release waits to settle: its ticks, not the clock, tell whether the hold time was
                 # reached (every release is judged here as it arrives, before it can settle)
-                if self._seconds(self._candidate.ticks, self._press.ticks) >= self._hold:
+                if self._seconds(self._candidate.ticks, press.ticks) >= self._hold:
                     self._reach_hold()
-            elif now >= self._press.arrived + self._hold:
+            elif now >= press.arrived + self._hold:
                 self._reach_hold()
         self._plan_wake()
 
-    def _hold_pending(self) -> bool:
-        return self._stable and self._counted and self._on_long is not None and not self._held
+    def _hold_pending(self) -> _Edge | None:
+        """The press whose hold time is being waited for, if any."""
+        if self._stable and self._counted and self._on_long is not None and not self._held:
+            return self._press
+        return None
 
     def _settle(self, edge: _Edge) -> None:
         if self._candidate is edge:
@@ -302,8 +306,9 @@ class PressDetector:
         due = []
         if self._candidate is not None:
             due.append(self._candidate.arrived + self._bounce)
-        if self._hold_pending() and (self._candidate is None or self._candidate.pressed):
-            due.append(self._press.arrived + self._hold)
+        press = self._hold_pending()
+        if press is not None and (self._candidate is None or self._candidate.pressed):
+            due.append(press.arrived + self._hold)
         when = min(due) if due else None
         if when == self._wake_at:
             return

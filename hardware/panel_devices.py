@@ -230,7 +230,7 @@ class LumaPanel:
     def __init__(self, where: str, device_class, serial: SteadySerial, **options) -> None:
         self.where, self.serial = where, serial
         self._class, self._options = device_class, options
-        self._device = None
+        self._device: Any = None  # the luma device, made on the first start-up
         self._ready = False
         self._persist = False
         self._send_region = _region_sender(device_class)
@@ -353,7 +353,7 @@ def open_panels(
             ) from error
     # luma's own i2c sends a frame's data as one transfer; through an smbus object it sends 32-byte blocks
     block = 32 if open_bus and config.panel_interface == "i2c" else None
-    devices = []
+    devices: list[Any] = []
     for seat in config.seats:
         panel = seat.panel
         where = f"{seat.name}'s panel ({config.panel_driver} {_where(config, panel)})"

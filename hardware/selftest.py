@@ -24,6 +24,7 @@ from typing import TextIO
 
 from PIL import Image, ImageDraw
 
+from companion.commands import Command
 from companion.config import ButtonConfig, Config
 from hardware.panels import PANEL_HEIGHT, PANEL_WIDTH, panel_font
 
@@ -76,7 +77,7 @@ def check_panels(config: Config, *, simulate: bool, out_dir: Path, open_panels: 
             if hasattr(device, "image") and device.image is not None:
                 out_dir.mkdir(parents=True, exist_ok=True)
                 path = out_dir / f"selftest-panel-{number}.png"
-                pattern.resize((PANEL_WIDTH * 4, PANEL_HEIGHT * 4), Image.NEAREST).save(path)
+                pattern.resize((PANEL_WIDTH * 4, PANEL_HEIGHT * 4), Image.Resampling.NEAREST).save(path)
                 detail = f"emulated; pattern saved to {path}"
             checks.append(Check(f"panel {number} ({seat.name})", True, detail))
         except Exception as error:
@@ -108,7 +109,9 @@ def check_buttons(
         )
 
     try:
-        board = ButtonBoard(config, post, lambda action, player: _PlayerPress(player, action), simulate=simulate)
+        board = ButtonBoard(
+            config, post, lambda action, player: _PlayerPress(player=player, action=action), simulate=simulate
+        )
     except Exception as error:
         return [Check("buttons", False, str(error))]
     board.seat_players([seat.name for seat in config.seats])
@@ -174,8 +177,8 @@ def _line_ready(stdin: TextIO, seconds: float) -> bool:
         return True
 
 
-@dataclass(frozen=True)
-class _PlayerPress:
+@dataclass(frozen=True, kw_only=True)
+class _PlayerPress(Command):
     """Stands for a player's command in the self-test (nothing reaches a table)."""
 
     player: str
