@@ -70,20 +70,27 @@ class EventRecord:
 TABLE_KEYS: frozenset[str] = frozenset({"by"})
 
 
-def _tuple_fields(cls: type) -> frozenset[str]:
-    """The names of ``cls``'s fields annotated as tuples (JSON brings them back as lists)."""
-    hints = typing.get_type_hints(cls)
-    names = set()
-    for f in dataclasses.fields(cls):
-        hint = hints.get(f.name)
-        origin = typing.get_origin(hint)
-        if origin in (types.UnionType, typing.Union):
-            origins = {typing.get_origin(a) or a for a in typing.get_args(hint)}
-        else:
-            origins = {origin or hint}
-        if tuple in origins:
-            names.add(f.name)
-    return frozenset(names)
+#: Per event class: each field's (name, required, annotated as a tuple), worked out once.
+_LAYOUTS: dict[type, tuple[tuple[str, bool, bool], ...]] = {}
+
+
+def _layout(cls: type) -> tuple[tuple[str, bool, bool], ...]:
+    """``cls``'s fields as (name, required, tuple): JSON brings tuples back as lists."""
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        hints = typing.get_type_hints(cls)
+        fields = []
+        for f in dataclasses.fields(cls):
+            hint = hints.get(f.name)
+            origin = typing.get_origin(hint)
+            if origin in (types.UnionType, typing.Union):
+                origins = {typing.get_origin(a) or a for a in typing.get_args(hint)}
+            else:
+                origins = {origin or hint}
+            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            fields.append((f.name, required, tuple in origins))
+        layout = _LAYOUTS[cls] = tuple(fields)
+    return layout
 
 
 def _jsonable(value: Any) -> Any:
@@ -124,8 +131,11 @@ class Event:
         return self.to_payload()
 
     def to_payload(self) -> dict[str, Any]:
-        """The journal's JSON object for this event."""
-        return {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        """The journal's JSON object for this event (with ``"v"``, its layout, when that is not 1)."""
+        payload = {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        if self.VERSION != 1:
+            payload["v"] = self.VERSION
+        return payload
 
     @classmethod
     def upcast(cls, payload: dict[str, Any], version: int) -> dict[str, Any]:
@@ -136,18 +146,17 @@ class Event:
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Self:
         """The event a journal payload holds; raises :class:`JournalError` when a field is missing."""
-        data = dict(payload)
-        version = data.pop("v", 1)
+        data: Mapping[str, Any] = payload
+        version = payload.get("v", 1)
         if version != cls.VERSION:
-            data = cls.upcast(data, version)
-        tuples = _tuple_fields(cls)
+            data = cls.upcast({k: v for k, v in payload.items() if k != "v"}, version)
         values = {}
-        for f in dataclasses.fields(cls):
-            if f.name in data:
-                value = data[f.name]
-                values[f.name] = _frozen(value) if f.name in tuples else value
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise JournalError(f"a {cls.TYPE} event without its {f.name!r} ({dict(payload)!r})")
+        for name, required, is_tuple in _layout(cls):
+            if name in data:
+                value = data[name]
+                values[name] = _frozen(value) if is_tuple else value
+            elif required:
+                raise JournalError(f"a {cls.TYPE} event without its {name!r} ({dict(payload)!r})")
         return cls(**values)
 
 
@@ -193,7 +202,7 @@ class EventCodec:
                 return RawEvent(event_type, {k: v for k, v in payload.items() if k not in TABLE_KEYS})
             raise JournalError(f"no event type {event_type!r} in this game")
         try:
-            return cls.from_payload({k: v for k, v in payload.items() if k not in TABLE_KEYS})
+            return cls.from_payload(payload)  # it reads its own fields only: the table's keys are left
         except (TypeError, ValueError, KeyError) as error:
             raise JournalError(f"a {event_type} event that cannot be read: {error}") from error
 

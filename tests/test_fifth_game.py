@@ -148,3 +148,34 @@ def test_a_bad_house_rule_is_refused_with_its_name(fifth_game, tmp_path):
     table = _table(tmp_path / "journal.sqlite3")
     refused = table.execute(NewGame(game=NAME, players=(PlayerSeat("Ann"), PlayerSeat("Bob")), options={"target": 2}))
     assert not refused.accepted and "target" in refused.message
+
+
+def test_an_event_layout_change_is_upcast_so_old_journals_still_read():
+    """The event base's versioning (companion/events.py): a payload written by layout 1 is read by a class at
+    layout 2 through its ``upcast``, a layout-2 payload carries ``"v": 2``, and a missing field is an error that
+    names the event and the field."""
+    from dataclasses import dataclass
+
+    from companion.errors import JournalError
+    from companion.events import Event, EventCodec
+
+    @dataclass(frozen=True)
+    class Scored(Event):
+        TYPE = "scored"
+        VERSION = 2
+        viewer: str
+        points: tuple[int, ...]  # layout 1 had one int, "point"
+
+        @classmethod
+        def upcast(cls, payload, version):
+            assert version == 1
+            return {"viewer": payload["viewer"], "points": [payload["point"]]}
+
+    codec = EventCodec([Scored])
+    assert codec.decode("scored", {"viewer": "Ann", "point": 4, "by": "button"}) == Scored("Ann", (4,))
+    assert Scored("Ann", (4, 5)).to_payload() == {"viewer": "Ann", "points": [4, 5], "v": 2}
+    assert codec.decode("scored", Scored("Ann", (4, 5)).to_payload()) == Scored("Ann", (4, 5))
+    with pytest.raises(JournalError, match="scored event without its 'points'"):
+        codec.decode("scored", {"viewer": "Ann", "v": 2})
+    with pytest.raises(JournalError, match="no event type 'kicked'"):
+        codec.decode("kicked", {})
