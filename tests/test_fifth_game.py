@@ -179,3 +179,35 @@ def test_an_event_layout_change_is_upcast_so_old_journals_still_read():
         codec.decode("scored", {"viewer": "Ann", "v": 2})
     with pytest.raises(JournalError, match="no event type 'kicked'"):
         codec.decode("kicked", {})
+
+
+@pytest.mark.kivy
+def test_the_kiosk_plays_the_fifth_game_with_its_board_buttons_panels_and_history(fifth_game, tmp_path):
+    """The real kiosk (Xvfb) with the test-only distribution on its path: the board from the game's folder, the
+    seat buttons meaning what its GameInfo says (slot a Watch, c Roll), the panels' headline from its view,
+    the board's Watch button made from legal_commands, and the History screen's lines from its describe."""
+    from kivy_driver import DRIVERS, keep_artifacts, run_driver, steps_by_label
+
+    data_dir, out_dir = tmp_path / "data", tmp_path / "out"
+    data_dir.mkdir()
+    result = run_driver(
+        "drive_fifth_game.py",
+        data_dir,
+        out_dir,
+        env={"PYTHONPATH": os.pathsep.join([str(DRIVERS), str(fifth_game)])},
+        timeout=240,
+    )
+    steps = steps_by_label(result)
+    started, rolled, touched = steps["started"], steps["rolled"], steps["watched-by-touch"]
+    assert started["game"] == NAME and started["board"] == "RemoteBoard"
+    assert "Watch" in started["key_help"] and "Pass" in started["key_help"]
+    assert any("watches (rule 3)" in line for line in rolled["history"])
+    assert any(" rolls " in line for line in rolled["history"])
+    assert touched["history"][-1].endswith("watches (rule 3)")
+    assert all(h.endswith(" pts") for h in rolled["headlines"])
+    panels = sorted(out_dir.glob("fifth-after-roll-panel-*.png"))
+    assert len(panels) == 2
+    from PIL import Image
+
+    assert all(Image.open(p).convert("1").getbbox() is not None for p in panels)  # something is drawn
+    keep_artifacts(out_dir, prefix="")
