@@ -123,7 +123,7 @@ def test_panels_show_score_tiles_token_and_risk(played):
     assert image.size == (128, 64) and image.convert("L").getbbox() is not None
     with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
         session = GameSession(2, journal.events(2))
-    view = session.rules.view(session.state)
+    view = session.rules.public_view(session.state)
     ava = view.players[0]
     assert ava.headline == "0 pts" and ava.panel_lines == ("Tiles 2 | Pass done", "Risk: Fluff")
 

@@ -27,6 +27,7 @@ default, or ``"fewest_points"`` for everyone sorted by points).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,7 +36,8 @@ from companion.checks import is_whole
 from companion.commands import BANK, Command, EndGame, PlayerSeat
 from companion.dice import DiceRequest
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
-from companion.events import NewEvent
+from companion.events import Event, EventCodec, NewEvent
+from companion.game import LegalCommand, Outcome, PrivateView, Termination
 from companion.games import PlayerView, TableView
 from companion.games.channel_won.cards import (
     BONUS_VALUES,
@@ -49,6 +51,7 @@ from companion.games.channel_won.cards import (
     lead_from_option,
     load_catalogue,
 )
+from companion.games.channel_won.info import INFO
 from companion.tracks import Track
 from companion.words import and_join, count, verb
 
@@ -73,7 +76,6 @@ SCOOPS = {
     "star_witness": "Star Witness",
     "security_footage": SECURITY_FOOTAGE,
 }
-NEXT_ROUND_ORDERS = ("clockwise", "fewest_points")
 
 R_SETUP = "Channel WON Setup"
 R_PHASE1 = "Channel WON Phase 1"
@@ -103,6 +105,22 @@ RATING_DROPPED = "rating_dropped"
 ROUND_STARTED = "round_started"
 GAME_OVER = "game_over"
 GAME_ENDED = "game_ended"
+EVENT_TYPES = (
+    CARD_COLLECTED,
+    REPORTING_STARTED,
+    ABILITY_USED,
+    LOCATION_PLAYED,
+    SOURCE_PLAYED,
+    SCOOP_PLAYED,
+    LEAD_CLOSED,
+    PASSED,
+    PLAYER_DONE,
+    LEAD_SCORED,
+    RATING_DROPPED,
+    ROUND_STARTED,
+    GAME_OVER,
+    GAME_ENDED,
+)
 
 
 # -- commands ---------------------------------------------------------------------------------------------
@@ -468,55 +486,91 @@ def stars_text(stars: int) -> str:
     return "★" * shown + "☆" * (STARS - shown)
 
 
+_KIND_WORDS = {list: "a list", dict: "a table of names", str: "text", bool: "true or false"}
+
+
+class Refusal(IllegalCommand):
+    """A refusal the rulebook makes (an :class:`IllegalCommand`), with ``short``: a few words for a disabled
+    button ("has its Location") beside the full ``reason`` and ``rule`` (:meth:`ChannelWon.legal_commands`)."""
+
+    def __init__(self, short: str, reason: str, rule: str | None = None) -> None:
+        self.short = short
+        super().__init__(reason, rule)
+
+
+@dataclass(frozen=True)
+class ChannelWonMove(LegalCommand):
+    """One of :meth:`ChannelWon.legal_commands`, with what a board needs to place it: ``action`` (``"collect"``,
+    ``"ability"``, ``"pass"``, ``"done"``, ``"early_bird"``, or on a Lead ``"location"``, ``"security_footage"``,
+    ``"star_witness"``, ``"close"``, ``"discredit"``, ``"final_touch"``, ``"source"``), the ``lead`` (category) it
+    is on, the ``category`` of the card (a Source of another category is a Bonus Source; for ``"collect"`` the
+    card kind) and ``short``: why not in a few words, for a small button."""
+
+    action: str = ""
+    lead: str = ""
+    category: str = ""
+    short: str = ""
+
+
+#: The Lead dialog's actions besides a Source, in the order offered: action -> (label, Inside Scoop key or "").
+LEAD_ACTIONS = {
+    "location": "Location",
+    "security_footage": "Security Footage (in place of a Location)",
+    "star_witness": "Star Witness (+2 Source)",
+    "close": "Close the Lead",
+    "discredit": "Discredit (-2)",
+    "final_touch": "Final Touch (+2)",
+}
+
+
 class ChannelWon:
-    """The Channel WON rules. Registered as ``"channel-won"``. See the module docstring for the scope."""
+    """The Channel WON rules (:class:`companion.game.Game`), registered as ``"channel-won"``. See the module
+    docstring for the scope."""
 
-    name = "channel-won"
-    title = "Channel WON"
-    min_players = 2
-    max_players = 6
-    default_names = ("Ava", "Ben", "Cleo", "Dev", "Eli", "Fay")
-    player_word = "reporters"
-
+    info = INFO
+    #: The registry name (``info.name``; ``tests/journal_canon.py`` and ``test_lean_start`` read ``rules.name``).
+    name = INFO.name
+    #: TRANSITIONAL (``info.default_names``): ``tests/random_games.py`` still reads ``rules.default_names``.
+    default_names = INFO.default_names
+    events = EventCodec((), raw_types=EVENT_TYPES)
     #: Events after which the journal is backed up: the start of a round and the end of the game.
-    safe_point_events = (ROUND_STARTED, GAME_OVER, GAME_ENDED)
-
-    #: Options given in the config as a file path, and how to read that file into the option's value: the
-    #: card catalogue (``[house_rules] catalogue = "leads.toml"``, format in :mod:`.cards`). The cards are
-    #: journaled with the game, so a saved game never reads the file again.
-    option_files = {"catalogue": lambda path: read_catalogue_option(path)}
-
-    #: The three seat buttons (positions 1, 2, 3).
-    button_actions = ("on_the_air", "sponsor", "roll")
-    #: Short labels for the seat buttons.
-    button_labels = {"on_the_air": "Card +1", "sponsor": "Pass/Done", "roll": "Roll"}
+    safe_point_events = frozenset({ROUND_STARTED, GAME_OVER, GAME_ENDED})
+    #: Raised when ``evolve`` gives other states for the same events (stored states are then rebuilt).
+    state_version = 1
 
     # -- set-up -------------------------------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the options with defaults filled in (see the module docstring).
+        """Return the options with defaults filled in: every option of ``info.options`` (their kinds, defaults
+        and choices), then what each needs beyond its kind.
 
         ``categories``: a list of distinct category names (``None``: chosen by player count, the first in
         rulebook order); ``leads``: ``{category: [three lead dicts]}`` (see :mod:`.cards`); ``characters``:
         ``{player: character name}``; ``first_player``: a name or ``""``; ``score_open_leads``: bool;
-        ``next_round_order``: one of :data:`NEXT_ROUND_ORDERS`. Raises :class:`BadOption`.
+        ``next_round_order``: one of :data:`NEXT_ROUND_ORDERS`; ``catalogue``: a list of lead dicts. Raises
+        :class:`BadOption` naming the option.
         """
-        known = {
-            "categories": None,
-            "leads": {},
-            "characters": {},
-            "first_player": "",
-            "score_open_leads": False,
-            "next_round_order": "clockwise",
-            "catalogue": [],
-        }
+        specs = {spec.name: spec for spec in self.info.options}
         for option in options:
-            if option not in known:
-                raise BadOption(option, f"Channel WON has no such house rule; known: {', '.join(known)}")
-        checked = {**known, **options}
+            if option not in specs:
+                raise BadOption(option, f"Channel WON has no such house rule; known: {', '.join(specs)}")
+        checked = {name: copy.deepcopy(spec.default) for name, spec in specs.items()}
+        checked.update(options)
+        for name, spec in specs.items():  # the kind each option has (None: categories by player count)
+            value = checked[name]
+            if value is None and spec.default is None:
+                continue
+            if spec.kind is list:
+                ok = isinstance(value, Sequence) and not isinstance(value, str)
+            elif spec.kind is dict:
+                ok = isinstance(value, Mapping)
+            else:
+                ok = isinstance(value, spec.kind)
+            if not ok:
+                raise BadOption(name, f"must be {_KIND_WORDS[spec.kind]}, not {value!r} ({spec.help})")
+            if spec.choices and value not in spec.choices:
+                raise BadOption(name, f"must be one of {', '.join(spec.choices)}, not {value!r}")
         categories = checked["categories"]
         if categories is not None:
-            if isinstance(categories, str) or not isinstance(categories, Sequence):
-                raise BadOption("categories", f"must be a list of categories, not {categories!r}")
             try:
                 named = [category_named(c) for c in categories]
             except MalformedCommand as error:
@@ -525,8 +579,6 @@ class ChannelWon:
                 raise BadOption("categories", f"a category is named twice: {list(categories)}")
             checked["categories"] = [c for c in CATEGORIES if c in named]
         leads = checked["leads"]
-        if not isinstance(leads, Mapping):
-            raise BadOption("leads", f"must map categories to three Lead cards, not {leads!r}")
         parsed = {}
         for name, cards in leads.items():
             try:
@@ -544,10 +596,6 @@ class ChannelWon:
             parsed[category] = [card.to_option() for card in cards]
         checked["leads"] = parsed
         catalogue = checked["catalogue"]
-        if isinstance(catalogue, (str, Mapping)) or not isinstance(catalogue, Sequence):
-            raise BadOption(
-                "catalogue", f"must be a list of Lead cards (a catalogue file's [[lead]] tables), not {catalogue!r}"
-            )
         try:
             checked["catalogue"] = [
                 lead_from_option(card, f"catalogue[{i + 1}]").to_option() for i, card in enumerate(catalogue)
@@ -555,21 +603,10 @@ class ChannelWon:
         except MalformedCommand as error:
             raise BadOption("catalogue", str(error)) from None
         characters = checked["characters"]
-        if not isinstance(characters, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in characters.items()
-        ):
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in characters.items()):
             raise BadOption("characters", f"must map player names to Character names, not {characters!r}")
         if len(set(characters.values())) != len(characters):
             raise BadOption("characters", "each player selects a different Character Card (Setup)")
-        if not isinstance(checked["first_player"], str):
-            raise BadOption("first_player", f"must be a player's name, not {checked['first_player']!r}")
-        if not isinstance(checked["score_open_leads"], bool):
-            raise BadOption("score_open_leads", f"must be true or false, not {checked['score_open_leads']!r}")
-        if checked["next_round_order"] not in NEXT_ROUND_ORDERS:
-            raise BadOption(
-                "next_round_order",
-                f"must be one of {', '.join(NEXT_ROUND_ORDERS)}, not {checked['next_round_order']!r}",
-            )
         return checked
 
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> ChannelWonState:
@@ -581,7 +618,7 @@ class ChannelWon:
         """
         options = self.check_options(options)
         names = [seat.name for seat in players]
-        if not self.min_players <= len(names) <= self.max_players:
+        if not self.info.min_players <= len(names) <= self.info.max_players:
             raise IllegalCommand(
                 f"Channel WON is for 2 to 6 players, not {len(names)}",
                 "Channel WON Components: 6 Pass Tokens, 24 Reporter Tiles (4 of each color)",
@@ -663,13 +700,15 @@ class ChannelWon:
     def _collect(self, state: ChannelWonState, command: CollectCard) -> list[NewEvent]:
         reporter = state.reporter(command.player)
         if state.phase != 1:
-            raise IllegalCommand("cards are collected in Phase 1; Phase 2 (reporting) has begun", R_PHASE1)
+            raise Refusal(
+                "Phase 2 has begun", "cards are collected in Phase 1; Phase 2 (reporting) has begun", R_PHASE1
+            )
         if command.kind not in ("", "location", "source", "scoop"):
             raise MalformedCommand(f"a card is a location, source or scoop, not {command.kind!r}")
         if not isinstance(command.from_row, bool):
             raise MalformedCommand(f"from_row is true or false, not {command.from_row!r}")
         if reporter.hand >= HAND_LIMIT:
-            raise IllegalCommand(f"{reporter.name} already holds {HAND_LIMIT} cards, the hand limit", R_PHASE1)
+            raise Refusal("hand full", f"{reporter.name} already holds {HAND_LIMIT} cards, the hand limit", R_PHASE1)
         self._check_turn(state, reporter.name, R_PHASE1)
         hands = {r.name: r.hand for r in state.reporters}
         hands[reporter.name] += 1
@@ -694,10 +733,14 @@ class ChannelWon:
         reporter = state.reporter(command.player)
         card = character(reporter.character)
         if reporter.ability_used:
-            raise IllegalCommand(f"{reporter.name} has used their Character's power: once per game", R_CHARACTERS)
+            raise Refusal(
+                "used: once per game", f"{reporter.name} has used their Character's power: once per game", R_CHARACTERS
+            )
         if card.phase is not None and card.phase != state.phase:
-            raise IllegalCommand(
-                f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}", R_CHARACTERS
+            raise Refusal(
+                f"Phase {card.phase} only",
+                f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}",
+                R_CHARACTERS,
             )
         self._check_turn(state, reporter.name, R_CHARACTERS)
         return [
@@ -715,7 +758,7 @@ class ChannelWon:
 
     def _check_turn(self, state: ChannelWonState, name: str, rule: str) -> None:
         if state.turn != name:
-            raise IllegalCommand(f"it is {state.turn}'s turn, not {name}'s", rule)
+            raise Refusal("not your turn", f"it is {state.turn}'s turn, not {name}'s", rule)
 
     @staticmethod
     def _next_in_order(state: ChannelWonState, name: str, eligible) -> str | None:
@@ -735,9 +778,9 @@ class ChannelWon:
     def _phase2(self, state: ChannelWonState, command: Command) -> list[NewEvent]:
         reporter = state.reporter(command.player)
         if state.phase != 2:
-            raise IllegalCommand("Phase 1 first: every hand fills up to seven cards", R_PHASE1)
+            raise Refusal("Phase 1 first", "Phase 1 first: every hand fills up to seven cards", R_PHASE1)
         if reporter.done:
-            raise IllegalCommand(f"{reporter.name} is done for this round", R_ROUND_END)
+            raise Refusal("done this round", f"{reporter.name} is done for this round", R_ROUND_END)
         if isinstance(command, PlayScoop) and command.scoop == "early_bird":
             return self._early_bird(state, reporter)
         self._check_turn(state, reporter.name, R_PHASE2)
@@ -746,15 +789,15 @@ class ChannelWon:
             return self._done(state, reporter)
         if isinstance(command, Pass):
             if reporter.passed:
-                raise IllegalCommand(f"{reporter.name} has passed already: one pass per round", R_PASSING)
+                raise Refusal("passed already", f"{reporter.name} has passed already: one pass per round", R_PASSING)
             return [NewEvent(PASSED, {"player": reporter.name, "next": following})]
         if isinstance(command, CloseLead):
             lead = state.lead(command.lead)
             if lead.closed:
-                raise IllegalCommand(f"the {lead.category} Lead is already closed", R_CLOSING)
+                raise Refusal("already closed", f"the {lead.category} Lead is already closed", R_CLOSING)
             return [NewEvent(LEAD_CLOSED, {"player": reporter.name, "lead": lead.category, "next": following})]
         if reporter.hand < 1:
-            raise IllegalCommand(f"{reporter.name} has no cards left in hand", R_PHASE2)
+            raise Refusal("no cards left", f"{reporter.name} has no cards left in hand", R_PHASE2)
         if isinstance(command, PlayLocation):
             return [self._location(state, reporter, state.lead(command.lead), command.location, following)]
         if isinstance(command, PlaySource):
@@ -763,10 +806,14 @@ class ChannelWon:
 
     def _early_bird(self, state: ChannelWonState, reporter: Reporter) -> list[NewEvent]:
         if reporter.hand < 1:
-            raise IllegalCommand(f"{reporter.name} has no cards left in hand", R_PHASE2)
+            raise Refusal("no cards left", f"{reporter.name} has no cards left in hand", R_PHASE2)
         if state.last_actor != reporter.name:
             last = f"the last action was {state.last_actor}'s" if state.last_actor else "no action was just taken"
-            raise IllegalCommand(f"Early Bird comes right after your own action; {last}", "Channel WON Early Bird")
+            raise Refusal(
+                "after your own action",
+                f"Early Bird comes right after your own action; {last}",
+                "Channel WON Early Bird",
+            )
         return [
             NewEvent(
                 SCOOP_PLAYED,
@@ -789,7 +836,9 @@ class ChannelWon:
             return False
         if state.tiles_left(reporter.name) < 1:
             on = ", ".join(l.category for l in state.leads_of(reporter.name))
-            raise IllegalCommand(f"{reporter.name} already reports on three Leads ({on}): no Reporter Tile left", rule)
+            raise Refusal(
+                "no tile left", f"{reporter.name} already reports on three Leads ({on}): no Reporter Tile left", rule
+            )
         return True
 
     def _location(self, state, reporter, lead: Lead, location: Any, following, scoop: bool = False) -> NewEvent:
@@ -797,13 +846,17 @@ class ChannelWon:
         if not isinstance(location, str):
             raise MalformedCommand(f"a Location is named in text, not {location!r}")
         if lead.location is not None:
-            raise IllegalCommand(f"the {lead.category} Lead has its Location already: one per Lead", R_LOCATIONS)
+            raise Refusal(
+                "has its Location", f"the {lead.category} Lead has its Location already: one per Lead", R_LOCATIONS
+            )
         if lead.closed:
-            raise IllegalCommand(f"the {lead.category} Lead is closed: no more contributors", R_CLOSING)
+            raise Refusal("Lead is closed", f"the {lead.category} Lead is closed: no more contributors", R_CLOSING)
         needed = lead.card.location
         location = location.strip()
         if not scoop and needed and location and location.casefold() != needed.casefold():
-            raise IllegalCommand(f"the {lead.category} Lead needs the {needed} Location, not {location}", R_LOCATIONS)
+            raise Refusal(
+                "another Location", f"the {lead.category} Lead needs the {needed} Location, not {location}", R_LOCATIONS
+            )
         self._new_contributor(state, reporter, lead, rule)
         name = SECURITY_FOOTAGE if scoop else (location or needed)
         return NewEvent(
@@ -833,24 +886,31 @@ class ChannelWon:
         via = "Channel WON Library Archives; " if command.from_archives else ""
         if bonus:
             if not lead.closed:
-                raise IllegalCommand(
-                    f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed", via + R_BONUS
+                raise Refusal(
+                    "closed Leads only",
+                    f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed",
+                    via + R_BONUS,
                 )
             listed = [c for c, _ in lead.card.bonus]
             if listed and category not in listed:
-                raise IllegalCommand(
-                    f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only", via + R_BONUS
+                raise Refusal(
+                    "no such Bonus here",
+                    f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only",
+                    via + R_BONUS,
                 )
             new = False
         else:
             if lead.closed:
-                raise IllegalCommand(
+                raise Refusal(
+                    "Lead is closed",
                     f"the {lead.category} Lead is closed: no more contributors or {lead.category} Sources",
                     via + R_CLOSING,
                 )
             if lead.location is None:
-                raise IllegalCommand(
-                    f"the {lead.category} Lead has no Location yet: no Source before it", via + R_LOCATIONS
+                raise Refusal(
+                    "needs its Location",
+                    f"the {lead.category} Lead has no Location yet: no Source before it",
+                    via + R_LOCATIONS,
                 )
             new = self._new_contributor(state, reporter, lead, via + R_SOURCES)
         return NewEvent(
@@ -881,7 +941,9 @@ class ChannelWon:
             return self._location(state, reporter, lead, SECURITY_FOOTAGE, following, scoop=True)
         if command.scoop in ("discredit", "final_touch"):
             if not lead.closed:
-                raise IllegalCommand(f"{title} is for closed Leads only; the {lead.category} Lead is open", rule)
+                raise Refusal(
+                    "closed Leads only", f"{title} is for closed Leads only; the {lead.category} Lead is open", rule
+                )
             points = DISCREDIT_POINTS if command.scoop == "discredit" else FINAL_TOUCH_POINTS
             return NewEvent(
                 SCOOP_PLAYED,
@@ -896,10 +958,14 @@ class ChannelWon:
             )
         # star_witness: a 2-point Source of the Lead's category, on an open Lead that has its Location
         if lead.closed:
-            raise IllegalCommand(f"Star Witness is for open Leads only; the {lead.category} Lead is closed", rule)
+            raise Refusal(
+                "Lead is closed", f"Star Witness is for open Leads only; the {lead.category} Lead is closed", rule
+            )
         if lead.location is None:
-            raise IllegalCommand(
-                f"Star Witness is a Source: the {lead.category} Lead has no Location yet", f"{rule}; {R_LOCATIONS}"
+            raise Refusal(
+                "needs its Location",
+                f"Star Witness is a Source: the {lead.category} Lead has no Location yet",
+                f"{rule}; {R_LOCATIONS}",
             )
         new = self._new_contributor(state, reporter, lead, f"{rule}; {R_SOURCES}")
         return NewEvent(
@@ -1038,8 +1104,9 @@ class ChannelWon:
         )
 
     # -- evolve ---------------------------------------------------------------------------------------------
-    def evolve(self, state: ChannelWonState, event_type: str, payload: Mapping[str, Any]) -> ChannelWonState:
+    def evolve(self, state: ChannelWonState, event: Event) -> ChannelWonState:
         """Fold one event into the state (pure; events were checked when they were decided)."""
+        event_type, payload = event.type, event.payload
         if event_type == CARD_COLLECTED:
             state = self._with_reporter(state, payload["player"], hand=payload["hand"])
             return replace(state, turn=payload["next"] or state.turn, acted=True)
@@ -1157,9 +1224,10 @@ class ChannelWon:
         )
 
     # -- describing -----------------------------------------------------------------------------------------
-    def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
+    def describe(self, event: Event) -> str:
         """One readable line per event, e.g. ``"Sports Lead 1 = 2 Coach - 1 Business bonus: reported; Ava 0 → 1"``."""
-        p = payload
+        event_type = event.type
+        p = payload = event.payload
         if event_type == CARD_COLLECTED:
             kind = {"location": "a Location", "source": "a Source", "scoop": "an Inside Scoop"}.get(p["kind"], "a card")
             where = " from the face-up row" if p["from_row"] else ""
@@ -1236,16 +1304,12 @@ class ChannelWon:
         if action == "roll":
             return RollDice(roller=player, source=source)
         raise MalformedCommand(
-            f"Channel WON has no button action {action!r}; actions: {', '.join(self.button_actions)}"
+            f"Channel WON has no button action {action!r}; actions: {', '.join(b.action for b in self.info.buttons)}"
         )
 
     def pending_dice(self, state: ChannelWonState) -> DiceRequest | None:
         """Always ``None``: Channel WON uses no dice."""
         return None
-
-    def is_finished(self, state: ChannelWonState) -> bool:
-        """Whether the game is over (won, co-anchors, Channel None or ended at the table)."""
-        return state.finished
 
     # -- views ------------------------------------------------------------------------------------------------
     def warning(self, state: ChannelWonState) -> str:
@@ -1271,7 +1335,7 @@ class ChannelWon:
         warning = self.warning(state)
         return f"{text} · {warning}" if warning else text
 
-    def view(self, state: ChannelWonState) -> TableView:
+    def public_view(self, state: ChannelWonState) -> TableView:
         """The public picture: all of Channel WON is public (scores, the Lineup, tokens, hand counts)."""
         players = []
         for reporter in state.reporters:
@@ -1317,7 +1381,141 @@ class ChannelWon:
         warning = self.warning(state)
         if warning:
             notes.insert(0, warning)
-        return TableView(self.title, tuple(players), None, self.status(state), state.finished, tuple(notes))
+        return TableView(self.info.title, tuple(players), None, self.status(state), state.finished, tuple(notes))
+
+    def private_view(self, state: ChannelWonState, seat: str) -> PrivateView:
+        """What ``seat``'s own panel and phone show: the cards in their hand (the companion tracks how many, not
+        which: Phase 1, the hand limit of seven), their Reporter Tiles left, the Leads they report on and their
+        Character's once-per-game Reporter Power (Character Abilities). Raises :class:`MalformedCommand` for
+        an unknown seat."""
+        reporter = state.reporter(seat)
+        card = character(reporter.character) if reporter.character else None
+        tiles = state.tiles_left(seat)
+        leads = ", ".join(lead.category for lead in state.leads_of(seat)) or "none"
+        power = "used" if reporter.ability_used else "ready"
+        items = [
+            ("Cards in hand", f"{reporter.hand} of {HAND_LIMIT}"),
+            ("Reporter Tiles", f"{tiles} of {TILES} left"),
+            ("Reporting on", leads),
+            ("Pass Token", "done" if reporter.done else ("pause" if reporter.passed else "play")),
+            ("Character", reporter.character or "not said"),
+            ("Reporter Power", f"{power}: {card.power}" if card and card.power else power),
+        ]
+        lines = (f"Hand {reporter.hand}/{HAND_LIMIT} cards", f"Tiles {tiles}/{TILES} Power {power}")
+        return PrivateView(seat, lines, tuple(items))
+
+    def legal_commands(self, state: ChannelWonState, seat: str) -> tuple[ChannelWonMove, ...]:
+        """What ``seat`` may do now, as :class:`ChannelWonMove` entries: in Phase 1 collect a Location, Source or
+        Inside Scoop card and use the Reporter Power; in Phase 2 the power, pass, be done, Early Bird, and on each
+        Lead of the Lineup its Location, Security Footage, Star Witness, closing it, Discredit, Final Touch, a
+        Source of its category and a Bonus Source of each other category in play (``command`` is ``None`` for
+        the Sources: the player enters the printed value). Each is asked of :meth:`decide` itself (which is
+        pure), so what is offered is exactly what it accepts: a forbidden one is ``enabled=False`` with the
+        refusal's ``reason``, its ``rule`` and a ``short`` reason. Empty once the game is over. Raises
+        :class:`MalformedCommand` for an unknown seat."""
+        state.reporter(seat)
+        if state.finished:
+            return ()
+        moves: list[ChannelWonMove] = []
+
+        def offer(command: Command, label: str, action: str, *, lead: str = "", category: str = "") -> None:
+            complete = action != "source"
+            try:
+                self.decide(state, command)
+            except IllegalCommand as error:
+                short = error.short if isinstance(error, Refusal) else error.reason
+                moves.append(
+                    ChannelWonMove(
+                        type(command).__name__,
+                        label,
+                        command if complete else None,
+                        False,
+                        error.reason,
+                        error.rule or "",
+                        action=action,
+                        lead=lead,
+                        category=category,
+                        short=short,
+                    )
+                )
+            else:
+                moves.append(
+                    ChannelWonMove(
+                        type(command).__name__,
+                        label,
+                        command if complete else None,
+                        action=action,
+                        lead=lead,
+                        category=category,
+                    )
+                )
+
+        if state.phase == 1:
+            for kind, word in (("location", "a Location"), ("source", "a Source"), ("scoop", "an Inside Scoop")):
+                offer(CollectCard(player=seat, kind=kind), f"Collect {word}", "collect", category=kind)
+        offer(UseAbility(player=seat), "Use the Reporter Power", "ability")
+        if state.phase == 1:
+            return tuple(moves)
+        offer(Pass(player=seat), "Pass", "pass")
+        offer(DeclareDone(player=seat), "Done for the round", "done")
+        offer(PlayScoop(player=seat, scoop="early_bird"), "Early Bird (another action)", "early_bird")
+        for lead in state.lineup:
+            where = lead.category
+            for action, label in LEAD_ACTIONS.items():
+                if action == "location":
+                    command: Command = PlayLocation(player=seat, lead=where)
+                elif action == "close":
+                    command = CloseLead(player=seat, lead=where)
+                else:
+                    command = PlayScoop(player=seat, scoop=action, lead=where)
+                offer(command, f"{label} on {where}", action, lead=where)
+            for category in state.categories:
+                bonus = category != where
+                sample = 1  # any printed value the rules accept: legality does not depend on it
+                command = PlaySource(player=seat, lead=where, value=sample, category=category if bonus else "")
+                label = f"{category} Bonus Source on {where}" if bonus else f"{where} Source"
+                offer(command, label, "source", lead=where, category=category)
+        return tuple(moves)
+
+    def outcome(self, state: ChannelWonState) -> Outcome | None:
+        """How the game came out (``None`` while it is played): after three rounds the most points wins, a tie
+        going to the most Leads reported in the final round, then co-anchors (Ending the Game; Termination
+        ``WON`` with one or several winners); Channel None when the rating fell below one star, everyone loses
+        (Network Ratings; ``ALL_LOST``); or ended at the table (``ENDED_BY_HAND``). ``ranking``: points, then
+        Leads reported in the final round (seat order for a tie), for a game the rules scored."""
+        if not state.finished:
+            return None
+        figures = self.figures(state)
+        if state.result == "ended":
+            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table: {state.end_reason}")
+        if state.result == "channel_none":
+            return Outcome(Termination.ALL_LOST, (), figures, f"{state.end_reason} ({R_RATINGS})")
+        reported = dict(state.last_round)
+        ranking = sorted(state.names, key=lambda name: (-state.reporter(name).score, -reported.get(name, 0)))
+        best = state.reporter(ranking[0]).score
+        tied = [name for name in state.names if state.reporter(name).score == best]
+        reason = f"{state.end_reason} ({R_GAME_END})"
+        if len(tied) > 1:
+            counts = ", ".join(f"{name} {reported.get(name, 0)}" for name in tied)
+            reason += f"; tied on {best} points, most Leads reported in the final round: {counts}"
+        return Outcome(Termination.WON, state.winners, figures, reason, tuple(ranking))
+
+    def figures(self, state: ChannelWonState) -> dict[str, dict[str, int | str]]:
+        """Each reporter's figures now, in seat order: ``points`` (Score Track), ``reporter_tiles`` left this
+        round (of three), ``cards`` in hand (of seven), ``leads`` reported on this round, ``pass_token``
+        (``play``, ``pause`` or ``done``) and ``power`` (``ready`` or ``used``); plus the network's ``stars``."""
+        return {
+            r.name: {
+                "points": r.score,
+                "reporter_tiles": state.tiles_left(r.name),
+                "cards": r.hand,
+                "leads": len(state.leads_of(r.name)),
+                "pass_token": "done" if r.done else ("pause" if r.passed else "play"),
+                "power": "used" if r.ability_used else "ready",
+                "stars": state.stars,
+            }
+            for r in state.reporters
+        }
 
 
 CHANNEL_WON = ChannelWon()
@@ -1329,6 +1527,8 @@ __all__ = [
     "Lead",
     "Play",
     "Reporter",
+    "ChannelWonMove",
+    "Refusal",
     "CollectCard",
     "UseAbility",
     "PlayLocation",
