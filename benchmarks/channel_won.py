@@ -7,7 +7,9 @@ Measures, on seeded cooperative games of 2 to 6 reporters played to their end:
 * engine: decide + evolve per accepted command (pure, in memory), and the end-of-round scoring command alone;
 * table: ``Table.execute`` per command (decide, preview, journal write with ``synchronous=FULL``, fold, describe);
 * replay: rebuilding the longest game from its journal (``GameSession``), best of 3;
-* view: ``CHANNEL_WON.public_view(state)`` per call (what every screen and panel refresh asks for).
+* view: ``CHANNEL_WON.public_view(state)`` per call (what every screen and panel refresh asks for);
+* legal commands: ``CHANNEL_WON.legal_commands(state, seat)`` per call at the start of a 6-reporter Phase 2 (six
+  Leads: what the board asks on each redraw and each dialog change), beside the view as its baseline.
 """
 
 from __future__ import annotations
@@ -142,6 +144,16 @@ def main(argv=None) -> int:
         state = table.state
         views = [_time(lambda: CHANNEL_WON.public_view(state)) for _ in range(200)]
         print(f"view: median {statistics.median(views) * 1e6:.0f} µs")
+        phase2 = CHANNEL_WON.new_game([PlayerSeat(n) for n in CHANNEL_WON.info.default_names], {})
+        while phase2.phase == 1:
+            for event in CHANNEL_WON.decide(phase2, CollectCard(player=phase2.turn)):
+                phase2 = CHANNEL_WON.evolve(phase2, event)
+        offered = CHANNEL_WON.legal_commands(phase2, phase2.turn)
+        legal = [_time(lambda: CHANNEL_WON.legal_commands(phase2, phase2.turn)) for _ in range(200)]
+        print(
+            f"legal commands: median {statistics.median(legal) * 1e6:.0f} µs for {len(offered)} commands "
+            f"(view in the same run: {statistics.median(views) * 1e6:.0f} µs)"
+        )
         journal.close()
     return 0
 
