@@ -7,7 +7,9 @@ Measures, on seeded cooperative games of 2 to 6 reporters played to their end:
 * engine: decide + evolve per accepted command (pure, in memory), and the end-of-round scoring command alone;
 * table: ``Table.execute`` per command (decide, preview, journal write with ``synchronous=FULL``, fold, describe);
 * replay: rebuilding the longest game from its journal (``GameSession``), best of 3;
-* view: ``CHANNEL_WON.view(state)`` per call (what every screen and panel refresh asks for).
+* view: ``CHANNEL_WON.public_view(state)`` per call (what every screen and panel refresh asks for);
+* legal commands: ``CHANNEL_WON.legal_commands(state, seat)`` per call at the start of a 6-reporter Phase 2 (six
+  Leads: what the board asks on each redraw and each dialog change), beside the view as its baseline.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def game_commands(seed: int, players: int):
     """A seeded game played to its end: Leads reported with random values, some Bonus Sources and Inside
     Scoops, some Leads left open. Returns the accepted commands in order."""
     rng = random.Random(seed)
-    seats = [PlayerSeat(name) for name in CHANNEL_WON.default_names[:players]]
+    seats = [PlayerSeat(name) for name in CHANNEL_WON.info.default_names[:players]]
     state = CHANNEL_WON.new_game(seats, {})
     accepted = []
     while not state.finished:
@@ -69,7 +71,7 @@ def game_commands(seed: int, players: int):
             except CommandError:
                 continue
             for event in events:
-                state = CHANNEL_WON.evolve(state, event.type, event.payload)
+                state = CHANNEL_WON.evolve(state, event)
             accepted.append(command)
             break
     return accepted, state
@@ -97,12 +99,12 @@ def main(argv=None) -> int:
     for seed in range(args.games):
         players = 2 + seed % 5
         cmds, _ = games[seed]
-        state = CHANNEL_WON.new_game([PlayerSeat(n) for n in CHANNEL_WON.default_names[:players]], {})
+        state = CHANNEL_WON.new_game([PlayerSeat(n) for n in CHANNEL_WON.info.default_names[:players]], {})
         for command in cmds:
             start = time.perf_counter()
             events = CHANNEL_WON.decide(state, command)
             for event in events:
-                state = CHANNEL_WON.evolve(state, event.type, event.payload)
+                state = CHANNEL_WON.evolve(state, event)
             took = time.perf_counter() - start
             per_command.append(took)
             if any(e.type == "lead_scored" for e in events):
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
         cmds, _ = games[longest]
         players = 2 + longest % 5
         table.execute(
-            NewGame(game="channel-won", players=tuple(PlayerSeat(n) for n in CHANNEL_WON.default_names[:players]))
+            NewGame(game="channel-won", players=tuple(PlayerSeat(n) for n in CHANNEL_WON.info.default_names[:players]))
         )
         start = time.perf_counter()
         for command in cmds:
@@ -140,8 +142,18 @@ def main(argv=None) -> int:
         best = min(_time(lambda: GameSession(table.session.game_id, records)) for _ in range(3))
         print(f"replay of {len(records)} events: {best * 1000:.1f} ms (best of 3)")
         state = table.state
-        views = [_time(lambda: CHANNEL_WON.view(state)) for _ in range(200)]
+        views = [_time(lambda: CHANNEL_WON.public_view(state)) for _ in range(200)]
         print(f"view: median {statistics.median(views) * 1e6:.0f} µs")
+        phase2 = CHANNEL_WON.new_game([PlayerSeat(n) for n in CHANNEL_WON.info.default_names], {})
+        while phase2.phase == 1:
+            for event in CHANNEL_WON.decide(phase2, CollectCard(player=phase2.turn)):
+                phase2 = CHANNEL_WON.evolve(phase2, event)
+        offered = CHANNEL_WON.legal_commands(phase2, phase2.turn)
+        legal = [_time(lambda: CHANNEL_WON.legal_commands(phase2, phase2.turn)) for _ in range(200)]
+        print(
+            f"legal commands: median {statistics.median(legal) * 1e6:.0f} µs for {len(offered)} commands "
+            f"(view in the same run: {statistics.median(views) * 1e6:.0f} µs)"
+        )
         journal.close()
     return 0
 

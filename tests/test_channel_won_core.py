@@ -10,7 +10,8 @@ from table_helpers import accepted, event_count
 
 from companion.commands import EndGame, NewGame, PlayerSeat, RollDice, Undo
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
-from companion.games import find_game, game_names
+from companion.game import Game
+from companion.games import find_game, game_info, game_names
 from companion.games.channel_won import (
     CHANNEL_WON,
     CloseLead,
@@ -27,7 +28,7 @@ from companion.games.channel_won import (
 from companion.games.channel_won.cards import CatalogueError, LeadCard, leads_option, load_catalogue, parse_catalogue
 from companion.table import replay
 
-NAMES = CHANNEL_WON.default_names
+NAMES = CHANNEL_WON.info.default_names
 COLOURS = ("#e53935", "#1e88e5", "#43a047", "#fdd835", "#8e24aa", "#fb8c00")
 FOUR = ["Sports", "Business", "Fluff", "Crime"]  # lineup order: Crime, Business, Sports, Fluff
 
@@ -88,8 +89,10 @@ def play_to_phase2(table, n=2, **options):
 def test_registered_by_name():
     assert "channel-won" in game_names()
     assert find_game("channel-won") is CHANNEL_WON
-    assert CHANNEL_WON.min_players == 2 and CHANNEL_WON.max_players == 6
-    assert CHANNEL_WON.default_names == ("Ava", "Ben", "Cleo", "Dev", "Eli", "Fay")
+    assert CHANNEL_WON.info is game_info("channel-won") and CHANNEL_WON.info.title == "Channel WON"
+    assert CHANNEL_WON.info.min_players == 2 and CHANNEL_WON.info.max_players == 6
+    assert CHANNEL_WON.info.default_names == ("Ava", "Ben", "Cleo", "Dev", "Eli", "Fay")
+    assert isinstance(CHANNEL_WON, Game)
 
 
 @pytest.mark.parametrize("n, count", [(2, 4), (3, 5), (4, 5), (5, 6), (6, 6)])
@@ -746,7 +749,7 @@ def test_tie_break_by_leads_reported_in_final_round_directly():
     assert "Ava 2, Ben 1" in over.payload["tiebreak"]
     over = rules._final(state, {"Ava": 9, "Ben": 4, "Cleo": 9}, reported, [])
     assert over.payload["winners"] == ["Ava", "Cleo"] and over.payload["result"] == "co_anchors"
-    assert "co-anchors" in rules.describe("game_over", over.payload)
+    assert "co-anchors" in rules.describe(over)
     assert isinstance(state, ChannelWonState) and isinstance(state.reporters[0], Reporter)
 
 
@@ -776,8 +779,9 @@ def test_trey_demark_power_only_in_phase_1(table):
 
 
 def test_buttons(table):
-    assert CHANNEL_WON.button_actions == ("on_the_air", "sponsor", "roll")
-    assert set(CHANNEL_WON.button_labels) == set(CHANNEL_WON.button_actions)
+    assert [b.action for b in CHANNEL_WON.info.buttons] == ["on_the_air", "sponsor", "roll"]
+    assert [b.slot for b in CHANNEL_WON.info.buttons] == ["a", "b", "c"]
+    assert all(b.label for b in CHANNEL_WON.info.buttons)
     assert CHANNEL_WON.button_command("on_the_air", "Ava") == CollectCard(player="Ava", source="button")
     assert CHANNEL_WON.button_command("sponsor", "Ava", "touch") == PassOrDone(player="Ava", source="touch")
     assert CHANNEL_WON.button_command("roll", "Ava") == RollDice(roller="Ava", source="button")

@@ -88,7 +88,7 @@ def play(seed: int, players: int, steps: int, cooperation: float = 0.0, **option
     """Play ``steps`` attempts from a new game; yield ``(before, command, events or None, after)``.
     With probability ``cooperation`` a step first tries the :func:`constructive` move."""
     rng = random.Random(seed)
-    seats = [PlayerSeat(name) for name in RULES.default_names[:players]]
+    seats = [PlayerSeat(name) for name in RULES.info.default_names[:players]]
     state = RULES.new_game(seats, options)
     for _ in range(steps):
         if state.finished:
@@ -104,7 +104,7 @@ def play(seed: int, players: int, steps: int, cooperation: float = 0.0, **option
                 continue
             after = state
             for event in events:
-                after = RULES.evolve(after, event.type, event.payload)
+                after = RULES.evolve(after, RULES.events.decode(event.type, event.payload))
             yield state, command, events, after
             state = after
             break
@@ -155,7 +155,7 @@ def test_invariants_over_random_games(seed, players, open_leads, cooperation):
 @settings_
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
 def test_evolve_is_deterministic_replay_gives_the_same_state(seed, players):
-    seats = [PlayerSeat(name) for name in RULES.default_names[:players]]
+    seats = [PlayerSeat(name) for name in RULES.info.default_names[:players]]
     log = []
     last = None
     for _, _, events, after in play(seed, players, 250):
@@ -166,10 +166,10 @@ def test_evolve_is_deterministic_replay_gives_the_same_state(seed, players):
         return
     state = RULES.new_game(seats, {})
     for event in log:
-        state = RULES.evolve(state, event.type, dict(event.payload))
+        state = RULES.evolve(state, RULES.events.decode(event.type, dict(event.payload)))
     assert state == last
     for event in log:
-        assert RULES.describe(event.type, event.payload)
+        assert RULES.describe(event)
 
 
 def test_random_games_reach_both_endings():

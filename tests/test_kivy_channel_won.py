@@ -45,6 +45,7 @@ def test_phase_2_starts_when_every_hand_holds_seven(played):
     assert steps["phase 2"]["phase"] == 2 and steps["phase 2"]["hands"] == {"Ava": 7, "Ben": 7, "Cleo": 7}
     assert steps["phase 2"]["chips"]["Ava"] == ["0", "■■■", "7/7", "▶", True]
     assert steps["ability in phase 2"]["refused"] and "Phase 1" in steps["ability in phase 2"]["message"]
+    assert played[2]["ability_button"] == ["Ability\nPhase 1 only", True]
 
 
 def test_lead_dialog_offers_the_catalogue_sources(played):
@@ -123,7 +124,7 @@ def test_panels_show_score_tiles_token_and_risk(played):
     assert image.size == (128, 64) and image.convert("L").getbbox() is not None
     with Journal(data_dir / "journal.sqlite3", read_only=True) as journal:
         session = GameSession(2, journal.events(2))
-    view = session.rules.view(session.state)
+    view = session.rules.public_view(session.state)
     ava = view.players[0]
     assert ava.headline == "0 pts" and ava.panel_lines == ("Tiles 2 | Pass done", "Risk: Fluff")
 

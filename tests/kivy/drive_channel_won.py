@@ -16,6 +16,12 @@ controller, result = driver.controller, driver.result
 board, popup, shot, save_panels = driver.board, driver.popup, driver.shot, driver.save_panels
 
 
+def button_state(matches):
+    """``[text, disabled]`` of the board's first widget that ``matches``."""
+    widget = find(board(), matches)
+    return [widget.text, widget.disabled]
+
+
 def tap_text(text, root=None):
     """Tap the enabled button whose text is exactly ``text`` (several of this board's start alike)."""
     harness.tap_text(text, root, exact=True)
@@ -230,7 +236,12 @@ steps = [
     collect_round,
     lambda: snapshot("phase 2"),
     lambda: shot("cw-phase2-start"),
-    lambda: tap_text("Ability\nTrey DeMark", board()),  # Trey DeMark's power is for Phase 1: refused
+    # Trey DeMark's power is for Phase 1: its button is disabled with the reason; the handler a tap would call
+    # is refused
+    lambda: result.__setitem__(
+        "ability_button", button_state(lambda w: getattr(w, "text", "").startswith("Ability\n"))
+    ),
+    lambda: board().use_ability(),
     lambda: snapshot("ability in phase 2"),
     # 1. Ava plays the Park Location on Sports
     open_lead("Sports"),

@@ -23,8 +23,16 @@ see :mod:`.cards`), ``characters`` (player name → Character name), ``first_pla
 watched the news), ``score_open_leads`` (contributors of a Lead still open at round end score its value
 too; default false) and ``next_round_order`` (``"clockwise"`` from the player with fewest points, the
 default, or ``"fewest_points"`` for everyone sorted by points).
+
+
+Layout: :mod:`.info` (the game's static facts and house-rule options, light), :mod:`.cards` (categories, Lead
+cards, Characters, the card catalogue), :mod:`.state` (the state dataclasses and the rulebook's numbers),
+:mod:`.commands` (what a reporter asks for, refusals, legal commands), :mod:`.events` (one typed event per
+journal type), :mod:`.rules` (decide, evolve, legal commands, outcome: :data:`CHANNEL_WON`) and :mod:`.view`
+(the public and private views, figures, the screens' words). A name is looked up in these modules in that
+order, each imported on first use.
 """
 
 from companion.games._lazy import lazy_exports
 
-__getattr__, __dir__ = lazy_exports(__name__, ("rules",))
+__getattr__, __dir__ = lazy_exports(__name__, ("rules", "commands", "state", "events", "view", "cards", "info"))

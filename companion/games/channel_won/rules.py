@@ -27,290 +27,106 @@ default, or ``"fewest_points"`` for everyone sorted by points).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.checks import is_whole
 from companion.commands import BANK, Command, EndGame, PlayerSeat
 from companion.dice import DiceRequest
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
-from companion.events import NewEvent
-from companion.games import PlayerView, TableView
+from companion.events import Event
+from companion.game import Outcome, PrivateView, Termination
+from companion.games import TableView
+from companion.games.channel_won import view
 from companion.games.channel_won.cards import (
     BONUS_VALUES,
     CATEGORIES,
-    KNOWN_CHARACTERS,
     SOURCE_VALUES,
-    Character,
     LeadCard,
     category_named,
     character,
     lead_from_option,
     load_catalogue,
 )
-from companion.tracks import Track
-from companion.words import and_join, count, verb
+from companion.games.channel_won.commands import (
+    ChannelWonMove,
+    CloseLead,
+    CollectCard,
+    DeclareDone,
+    Pass,
+    PassOrDone,
+    PlayLocation,
+    PlayScoop,
+    PlaySource,
+    Refusal,
+    UseAbility,
+)
+from companion.games.channel_won.events import (
+    CODEC,
+    AbilityUsed,
+    CardCollected,
+    ChannelWonEvent,
+    GameEnded,
+    GameOver,
+    LeadClosed,
+    LeadScored,
+    LocationPlayed,
+    Passed,
+    PlayerDone,
+    RatingDropped,
+    ReportingStarted,
+    RoundStarted,
+    ScoopPlayed,
+    ScoreMove,
+    SourcePlayed,
+)
+from companion.games.channel_won.info import INFO
+from companion.games.channel_won.state import (
+    CATEGORY_COUNT,
+    DISCREDIT_POINTS,
+    FINAL_TOUCH_POINTS,
+    HAND_LIMIT,
+    LEADS_PER_CATEGORY,
+    R_BONUS,
+    R_CHARACTERS,
+    R_CLOSING,
+    R_GAME_END,
+    R_LOCATIONS,
+    R_PASSING,
+    R_PHASE1,
+    R_PHASE2,
+    R_RATINGS,
+    R_ROUND_END,
+    R_SETUP,
+    R_SOURCES,
+    ROUNDS,
+    SCOOPS,
+    SECURITY_FOOTAGE,
+    STAR_WITNESS_POINTS,
+    ChannelWonState,
+    Lead,
+    LeadResult,
+    Play,
+    Reporter,
+    RoundScoring,
+    _replace_in,
+)
 
-HAND_LIMIT = 7  # Phase 1: "the hand limit of SEVEN cards"
-TILES = 3  # Setup: "The three remaining Reporter Tiles will be used to report on stories"
-STARS = 5  # Setup: "the five Ratings Tracker Tokens"
-ROUNDS = 3  # Objective / Ending the Game: three rounds
-LEADS_PER_CATEGORY = 3  # Setup: "Select THREE Lead Cards from each of the selected categories"
-STAR_WITNESS_POINTS = 2  # Inside Scoop Cards: Star Witness, "a 2-point Source"
-DISCREDIT_POINTS = -2  # Inside Scoop Cards: Discredit, "decreases the value of a Lead by 2 points"
-FINAL_TOUCH_POINTS = 2  # Inside Scoop Cards: Final Touch, "increases the value of a Lead by 2 points"
-SECURITY_FOOTAGE = "Security Footage"
+_KIND_WORDS = {list: "a list", dict: "a table of names", str: "text", bool: "true or false"}
 
-#: Categories used by player count (Setup).
-CATEGORY_COUNT = {2: 4, 3: 5, 4: 5, 5: 6, 6: 6}
 
-#: The Inside Scoops played with :class:`PlayScoop` (Library Archives is ``PlaySource(from_archives=True)``).
-SCOOPS = {
-    "early_bird": "Early Bird",
-    "discredit": "Discredit",
-    "final_touch": "Final Touch",
-    "star_witness": "Star Witness",
-    "security_footage": SECURITY_FOOTAGE,
+#: The Lead dialog's actions besides a Source, in the order offered: action -> label (an action other than
+#: "location" and "close" is the Inside Scoop key).
+LEAD_ACTIONS = {
+    "location": "Location",
+    "security_footage": "Security Footage (in place of a Location)",
+    "star_witness": "Star Witness (+2 Source)",
+    "close": "Close the Lead",
+    "discredit": "Discredit (-2)",
+    "final_touch": "Final Touch (+2)",
 }
-NEXT_ROUND_ORDERS = ("clockwise", "fewest_points")
-
-R_SETUP = "Channel WON Setup"
-R_PHASE1 = "Channel WON Phase 1"
-R_PHASE2 = "Channel WON Phase 2"
-R_LOCATIONS = "Channel WON Locations"
-R_SOURCES = "Channel WON Sources"
-R_CLOSING = "Channel WON Closing a Lead"
-R_BONUS = "Channel WON Bonus Sources"
-R_PASSING = "Channel WON Passing"
-R_ROUND_END = "Channel WON End of Round"
-R_RATINGS = "Channel WON Network Ratings"
-R_GAME_END = "Channel WON Ending the Game"
-R_CHARACTERS = "Channel WON Character Abilities"
-
-# event types
-CARD_COLLECTED = "card_collected"
-REPORTING_STARTED = "reporting_started"
-ABILITY_USED = "ability_used"
-LOCATION_PLAYED = "location_played"
-SOURCE_PLAYED = "source_played"
-SCOOP_PLAYED = "scoop_played"
-LEAD_CLOSED = "lead_closed"
-PASSED = "passed"
-PLAYER_DONE = "player_done"
-LEAD_SCORED = "lead_scored"
-RATING_DROPPED = "rating_dropped"
-ROUND_STARTED = "round_started"
-GAME_OVER = "game_over"
-GAME_ENDED = "game_ended"
-
-
-# -- commands ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class CollectCard(Command):
-    """Phase 1: ``player`` collects one card (``kind``: ``"location"``, ``"source"``, ``"scoop"`` or ``""``
-    when not said; ``from_row``: a face-up card rather than a deck's top card). Refused at the hand limit
-    of seven, outside Phase 1 or out of turn (Phase 1: Collecting Sources)."""
-
-    player: str
-    kind: str = ""
-    from_row: bool = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class UseAbility(Command):
-    """``player`` uses their Character's once-per-game Reporter Power on their own turn (not an action;
-    Character Abilities). Refused if already used, or in a phase the Character card does not allow."""
-
-    player: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlayLocation(Command):
-    """Phase 2 action: ``player`` plays a Location card on the Lead of category ``lead``, placing a Reporter
-    Tile (Locations). ``location`` names the card (``""``: the one the Lead needs)."""
-
-    player: str
-    lead: str
-    location: str = ""
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlaySource(Command):
-    """Phase 2 action: ``player`` plays a Source card of ``category`` (``""``: the Lead's own) worth ``value``
-    points as printed on the Lead (``None``: the catalogue's printed value) on the Lead ``lead``.
-
-    Of the Lead's category it is a Source (Sources: the Lead must have its Location and be open; places a
-    Reporter Tile unless the player has one there); of another category it is a Bonus Source (Bonus
-    Sources: closed Leads only, no contributor credit). ``source_type`` names the card (``"Coach"``).
-    ``from_archives``: the card is taken from the face-up Source row with a Library Archives Inside Scoop.
-    """
-
-    player: str
-    lead: str
-    value: int | None = None
-    category: str = ""
-    source_type: str = ""
-    from_archives: bool = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlayScoop(Command):
-    """Phase 2: ``player`` plays the Inside Scoop ``scoop`` (a key of :data:`SCOOPS`) on Lead ``lead``
-    (``""`` for Early Bird). Early Bird is played right after the player's own action and gives the
-    turn back for one more action; the others are the player's action (Inside Scoop Cards)."""
-
-    player: str
-    scoop: str
-    lead: str = ""
-
-
-@dataclass(frozen=True, kw_only=True)
-class CloseLead(Command):
-    """Phase 2 action: ``player`` flips the open Lead ``lead`` to its closed side (Closing a Lead)."""
-
-    player: str
-    lead: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Pass(Command):
-    """Phase 2 action: ``player`` flips their Pass Token to the pause side; once per round (Passing)."""
-
-    player: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class DeclareDone(Command):
-    """Phase 2, on ``player``'s turn: they are done for this round (End of Round). When every player is
-    done the round is scored."""
-
-    player: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class PassOrDone(Command):
-    """The player's second button: :class:`Pass` while the Pass Token shows play, else :class:`DeclareDone`
-    (Passing: "If a player is unable to play while their token is on the pause side, they are done")."""
-
-    player: str
-
-
-# -- state ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Play:
-    """One card that changes a Lead's value: ``label`` (``"Coach"``, ``"Business bonus"``, ``"Discredit"``),
-    ``kind`` (``source``, ``bonus``, ``star_witness``, ``discredit``, ``final_touch``), ``points`` (may be
-    negative) and the ``player`` who played it."""
-
-    label: str
-    kind: str
-    points: int
-    player: str
-
-
-@dataclass(frozen=True)
-class Lead:
-    """A Lead in this round's Lineup: the printed ``card``; the ``location`` played on it (``None`` before,
-    ``""`` for a Location whose name is not known, ``"Security Footage"`` for that Inside Scoop);
-    the ``plays`` that set its value; ``contributors`` (players with a Reporter Tile above it, in the order they
-    came) and whether it is ``closed``."""
-
-    card: LeadCard
-    location: str | None = None
-    plays: tuple[Play, ...] = ()
-    contributors: tuple[str, ...] = ()
-    closed: bool = False
-
-    @property
-    def category(self) -> str:
-        """The Lead's news category (also its key in the Lineup)."""
-        return self.card.category
-
-    @property
-    def value(self) -> int:
-        """Points: the sum of its plays (Sources, Bonus Sources, Inside Scoops); 0 with none (End of Round)."""
-        return sum(play.points for play in self.plays)
-
-    @property
-    def sourced(self) -> bool:
-        """Whether a Source of its category (or a Star Witness) is on it ("One Source is required to report
-        on a Lead", Sources)."""
-        return any(play.kind in ("source", "star_witness") for play in self.plays)
-
-    @property
-    def reported(self) -> bool:
-        """Whether it counts as reported if the round ended now: closed, with a Source, worth more than 0
-        (Network Ratings: "a Lead that is not closed or has a score of zero or less" is unreported)."""
-        return self.closed and self.sourced and self.value > 0
-
-    def why_unreported(self) -> str:
-        """Why the Lead is unreported now (``""`` if it is reported)."""
-        if not self.closed:
-            return "not closed"
-        if not self.sourced:
-            return "closed without a Source"
-        if self.value <= 0:
-            return f"worth {self.value}"
-        return ""
-
-    def breakdown(self) -> list[list[Any]]:
-        """The value as data: ``[[label, points], ...]`` in the order played (JSON-able)."""
-        return [[play.label, play.points] for play in self.plays]
-
-
-@dataclass(frozen=True)
-class Reporter:
-    """A player: ``name``, ``colour``, ``score`` (points on the Score Track, never below 0), ``hand`` (cards
-    held), ``passed`` (Pass Token on the pause side), ``done`` for the round, ``character`` (a Character
-    card name, ``""`` if not said) and ``ability_used``."""
-
-    name: str
-    colour: str
-    score: int = 0
-    hand: int = 0
-    passed: bool = False
-    done: bool = False
-    character: str = ""
-    ability_used: bool = False
-
-
-@dataclass(frozen=True)
-class LeadResult:
-    """How one Lead scored at the end of a round (from its ``lead_scored`` event): ``category``, ``headline``,
-    ``value`` and its ``parts`` (``(label, points)``), whether it was ``reported`` (else ``why`` not), whether
-    its contributors ``scored`` (else ``unscored`` says why), the ``moves`` as ``(player, before, after,
-    floored)`` and the ``contributors``."""
-
-    category: str
-    headline: str
-    value: int
-    parts: tuple[tuple[str, int], ...]
-    reported: bool
-    why: str
-    scored: bool
-    unscored: str
-    moves: tuple[tuple[str, int, int, bool], ...]
-    contributors: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class RoundScoring:
-    """The latest scored round, kept for the screen (End of Round): ``round``, its ``leads`` in Lineup order,
-    the network's ``stars_before`` and ``stars`` after, the ``stars_lost`` as ``(lead, why)``, the next round's
-    ``next_order`` (empty when the game ended) and the game's ``outcome`` in words when it ended there."""
-
-    round: int
-    stars_before: int
-    stars: int
-    leads: tuple[LeadResult, ...] = ()
-    stars_lost: tuple[tuple[str, str], ...] = ()
-    next_order: tuple[str, ...] = ()
-    outcome: str = ""
 
 
 def read_catalogue_option(path: str) -> list[dict]:
@@ -319,204 +135,54 @@ def read_catalogue_option(path: str) -> list[dict]:
     return [card.to_option() for card in load_catalogue(path)]
 
 
-@dataclass(frozen=True)
-class ChannelWonState:
-    """The whole state of a Channel WON game.
-
-    ``reporters`` in seat (clockwise) order; ``categories`` chosen at Setup; ``stacks`` the three Lead cards
-    of each category in round order (aligned with ``categories``); ``lineup`` this round's Leads (aligned with
-    ``categories``); ``round`` 1-3; ``phase`` 1 (collecting) or 2 (reporting); ``order`` this round's turn
-    order; ``turn`` whose turn it is (``None`` once the game is over); ``last_actor`` the player who took the
-    latest action (for Early Bird); ``stars`` the Network Rating; ``result`` ``""`` while playing, else
-    ``"won"``, ``"co_anchors"``, ``"channel_none"`` or ``"ended"``; ``winners``; ``end_reason`` in words;
-    ``last_round`` the Leads each player reported in the latest scored round (for the tie-break);
-    ``score_open_leads`` and ``next_round_order`` are the house rules; ``scoring`` the latest scored round
-    (:class:`RoundScoring`, ``None`` before the first round ends) and ``acted`` whether anyone has collected
-    or played since it (the screen offers the results until then).
-    """
-
-    reporters: tuple[Reporter, ...]
-    categories: tuple[str, ...]
-    stacks: tuple[tuple[LeadCard, ...], ...]
-    lineup: tuple[Lead, ...]
-    round: int = 1
-    phase: int = 1
-    order: tuple[str, ...] = ()
-    turn: str | None = None
-    last_actor: str | None = None
-    stars: int = STARS
-    result: str = ""
-    winners: tuple[str, ...] = ()
-    end_reason: str = ""
-    last_round: tuple[tuple[str, int], ...] = ()
-    score_open_leads: bool = False
-    next_round_order: str = "clockwise"
-    scoring: RoundScoring | None = None
-    acted: bool = False
-
-    @property
-    def finished(self) -> bool:
-        """Whether the game is over."""
-        return bool(self.result)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Player names in seat order."""
-        return tuple(r.name for r in self.reporters)
-
-    @property
-    def scores(self) -> dict[str, int]:
-        """Points by player name."""
-        return {r.name: r.score for r in self.reporters}
-
-    def reporter(self, name: Any) -> Reporter:
-        """The player called ``name``; raises :class:`MalformedCommand` naming the players."""
-        for reporter in self.reporters:
-            if reporter.name == name:
-                return reporter
-        raise MalformedCommand(f"unknown player {name!r}; players are {', '.join(self.names)}")
-
-    def lead(self, category: Any) -> Lead:
-        """This round's Lead of ``category`` (case-insensitive); raises :class:`MalformedCommand`."""
-        wanted = category_named(category, self.categories)
-        return self.lineup[self.categories.index(wanted)]
-
-    def tiles_left(self, name: str) -> int:
-        """Reporter Tiles ``name`` has not placed this round (Setup: three)."""
-        return TILES - sum(name in lead.contributors for lead in self.lineup)
-
-    def leads_of(self, name: str) -> tuple[Lead, ...]:
-        """The Leads ``name`` has a Reporter Tile on, in Lineup order."""
-        return tuple(lead for lead in self.lineup if name in lead.contributors)
-
-    @property
-    def at_risk(self) -> tuple[Lead, ...]:
-        """The Leads that would be unreported if the round ended now (Network Ratings)."""
-        return tuple(lead for lead in self.lineup if not lead.reported)
-
-
-def _replace_in(items: tuple, index: int, item: Any) -> tuple:
-    return items[:index] + (item,) + items[index + 1 :]
-
-
-def format_points(points: int) -> str:
-    """``+2`` / ``-1`` / ``0`` as signed text."""
-    return f"{points:+d}" if points else "0"
-
-
-def format_breakdown(value: int, parts: Sequence[Sequence[Any]]) -> str:
-    """``"1 = 2 Coach - 1 Business bonus"`` (``"0 = nothing played"`` with no parts)."""
-    if not parts:
-        return f"{value} = nothing played"
-    text = ""
-    for i, (label, points) in enumerate(parts):
-        if i == 0:
-            text = f"{points} {label}"
-        else:
-            text += f" {'-' if points < 0 else '+'} {abs(points)} {label}"
-    return f"{value} = {text}"
-
-
-def result_lines(scoring: RoundScoring) -> list[tuple[str, str, str]]:
-    """The latest scored round for the screen, one Lead a line: ``(category, value, words)`` such as
-    ``("Sports", "1", "2 Coach - 1 Business bonus. Reported: Ava 0 → 1, Ben 0 → 1")``, then the stars and
-    the next round's order (or the game's end) as ``("Stars", "2", ...)`` and ``("Next", "", ...)``."""
-    lines = []
-    for lead in scoring.leads:
-        parts = format_breakdown(lead.value, lead.parts).split(" = ", 1)[1]
-        if lead.reported:
-            verdict = "Reported"
-        else:
-            verdict = f"Unreported ({lead.why}): -1 star"
-        if lead.moves:
-            moved = ", ".join(
-                f"{name} {before} → {after}" + (" (never below 0)" if floored else "")
-                for name, before, after, floored in lead.moves
-            )
-        elif lead.contributors:
-            moved = f"{and_join(lead.contributors)} {verb(len(lead.contributors), 'scores', 'score')} nothing" + (
-                f" ({lead.unscored})" if lead.unscored and lead.unscored != lead.why else ""
-            )
-        else:
-            moved = "no reporters"
-        lines.append((lead.category, str(lead.value), f"{parts}. {verdict}{': ' if lead.reported else '; '}{moved}"))
-    lost = len(scoring.stars_lost)
-    lines.append(
-        (
-            "Stars",
-            str(max(scoring.stars, 0)),
-            f"{scoring.stars_before} → {max(scoring.stars, 0)} of {STARS}: "
-            + (f"{count(lost, 'unreported Lead')}, one star each" if lost else "every Lead reported"),
-        )
-    )
-    if scoring.outcome:
-        lines.append(("Game over", "", scoring.outcome))
-    elif scoring.next_order:
-        lines.append(
-            (
-                f"Round {scoring.round + 1}",
-                "",
-                "Order: " + ", ".join(scoring.next_order) + f" ({scoring.next_order[0]} first: fewest points)",
-            )
-        )
-    return lines
-
-
-def stars_text(stars: int) -> str:
-    """``"★★★☆☆"`` for 3 of 5 stars."""
-    shown = max(0, min(STARS, stars))
-    return "★" * shown + "☆" * (STARS - shown)
-
-
 class ChannelWon:
-    """The Channel WON rules. Registered as ``"channel-won"``. See the module docstring for the scope."""
+    """The Channel WON rules (:class:`companion.game.Game`), registered as ``"channel-won"``. See the module
+    docstring for the scope."""
 
-    name = "channel-won"
-    title = "Channel WON"
-    min_players = 2
-    max_players = 6
-    default_names = ("Ava", "Ben", "Cleo", "Dev", "Eli", "Fay")
-    player_word = "reporters"
-
+    info = INFO
+    #: The registry name (``info.name``; ``tests/journal_canon.py`` and ``test_lean_start`` read ``rules.name``).
+    name = INFO.name
+    #: TRANSITIONAL (``info.default_names``): ``tests/random_games.py`` still reads ``rules.default_names``.
+    default_names = INFO.default_names
+    events = CODEC
     #: Events after which the journal is backed up: the start of a round and the end of the game.
-    safe_point_events = (ROUND_STARTED, GAME_OVER, GAME_ENDED)
-
-    #: Options given in the config as a file path, and how to read that file into the option's value: the
-    #: card catalogue (``[house_rules] catalogue = "leads.toml"``, format in :mod:`.cards`). The cards are
-    #: journaled with the game, so a saved game never reads the file again.
-    option_files = {"catalogue": lambda path: read_catalogue_option(path)}
-
-    #: The three seat buttons (positions 1, 2, 3).
-    button_actions = ("on_the_air", "sponsor", "roll")
-    #: Short labels for the seat buttons.
-    button_labels = {"on_the_air": "Card +1", "sponsor": "Pass/Done", "roll": "Roll"}
+    safe_point_events = frozenset({RoundStarted.TYPE, GameOver.TYPE, GameEnded.TYPE})
+    #: Raised when ``evolve`` gives other states for the same events (stored states are then rebuilt).
+    state_version = 1
 
     # -- set-up -------------------------------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the options with defaults filled in (see the module docstring).
+        """Return the options with defaults filled in: every option of ``info.options`` (their kinds, defaults
+        and choices), then what each needs beyond its kind.
 
         ``categories``: a list of distinct category names (``None``: chosen by player count, the first in
         rulebook order); ``leads``: ``{category: [three lead dicts]}`` (see :mod:`.cards`); ``characters``:
         ``{player: character name}``; ``first_player``: a name or ``""``; ``score_open_leads``: bool;
-        ``next_round_order``: one of :data:`NEXT_ROUND_ORDERS`. Raises :class:`BadOption`.
+        ``next_round_order``: one of :data:`NEXT_ROUND_ORDERS`; ``catalogue``: a list of lead dicts. Raises
+        :class:`BadOption` naming the option.
         """
-        known = {
-            "categories": None,
-            "leads": {},
-            "characters": {},
-            "first_player": "",
-            "score_open_leads": False,
-            "next_round_order": "clockwise",
-            "catalogue": [],
-        }
+        specs = {spec.name: spec for spec in self.info.options}
         for option in options:
-            if option not in known:
-                raise BadOption(option, f"Channel WON has no such house rule; known: {', '.join(known)}")
-        checked = {**known, **options}
+            if option not in specs:
+                raise BadOption(option, f"Channel WON has no such house rule; known: {', '.join(specs)}")
+        checked = {name: copy.deepcopy(spec.default) for name, spec in specs.items()}
+        checked.update(options)
+        for name, spec in specs.items():  # the kind each option has (None: categories by player count)
+            value = checked[name]
+            if value is None and spec.default is None:
+                continue
+            if spec.kind is list:
+                ok = isinstance(value, Sequence) and not isinstance(value, str)
+            elif spec.kind is dict:
+                ok = isinstance(value, Mapping)
+            else:
+                ok = isinstance(value, spec.kind)
+            if not ok:
+                raise BadOption(name, f"must be {_KIND_WORDS[spec.kind]}, not {value!r} ({spec.help})")
+            if spec.choices and value not in spec.choices:
+                raise BadOption(name, f"must be one of {', '.join(spec.choices)}, not {value!r}")
         categories = checked["categories"]
         if categories is not None:
-            if isinstance(categories, str) or not isinstance(categories, Sequence):
-                raise BadOption("categories", f"must be a list of categories, not {categories!r}")
             try:
                 named = [category_named(c) for c in categories]
             except MalformedCommand as error:
@@ -525,8 +191,6 @@ class ChannelWon:
                 raise BadOption("categories", f"a category is named twice: {list(categories)}")
             checked["categories"] = [c for c in CATEGORIES if c in named]
         leads = checked["leads"]
-        if not isinstance(leads, Mapping):
-            raise BadOption("leads", f"must map categories to three Lead cards, not {leads!r}")
         parsed = {}
         for name, cards in leads.items():
             try:
@@ -544,10 +208,6 @@ class ChannelWon:
             parsed[category] = [card.to_option() for card in cards]
         checked["leads"] = parsed
         catalogue = checked["catalogue"]
-        if isinstance(catalogue, (str, Mapping)) or not isinstance(catalogue, Sequence):
-            raise BadOption(
-                "catalogue", f"must be a list of Lead cards (a catalogue file's [[lead]] tables), not {catalogue!r}"
-            )
         try:
             checked["catalogue"] = [
                 lead_from_option(card, f"catalogue[{i + 1}]").to_option() for i, card in enumerate(catalogue)
@@ -555,21 +215,10 @@ class ChannelWon:
         except MalformedCommand as error:
             raise BadOption("catalogue", str(error)) from None
         characters = checked["characters"]
-        if not isinstance(characters, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in characters.items()
-        ):
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in characters.items()):
             raise BadOption("characters", f"must map player names to Character names, not {characters!r}")
         if len(set(characters.values())) != len(characters):
             raise BadOption("characters", "each player selects a different Character Card (Setup)")
-        if not isinstance(checked["first_player"], str):
-            raise BadOption("first_player", f"must be a player's name, not {checked['first_player']!r}")
-        if not isinstance(checked["score_open_leads"], bool):
-            raise BadOption("score_open_leads", f"must be true or false, not {checked['score_open_leads']!r}")
-        if checked["next_round_order"] not in NEXT_ROUND_ORDERS:
-            raise BadOption(
-                "next_round_order",
-                f"must be one of {', '.join(NEXT_ROUND_ORDERS)}, not {checked['next_round_order']!r}",
-            )
         return checked
 
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> ChannelWonState:
@@ -581,7 +230,7 @@ class ChannelWon:
         """
         options = self.check_options(options)
         names = [seat.name for seat in players]
-        if not self.min_players <= len(names) <= self.max_players:
+        if not self.info.min_players <= len(names) <= self.info.max_players:
             raise IllegalCommand(
                 f"Channel WON is for 2 to 6 players, not {len(names)}",
                 "Channel WON Components: 6 Pass Tokens, 24 Reporter Tiles (4 of each color)",
@@ -636,7 +285,7 @@ class ChannelWon:
         )
 
     # -- decide ---------------------------------------------------------------------------------------------
-    def decide(self, state: ChannelWonState, command: Command) -> list[NewEvent]:
+    def decide(self, state: ChannelWonState, command: Command) -> list[ChannelWonEvent]:
         """Return the events ``command`` causes in ``state``, or raise a ``CommandError`` citing the rule.
 
         Refusals: :class:`GameFinished` after the end; :class:`MalformedCommand` for an unknown player,
@@ -646,7 +295,7 @@ class ChannelWon:
         if state.finished:
             raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it")
         if isinstance(command, EndGame):
-            return [NewEvent(GAME_ENDED, {"reason": command.reason})]
+            return [GameEnded(reason=command.reason)]
         if isinstance(command, CollectCard):
             return self._collect(state, command)
         if isinstance(command, UseAbility):
@@ -660,62 +309,62 @@ class ChannelWon:
             return self._phase2(state, command)
         raise MalformedCommand(f"Channel WON has no command {type(command).__name__}")
 
-    def _collect(self, state: ChannelWonState, command: CollectCard) -> list[NewEvent]:
+    def _collect(self, state: ChannelWonState, command: CollectCard) -> list[ChannelWonEvent]:
         reporter = state.reporter(command.player)
         if state.phase != 1:
-            raise IllegalCommand("cards are collected in Phase 1; Phase 2 (reporting) has begun", R_PHASE1)
+            raise Refusal(
+                "Phase 2 has begun", "cards are collected in Phase 1; Phase 2 (reporting) has begun", R_PHASE1
+            )
         if command.kind not in ("", "location", "source", "scoop"):
             raise MalformedCommand(f"a card is a location, source or scoop, not {command.kind!r}")
         if not isinstance(command.from_row, bool):
             raise MalformedCommand(f"from_row is true or false, not {command.from_row!r}")
         if reporter.hand >= HAND_LIMIT:
-            raise IllegalCommand(f"{reporter.name} already holds {HAND_LIMIT} cards, the hand limit", R_PHASE1)
+            raise Refusal("hand full", f"{reporter.name} already holds {HAND_LIMIT} cards, the hand limit", R_PHASE1)
         self._check_turn(state, reporter.name, R_PHASE1)
         hands = {r.name: r.hand for r in state.reporters}
         hands[reporter.name] += 1
         following = self._next_in_order(state, reporter.name, lambda name: hands[name] < HAND_LIMIT)
-        events = [
-            NewEvent(
-                CARD_COLLECTED,
-                {
-                    "player": reporter.name,
-                    "kind": command.kind,
-                    "from_row": command.from_row,
-                    "hand": hands[reporter.name],
-                    "next": following,
-                },
+        events: list[ChannelWonEvent] = [
+            CardCollected(
+                player=reporter.name,
+                kind=command.kind,
+                from_row=command.from_row,
+                hand=hands[reporter.name],
+                next=following,
             )
         ]
         if following is None:
-            events.append(NewEvent(REPORTING_STARTED, {"round": state.round, "first": state.order[0]}))
+            events.append(ReportingStarted(round=state.round, first=state.order[0]))
         return events
 
-    def _ability(self, state: ChannelWonState, command: UseAbility) -> list[NewEvent]:
+    def _ability(self, state: ChannelWonState, command: UseAbility) -> list[ChannelWonEvent]:
         reporter = state.reporter(command.player)
         card = character(reporter.character)
         if reporter.ability_used:
-            raise IllegalCommand(f"{reporter.name} has used their Character's power: once per game", R_CHARACTERS)
+            raise Refusal(
+                "used: once per game", f"{reporter.name} has used their Character's power: once per game", R_CHARACTERS
+            )
         if card.phase is not None and card.phase != state.phase:
-            raise IllegalCommand(
-                f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}", R_CHARACTERS
+            raise Refusal(
+                f"Phase {card.phase} only",
+                f"{card.name}'s power is for Phase {card.phase}, not Phase {state.phase}",
+                R_CHARACTERS,
             )
         self._check_turn(state, reporter.name, R_CHARACTERS)
         return [
-            NewEvent(
-                ABILITY_USED,
-                {
-                    "player": reporter.name,
-                    "character": reporter.character,
-                    "power": card.power,
-                    "phase": state.phase,
-                    "round": state.round,
-                },
+            AbilityUsed(
+                player=reporter.name,
+                character=reporter.character,
+                power=card.power,
+                phase=state.phase,
+                round=state.round,
             )
         ]
 
     def _check_turn(self, state: ChannelWonState, name: str, rule: str) -> None:
         if state.turn != name:
-            raise IllegalCommand(f"it is {state.turn}'s turn, not {name}'s", rule)
+            raise Refusal("not your turn", f"it is {state.turn}'s turn, not {name}'s", rule)
 
     @staticmethod
     def _next_in_order(state: ChannelWonState, name: str, eligible) -> str | None:
@@ -732,12 +381,14 @@ class ChannelWon:
         done = {r.name for r in state.reporters if r.done}
         return self._next_in_order(state, name, lambda other: other not in done)
 
-    def _phase2(self, state: ChannelWonState, command: Command) -> list[NewEvent]:
+    def _phase2(
+        self, state: ChannelWonState, command: PlayLocation | PlaySource | PlayScoop | CloseLead | Pass | DeclareDone
+    ) -> list[ChannelWonEvent]:
         reporter = state.reporter(command.player)
         if state.phase != 2:
-            raise IllegalCommand("Phase 1 first: every hand fills up to seven cards", R_PHASE1)
+            raise Refusal("Phase 1 first", "Phase 1 first: every hand fills up to seven cards", R_PHASE1)
         if reporter.done:
-            raise IllegalCommand(f"{reporter.name} is done for this round", R_ROUND_END)
+            raise Refusal("done this round", f"{reporter.name} is done for this round", R_ROUND_END)
         if isinstance(command, PlayScoop) and command.scoop == "early_bird":
             return self._early_bird(state, reporter)
         self._check_turn(state, reporter.name, R_PHASE2)
@@ -746,40 +397,39 @@ class ChannelWon:
             return self._done(state, reporter)
         if isinstance(command, Pass):
             if reporter.passed:
-                raise IllegalCommand(f"{reporter.name} has passed already: one pass per round", R_PASSING)
-            return [NewEvent(PASSED, {"player": reporter.name, "next": following})]
+                raise Refusal("passed already", f"{reporter.name} has passed already: one pass per round", R_PASSING)
+            return [Passed(player=reporter.name, next=following)]
         if isinstance(command, CloseLead):
             lead = state.lead(command.lead)
             if lead.closed:
-                raise IllegalCommand(f"the {lead.category} Lead is already closed", R_CLOSING)
-            return [NewEvent(LEAD_CLOSED, {"player": reporter.name, "lead": lead.category, "next": following})]
+                raise Refusal("already closed", f"the {lead.category} Lead is already closed", R_CLOSING)
+            return [LeadClosed(player=reporter.name, lead=lead.category, next=following)]
         if reporter.hand < 1:
-            raise IllegalCommand(f"{reporter.name} has no cards left in hand", R_PHASE2)
+            raise Refusal("no cards left", f"{reporter.name} has no cards left in hand", R_PHASE2)
         if isinstance(command, PlayLocation):
             return [self._location(state, reporter, state.lead(command.lead), command.location, following)]
         if isinstance(command, PlaySource):
             return [self._source(state, reporter, command, following)]
         return [self._scoop(state, reporter, command, following)]
 
-    def _early_bird(self, state: ChannelWonState, reporter: Reporter) -> list[NewEvent]:
+    def _early_bird(self, state: ChannelWonState, reporter: Reporter) -> list[ChannelWonEvent]:
         if reporter.hand < 1:
-            raise IllegalCommand(f"{reporter.name} has no cards left in hand", R_PHASE2)
+            raise Refusal("no cards left", f"{reporter.name} has no cards left in hand", R_PHASE2)
         if state.last_actor != reporter.name:
             last = f"the last action was {state.last_actor}'s" if state.last_actor else "no action was just taken"
-            raise IllegalCommand(f"Early Bird comes right after your own action; {last}", "Channel WON Early Bird")
-        return [
-            NewEvent(
-                SCOOP_PLAYED,
-                {"player": reporter.name, "scoop": "early_bird", "lead": "", "points": 0, "next": reporter.name},
+            raise Refusal(
+                "after your own action",
+                f"Early Bird comes right after your own action; {last}",
+                "Channel WON Early Bird",
             )
-        ]
+        return [ScoopPlayed(player=reporter.name, scoop="early_bird", lead="", points=0, next=reporter.name)]
 
-    def _done(self, state: ChannelWonState, reporter: Reporter) -> list[NewEvent]:
+    def _done(self, state: ChannelWonState, reporter: Reporter) -> list[ChannelWonEvent]:
         after = replace(
             state, reporters=tuple(replace(r, done=True) if r.name == reporter.name else r for r in state.reporters)
         )
         following = self._after_action(after, reporter.name)
-        events = [NewEvent(PLAYER_DONE, {"player": reporter.name, "passed": reporter.passed, "next": following})]
+        events: list[ChannelWonEvent] = [PlayerDone(player=reporter.name, passed=reporter.passed, next=following)]
         if following is None:
             events += self._end_of_round(after)
         return events
@@ -789,29 +439,32 @@ class ChannelWon:
             return False
         if state.tiles_left(reporter.name) < 1:
             on = ", ".join(l.category for l in state.leads_of(reporter.name))
-            raise IllegalCommand(f"{reporter.name} already reports on three Leads ({on}): no Reporter Tile left", rule)
+            raise Refusal(
+                "no tile left", f"{reporter.name} already reports on three Leads ({on}): no Reporter Tile left", rule
+            )
         return True
 
-    def _location(self, state, reporter, lead: Lead, location: Any, following, scoop: bool = False) -> NewEvent:
+    def _location(self, state, reporter, lead: Lead, location: Any, following, scoop: bool = False) -> ChannelWonEvent:
         rule = "Channel WON Security Footage" if scoop else R_LOCATIONS
         if not isinstance(location, str):
             raise MalformedCommand(f"a Location is named in text, not {location!r}")
         if lead.location is not None:
-            raise IllegalCommand(f"the {lead.category} Lead has its Location already: one per Lead", R_LOCATIONS)
+            raise Refusal(
+                "has its Location", f"the {lead.category} Lead has its Location already: one per Lead", R_LOCATIONS
+            )
         if lead.closed:
-            raise IllegalCommand(f"the {lead.category} Lead is closed: no more contributors", R_CLOSING)
+            raise Refusal("Lead is closed", f"the {lead.category} Lead is closed: no more contributors", R_CLOSING)
         needed = lead.card.location
         location = location.strip()
         if not scoop and needed and location and location.casefold() != needed.casefold():
-            raise IllegalCommand(f"the {lead.category} Lead needs the {needed} Location, not {location}", R_LOCATIONS)
+            raise Refusal(
+                "another Location", f"the {lead.category} Lead needs the {needed} Location, not {location}", R_LOCATIONS
+            )
         self._new_contributor(state, reporter, lead, rule)
         name = SECURITY_FOOTAGE if scoop else (location or needed)
-        return NewEvent(
-            LOCATION_PLAYED,
-            {"player": reporter.name, "lead": lead.category, "location": name, "scoop": scoop, "next": following},
-        )
+        return LocationPlayed(player=reporter.name, lead=lead.category, location=name, scoop=scoop, next=following)
 
-    def _source(self, state, reporter, command: PlaySource, following) -> NewEvent:
+    def _source(self, state, reporter, command: PlaySource, following) -> ChannelWonEvent:
         lead = state.lead(command.lead)
         category = category_named(command.category, state.categories) if command.category else lead.category
         if not isinstance(command.source_type, str) or not isinstance(command.from_archives, bool):
@@ -833,42 +486,46 @@ class ChannelWon:
         via = "Channel WON Library Archives; " if command.from_archives else ""
         if bonus:
             if not lead.closed:
-                raise IllegalCommand(
-                    f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed", via + R_BONUS
+                raise Refusal(
+                    "closed Leads only",
+                    f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed",
+                    via + R_BONUS,
                 )
             listed = [c for c, _ in lead.card.bonus]
             if listed and category not in listed:
-                raise IllegalCommand(
-                    f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only", via + R_BONUS
+                raise Refusal(
+                    "no such Bonus here",
+                    f"the {lead.category} Lead takes Bonus Sources of {', '.join(listed)} only",
+                    via + R_BONUS,
                 )
             new = False
         else:
             if lead.closed:
-                raise IllegalCommand(
+                raise Refusal(
+                    "Lead is closed",
                     f"the {lead.category} Lead is closed: no more contributors or {lead.category} Sources",
                     via + R_CLOSING,
                 )
             if lead.location is None:
-                raise IllegalCommand(
-                    f"the {lead.category} Lead has no Location yet: no Source before it", via + R_LOCATIONS
+                raise Refusal(
+                    "needs its Location",
+                    f"the {lead.category} Lead has no Location yet: no Source before it",
+                    via + R_LOCATIONS,
                 )
             new = self._new_contributor(state, reporter, lead, via + R_SOURCES)
-        return NewEvent(
-            SOURCE_PLAYED,
-            {
-                "player": reporter.name,
-                "lead": lead.category,
-                "category": category,
-                "source_type": source_type,
-                "points": value,
-                "bonus": bonus,
-                "from_archives": command.from_archives,
-                "new_contributor": new,
-                "next": following,
-            },
+        return SourcePlayed(
+            player=reporter.name,
+            lead=lead.category,
+            category=category,
+            source_type=source_type,
+            points=value,
+            bonus=bonus,
+            from_archives=command.from_archives,
+            new_contributor=new,
+            next=following,
         )
 
-    def _scoop(self, state, reporter, command: PlayScoop, following) -> NewEvent:
+    def _scoop(self, state, reporter, command: PlayScoop, following) -> ChannelWonEvent:
         if command.scoop not in SCOOPS:
             raise MalformedCommand(
                 f"no Inside Scoop {command.scoop!r}; Inside Scoops: {', '.join(SCOOPS)}, "
@@ -881,43 +538,43 @@ class ChannelWon:
             return self._location(state, reporter, lead, SECURITY_FOOTAGE, following, scoop=True)
         if command.scoop in ("discredit", "final_touch"):
             if not lead.closed:
-                raise IllegalCommand(f"{title} is for closed Leads only; the {lead.category} Lead is open", rule)
+                raise Refusal(
+                    "closed Leads only", f"{title} is for closed Leads only; the {lead.category} Lead is open", rule
+                )
             points = DISCREDIT_POINTS if command.scoop == "discredit" else FINAL_TOUCH_POINTS
-            return NewEvent(
-                SCOOP_PLAYED,
-                {
-                    "player": reporter.name,
-                    "scoop": command.scoop,
-                    "lead": lead.category,
-                    "points": points,
-                    "new_contributor": False,
-                    "next": following,
-                },
+            return ScoopPlayed(
+                player=reporter.name,
+                scoop=command.scoop,
+                lead=lead.category,
+                points=points,
+                new_contributor=False,
+                next=following,
             )
         # star_witness: a 2-point Source of the Lead's category, on an open Lead that has its Location
         if lead.closed:
-            raise IllegalCommand(f"Star Witness is for open Leads only; the {lead.category} Lead is closed", rule)
+            raise Refusal(
+                "Lead is closed", f"Star Witness is for open Leads only; the {lead.category} Lead is closed", rule
+            )
         if lead.location is None:
-            raise IllegalCommand(
-                f"Star Witness is a Source: the {lead.category} Lead has no Location yet", f"{rule}; {R_LOCATIONS}"
+            raise Refusal(
+                "needs its Location",
+                f"Star Witness is a Source: the {lead.category} Lead has no Location yet",
+                f"{rule}; {R_LOCATIONS}",
             )
         new = self._new_contributor(state, reporter, lead, f"{rule}; {R_SOURCES}")
-        return NewEvent(
-            SCOOP_PLAYED,
-            {
-                "player": reporter.name,
-                "scoop": "star_witness",
-                "lead": lead.category,
-                "points": STAR_WITNESS_POINTS,
-                "new_contributor": new,
-                "next": following,
-            },
+        return ScoopPlayed(
+            player=reporter.name,
+            scoop="star_witness",
+            lead=lead.category,
+            points=STAR_WITNESS_POINTS,
+            new_contributor=new,
+            next=following,
         )
 
     # -- end of round -----------------------------------------------------------------------------------
-    def _end_of_round(self, state: ChannelWonState) -> list[NewEvent]:
+    def _end_of_round(self, state: ChannelWonState) -> list[ChannelWonEvent]:
         """Score every Lead, drop the stars, then start the next round or end the game (End of Round)."""
-        events: list[NewEvent] = []
+        events: list[ChannelWonEvent] = []
         scores = dict(state.scores)
         reported = {name: 0 for name in state.names}
         unreported: list[tuple[Lead, str]] = []
@@ -930,7 +587,7 @@ class ChannelWon:
                     before = scores[name]
                     after = max(0, before + lead.value)
                     scores[name] = after
-                    moves.append({"player": name, "before": before, "after": after, "floored": before + lead.value < 0})
+                    moves.append(ScoreMove(name, before, after, before + lead.value < 0))
             why = lead.why_unreported()
             if not why:
                 for name in lead.contributors:
@@ -938,59 +595,47 @@ class ChannelWon:
             else:
                 unreported.append((lead, why))
             events.append(
-                NewEvent(
-                    LEAD_SCORED,
-                    {
-                        "round": state.round,
-                        "lead": lead.category,
-                        "headline": lead.card.headline,
-                        "value": lead.value,
-                        "parts": lead.breakdown(),
-                        "reported": not why,
-                        "why": why,
-                        "scored": counts,
-                        "unscored": unscored,
-                        "moves": moves,
-                        "contributors": list(lead.contributors),
-                        "rule": R_ROUND_END,
-                    },
+                LeadScored(
+                    round=state.round,
+                    lead=lead.category,
+                    headline=lead.card.headline,
+                    value=lead.value,
+                    parts=tuple((label, points) for label, points in lead.breakdown()),
+                    reported=not why,
+                    why=why,
+                    scored=counts,
+                    unscored=unscored,
+                    moves=tuple(moves),
+                    contributors=lead.contributors,
+                    rule=R_ROUND_END,
                 )
             )
         stars = state.stars
         for lead, why in unreported:
             stars = max(0, stars - 1)  # the five Ratings Tracker Tokens run out at 0
-            events.append(
-                NewEvent(RATING_DROPPED, {"lead": lead.category, "why": why, "stars": stars, "rule": R_RATINGS})
-            )
-        last_round = [[name, reported[name]] for name in state.names]
+            events.append(RatingDropped(lead=lead.category, why=why, stars=stars, rule=R_RATINGS))
+        last_round = tuple((name, reported[name]) for name in state.names)
         if stars < 1:
             events.append(
-                NewEvent(
-                    GAME_OVER,
-                    {
-                        "result": "channel_none",
-                        "winners": [],
-                        "scores": scores,
-                        "round": state.round,
-                        "reported": last_round,
-                        "reason": "the Network Rating fell below one star: Channel WON "
-                        "became Channel None and everyone loses",
-                        "rule": R_RATINGS,
-                    },
+                GameOver(
+                    result="channel_none",
+                    winners=(),
+                    scores=scores,
+                    round=state.round,
+                    reported=last_round,
+                    reason="the Network Rating fell below one star: Channel WON became Channel None and everyone loses",
+                    rule=R_RATINGS,
                 )
             )
         elif state.round == ROUNDS:
             events.append(self._final(state, scores, reported, last_round))
         else:
             events.append(
-                NewEvent(
-                    ROUND_STARTED,
-                    {
-                        "round": state.round + 1,
-                        "order": list(self._next_order(state, scores)),
-                        "reported": last_round,
-                        "rule": R_ROUND_END,
-                    },
+                RoundStarted(
+                    round=state.round + 1,
+                    order=self._next_order(state, scores),
+                    reported=last_round,
+                    rule=R_ROUND_END,
                 )
             )
         return events
@@ -1005,7 +650,7 @@ class ChannelWon:
         start = names.index(ranked[0])
         return tuple(names[start:] + names[:start])
 
-    def _final(self, state, scores, reported, last_round) -> NewEvent:
+    def _final(self, state, scores, reported, last_round) -> ChannelWonEvent:
         best = max(scores.values())
         leaders = [name for name in state.names if scores[name] == best]
         tiebreak = ""
@@ -1023,204 +668,33 @@ class ChannelWon:
                 "co_anchors",
                 f"{' and '.join(leaders)} share the anchor desk as co-anchors ({best} points)",
             )
-        return NewEvent(
-            GAME_OVER,
-            {
-                "result": result,
-                "winners": leaders,
-                "scores": scores,
-                "round": state.round,
-                "reported": last_round,
-                "tiebreak": tiebreak,
-                "reason": reason,
-                "rule": R_GAME_END,
-            },
+        return GameOver(
+            result=result,
+            winners=tuple(leaders),
+            scores=scores,
+            round=state.round,
+            reported=last_round,
+            tiebreak=tiebreak,
+            reason=reason,
+            rule=R_GAME_END,
         )
 
     # -- evolve ---------------------------------------------------------------------------------------------
-    def evolve(self, state: ChannelWonState, event_type: str, payload: Mapping[str, Any]) -> ChannelWonState:
-        """Fold one event into the state (pure; events were checked when they were decided)."""
-        if event_type == CARD_COLLECTED:
-            state = self._with_reporter(state, payload["player"], hand=payload["hand"])
-            return replace(state, turn=payload["next"] or state.turn, acted=True)
-        if event_type == REPORTING_STARTED:
-            return replace(state, phase=2, turn=payload["first"], last_actor=None)
-        if event_type == ABILITY_USED:
-            return self._with_reporter(state, payload["player"], ability_used=True)
-        if event_type in (LOCATION_PLAYED, SOURCE_PLAYED, SCOOP_PLAYED, LEAD_CLOSED, PASSED):
-            return replace(self._action(state, event_type, payload), acted=True)
-        if event_type == PLAYER_DONE:
-            state = self._with_reporter(state, payload["player"], done=True)
-            return replace(state, turn=payload["next"], last_actor=None, acted=True)
-        if event_type == LEAD_SCORED:
-            reporters = state.reporters
-            for move in payload["moves"]:
-                reporters = tuple(replace(r, score=move["after"]) if r.name == move["player"] else r for r in reporters)
-            return replace(state, reporters=reporters, scoring=self._scored(state, payload))
-        if event_type == RATING_DROPPED:
-            scoring = state.scoring
-            if scoring is not None:
-                scoring = replace(
-                    scoring,
-                    stars=payload["stars"],
-                    stars_lost=scoring.stars_lost + ((payload["lead"], payload["why"]),),
-                )
-            return replace(state, stars=payload["stars"], scoring=scoring)
-        if event_type == ROUND_STARTED:
-            number = payload["round"]
-            scoring = state.scoring and replace(state.scoring, next_order=tuple(payload["order"]))
-            return replace(
-                state,
-                round=number,
-                phase=1,
-                order=tuple(payload["order"]),
-                turn=payload["order"][0],
-                last_actor=None,
-                lineup=tuple(Lead(stack[number - 1]) for stack in state.stacks),
-                reporters=tuple(replace(r, hand=0, passed=False, done=False) for r in state.reporters),
-                last_round=tuple((name, count) for name, count in payload["reported"]),
-                scoring=scoring,
-                acted=False,
-            )
-        if event_type == GAME_OVER:
-            scoring = state.scoring and replace(state.scoring, outcome=payload["reason"])
-            return replace(
-                state,
-                result=payload["result"],
-                winners=tuple(payload["winners"]),
-                turn=None,
-                end_reason=payload["reason"],
-                scoring=scoring,
-                acted=False,
-                last_round=tuple((name, count) for name, count in payload["reported"]),
-            )
-        if event_type == GAME_ENDED:
-            return replace(state, result="ended", turn=None, end_reason=payload["reason"])
-        raise ValueError(f"Channel WON cannot apply an event of type {event_type!r}")
-
-    @staticmethod
-    def _scored(state: ChannelWonState, p: Mapping[str, Any]) -> RoundScoring:
-        """The round's :class:`RoundScoring` with the Lead of a ``lead_scored`` payload added (the first
-        Lead of a round starts a new record)."""
-        scoring = state.scoring
-        if scoring is None or scoring.round != p["round"]:
-            scoring = RoundScoring(p["round"], state.stars, state.stars)
-        contributors = tuple(p.get("contributors", ()))
-        result = LeadResult(
-            p["lead"],
-            p.get("headline", ""),
-            p["value"],
-            tuple((label, points) for label, points in p["parts"]),
-            p["reported"],
-            p["why"],
-            p.get("scored", bool(p["moves"])),
-            p.get("unscored", ""),
-            tuple((m["player"], m["before"], m["after"], m["floored"]) for m in p["moves"]),
-            contributors,
-        )
-        return replace(scoring, leads=scoring.leads + (result,))
-
-    @staticmethod
-    def _with_reporter(state: ChannelWonState, name: str, **changes) -> ChannelWonState:
-        return replace(state, reporters=tuple(replace(r, **changes) if r.name == name else r for r in state.reporters))
-
-    def _action(self, state: ChannelWonState, event_type: str, payload: Mapping[str, Any]) -> ChannelWonState:
-        name = payload["player"]
-        reporter = state.reporter(name)
-        early_bird = event_type == SCOOP_PLAYED and payload["scoop"] == "early_bird"
-        if event_type == PASSED:
-            state = self._with_reporter(state, name, passed=True)
-        elif event_type != LEAD_CLOSED:
-            state = self._with_reporter(state, name, hand=reporter.hand - 1)
-        if event_type != PASSED and not early_bird:
-            index = state.categories.index(payload["lead"])
-            lead = state.lineup[index]
-            if event_type == LEAD_CLOSED:
-                lead = replace(lead, closed=True)
-            elif event_type == LOCATION_PLAYED:
-                lead = replace(lead, location=payload["location"], contributors=lead.contributors + (name,))
-            else:
-                lead = replace(lead, plays=lead.plays + (self._play(payload),))
-                if payload.get("new_contributor"):
-                    lead = replace(lead, contributors=lead.contributors + (name,))
-            state = replace(state, lineup=_replace_in(state.lineup, index, lead))
-        return replace(state, turn=payload["next"], last_actor=None if early_bird else name)
-
-    @staticmethod
-    def _play(payload: Mapping[str, Any]) -> Play:
-        if "scoop" in payload:
-            return Play(SCOOPS[payload["scoop"]], payload["scoop"], payload["points"], payload["player"])
-        if payload["bonus"]:
-            return Play(f"{payload['category']} bonus", "bonus", payload["points"], payload["player"])
-        return Play(
-            payload["source_type"] or f"{payload['category']} Source", "source", payload["points"], payload["player"]
-        )
+    def evolve(self, state: ChannelWonState, event: Event) -> ChannelWonState:
+        """Fold one event into the state (pure; events were checked when they were decided), by the event's
+        class (:data:`FOLDS`). Raises ``ValueError`` for an event that is not Channel WON's."""
+        fold = FOLDS.get(type(event))
+        if fold is None:
+            raise ValueError(f"Channel WON cannot apply an event of type {event.type!r}")
+        return fold(state, event)
 
     # -- describing -----------------------------------------------------------------------------------------
-    def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        """One readable line per event, e.g. ``"Sports Lead 1 = 2 Coach - 1 Business bonus: reported; Ava 0 → 1"``."""
-        p = payload
-        if event_type == CARD_COLLECTED:
-            kind = {"location": "a Location", "source": "a Source", "scoop": "an Inside Scoop"}.get(p["kind"], "a card")
-            where = " from the face-up row" if p["from_row"] else ""
-            return f"{p['player']} collects {kind}{where} ({p['hand']}/{HAND_LIMIT})"
-        if event_type == REPORTING_STARTED:
-            return f"Every hand holds {HAND_LIMIT}: Phase 2 of round {p['round']}, {p['first']} starts"
-        if event_type == ABILITY_USED:
-            who = p["character"] or "their Character"
-            power = f": {p['power']}" if p["power"] else ""
-            return f"{p['player']} uses {who}'s Reporter Power{power} (once per game)"
-        if event_type == LOCATION_PLAYED:
-            via = " (Inside Scoop, in place of a Location)" if p["scoop"] else ""
-            where = p['location'] or 'a Location'
-            return f"{p['player']} plays {where}{via} on the {p['lead']} Lead and places a Reporter Tile"
-        if event_type == SOURCE_PLAYED:
-            via = " from the face-up row (Library Archives)" if p["from_archives"] else ""
-            if p["bonus"]:
-                return (
-                    f"{p['player']} plays a {p['category']} Bonus Source{via} on the closed {p['lead']} Lead: "
-                    f"{format_points(p['points'])} (no contributor credit)"
-                )
-            tile = " and places a Reporter Tile" if p["new_contributor"] else ""
-            return (
-                f"{p['player']} plays {p['source_type'] or 'a Source'}{via} on the {p['lead']} Lead: "
-                f"{format_points(p['points'])}{tile}"
-            )
-        if event_type == SCOOP_PLAYED:
-            title = SCOOPS[p["scoop"]]
-            if p["scoop"] == "early_bird":
-                return f"{p['player']} plays Early Bird: another action right away"
-            tile = " and places a Reporter Tile" if p.get("new_contributor") else ""
-            return f"{p['player']} plays {title} on the {p['lead']} Lead: {format_points(p['points'])}{tile}"
-        if event_type == LEAD_CLOSED:
-            return f"{p['player']} closes the {p['lead']} Lead"
-        if event_type == PASSED:
-            return f"{p['player']} passes (Pass Token to pause)"
-        if event_type == PLAYER_DONE:
-            return f"{p['player']} is done for the round"
-        if event_type == LEAD_SCORED:
-            head = f"{p['lead']} Lead {format_breakdown(p['value'], p['parts'])}"
-            state = "reported" if p["reported"] else f"unreported ({p['why']})"
-            moves = ", ".join(
-                f"{m['player']} {m['before']} → {m['after']}" + (" (never below 0)" if m["floored"] else "")
-                for m in p["moves"]
-            )
-            if not p["scored"] and p["contributors"]:
-                who = p['contributors']
-                moves = f"{and_join(who)} {verb(len(who), 'scores', 'score')} nothing ({p['unscored']})"
-            return f"{head}: {state}" + (f"; {moves}" if moves else "")
-        if event_type == RATING_DROPPED:
-            return (
-                f"The network loses a star for the unreported {p['lead']} Lead ({p['why']}): {p['stars']}/{STARS} stars"
-            )
-        if event_type == ROUND_STARTED:
-            return f"Round {p['round']} begins; order: {', '.join(p['order'])}"
-        if event_type == GAME_OVER:
-            extra = f" ({p['tiebreak']})" if p.get("tiebreak") else ""
-            return f"Game over: {p['reason']}{extra}"
-        if event_type == GAME_ENDED:
-            return f"Game ended: {p['reason']}"
-        return f"{event_type} {dict(payload)}"
+    def describe(self, event: Event) -> str:
+        """One readable line per event (each event class says it), e.g. ``"Sports Lead 1 = 2 Coach - 1 Business
+        bonus: reported; Ava 0 → 1"``."""
+        if isinstance(event, ChannelWonEvent):
+            return event.describe()
+        return f"{event.type} {dict(event.payload)}"
 
     # -- buttons, dice, finish ------------------------------------------------------------------------------
     def button_command(self, action: str, player: str, source: str = "button") -> Command:
@@ -1236,113 +710,299 @@ class ChannelWon:
         if action == "roll":
             return RollDice(roller=player, source=source)
         raise MalformedCommand(
-            f"Channel WON has no button action {action!r}; actions: {', '.join(self.button_actions)}"
+            f"Channel WON has no button action {action!r}; actions: {', '.join(b.action for b in self.info.buttons)}"
         )
 
     def pending_dice(self, state: ChannelWonState) -> DiceRequest | None:
         """Always ``None``: Channel WON uses no dice."""
         return None
 
-    def is_finished(self, state: ChannelWonState) -> bool:
-        """Whether the game is over (won, co-anchors, Channel None or ended at the table)."""
-        return state.finished
-
+    # -- views ------------------------------------------------------------------------------------------------
     # -- views ------------------------------------------------------------------------------------------------
     def warning(self, state: ChannelWonState) -> str:
-        """The early Channel None warning, or ``""``: ``"CHANNEL NONE RISK: 5 Leads at risk"`` when the Leads
-        unreported now would take the rating below one star if the round ended now, ``"Warning: 4 Leads at
-        risk"`` when they would leave exactly one (Network Ratings)."""
-        if state.finished or state.phase != 2:
-            return ""
-        at_risk = len(state.at_risk)
-        left = state.stars - at_risk
-        if left < 1:
-            return f"CHANNEL NONE RISK: {count(at_risk, 'Lead')} at risk"
-        if left == 1:
-            return f"Warning: {count(at_risk, 'Lead')} at risk"
-        return ""
+        """The early Channel None warning, or ``""`` (:func:`.view.warning`)."""
+        return view.warning(state)
 
     def status(self, state: ChannelWonState) -> str:
-        """The status line: the result, or the round, phase and whose turn it is, plus any warning."""
+        """The status line (:func:`.view.status`)."""
+        return view.status(state)
+
+    def public_view(self, state: ChannelWonState) -> TableView:
+        """The public picture: all of Channel WON is public (scores, the Lineup, tokens, hand counts;
+        :func:`.view.public_view`)."""
+        return view.public_view(state)
+
+    def private_view(self, state: ChannelWonState, seat: str) -> PrivateView:
+        """What ``seat``'s own panel and phone show (:func:`.view.private_view`); raises
+        :class:`MalformedCommand` for an unknown seat."""
+        return view.private_view(state, seat)
+
+    def figures(self, state: ChannelWonState) -> dict[str, dict[str, int | str]]:
+        """Each reporter's figures now, in seat order (:func:`.view.figures`)."""
+        return view.figures(state)
+
+    def legal_commands(self, state: ChannelWonState, seat: str) -> tuple[ChannelWonMove, ...]:
+        """What ``seat`` may do now, as :class:`ChannelWonMove` entries: in Phase 1 collect a Location, Source or
+        Inside Scoop card and use the Reporter Power; in Phase 2 the power, pass, be done, Early Bird, and on each
+        Lead of the Lineup its Location, Security Footage, Star Witness, closing it, Discredit, Final Touch, a
+        Source of its category and a Bonus Source of each other category in play (``command`` is ``None`` for
+        the Sources: the player enters the printed value). Each is asked of :meth:`decide` itself (which is
+        pure), so what is offered is exactly what it accepts: a forbidden one is ``enabled=False`` with the
+        refusal's ``reason``, its ``rule`` and a ``short`` reason. Empty once the game is over. Raises
+        :class:`MalformedCommand` for an unknown seat."""
+        state.reporter(seat)
         if state.finished:
-            return f"Game over: {state.end_reason}"
-        phase = "Phase 1: collect" if state.phase == 1 else "Phase 2: report"
-        text = f"Round {state.round}/{ROUNDS} · {phase} · {state.turn}'s turn · {state.stars}/{STARS} stars"
-        warning = self.warning(state)
-        return f"{text} · {warning}" if warning else text
+            return ()
+        moves: list[ChannelWonMove] = []
 
-    def view(self, state: ChannelWonState) -> TableView:
-        """The public picture: all of Channel WON is public (scores, the Lineup, tokens, hand counts)."""
-        players = []
-        for reporter in state.reporters:
-            at_risk = [lead.category for lead in state.leads_of(reporter.name) if not lead.reported]
-            tracks = (
-                Track("score", "Points", reporter.score, 0, None, rule="Channel WON End of Round"),
-                Track("tiles", "Reporter Tiles", state.tiles_left(reporter.name), 0, TILES, rule=R_SETUP),
-                Track("hand", "Cards", reporter.hand, 0, HAND_LIMIT, rule=R_PHASE1),
-            )
-            badges = []
-            if reporter.passed:
-                badges.append("Passed")
-            if reporter.done:
-                badges.append("Done")
-            badges.append("Ability used" if reporter.ability_used else "Ability ready")
-            if reporter.name in state.winners:
-                badges.append("Winner" if state.result == "won" else "Co-anchor")
-            # panel text is plain ASCII (the panels' font has no symbols)
-            token = "done" if reporter.done else ("paused" if reporter.passed else "play")
-            lines = (
-                f"Tiles {state.tiles_left(reporter.name)} | Pass {token}",
-                ("Risk: " + " ".join(at_risk))
-                if at_risk and state.phase == 2
-                else f"Hand {reporter.hand}/{HAND_LIMIT}",
-            )
-            players.append(
-                PlayerView(
-                    reporter.name,
-                    reporter.colour,
-                    None,
-                    tracks,
-                    tuple(badges),
-                    reporter.name == state.turn,
-                    f"{reporter.score} pts",
-                    lines,
+        def offer(command: Command, label: str, action: str, *, lead: str = "", category: str = "") -> None:
+            complete = action != "source"
+            try:
+                self.decide(state, command)
+            except IllegalCommand as error:
+                short = error.short if isinstance(error, Refusal) else error.reason
+                moves.append(
+                    ChannelWonMove(
+                        type(command).__name__,
+                        label,
+                        command if complete else None,
+                        False,
+                        error.reason,
+                        error.rule or "",
+                        action=action,
+                        lead=lead,
+                        category=category,
+                        short=short,
+                    )
                 )
-            )
-        notes = [f"Network Rating {state.stars} of {STARS} stars"]
-        for lead in state.lineup:
-            state_word = "closed" if lead.closed else "open"
-            who = ", ".join(lead.contributors) or "no reporters"
-            notes.append(f"{lead.category}: {state_word}, {format_breakdown(lead.value, lead.breakdown())}; {who}")
-        warning = self.warning(state)
-        if warning:
-            notes.insert(0, warning)
-        return TableView(self.title, tuple(players), None, self.status(state), state.finished, tuple(notes))
+            else:
+                moves.append(
+                    ChannelWonMove(
+                        type(command).__name__,
+                        label,
+                        command if complete else None,
+                        action=action,
+                        lead=lead,
+                        category=category,
+                    )
+                )
 
+        if state.phase == 1:
+            for kind, word in (("location", "a Location"), ("source", "a Source"), ("scoop", "an Inside Scoop")):
+                offer(CollectCard(player=seat, kind=kind), f"Collect {word}", "collect", category=kind)
+        offer(UseAbility(player=seat), "Use the Reporter Power", "ability")
+        if state.phase == 1:
+            return tuple(moves)
+        offer(Pass(player=seat), "Pass", "pass")
+        offer(DeclareDone(player=seat), "Done for the round", "done")
+        offer(PlayScoop(player=seat, scoop="early_bird"), "Early Bird (another action)", "early_bird")
+        for lead in state.lineup:
+            where = lead.category
+            for action, label in LEAD_ACTIONS.items():
+                if action == "location":
+                    command: Command = PlayLocation(player=seat, lead=where)
+                elif action == "close":
+                    command = CloseLead(player=seat, lead=where)
+                else:
+                    command = PlayScoop(player=seat, scoop=action, lead=where)
+                offer(command, f"{label} on {where}", action, lead=where)
+            for category in state.categories:
+                bonus = category != where
+                sample = 1  # any printed value the rules accept: legality does not depend on it
+                command = PlaySource(player=seat, lead=where, value=sample, category=category if bonus else "")
+                label = f"{category} Bonus Source on {where}" if bonus else f"{where} Source"
+                offer(command, label, "source", lead=where, category=category)
+        return tuple(moves)
+
+    def outcome(self, state: ChannelWonState) -> Outcome | None:
+        """How the game came out (``None`` while it is played): after three rounds the most points wins, a tie
+        going to the most Leads reported in the final round, then co-anchors (Ending the Game; Termination
+        ``WON`` with one or several winners); Channel None when the rating fell below one star, everyone loses
+        (Network Ratings; ``ALL_LOST``); or ended at the table (``ENDED_BY_HAND``). ``ranking``: points, then
+        Leads reported in the final round (seat order for a tie), for a game the rules scored."""
+        if not state.finished:
+            return None
+        figures = self.figures(state)
+        if state.result == "ended":
+            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table: {state.end_reason}")
+        if state.result == "channel_none":
+            return Outcome(Termination.ALL_LOST, (), figures, f"{state.end_reason} ({R_RATINGS})")
+        reported = dict(state.last_round)
+        ranking = sorted(state.names, key=lambda name: (-state.reporter(name).score, -reported.get(name, 0)))
+        best = state.reporter(ranking[0]).score
+        tied = [name for name in state.names if state.reporter(name).score == best]
+        reason = f"{state.end_reason} ({R_GAME_END})"
+        if len(tied) > 1:
+            counts = ", ".join(f"{name} {reported.get(name, 0)}" for name in tied)
+            reason += f"; tied on {best} points, most Leads reported in the final round: {counts}"
+        return Outcome(Termination.WON, state.winners, figures, reason, tuple(ranking))
+
+
+# -- folding events into the state (one function per event class) ----------------------------------------------
+
+
+def _with_reporter(state: ChannelWonState, name: str, **changes: Any) -> ChannelWonState:
+    return replace(state, reporters=tuple(replace(r, **changes) if r.name == name else r for r in state.reporters))
+
+
+def _on_lead(state: ChannelWonState, category: str, change: Callable[[Lead], Lead]) -> ChannelWonState:
+    index = state.categories.index(category)
+    return replace(state, lineup=_replace_in(state.lineup, index, change(state.lineup[index])))
+
+
+def _card_collected(state: ChannelWonState, event: CardCollected) -> ChannelWonState:
+    state = _with_reporter(state, event.player, hand=event.hand)
+    return replace(state, turn=event.next or state.turn, acted=True)
+
+
+def _reporting_started(state: ChannelWonState, event: ReportingStarted) -> ChannelWonState:
+    return replace(state, phase=2, turn=event.first, last_actor=None)
+
+
+def _ability_used(state: ChannelWonState, event: AbilityUsed) -> ChannelWonState:
+    return _with_reporter(state, event.player, ability_used=True)
+
+
+def _acted(state: ChannelWonState, player: str, following: str | None, card: bool = True) -> ChannelWonState:
+    """After a Phase 2 action of ``player``: one card fewer in hand (``card``), the turn to ``following``."""
+    if card:
+        state = _with_reporter(state, player, hand=state.reporter(player).hand - 1)
+    return replace(state, turn=following, last_actor=player, acted=True)
+
+
+def _location_played(state: ChannelWonState, event: LocationPlayed) -> ChannelWonState:
+    state = _on_lead(
+        state,
+        event.lead,
+        lambda lead: replace(lead, location=event.location, contributors=lead.contributors + (event.player,)),
+    )
+    return _acted(state, event.player, event.next)
+
+
+def _add_play(event: SourcePlayed | ScoopPlayed, play: Play) -> Callable[[Lead], Lead]:
+    def change(lead: Lead) -> Lead:
+        lead = replace(lead, plays=lead.plays + (play,))
+        if event.new_contributor:
+            lead = replace(lead, contributors=lead.contributors + (event.player,))
+        return lead
+
+    return change
+
+
+def _source_played(state: ChannelWonState, event: SourcePlayed) -> ChannelWonState:
+    if event.bonus:
+        play = Play(f"{event.category} bonus", "bonus", event.points, event.player)
+    else:
+        play = Play(event.source_type or f"{event.category} Source", "source", event.points, event.player)
+    return _acted(_on_lead(state, event.lead, _add_play(event, play)), event.player, event.next)
+
+
+def _scoop_played(state: ChannelWonState, event: ScoopPlayed) -> ChannelWonState:
+    if event.scoop == "early_bird":  # the card is spent; the turn comes back and is nobody's "last action"
+        state = _with_reporter(state, event.player, hand=state.reporter(event.player).hand - 1)
+        return replace(state, turn=event.next, last_actor=None, acted=True)
+    play = Play(SCOOPS[event.scoop], event.scoop, event.points, event.player)
+    return _acted(_on_lead(state, event.lead, _add_play(event, play)), event.player, event.next)
+
+
+def _lead_closed(state: ChannelWonState, event: LeadClosed) -> ChannelWonState:
+    state = _on_lead(state, event.lead, lambda lead: replace(lead, closed=True))
+    return _acted(state, event.player, event.next, card=False)
+
+
+def _passed(state: ChannelWonState, event: Passed) -> ChannelWonState:
+    return _acted(_with_reporter(state, event.player, passed=True), event.player, event.next, card=False)
+
+
+def _player_done(state: ChannelWonState, event: PlayerDone) -> ChannelWonState:
+    state = _with_reporter(state, event.player, done=True)
+    return replace(state, turn=event.next, last_actor=None, acted=True)
+
+
+def _lead_scored(state: ChannelWonState, event: LeadScored) -> ChannelWonState:
+    """The contributors' new scores, and the Lead added to the round's :class:`RoundScoring` (the first Lead
+    of a round starts a new record)."""
+    after = {move.player: move.after for move in event.moves}
+    reporters = tuple(replace(r, score=after[r.name]) if r.name in after else r for r in state.reporters)
+    scoring = state.scoring
+    if scoring is None or scoring.round != event.round:
+        scoring = RoundScoring(event.round, state.stars, state.stars)
+    result = LeadResult(
+        event.lead,
+        event.headline,
+        event.value,
+        event.parts,
+        event.reported,
+        event.why,
+        event.contributors_scored,
+        event.unscored,
+        tuple((m.player, m.before, m.after, m.floored) for m in event.moves),
+        event.contributors,
+    )
+    return replace(state, reporters=reporters, scoring=replace(scoring, leads=scoring.leads + (result,)))
+
+
+def _rating_dropped(state: ChannelWonState, event: RatingDropped) -> ChannelWonState:
+    scoring = state.scoring
+    if scoring is not None:
+        scoring = replace(scoring, stars=event.stars, stars_lost=scoring.stars_lost + ((event.lead, event.why),))
+    return replace(state, stars=event.stars, scoring=scoring)
+
+
+def _round_started(state: ChannelWonState, event: RoundStarted) -> ChannelWonState:
+    number = event.round
+    scoring = state.scoring and replace(state.scoring, next_order=event.order)
+    return replace(
+        state,
+        round=number,
+        phase=1,
+        order=event.order,
+        turn=event.order[0],
+        last_actor=None,
+        lineup=tuple(Lead(stack[number - 1]) for stack in state.stacks),
+        reporters=tuple(replace(r, hand=0, passed=False, done=False) for r in state.reporters),
+        last_round=event.reported,
+        scoring=scoring,
+        acted=False,
+    )
+
+
+def _game_over(state: ChannelWonState, event: GameOver) -> ChannelWonState:
+    scoring = state.scoring and replace(state.scoring, outcome=event.reason)
+    return replace(
+        state,
+        result=event.result,
+        winners=event.winners,
+        turn=None,
+        end_reason=event.reason,
+        scoring=scoring,
+        acted=False,
+        last_round=event.reported,
+    )
+
+
+def _game_ended(state: ChannelWonState, event: GameEnded) -> ChannelWonState:
+    return replace(state, result="ended", turn=None, end_reason=event.reason)
+
+
+#: How each event class folds into the state (:meth:`ChannelWon.evolve`).
+FOLDS: dict[type[Event], Callable[[ChannelWonState, Any], ChannelWonState]] = {
+    CardCollected: _card_collected,
+    ReportingStarted: _reporting_started,
+    AbilityUsed: _ability_used,
+    LocationPlayed: _location_played,
+    SourcePlayed: _source_played,
+    ScoopPlayed: _scoop_played,
+    LeadClosed: _lead_closed,
+    Passed: _passed,
+    PlayerDone: _player_done,
+    LeadScored: _lead_scored,
+    RatingDropped: _rating_dropped,
+    RoundStarted: _round_started,
+    GameOver: _game_over,
+    GameEnded: _game_ended,
+}
 
 CHANNEL_WON = ChannelWon()
 
-__all__ = [
-    "CHANNEL_WON",
-    "ChannelWon",
-    "ChannelWonState",
-    "Lead",
-    "Play",
-    "Reporter",
-    "CollectCard",
-    "UseAbility",
-    "PlayLocation",
-    "PlaySource",
-    "PlayScoop",
-    "CloseLead",
-    "Pass",
-    "DeclareDone",
-    "PassOrDone",
-    "Character",
-    "KNOWN_CHARACTERS",
-    "LeadResult",
-    "RoundScoring",
-    "format_breakdown",
-    "result_lines",
-    "stars_text",
-]
+__all__ = ["CHANNEL_WON", "ChannelWon", "FOLDS", "LEAD_ACTIONS", "read_catalogue_option"]

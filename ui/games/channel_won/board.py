@@ -1,11 +1,12 @@
 """The Channel WON board: the star rating, the reporters, the Lineup as one column per category, and the
-turn's actions. Layout in ``ui/kv/games/channel_won.kv``.
+turn's actions. Layout in ``ui/games/channel_won/board.kv``.
 
 The board reads the state and posts commands; it never changes anything itself. Tapping a Lead opens a
 dialog with what the player whose turn it is can do on it (Location, a Source or Bonus Source with its printed
 value on a +/- stepper within the rule's range, Inside Scoops, closing it); what the rules forbid there and then
-is disabled with a short reason on the button (the engine's ``decide`` is asked, so the board never guesses a
-rule). Refusals come back in the message bar with the rule.
+is disabled with a short reason on the button. The action bar's buttons likewise: everything the board enables
+or disables comes from the rules' ``legal_commands`` (the board never guesses a rule nor reads refusal text).
+Refusals come back in the message bar with the rule.
 
 When a round is scored the board opens its results (one Lead a line, the stars, the next round's order); the
 "Round N results" button opens them again until the next round's first action, and at the end of the game.
@@ -21,7 +22,6 @@ from kivy.uix.button import Button
 from kivy.uix.popup import Popup
 from kivy.uix.togglebutton import ToggleButton
 
-from companion.errors import IllegalCommand
 from companion.games.channel_won import (
     BONUS_VALUES,
     CATEGORIES,
@@ -188,7 +188,9 @@ class ChannelWonBoard(GameBoard):
     round_text = StringProperty("")
     turn_text = StringProperty("")
     phase = NumericProperty(1)
+    collect_disabled = BooleanProperty(True)
     pass_disabled = BooleanProperty(True)
+    done_disabled = BooleanProperty(True)
     ability_text = StringProperty("Ability")
     ability_disabled = BooleanProperty(True)
     early_bird_text = StringProperty("Early Bird")
@@ -319,45 +321,23 @@ class ChannelWonBoard(GameBoard):
         return PlayScoop(player=player, scoop=action, lead=lead)
 
     def check_actions(self, popup: CwLeadPopup) -> None:
-        """Ask the rules (``decide`` is pure: nothing changes) which of the dialog's actions they forbid now,
-        and put a short reason on each such button; the full refusal with its rule stays in the message bar
-        if the handler is called anyway."""
+        """Disable what the rules forbid now on the dialog's Lead, from :meth:`ChannelWon.legal_commands` for the
+        dialog's player: each forbidden action's button shows the short reason the rules give (the Source button
+        the one for the chosen card's category: a Source or a Bonus Source); the full refusal with its rule
+        comes in the message bar if the handler is called anyway."""
         state = self.current
         if state is None or not popup.card_category:
             return
-        lead = state.lead(popup.lead_category)
         blocked = {}
-        for action in self.ACTIONS + ("source",):
-            try:
-                CHANNEL_WON.decide(state, self._command(popup, action))
-            except IllegalCommand as error:
-                blocked[action] = self.short_reason(lead, action, popup, error)
-            except Exception:  # a malformed value is left to the refusal in the message bar
-                pass
+        for move in CHANNEL_WON.legal_commands(state, popup.player):
+            if move.lead != popup.lead_category or move.enabled:
+                continue
+            if move.action == "source":
+                if move.category == popup.card_category:
+                    blocked["source"] = move.short
+            elif move.action in self.ACTIONS:
+                blocked[move.action] = move.short
         popup.blocked = blocked
-
-    @staticmethod
-    def short_reason(lead, action: str, popup: CwLeadPopup, error: IllegalCommand) -> str:
-        """A few words for a disabled button (the engine's refusal says it in full)."""
-        reason = error.reason
-        bonus = action == "source" and popup.card_category != popup.lead_category
-        if "no cards left" in reason:
-            return "no cards left"
-        if "no Reporter Tile left" in reason:
-            return "no tile left"
-        if action == "close" and lead.closed:
-            return "already closed"
-        if action in ("location", "security_footage") and lead.location is not None:
-            return "has its Location"
-        if lead.closed and action in ("location", "security_footage", "star_witness", "source") and not bonus:
-            return "Lead is closed"
-        if action in ("star_witness", "source") and not bonus and lead.location is None:
-            return "needs its Location"
-        if (action in ("discredit", "final_touch") or bonus) and not lead.closed:
-            return "closed Leads only"
-        if bonus:
-            return "no such Bonus here"
-        return reason if len(reason) <= 24 else reason[:23] + "…"
 
     @staticmethod
     def _mark_category(popup: CwLeadPopup) -> None:
@@ -397,6 +377,20 @@ class ChannelWonBoard(GameBoard):
         )
 
     # -- drawing ----------------------------------------------------------------------------------------------
+    @staticmethod
+    def offered(state, seat: str | None) -> dict[str, Any]:
+        """What the rules offer ``seat`` now beside the Leads (:meth:`ChannelWon.legal_commands`), by action:
+        ``"collect:location"``, ``"pass"``, ``"done"``, ``"early_bird"``, ``"ability"``; empty for no seat."""
+        if not seat:
+            return {}
+        moves = CHANNEL_WON.legal_commands(state, seat)
+        return {(f"collect:{m.category}" if m.action == "collect" else m.action): m for m in moves if not m.lead}
+
+    @staticmethod
+    def _enabled(offered: dict[str, Any], action: str) -> bool:
+        move = offered.get(action)
+        return move is not None and move.enabled
+
     def update(self, state, view) -> None:
         """Redraw the stars, the reporters, the Lineup and the action bar from ``state``."""
         self.state = state
@@ -416,11 +410,22 @@ class ChannelWonBoard(GameBoard):
         else:
             self.turn_text = f"{state.turn}'s turn"
         turn = state.reporter(state.turn) if state.turn else None
-        self.pass_disabled = turn is None or state.phase != 2 or turn.passed
-        self.ability_disabled = turn is None or turn.ability_used
-        self.ability_text = f"Ability\n{turn.character or 'Character'}" if turn else "Ability"
-        self.early_bird_disabled = state.finished or state.phase != 2 or not state.last_actor
-        self.early_bird_text = f"Early Bird\n{state.last_actor}" if state.last_actor else "Early Bird"
+        offered = self.offered(state, state.turn)
+        self.collect_disabled = not any(move.enabled for key, move in offered.items() if key.startswith("collect"))
+        self.pass_disabled = not self._enabled(offered, "pass")
+        self.done_disabled = not self._enabled(offered, "done")
+        self.ability_disabled = not self._enabled(offered, "ability")
+        ability = offered.get("ability")
+        if turn is None:
+            self.ability_text = "Ability"
+        elif ability is not None and not ability.enabled and ability.short:
+            self.ability_text = f"Ability\n{ability.short}"
+        else:
+            self.ability_text = f"Ability\n{turn.character or 'Character'}"
+        self.early_bird_disabled = not self._enabled(self.offered(state, state.last_actor), "early_bird")
+        self.early_bird_text = (
+            f"Early Bird\n{state.last_actor}" if state.last_actor and not self.early_bird_disabled else "Early Bird"
+        )
         self.results_available = state.scoring is not None and (state.finished or not state.acted)
         self.results_text = f"Round {state.scoring.round}\nresults" if state.scoring is not None else ""
         left_out = [c for c in CATEGORIES if c not in state.categories]
