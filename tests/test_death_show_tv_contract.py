@@ -254,6 +254,11 @@ def test_no_legal_commands_for_the_dead_or_after_the_end_and_an_unknown_seat_is_
     assert {e.kind for e in RULES.legal_commands(state, "Elena")} == {"RemoveLocation"}  # R18: her own death
     state = _run(state, RemoveLocation(player="Elena", location="The Caves"))
     assert RULES.legal_commands(state, "Elena") == ()
+    state = _run(state, DrawCard(player="Kelpie"))
+    moves = {e.command.location: e for e in RULES.legal_commands(state, "Kelpie") if e.kind == "Move"}
+    assert len(moves) == 9 and not moves["The Caves"].enabled  # a removed Location is shown, with why not
+    assert moves["The Caves"].reason == "The Caves has been removed from the game: nobody may move there"
+    assert moves["The Caves"].rule == "The Island Shrinks"
     with pytest.raises(MalformedCommand):
         RULES.legal_commands(state, "Nobody")
 

@@ -856,9 +856,9 @@ class DeathShowTv:
         * the dice they owe (``RollDice``);
         * in a Combat, while it is their turn to show cards: ``DeclareFighter`` (``command`` ``None``: they
           choose the cards), ``"Unarmed, no cards"`` and ``AdjustBonus`` ±1 (How Combat Is Resolved 1-2);
-        * after a death they caused: one ``RemoveLocation`` per Location in play (The Island Shrinks);
+        * after a death they caused: one ``RemoveLocation`` per Location (The Island Shrinks);
         * the phase's actions, disabled while a Combat or death is settled or when it is not their turn:
-          ``DrawCard`` (Draw Phase); ``Fight`` and one ``Move`` and ``Hunt`` per Location in play (Action
+          ``DrawCard`` (Draw Phase); ``Fight`` and one ``Move`` and ``Hunt`` per Location, removed ones too (Action
           Phase); ``PlayEvent`` (``command`` ``None``) and ``EndTurn`` (Event Phase); ``Discard`` (Discard
           Phase, when they hold more than 7);
         * corrections for card effects the companion does not follow: ``NewWeaponLevel``, and ``AdjustHand``,
@@ -875,7 +875,6 @@ class DeathShowTv:
             found += [
                 self.check(state, RemoveLocation(player=seat, location=loc.name), f"Remove {loc.name}")
                 for loc in state.locations
-                if not loc.removed
             ]
         if not me.alive:  # only removing a Location after their own death is theirs to do (R12, R18, R19)
             return tuple(found)
@@ -894,9 +893,8 @@ class DeathShowTv:
         elif state.phase == "action":
             found.append(self.check(state, Fight(player=seat), "Fight here"))
             for loc in state.locations:
-                if not loc.removed:
-                    found.append(self.check(state, Move(player=seat, location=loc.name), f"Move to {loc.name}"))
-                    found.append(self.check(state, Hunt(player=seat, location=loc.name), f"Hunt on {loc.name}"))
+                found.append(self.check(state, Move(player=seat, location=loc.name), f"Move to {loc.name}"))
+                found.append(self.check(state, Hunt(player=seat, location=loc.name), f"Hunt on {loc.name}"))
         elif state.phase == "event":
             card = next(f"Event {i}" for i in range(len(state.names) + 1) if f"Event {i}" not in state.names)
             found.append(self._open(state, "Event…", PlayEvent(player=seat, card=card)))
