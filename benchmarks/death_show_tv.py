@@ -12,7 +12,10 @@ Measures (``time.perf_counter``; mean over runs after a warm-up):
 3. ``odds_by_dice``: the same odds by rolling out all 6⁸ = 1,679,616 faces of the eight dice (one run;
    skipped with ``--quick``);
 4. ``odds`` for the largest possible combat, eight two-dice fighters (an Event against seven);
-5. ``DeathShowTv.view`` of a state in that four-fighter combat (the odds plus the rest of the screen).
+5. ``DeathShowTv.public_view`` of a state in that four-fighter combat (the odds plus the rest of the screen);
+6. ``DeathShowTv.legal_commands`` of the player in the Action Phase of an eight-Contestant game (each of its
+   ~25 entries checked by a pure ``decide``; the board asks for it after every move), beside a bare
+   ``decide`` of one Move in the same state as the baseline.
 
 The three methods must agree exactly (Fractions); the script says so. Figures are measurements, not
 assertions: it exits 0 unless it crashes.
@@ -48,7 +51,7 @@ def four_fighter_state():
     def run(command):
         nonlocal state
         for event in rules.decide(state, command):
-            state = rules.evolve(state, event.type, event.payload)
+            state = rules.evolve(state, event)
 
     def tie():
         while state.combat is not None and state.combat.next_to_declare is not None:
@@ -67,6 +70,14 @@ def four_fighter_state():
     run(Hunt(player="Rex", location="The Caves"))
     for name, bonus in (("Rex", 0), ("Kelpie", 1), ("Jhon", 3), ("Elena", 2)):
         run(DeclareFighter(fighter=name, bonuses=(("Card", bonus),), dice=2))
+    return state
+
+
+def run_all(state, *commands):
+    """``state`` after ``commands`` (pure decide/evolve)."""
+    for command in commands:
+        for event in DEATH_SHOW_TV.decide(state, command):
+            state = DEATH_SHOW_TV.evolve(state, event)
     return state
 
 
@@ -92,11 +103,21 @@ def main() -> int:
         agree = agree and closed == rolled
     mean, sd = mean_seconds(lambda: odds(tuple(EIGHT)), runs, warm_up=2)
     print(f"4. odds, 8 fighters × 2 dice (closed form):      {mean * 1e3:9.2f} ms ± {sd * 1e3:.2f}")
-    state = four_fighter_state()
-    mean, sd = mean_seconds(lambda: DEATH_SHOW_TV.view(state), runs, warm_up=2)
-    print(f"5. view() of the 4-fighter combat (odds remembered after the first): {mean * 1e3:6.2f} ms ± {sd * 1e3:.2f}")
+    combat = state = four_fighter_state()
+    mean, sd = mean_seconds(lambda: DEATH_SHOW_TV.public_view(state), runs, warm_up=2)
+    print(f"5. public_view(), 4-fighter combat (odds remembered): {mean * 1e3:6.2f} ms ± {sd * 1e3:.2f}")
+    state = DEATH_SHOW_TV.new_game([PlayerSeat(f"P{i}") for i in range(8)], {"roll_off": False, "starting_cards": 3})
+    for i, where in enumerate(("The Caves", "The Bunker", "Dense Forest")):
+        state = run_all(state, DrawCard(player=f"P{i}"), Move(player=f"P{i}", location=where), EndTurn(player=f"P{i}"))
+    state = run_all(state, DrawCard(player="P3"))
+    move = Move(player="P3", location="Turtle Beach")
+    base, base_sd = mean_seconds(lambda: DEATH_SHOW_TV.decide(state, move), runs * 20, warm_up=5)
+    mean, sd = mean_seconds(lambda: DEATH_SHOW_TV.legal_commands(state, "P3"), runs, warm_up=2)
+    count = len(DEATH_SHOW_TV.legal_commands(state, "P3"))
+    print(f"6. legal_commands, Action Phase, 8 seats ({count} entries): {mean * 1e3:6.2f} ms ± {sd * 1e3:.2f}")
+    print(f"   baseline: one decide(Move) in the same state:       {base * 1e3:6.2f} ms ± {base_sd * 1e3:.2f}")
     print(f"methods agree exactly: {agree}")
-    for name, chances in DEATH_SHOW_TV.combat_odds(state):
+    for name, chances in DEATH_SHOW_TV.combat_odds(combat) or ():
         print("   " + chances.describe(name))
     return 0
 

@@ -12,6 +12,7 @@ from table_helpers import accepted, event_count
 
 from companion.commands import AnswerDice, EndGame, NewGame, PlayerSeat, RollDice, Undo
 from companion.errors import BadOption, CommandError, DiceError, GameFinished, IllegalCommand, MalformedCommand
+from companion.game import Termination
 from companion.games import find_game
 from companion.games.death_show_tv import (
     LOCATIONS,
@@ -714,6 +715,10 @@ def test_last_contestant_standing_wins(table):
     state = table.state
     assert state.finished and state.winner == "Jhon" and state.deaths == ()
     assert table.view().status.startswith("Game over: Jhon is the last Contestant standing")
+    outcome = RULES.outcome(state)
+    assert outcome.termination is Termination.LAST_STANDING and outcome.winners == ("Jhon",)
+    assert outcome.reason.endswith("survives the show (Objective of the Game)")
+    assert outcome.figures["Kelpie"]["vitality"] == 0 and outcome.figures["Jhon"]["vitality"] == 1
     assert table.journal.game(table.session.game_id).status == "finished"
     refused(table, EndTurn(player="Jhon"), GameFinished)
     ok(table, Undo())
@@ -739,6 +744,8 @@ def test_an_event_killing_two_at_once_leaves_the_third_as_winner(table):
     assert not c(table, "Kelpie").alive and not c(table, "Jhon").alive
     assert table.state.finished and table.state.winner == "Elena"
     assert table.view().players[2].headline == "WINNER"
+    outcome = RULES.outcome(table.state)
+    assert (outcome.termination, outcome.winners) == (Termination.LAST_STANDING, ("Elena",))
 
 
 def test_no_winner_when_the_last_two_die_together(table):
@@ -762,6 +769,9 @@ def test_no_winner_when_the_last_two_die_together(table):
     state = table.state
     assert state.finished and state.winner is None and state.deaths == ()
     assert "no winner" in table.view().status
+    outcome = RULES.outcome(state)
+    assert (outcome.termination, outcome.winners) == (Termination.ALL_LOST, ())
+    assert "no winner" in outcome.reason and "Objective of the Game" in outcome.reason
     assert table.view().players[0].headline == "DEAD" and table.view().players[1].headline == "DEAD"
 
 
@@ -782,8 +792,9 @@ def test_heal_never_above_the_starting_vitality_and_wound_validated(table):
 
 
 def test_buttons_are_the_three_seat_buttons_with_labels(table):
-    assert RULES.button_actions == ("on_the_air", "sponsor", "roll")
-    assert set(RULES.button_labels) == set(RULES.button_actions)
+    assert tuple(b.action for b in RULES.info.buttons) == ("on_the_air", "sponsor", "roll")
+    assert tuple(b.slot for b in RULES.info.buttons) == ("a", "b", "c")
+    assert all(b.label for b in RULES.info.buttons)
     assert RULES.button_command("roll", "Kelpie") == RollDice(roller="Kelpie", source="button")
     with pytest.raises(MalformedCommand):
         RULES.button_command("peek", "Kelpie")
@@ -850,8 +861,13 @@ def test_every_table_refusal_is_a_command_error(table):
 
 def test_end_game_at_the_table(table):
     start(table, 2)
+    assert RULES.outcome(table.state) is None
     ok(table, EndGame(reason="the owner has the final word"))
     assert table.state.finished and table.view().finished
+    outcome = RULES.outcome(table.state)
+    assert (outcome.termination, outcome.winners) == (Termination.ENDED_BY_HAND, ())
+    assert outcome.reason == "ended at the table: the owner has the final word"
+    assert set(outcome.figures) == {"Kelpie", "Jhon"}
 
 
 def test_panels_show_vitality_location_cards_turn_and_odds_in_plain_ascii(table):
@@ -968,7 +984,9 @@ def test_one_card_is_singular_in_refusals_notes_and_history(table):
 
 
 def test_a_death_with_one_card_says_card_and_one_with_none_says_so():
-    describe = RULES.describe
+    def describe(event_type, payload):
+        return RULES.describe(RULES.events.decode(event_type, payload))
+
     one = {"player": "Kelpie", "cause": "combat", "killers": ["Jhon"], "remover": "Jhon", "cards": 1, "rule": ""}
     assert "keeps their 1 card" in describe("contestant_died", one)
     assert "their 1 card is discarded" in describe("contestant_died", {**one, "cause": "other", "killers": []})

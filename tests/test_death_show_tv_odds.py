@@ -143,7 +143,7 @@ def _engine_combat(seats: int, attacker_decl: dict, defender_decl: dict, wound_j
     def run(command):
         nonlocal state
         for event in rules.decide(state, command):
-            state = rules.evolve(state, event.type, event.payload)
+            state = rules.evolve(state, event)
 
     run(DrawCard(player="Kelpie"))
     run(Move(player="Kelpie", location="The Caves"))
@@ -177,7 +177,7 @@ def test_odds_match_a_long_seeded_simulation_through_the_engine(seats, attacker,
         while (request := rules.pending_dice(state)) is not None and state.combat is not None:
             values = tuple(generator.randint(1, 6) for _ in range(request.count))
             for event in rules.decide(state, AnswerDice(roller=request.roller, values=values, source="built-in")):
-                state = rules.evolve(state, event.type, event.payload)
+                state = rules.evolve(state, event)
         for name in state.last_combat.winners:
             wins[name] += 1
         for name in state.last_combat.losers:

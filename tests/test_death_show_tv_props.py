@@ -144,20 +144,21 @@ def test_random_play_keeps_the_invariants(data, players, vitality, roll_off):
             continue
         for event in events:
             assert json.loads(json.dumps(event.payload)) == event.payload
-            assert RULES.describe(event.type, event.payload)
-            state = RULES.evolve(state, event.type, event.payload)
+            assert RULES.events.decode(event.type, json.loads(json.dumps(event.payload))) == event
+            assert RULES.describe(event)
+            state = RULES.evolve(state, event)
             journal.append(event)
         _check(state, vitality)
-        RULES.view(state)
+        RULES.public_view(state)
     refolded = start
     for event in journal:
-        refolded = RULES.evolve(refolded, event.type, event.payload)
+        refolded = RULES.evolve(refolded, event)
     assert refolded == state
 
 
 def _apply(state, command):
     for event in RULES.decide(state, command):
-        state = RULES.evolve(state, event.type, event.payload)
+        state = RULES.evolve(state, event)
     return state
 
 

@@ -11,9 +11,13 @@ discard) and The Island Shrinks. Card identities are not tracked, only how many 
 Beyond the rulebook: each fighter's exact chance to win, lose or neither before the dice
 (:func:`companion.games.death_show_tv.combat.odds`), and every total as a base plus named bonuses.
 
-House rules and rulings: see :class:`DeathShowTv` and ``docs/rulings-death-show-tv.md``.
+House rules and rulings: see :class:`DeathShowTv`, ``info.OPTIONS`` and ``docs/rulings-death-show-tv.md``.
+
+Modules: ``info`` (static facts, house-rule options), ``state``, ``commands``, ``events`` (one class per
+journal event type), ``rules`` (decide, evolve, legal commands, outcome), ``view`` (public and private views,
+figures, status) and ``combat`` (totals and odds).
 """
 
 from companion.games._lazy import lazy_exports
 
-__getattr__, __dir__ = lazy_exports(__name__, ("rules", "state", "commands", "combat"))
+__getattr__, __dir__ = lazy_exports(__name__, ("rules", "state", "commands", "events", "view", "combat", "info"))

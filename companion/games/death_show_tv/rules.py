@@ -1,7 +1,10 @@
-"""The Death Show TV rules engine: ``decide`` (command → events, or a rule-cited refusal) and ``evolve``.
+"""The Death Show TV rules engine: ``decide`` (command → typed events, or a rule-cited refusal), ``evolve``
+(one event folded into the state), and the rest of :class:`companion.game.Game`.
 
 Rule names are the section names of ``rules/death-show-tv.txt``; rulings where the rulebook is silent
-are numbered R1, R2, … in ``docs/rulings-death-show-tv.md``.
+are numbered R1, R2, … in ``docs/rulings-death-show-tv.md``. The state is in :mod:`.state`, the commands in
+:mod:`.commands`, the events in :mod:`.events`, the read-only views in :mod:`.view`, the combat arithmetic
+in :mod:`.combat`.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice
-from companion.dice import DiceRequest, check_answer, roll_payload
-from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
-from companion.events import NewEvent
-from companion.games import PlayerView, TableView
-from companion.games.death_show_tv.combat import Chances, Part, odds, resolve_rolled
+from companion.dice import DiceRequest, RollOff, check_answer
+from companion.errors import BadOption, CommandError, GameFinished, IllegalCommand, MalformedCommand
+from companion.events import Event, EventCodec
+from companion.game import GameInfo, LegalCommand, Outcome, PrivateView, Termination
+from companion.games import TableView
+from companion.games.death_show_tv import view
+from companion.games.death_show_tv.combat import Chances, Part, resolve_rolled
 from companion.games.death_show_tv.commands import (
     AdjustBonus,
     AdjustHand,
@@ -34,13 +39,40 @@ from companion.games.death_show_tv.commands import (
     RemoveLocation,
     Wound,
 )
+from companion.games.death_show_tv.events import (
+    CODEC,
+    BonusDrafted,
+    CardsMoved,
+    CombatResolved,
+    CombatStarted,
+    ContestantDied,
+    DeathShowEvent,
+    DiceRolled,
+    EventPlayed,
+    FighterDeclared,
+    FirstPlayerChosen,
+    GameEnded,
+    GameOver,
+    HandChanged,
+    KillerChosen,
+    LocationRemoved,
+    Moved,
+    PhaseChanged,
+    ResolvedFighter,
+    RollOffTied,
+    StartingFighter,
+    TurnStarted,
+    VitalityChanged,
+    WeaponLevelRaised,
+    cards,
+)
+from companion.games.death_show_tv.info import INFO
 from companion.games.death_show_tv.state import (
     HAND_LIMIT,
     LOCATIONS,
     MAX_WEAPON_LEVEL,
     PHASE_NAMES,
     SHOW_CARDS,
-    START_VITALITY,
     Combat,
     CombatReport,
     Contestant,
@@ -48,57 +80,39 @@ from companion.games.death_show_tv.state import (
     DeathShowState,
     Fighter,
     Location,
-    RollOff,
     Settings,
 )
-from companion.tracks import Track
-from companion.words import count, noun, verb
-
-# -- event types ----------------------------------------------------------------------------------------
-DICE_ROLLED = "dice_rolled"
-ROLL_OFF_TIED = "roll_off_tied"
-FIRST_PLAYER_CHOSEN = "first_player_chosen"
-TURN_STARTED = "turn_started"
-PHASE_CHANGED = "phase_changed"
-HAND_CHANGED = "hand_changed"
-CARDS_MOVED = "cards_moved"
-WEAPON_LEVEL_RAISED = "weapon_level_raised"
-MOVED = "moved"
-EVENT_PLAYED = "event_played"
-COMBAT_STARTED = "combat_started"
-BONUS_DRAFTED = "bonus_drafted"
-FIGHTER_DECLARED = "fighter_declared"
-COMBAT_RESOLVED = "combat_resolved"
-VITALITY_CHANGED = "vitality_changed"
-CONTESTANT_DIED = "contestant_died"
-KILLER_CHOSEN = "killer_chosen"
-LOCATION_REMOVED = "location_removed"
-GAME_OVER = "game_over"
-GAME_ENDED = "game_ended"
-
-#: Rule references used in events and refusals.
-R_START = "Starting the Game"
-R_PHASES = "Phases of a Turn"
-R_MOVE = "Phases of a Turn 2: Move"
-R_HUNT = "Phases of a Turn 2: Hunt"
-R_FIGHT = "Phases of a Turn 2: Fight"
-R_EVENT = "Phases of a Turn 3; Types of Show Cards: Event"
-R_DISCARD = "Phases of a Turn 4"
-R_WEAPONS = "Types of Show Cards: Weapons"
-R_COMBAT = "How Combat Is Resolved"
-R_MULTIPLE = "Multiple Combat"
-R_EVENT_COMBAT = "Fighting an Event"
-R_LOOT = "How Combat Is Resolved 5 (Loot)"
-R_UNARMED = "How Combat Is Resolved, note * (Unarmed)"
-R_DEATH = "When a Contestant Dies"
-R_KILLED = "Killing a Contestant in Combat"
-R_OTHER_DEATH = "Killing a Contestant by Other Means"
-R_SHRINKS = "The Island Shrinks"
-R_OBJECTIVE = "Objective of the Game"
+from companion.games.death_show_tv.view import (
+    R_COMBAT,
+    R_DEATH,
+    R_DISCARD,
+    R_EVENT,
+    R_EVENT_COMBAT,
+    R_FIGHT,
+    R_HUNT,
+    R_KILLED,
+    R_LOOT,
+    R_MOVE,
+    R_MULTIPLE,
+    R_OBJECTIVE,
+    R_OTHER_DEATH,
+    R_PHASES,
+    R_SHRINKS,
+    R_START,
+    R_UNARMED,
+    R_WEAPONS,
+    busy,
+    combat_prompt,
+    death_prompt,
+    pending_dice,
+    phase_hint,
+)
+from companion.words import verb
 
 MAX_NAME = 40  # characters in a card or bonus name
 MAX_BONUS = 20  # largest single bonus or Combat value accepted (no printed card is near it)
 MAX_BONUSES = 12  # Equipment / Twist cards declared at once
+MAX_NOTE = 200  # characters in a Location rule's note
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
@@ -106,11 +120,6 @@ def _whole(value: Any, what: str, low: int, high: int) -> int:
     if not is_whole(value) or not low <= value <= high:
         raise MalformedCommand(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
-
-
-def cards(n: int) -> str:
-    """``"1 card"``, ``"0 cards"``, ``"3 cards"``: a count of Show cards with the right plural."""
-    return count(n, "card")
 
 
 def _text(value: Any, what: str) -> str:
@@ -124,82 +133,79 @@ class _Script:
     """Events being decided, with the state they lead to (each event is folded as it is added)."""
 
     def __init__(self, rules: DeathShowTv, state: DeathShowState) -> None:
-        self.rules, self.state, self.events = rules, state, []
+        self.rules, self.state = rules, state
+        self.events: list[DeathShowEvent] = []
 
-    def add(self, event_type: str, payload: Mapping[str, Any]) -> None:
-        self.events.append(NewEvent(event_type, dict(payload)))
-        self.state = self.rules.evolve(self.state, event_type, payload)
+    def add(self, event: DeathShowEvent) -> None:
+        self.events.append(event)
+        self.state = self.rules.evolve(self.state, event)
 
 
 class DeathShowTv:
-    """The Death Show TV rules, registered as ``"death-show-tv"``.
+    """The Death Show TV rules, registered as ``"death-show-tv"`` (:data:`INFO`); meets
+    :class:`companion.game.Game`.
 
-    Options (house rules, :meth:`check_options`): ``vitality`` (starting Vitality, default 4, When a
-    Contestant Dies), ``roll_off`` (first player by a roll-off, default true, Starting the Game),
-    ``location_rules`` (Location name → note of its optional special rule, Location Cards),
-    ``starting_cards`` (Show cards dealt at the start, default 0, ruling R2), ``event_fumbles`` (an Event
-    card's die fumbles on a 1, default true, R6) and ``two_player_rule`` (``"start"``, ``"two_left"`` or
-    ``"off"``, R8).
+    Options (house rules, :meth:`check_options`; specs with their rulings in ``INFO.options``): ``vitality``
+    (starting Vitality, default 4, When a Contestant Dies), ``roll_off`` (first player by a roll-off, default
+    true, Starting the Game), ``location_rules`` (Location name → note of its optional special rule, Location
+    Cards), ``starting_cards`` (Show cards dealt at the start, default 0, ruling R2), ``event_fumbles`` (an
+    Event card's die fumbles on a 1, default true, R6) and ``two_player_rule`` (``"start"``, ``"two_left"``
+    or ``"off"``, R8).
     """
 
-    name = "death-show-tv"
-    title = "Death Show TV"
-    min_players = 2
-    max_players = 8  # Components: 8 Contestant cards
-    player_word = "Contestants"
-    #: Default seat names: the three Contestants the rulebook names, then short stand-ins (R13).
-    default_names = ("Kelpie", "Jhon", "Elena", "Rex", "Mina", "Otto", "Zoe", "Dante")
+    info: GameInfo = INFO
+    events: EventCodec = CODEC
     #: Journal backups after these events (a death settles, a game ends).
-    safe_point_events = (LOCATION_REMOVED, GAME_OVER, GAME_ENDED)
-    #: The three seat buttons (config names from TV Wars) and what they mean here.
-    button_actions = ("on_the_air", "sponsor", "roll")
-    button_labels = {"on_the_air": "Bonus +1", "sponsor": "Confirm", "roll": "Roll"}
+    safe_point_events: frozenset[str] = frozenset({LocationRemoved.TYPE, GameOver.TYPE, GameEnded.TYPE})
+    #: The state's meaning (raise it when the state means something new with the same fields).
+    state_version: int = 0
+
+    @property
+    def name(self) -> str:
+        """``info.name``. TRANSITIONAL: ``tests/journal_canon.py`` still reads ``rules.name``; remove once it
+        reads ``rules.info.name``."""
+        return self.info.name
 
     # -- set-up ---------------------------------------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The options with defaults filled in (see the class docstring).
+        """The options with defaults filled in from ``INFO.options`` (see the class docstring).
 
-        Raises :class:`BadOption` for an unknown option, a Vitality outside 1-20, starting cards outside
-        0-7, a ``location_rules`` entry naming no Location or with an empty or over-long note, or a wrong type.
+        Raises :class:`BadOption` for an unknown option, a value of the wrong kind, a Vitality outside 1-20,
+        starting cards outside 0-7, a ``two_player_rule`` not among its choices, or a ``location_rules`` entry
+        naming no Location or with an empty or over-long note.
         """
-        known = {
-            "vitality": START_VITALITY,
-            "roll_off": True,
-            "location_rules": {},
-            "starting_cards": 0,
-            "event_fumbles": True,
-            "two_player_rule": "start",
-        }
+        specs = {spec.name: spec for spec in self.info.options}
         if not isinstance(options, Mapping):
             raise BadOption("options", f"must be a table of house rules, not {options!r}")
         for option in options:
-            if option not in known:
-                raise BadOption(str(option), f"Death Show TV has no such option; known: {', '.join(known)}")
-        checked = {**known, **options}
+            if option not in specs:
+                raise BadOption(str(option), f"Death Show TV has no such option; known: {', '.join(specs)}")
+        checked = {name: spec.default for name, spec in specs.items()} | dict(options)
+        for name, spec in specs.items():
+            value = checked[name]
+            if spec.kind is bool and not isinstance(value, bool):
+                raise BadOption(name, f"must be true or false, not {value!r}")
+            if spec.choices and value not in spec.choices:
+                raise BadOption(name, f"must be {' or '.join(repr(c) for c in spec.choices)}, not {value!r}")
         vitality = checked["vitality"]
         if not is_whole(vitality) or not 1 <= vitality <= 20:
             raise BadOption("vitality", f"must be a whole number of Vitality Points from 1 to 20, not {vitality!r}")
-        cards = checked["starting_cards"]
-        if not is_whole(cards) or not 0 <= cards <= HAND_LIMIT:
-            raise BadOption("starting_cards", f"must be a whole number from 0 to {HAND_LIMIT}, not {cards!r}")
-        for flag in ("roll_off", "event_fumbles"):
-            if not isinstance(checked[flag], bool):
-                raise BadOption(flag, f"must be true or false, not {checked[flag]!r}")
-        if checked["two_player_rule"] not in ("start", "two_left", "off"):
-            raise BadOption(
-                "two_player_rule", f"must be 'start', 'two_left' or 'off', not {checked['two_player_rule']!r}"
-            )
-        rules = checked["location_rules"]
-        if not isinstance(rules, Mapping):
-            raise BadOption("location_rules", f"must map Location names to notes, not {rules!r}")
-        for where, note in rules.items():
+        dealt = checked["starting_cards"]
+        if not is_whole(dealt) or not 0 <= dealt <= HAND_LIMIT:
+            raise BadOption("starting_cards", f"must be a whole number from 0 to {HAND_LIMIT}, not {dealt!r}")
+        notes = checked["location_rules"]
+        if not isinstance(notes, Mapping):
+            raise BadOption("location_rules", f"must map Location names to notes, not {notes!r}")
+        for where, note in notes.items():
             if where not in LOCATIONS:
                 raise BadOption(
                     "location_rules", f"no Location called {where!r}; the island has {', '.join(LOCATIONS)}"
                 )
-            if not isinstance(note, str) or not note.strip() or len(note) > 200:
-                raise BadOption("location_rules", f"the note for {where} must be 1 to 200 characters, not {note!r}")
-        checked["location_rules"] = {where: note.strip() for where, note in rules.items()}
+            if not isinstance(note, str) or not note.strip() or len(note) > MAX_NOTE:
+                raise BadOption(
+                    "location_rules", f"the note for {where} must be 1 to {MAX_NOTE} characters, not {note!r}"
+                )
+        checked["location_rules"] = {where: note.strip() for where, note in notes.items()}
         return checked
 
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> DeathShowState:
@@ -211,7 +217,7 @@ class DeathShowTv:
         """
         options = self.check_options(options)
         names = [seat.name for seat in players]
-        if not self.min_players <= len(names) <= self.max_players:
+        if not self.info.min_players <= len(names) <= self.info.max_players:
             raise IllegalCommand(
                 f"Death Show TV is for 2 to 8 Contestants, not {len(names)}", "Components: 8 Contestant cards"
             )
@@ -228,7 +234,7 @@ class DeathShowTv:
         return replace(state, turn=names[0], phase="draw", turn_number=1)
 
     # -- decide -----------------------------------------------------------------------------------------------
-    def decide(self, state: DeathShowState, command: Command) -> list[NewEvent]:
+    def decide(self, state: DeathShowState, command: Command) -> list[DeathShowEvent]:
         """The events ``command`` causes in ``state``.
 
         Raises :class:`GameFinished` once the game is over, :class:`MalformedCommand` (or
@@ -266,16 +272,6 @@ class DeathShowTv:
         }
 
     # guards
-    def _busy(self, state: DeathShowState) -> str | None:
-        """Why ordinary play must wait (a roll-off, a Combat, a death being settled), or ``None``."""
-        if state.phase == "setup":
-            return "the first player has not been chosen yet: everyone rolls a die first (Starting the Game)"
-        if state.combat is not None:
-            return f"a Combat is under way: {self._combat_prompt(state)}"
-        if state.deaths:
-            return self._death_prompt(state)
-        return None
-
     def _alive(self, state: DeathShowState, name: Any) -> Contestant:
         if not isinstance(name, str):
             raise MalformedCommand(f"a Contestant is named by text, not {name!r}")
@@ -287,14 +283,14 @@ class DeathShowTv:
     def _my_phase(self, state: DeathShowState, player: Any, phase: str, doing: str) -> Contestant:
         """Check that it is ``player``'s turn, in ``phase``, and nothing else must happen first."""
         contestant = self._alive(state, player)
-        busy = self._busy(state)
-        if busy:
-            raise IllegalCommand(f"{contestant.name} cannot {doing} now: {busy}")
+        waiting = busy(state)
+        if waiting:
+            raise IllegalCommand(f"{contestant.name} cannot {doing} now: {waiting}")
         if state.turn != contestant.name:
             raise IllegalCommand(f"it is {state.turn}'s turn, not {contestant.name}'s", R_PHASES)
         if state.phase != phase:
             raise IllegalCommand(
-                f"{contestant.name} cannot {doing} in the {PHASE_NAMES[state.phase]}: {self._phase_hint(state)}",
+                f"{contestant.name} cannot {doing} in the {PHASE_NAMES[state.phase]}: {phase_hint(state)}",
                 R_PHASES,
             )
         return contestant
@@ -303,17 +299,8 @@ class DeathShowTv:
     def _draw(self, script: _Script, command: DrawCard) -> None:
         me = self._my_phase(script.state, command.player, "draw", "draw the turn's card")
         self._check_hand(me, +1)
-        script.add(
-            HAND_CHANGED,
-            {
-                "player": me.name,
-                "delta": 1,
-                "cards": me.cards + 1,
-                "reason": "draws a Show card",
-                "rule": f"{R_PHASES} 1",
-            },
-        )
-        script.add(PHASE_CHANGED, {"phase": "action", "reason": "Move, Hunt or Fight", "rule": f"{R_PHASES} 2"})
+        script.add(HandChanged(me.name, 1, me.cards + 1, "draws a Show card", f"{R_PHASES} 1"))
+        script.add(PhaseChanged("action", "Move, Hunt or Fight", f"{R_PHASES} 2"))
 
     def _check_hand(self, me: Contestant, delta: int) -> None:
         if not 0 <= me.cards + delta <= SHOW_CARDS:
@@ -328,10 +315,7 @@ class DeathShowTv:
             raise IllegalCommand("nobody draws before the first player is chosen", R_START)
         if state.weapon_level >= MAX_WEAPON_LEVEL:
             raise IllegalCommand(f"all {MAX_WEAPON_LEVEL} Weapon levels are already active", R_WEAPONS)
-        script.add(
-            WEAPON_LEVEL_RAISED,
-            {"player": me.name, "level": state.weapon_level + 1, "rule": "Types of Show Cards: Rule Change; Weapons"},
-        )
+        script.add(WeaponLevelRaised(me.name, state.weapon_level + 1, "Types of Show Cards: Rule Change; Weapons"))
 
     # actions
     def _open_location(self, state: DeathShowState, where: Any) -> Location:
@@ -355,10 +339,8 @@ class DeathShowTv:
                 f"Location (Hunt to attack them)",
                 R_MOVE,
             )
-        script.add(
-            MOVED, {"player": me.name, "from": me.location, "to": location.name, "action": "move", "rule": R_MOVE}
-        )
-        script.add(PHASE_CHANGED, {"phase": "event", "reason": "you may play 1 Event", "rule": f"{R_PHASES} 3"})
+        script.add(Moved(me.name, me.location, location.name, "move", R_MOVE))
+        script.add(PhaseChanged("event", "you may play 1 Event", f"{R_PHASES} 3"))
 
     def _hunt(self, script: _Script, command: Hunt) -> None:
         state = script.state
@@ -375,13 +357,8 @@ class DeathShowTv:
             )
         if me.cards < 1:
             raise IllegalCommand(f"Hunting needs a Trail card and {me.name} holds no cards", R_HUNT)
-        script.add(
-            HAND_CHANGED,
-            {"player": me.name, "delta": -1, "cards": me.cards - 1, "reason": "plays a Trail to Hunt", "rule": R_HUNT},
-        )
-        script.add(
-            MOVED, {"player": me.name, "from": me.location, "to": location.name, "action": "hunt", "rule": R_HUNT}
-        )
+        script.add(HandChanged(me.name, -1, me.cards - 1, "plays a Trail to Hunt", R_HUNT))
+        script.add(Moved(me.name, me.location, location.name, "hunt", R_HUNT))
         self._start_combat(script, "hunt", location.name, me.name, prey)
 
     def _fight(self, script: _Script, command: Fight) -> None:
@@ -414,15 +391,10 @@ class DeathShowTv:
         order = [n for n in state.left_of(attacker) if n in defenders]
         if attacker in defenders:
             order.append(attacker)
-        if card:
-            first = {"name": card, "roller": attacker, "is_event": True, "value": value}
-        else:
-            first = {"name": attacker, "roller": attacker, "is_event": False, "value": None}
-        fighters = [first] + [{"name": n, "roller": n, "is_event": False, "value": None} for n in order]
+        first = StartingFighter(card, attacker, True, value) if card else StartingFighter(attacker, attacker)
+        fighters = (first,) + tuple(StartingFighter(n, n) for n in order)
         rule = R_EVENT_COMBAT if card else (R_MULTIPLE if len(fighters) > 2 else R_COMBAT)
-        script.add(
-            COMBAT_STARTED, {"kind": kind, "location": location, "card": card, "fighters": fighters, "rule": rule}
-        )
+        script.add(CombatStarted(kind, location, card, fighters, rule))
 
     # events
     def _event(self, script: _Script, command: PlayEvent) -> None:
@@ -455,16 +427,7 @@ class DeathShowTv:
                     R_MULTIPLE,
                 )
             location = places.pop() if len(places) == 1 else None
-        script.add(
-            EVENT_PLAYED,
-            {
-                "player": me.name,
-                "card": card,
-                "combat_value": command.combat_value,
-                "targets": list(targets),
-                "rule": R_EVENT,
-            },
-        )
+        script.add(EventPlayed(me.name, card, command.combat_value, targets, R_EVENT))
         if command.combat_value is not None:
             self._start_combat(script, "event", location, me.name, targets, card, command.combat_value)
 
@@ -482,7 +445,7 @@ class DeathShowTv:
             raise IllegalCommand("there is no Combat to declare cards for", R_COMBAT)
         fighter = combat.next_to_declare
         if fighter is None:
-            raise IllegalCommand(f"every fighter has shown their cards; {self._combat_prompt(state)}", R_COMBAT)
+            raise IllegalCommand(f"every fighter has shown their cards; {combat_prompt(state)}", R_COMBAT)
         if combat.fighter(name) is None:
             raise IllegalCommand(
                 f"{name} is not in this Combat ({', '.join(f.name for f in combat.fighters)})", R_COMBAT
@@ -530,17 +493,16 @@ class DeathShowTv:
             raise IllegalCommand("two dice need a card that allows them, and no card is shown", f"{R_COMBAT}, note **")
         spent = shown if command.cards_spent is None else _whole(command.cards_spent, "cards spent", 0, shown)
         script.add(
-            FIGHTER_DECLARED,
-            {
-                "fighter": me.name,
-                "weapon": weapon,
-                "weapon_bonus": bonus,
-                "weapon_level": level,
-                "bonuses": [[p.label, p.value] for p in bonuses],
-                "dice": dice,
-                "cards_spent": spent,
-                "rule": f"{R_COMBAT} 1-2",
-            },
+            FighterDeclared(
+                me.name,
+                weapon,
+                bonus,
+                level,
+                tuple((p.label, p.value) for p in bonuses),
+                dice,
+                spent,
+                f"{R_COMBAT} 1-2",
+            )
         )
 
     def _adjust_bonus(self, script: _Script, command: AdjustBonus) -> None:
@@ -549,7 +511,7 @@ class DeathShowTv:
         draft = fighter.draft + delta
         if delta == 0 or not -MAX_BONUS <= draft <= MAX_BONUS:
             raise MalformedCommand(f"the bonus entered stays from -{MAX_BONUS} to {MAX_BONUS} (now {fighter.draft})")
-        script.add(BONUS_DRAFTED, {"fighter": fighter.name, "delta": delta, "draft": draft})
+        script.add(BonusDrafted(fighter.name, delta, draft))
 
     def _confirm(self, script: _Script, command: Confirm) -> None:
         state = script.state
@@ -558,50 +520,51 @@ class DeathShowTv:
             fighter = self._declaring(state, me.name)
             bonuses = (("Bonus cards", fighter.draft),) if fighter.draft else ()
             self._declare(script, DeclareFighter(fighter=me.name, bonuses=bonuses, cards_spent=0))
-        elif state.phase == "draw" and state.turn == me.name and not self._busy(state):
+        elif state.phase == "draw" and state.turn == me.name and not busy(state):
             self._draw(script, DrawCard(player=me.name))
-        elif state.phase == "event" and state.turn == me.name and not self._busy(state):
+        elif state.phase == "event" and state.turn == me.name and not busy(state):
             self._end_turn_command(script, EndTurn(player=me.name))
-        elif state.phase == "discard" and me.cards > HAND_LIMIT and not self._busy(state):
+        elif state.phase == "discard" and me.cards > HAND_LIMIT and not busy(state):
             self._discard(script, Discard(player=me.name, count=1))
         else:
-            raise IllegalCommand(f"nothing for {me.name} to confirm: {self._busy(state) or self._phase_hint(state)}")
+            raise IllegalCommand(f"nothing for {me.name} to confirm: {busy(state) or phase_hint(state)}")
 
     # dice
     def _dice(self, script: _Script, command: AnswerDice) -> None:
         state = script.state
         self._dead_first(state, command.roller)
-        request = self.pending_dice(state)
+        request = pending_dice(state)
         values = check_answer(request, command.roller, command.values, command.source)
-        base = roll_payload(request, command.roller, values, command.source)
+        assert request is not None  # check_answer refuses an answer when no dice are asked for
+        rolled = DiceRolled(command.roller, tuple(values), command.source, request.reason, request.rule, "")
         if state.roll_off is not None:
-            self._roll_off_roll(script, state.roll_off, "first_player", base, None)
+            self._roll_off_roll(script, state.roll_off, replace(rolled, purpose="first_player"), None)
         elif state.combat is not None:
             fighter = state.combat.next_to_roll
-            script.add(DICE_ROLLED, {**base, "purpose": "combat", "fighter": fighter.name})
-            if script.state.combat.next_to_roll is None:
+            assert fighter is not None  # the dice were asked for
+            script.add(replace(rolled, purpose="combat", fighter=fighter.name))
+            if script.state.combat is not None and script.state.combat.next_to_roll is None:
                 self._resolve(script)
         else:
             death = state.deaths[0]
-            self._roll_off_roll(script, death.roll_off, "killers", base, death.dead)
+            assert death.roll_off is not None  # the dice were asked for
+            self._roll_off_roll(script, death.roll_off, replace(rolled, purpose="killers"), death.dead)
 
-    def _roll_off_roll(self, script: _Script, roll_off: RollOff, purpose: str, base: dict, dead: str | None) -> None:
-        script.add(DICE_ROLLED, {**base, "purpose": purpose})
-        settled = roll_off.with_roll(base["roller"], sum(base["values"])).leaders()
+    def _roll_off_roll(self, script: _Script, roll_off: RollOff, rolled: DiceRolled, dead: str | None) -> None:
+        script.add(rolled)
+        purpose = rolled.purpose
+        settled = roll_off.with_roll(rolled.roller, sum(rolled.values)).leaders()
         if settled is None:
             return
         leaders, best = settled
         if len(leaders) > 1:
-            script.add(ROLL_OFF_TIED, {"purpose": purpose, "players": leaders, "total": best, "dead": dead})
+            script.add(RollOffTied(purpose, tuple(leaders), best, dead))
         elif purpose == "first_player":
-            script.add(FIRST_PLAYER_CHOSEN, {"player": leaders[0], "total": best, "rule": R_START})
-            script.add(TURN_STARTED, {"player": leaders[0], "turn_number": 1})
+            script.add(FirstPlayerChosen(leaders[0], best, R_START))
+            script.add(TurnStarted(leaders[0], 1))
         else:
             death = script.state.deaths[0]
-            script.add(
-                KILLER_CHOSEN,
-                {"dead": dead, "player": leaders[0], "total": best, "cards": death.cards, "rule": R_KILLED},
-            )
+            script.add(KillerChosen(death.dead, leaders[0], best, death.cards, R_KILLED))
             self._settle(script)
 
     # resolution
@@ -609,6 +572,7 @@ class DeathShowTv:
         """How Combat Is Resolved 4-5, Multiple Combat 2, Fighting an Event, then deaths (R3-R12)."""
         state = script.state
         combat = state.combat
+        assert combat is not None
         rolled = [f.rolled(state.fumble_faces(f)) for f in combat.fighters]
         result = resolve_rolled(rolled)
         winners = [combat.fighters[i] for i in result.winners]
@@ -624,98 +588,48 @@ class DeathShowTv:
             )
         rule = R_EVENT_COMBAT if combat.kind == "event" else (R_MULTIPLE if len(rolled) > 2 else R_COMBAT)
         script.add(
-            COMBAT_RESOLVED,
-            {
-                "kind": combat.kind,
-                "location": combat.location,
-                "card": combat.card,
-                "fighters": [
-                    {
-                        "name": r.name,
-                        "values": list(r.values),
-                        "parts": [[p.label, p.value] for p in r.parts],
-                        "total": r.total,
-                        "fumble": r.fumble,
-                        "line": r.breakdown(),
-                    }
+            CombatResolved(
+                combat.kind,
+                combat.location,
+                combat.card,
+                tuple(
+                    ResolvedFighter(
+                        r.name, r.values, tuple((p.label, p.value) for p in r.parts), r.total, r.fumble, r.breakdown()
+                    )
                     for r in rolled
-                ],
-                "winners": [f.name for f in winners],
-                "losers": [f.name for f in losers],
-                "summary": summary,
-                "rule": rule,
-            },
+                ),
+                tuple(f.name for f in winners),
+                tuple(f.name for f in losers),
+                summary,
+                rule,
+            )
         )
         champions = [f.name for f in winners if not f.is_event]  # Contestant Winners
         hurt = [f.name for f in losers if not f.is_event]  # Contestant Losers
         for name in hurt:
             before = script.state.contestant(name).vitality
-            script.add(
-                VITALITY_CHANGED,
-                {
-                    "player": name,
-                    "delta": -1,
-                    "vitality": before - 1,
-                    "reason": "lost the Combat",
-                    "rule": f"{R_COMBAT} 4",
-                },
-            )
+            script.add(VitalityChanged(name, -1, before - 1, "lost the Combat", f"{R_COMBAT} 4"))
         for fighter in winners:
             if fighter.unarmed:
                 cards = script.state.contestant(fighter.name).cards
                 if cards < SHOW_CARDS:
-                    script.add(
-                        HAND_CHANGED,
-                        {
-                            "player": fighter.name,
-                            "delta": 1,
-                            "cards": cards + 1,
-                            "reason": "won Unarmed: draws a Show card",
-                            "rule": R_UNARMED,
-                        },
-                    )
+                    script.add(HandChanged(fighter.name, 1, cards + 1, "won Unarmed: draws a Show card", R_UNARMED))
         for name in hurt:
             loser = script.state.contestant(name)
             if not loser.alive or loser.cards == 0 or not champions:
                 continue
             looter = next(n for n in state.left_of(name) if n in champions)  # R9: nearest Winner to the left
-            script.add(
-                CARDS_MOVED,
-                {
-                    "from": name,
-                    "to": looter,
-                    "count": 1,
-                    "reason": "Loot: a random card from the Loser's hand",
-                    "rule": R_LOOT,
-                },
-            )
+            script.add(CardsMoved(name, looter, 1, "Loot: a random card from the Loser's hand", R_LOOT))
         for name in hurt:
             if script.state.contestant(name).alive:
                 continue
             if champions:
-                script.add(
-                    CONTESTANT_DIED,
-                    {
-                        "player": name,
-                        "cause": "combat",
-                        "killers": champions,
-                        "remover": champions[0] if len(champions) == 1 else None,
-                        "cards": script.state.contestant(name).cards,
-                        "rule": R_KILLED,
-                    },
-                )
+                remover = champions[0] if len(champions) == 1 else None
+                held = script.state.contestant(name).cards
+                script.add(ContestantDied(name, "combat", tuple(champions), remover, held, R_KILLED))
             else:  # only the Event card won (R10)
-                script.add(
-                    CONTESTANT_DIED,
-                    {
-                        "player": name,
-                        "cause": "other",
-                        "killers": [],
-                        "remover": combat.attacker.roller,
-                        "cards": script.state.contestant(name).cards,
-                        "rule": R_OTHER_DEATH,
-                    },
-                )
+                held = script.state.contestant(name).cards
+                script.add(ContestantDied(name, "other", (), combat.attacker.roller, held, R_OTHER_DEATH))
         self._check_end(script)
         self._settle(script)
 
@@ -723,35 +637,21 @@ class DeathShowTv:
         """Objective of the Game: the last Contestant standing wins; if the last die together, nobody does."""
         alive = script.state.alive
         if len(alive) == 1:
-            script.add(
-                GAME_OVER,
-                {
-                    "winner": alive[0].name,
-                    "reason": f"{alive[0].name} is the last Contestant standing and survives the show",
-                    "rule": R_OBJECTIVE,
-                },
-            )
+            reason = f"{alive[0].name} is the last Contestant standing and survives the show"
+            script.add(GameOver(alive[0].name, reason, R_OBJECTIVE))
         elif not alive:
-            script.add(
-                GAME_OVER,
-                {
-                    "winner": None,
-                    "reason": "the last Contestants died together: there is no winner (no glory for the dead)",
-                    "rule": R_OBJECTIVE,
-                },
-            )
+            reason = "the last Contestants died together: there is no winner (no glory for the dead)"
+            script.add(GameOver(None, reason, R_OBJECTIVE))
 
     def _settle(self, script: _Script) -> None:
         """After a Combat or death: go on to the phase the action leads to, or end a dead player's turn (R11)."""
         state = script.state
-        if state.finished or state.combat is not None or state.deaths:
+        if state.finished or state.combat is not None or state.deaths or state.turn is None:
             return
         if not state.contestant(state.turn).alive:
             self._end_turn(script, f"{state.turn} died during their turn")
         elif state.resume_phase is not None:
-            script.add(
-                PHASE_CHANGED, {"phase": state.resume_phase, "reason": "you may play 1 Event", "rule": f"{R_PHASES} 3"}
-            )
+            script.add(PhaseChanged(state.resume_phase, "you may play 1 Event", f"{R_PHASES} 3"))
 
     # end of turn, discard
     def _end_turn_command(self, script: _Script, command: EndTurn) -> None:
@@ -764,23 +664,24 @@ class DeathShowTv:
         over = [c.name for c in state.alive if c.cards > HAND_LIMIT]
         if over:
             script.add(
-                PHASE_CHANGED,
-                {
-                    "phase": "discard",
-                    "reason": f"{reason}; {', '.join(over)} must discard down to {HAND_LIMIT}",
-                    "rule": R_DISCARD,
-                },
+                PhaseChanged("discard", f"{reason}; {', '.join(over)} must discard down to {HAND_LIMIT}", R_DISCARD)
             )
         else:
-            following = state.next_alive_after(state.turn)
-            script.add(TURN_STARTED, {"player": following, "turn_number": state.turn_number + 1})
+            self._next_turn(script)
+
+    def _next_turn(self, script: _Script) -> None:
+        """The next living Contestant to the left starts a turn (Phases of a Turn)."""
+        state = script.state
+        following = state.next_alive_after(state.turn) if state.turn is not None else None
+        assert following is not None  # someone is alive while the game goes on
+        script.add(TurnStarted(following, state.turn_number + 1))
 
     def _discard(self, script: _Script, command: Discard) -> None:
         state = script.state
         me = self._alive(state, command.player)
-        busy = self._busy(state)
-        if busy:
-            raise IllegalCommand(f"{me.name} cannot discard now: {busy}")
+        waiting = busy(state)
+        if waiting:
+            raise IllegalCommand(f"{me.name} cannot discard now: {waiting}")
         if state.phase != "discard":
             raise IllegalCommand(
                 f"the Discard Phase comes after the Event Phase; it is the {PHASE_NAMES[state.phase]}", R_DISCARD
@@ -788,24 +689,14 @@ class DeathShowTv:
         count = _whole(command.count, "the cards discarded", 1, SHOW_CARDS)
         if me.cards - count < HAND_LIMIT:
             raise IllegalCommand(f"{me.name} holds {cards(me.cards)} and discards only down to {HAND_LIMIT}", R_DISCARD)
-        script.add(
-            HAND_CHANGED,
-            {
-                "player": me.name,
-                "delta": -count,
-                "cards": me.cards - count,
-                "reason": f"discards down to the hand limit of {HAND_LIMIT}",
-                "rule": R_DISCARD,
-            },
-        )
+        reason = f"discards down to the hand limit of {HAND_LIMIT}"
+        script.add(HandChanged(me.name, -count, me.cards - count, reason, R_DISCARD))
         self._after_hand_change(script)
 
     def _after_hand_change(self, script: _Script) -> None:
         state = script.state
         if state.phase == "discard" and all(c.cards <= HAND_LIMIT for c in state.alive):
-            script.add(
-                TURN_STARTED, {"player": state.next_alive_after(state.turn), "turn_number": state.turn_number + 1}
-            )
+            self._next_turn(script)
 
     def _adjust_hand(self, script: _Script, command: AdjustHand) -> None:
         state = script.state
@@ -815,10 +706,8 @@ class DeathShowTv:
             raise MalformedCommand("a change of cards must not be 0")
         reason = _text(command.reason, "the reason") if command.reason else "corrected by hand"
         self._check_hand(me, delta)
-        script.add(
-            HAND_CHANGED, {"player": me.name, "delta": delta, "cards": me.cards + delta, "reason": reason, "rule": ""}
-        )
-        if not self._busy(script.state):
+        script.add(HandChanged(me.name, delta, me.cards + delta, reason, ""))
+        if not busy(script.state):
             self._after_hand_change(script)
 
     # vitality outside combat
@@ -830,32 +719,13 @@ class DeathShowTv:
         by = state.contestant(command.by)
         amount = _whole(command.amount, "the Vitality lost", 1, 20)
         reason = _text(command.reason, "the reason")
-        busy = self._busy(state)
-        if busy:
-            raise IllegalCommand(f"finish first: {busy}")
+        waiting = busy(state)
+        if waiting:
+            raise IllegalCommand(f"finish first: {waiting}")
         lost = min(amount, me.vitality)
-        script.add(
-            VITALITY_CHANGED,
-            {
-                "player": me.name,
-                "delta": -lost,
-                "vitality": me.vitality - lost,
-                "reason": f"{reason} (caused by {by.name})",
-                "rule": "",
-            },
-        )
+        script.add(VitalityChanged(me.name, -lost, me.vitality - lost, f"{reason} (caused by {by.name})", ""))
         if me.vitality - lost == 0:
-            script.add(
-                CONTESTANT_DIED,
-                {
-                    "player": me.name,
-                    "cause": "other",
-                    "killers": [],
-                    "remover": by.name,
-                    "cards": me.cards,
-                    "rule": R_OTHER_DEATH,
-                },
-            )
+            script.add(ContestantDied(me.name, "other", (), by.name, me.cards, R_OTHER_DEATH))
             self._check_end(script)
             self._settle(script)
 
@@ -869,10 +739,7 @@ class DeathShowTv:
             raise IllegalCommand(
                 f"{me.name} has {me.vitality} of {top} Vitality and cannot go above the start", R_DEATH
             )
-        script.add(
-            VITALITY_CHANGED,
-            {"player": me.name, "delta": amount, "vitality": me.vitality + amount, "reason": reason, "rule": ""},
-        )
+        script.add(VitalityChanged(me.name, amount, me.vitality + amount, reason, ""))
 
     # death
     def _remove_location(self, script: _Script, command: RemoveLocation) -> None:
@@ -881,7 +748,7 @@ class DeathShowTv:
             raise IllegalCommand("a Location is removed only when a Contestant dies", R_SHRINKS)
         death = state.deaths[0]
         if death.remover is None:
-            raise IllegalCommand(self._death_prompt(state), R_KILLED)
+            raise IllegalCommand(death_prompt(state), R_KILLED)
         if command.player != death.remover:
             raise IllegalCommand(
                 f"{death.remover} caused {death.dead}'s death and chooses the Location, not {command.player}", R_SHRINKS
@@ -892,262 +759,170 @@ class DeathShowTv:
             raise IllegalCommand(
                 f"{location.name} is occupied by {', '.join(here)}: choose an unoccupied Location", R_SHRINKS
             )
-        script.add(
-            LOCATION_REMOVED,
-            {"player": death.remover, "location": location.name, "dead": death.dead, "rule": R_SHRINKS},
-        )
+        script.add(LocationRemoved(death.remover, location.name, death.dead, R_SHRINKS))
         self._settle(script)
 
     def _end_game(self, script: _Script, command: EndGame) -> None:
         reason = command.reason.strip() if isinstance(command.reason, str) and command.reason.strip() else None
         if reason is None:
             raise MalformedCommand("say why the game ends")
-        script.add(GAME_ENDED, {"reason": reason})
+        script.add(GameEnded(reason))
 
     # -- evolve -----------------------------------------------------------------------------------------------
-    def evolve(self, state: DeathShowState, event_type: str, payload: Mapping[str, Any]) -> DeathShowState:
-        """Fold one event into the state (pure; the events were checked when decided). Raises ``ValueError``
-        for an unknown event type."""
-        handler = _EVOLVE.get(event_type)
+    def evolve(self, state: DeathShowState, event: Event) -> DeathShowState:
+        """Fold one event into the state (pure; the events were checked when decided), dispatched by the
+        event's class. Raises ``ValueError`` for an event that is not Death Show TV's."""
+        handler = _EVOLVE.get(type(event))
         if handler is None:
-            raise ValueError(f"Death Show TV cannot apply an event of type {event_type!r}")
-        return handler(state, payload)
+            raise ValueError(f"Death Show TV cannot apply an event of type {event.type!r}")
+        return handler(state, event)
 
-    # -- reading ----------------------------------------------------------------------------------------------
+    def describe(self, event: Event) -> str:
+        """One readable line per event for the history screen, e.g. ``"Kelpie loses 1 Vitality (now 3): lost
+        the Combat (How Combat Is Resolved 4)"``."""
+        if isinstance(event, DeathShowEvent):
+            return event.describe()
+        return f"{event.type} {dict(event.payload)}"
+
+    # -- reading (the views are in view.py) -----------------------------------------------------------------
     def pending_dice(self, state: DeathShowState) -> DiceRequest | None:
-        """The roll the game waits for: the first-player roll-off (Starting the Game), the next fighter's
-        Combat dice (How Combat Is Resolved 3: attacker first; an Event is rolled for by its player), or
-        the killers' roll-off for a dead Contestant's cards (Killing a Contestant in Combat); else ``None``."""
-        if state.finished:
-            return None
-        if state.roll_off is not None:
-            again = f", re-roll {state.roll_off.round - 1}" if state.roll_off.round > 1 else ""
-            return DiceRequest(state.roll_off.next_roller, 1, f"who goes first{again}", R_START)
-        if state.combat is not None:
-            fighter = state.combat.next_to_roll
-            if fighter is None:
-                return None
-            whose = f"the {fighter.name} (Combat {fighter.bonus:+d})" if fighter.is_event else "Combat"
-            where = f" on {state.combat.location}" if state.combat.location else ""
-            rule = R_EVENT_COMBAT if fighter.is_event else f"{R_COMBAT} 3"
-            return DiceRequest(fighter.roller, fighter.dice, f"{whose}{where}", rule)
-        if state.deaths and state.deaths[0].roll_off is not None:
-            death = state.deaths[0]
-            again = f", re-roll {death.roll_off.round - 1}" if death.roll_off.round > 1 else ""
-            return DiceRequest(death.roll_off.next_roller, 1, f"who keeps {death.dead}'s cards{again}", R_KILLED)
-        return None
+        """The roll the game waits for (:func:`view.pending_dice`), or ``None``."""
+        return pending_dice(state)
 
-    def is_finished(self, state: DeathShowState) -> bool:
-        """Whether the show is over (a winner, nobody left, or ended at the table)."""
-        return state.finished
+    def combat_odds(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
+        """Each fighter's chances before the dice (:func:`view.combat_odds`)."""
+        return view.combat_odds(state)
+
+    def combat_odds_now(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
+        """Each fighter's chances given the dice already in (:func:`view.combat_odds_now`)."""
+        return view.combat_odds_now(state)
+
+    def status(self, state: DeathShowState) -> str:
+        """The status line (:func:`view.status`)."""
+        return view.status(state)
+
+    def public_view(self, state: DeathShowState) -> TableView:
+        """What everyone at the table sees (:func:`view.public_view`)."""
+        return view.public_view(state)
+
+    def private_view(self, state: DeathShowState, seat: str) -> PrivateView:
+        """What only ``seat`` may see: Death Show TV keeps nothing secret, so the Contestant's own figures
+        (:func:`view.private_view`)."""
+        return view.private_view(state, seat)
+
+    def figures(self, state: DeathShowState) -> dict[str, dict[str, int | str]]:
+        """Vitality, cards in hand, Location and Weapon level per Contestant (:func:`view.figures`)."""
+        return view.figures(state)
+
+    def outcome(self, state: DeathShowState) -> Outcome | None:
+        """How the show came out, or ``None`` while it goes on (Objective of the Game): the last Contestant
+        standing wins (:attr:`Termination.LAST_STANDING`); if the last die together nobody does
+        (:attr:`Termination.ALL_LOST`); a game ended at the table is :attr:`Termination.ENDED_BY_HAND`."""
+        if not state.finished:
+            return None
+        figures = self.figures(state)
+        if state.winner is not None:
+            reason = f"{state.end_reason} ({R_OBJECTIVE})"
+            return Outcome(Termination.LAST_STANDING, (state.winner,), figures, reason, (state.winner,))
+        if not state.alive:
+            return Outcome(Termination.ALL_LOST, (), figures, f"{state.end_reason} ({R_OBJECTIVE})")
+        return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table: {state.end_reason}")
+
+    # -- legal commands ---------------------------------------------------------------------------------------
+    def check(self, state: DeathShowState, command: Command, label: str = "") -> LegalCommand:
+        """Whether ``command`` may be made now, as a :class:`LegalCommand` (``enabled``, else the ``reason``
+        and ``rule`` of the refusal :meth:`decide` would give; nothing changes). :meth:`legal_commands` is
+        built from it, so the two never disagree; a dialog uses it to stay open with the reason."""
+        kind = type(command).__name__
+        try:
+            self.decide(state, command)
+        except CommandError as error:
+            reason = error.reason if isinstance(error, IllegalCommand) else str(error)
+            rule = (error.rule or "") if isinstance(error, IllegalCommand) else ""
+            return LegalCommand(kind, label or kind, command, False, reason, rule)
+        return LegalCommand(kind, label or kind, command)
+
+    def _open(self, state: DeathShowState, label: str, *commands: Command) -> LegalCommand:
+        """An entry whose arguments the player still chooses (``command`` is ``None``): enabled when one of
+        the sample ``commands`` would be accepted, else with the first one's refusal."""
+        checked = [self.check(state, command, label) for command in commands]
+        chosen = next((entry for entry in checked if entry.enabled), checked[0])
+        return replace(chosen, command=None)
+
+    def legal_commands(self, state: DeathShowState, seat: str) -> tuple[LegalCommand, ...]:
+        """What the Contestant ``seat`` may do now, and what the moment offers them but they may not do, with
+        the refusal's reason and rule (each entry is checked by :meth:`check`).
+
+        * the dice they owe (``RollDice``);
+        * in a Combat, while it is their turn to show cards: ``DeclareFighter`` (``command`` ``None``: they
+          choose the cards), ``"Unarmed, no cards"`` and ``AdjustBonus`` ±1 (How Combat Is Resolved 1-2);
+        * after a death they caused: one ``RemoveLocation`` per Location (The Island Shrinks);
+        * the phase's actions, disabled while a Combat or death is settled or when it is not their turn:
+          ``DrawCard`` (Draw Phase); ``Fight`` and one ``Move`` and ``Hunt`` per Location, removed ones too (Action
+          Phase); ``PlayEvent`` (``command`` ``None``) and ``EndTurn`` (Event Phase); ``Discard`` (Discard
+          Phase, when they hold more than 7);
+        * corrections for card effects the companion does not follow: ``NewWeaponLevel``, and ``AdjustHand``,
+          ``Wound`` and ``Heal`` (``command`` ``None``).
+
+        Empty once the game is over; a dead Contestant is offered only the removal of a Location after their
+        own death (R18, R19). Raises :class:`MalformedCommand` for a seat
+        that is no Contestant."""
+        me = state.contestant(seat)
+        if state.finished:
+            return ()
+        found: list[LegalCommand] = []
+        if state.deaths and state.deaths[0].remover == seat:
+            found += [
+                self.check(state, RemoveLocation(player=seat, location=loc.name), f"Remove {loc.name}")
+                for loc in state.locations
+            ]
+        if not me.alive:  # only removing a Location after their own death is theirs to do (R12, R18, R19)
+            return tuple(found)
+        request = pending_dice(state)
+        if request is not None and request.roller == seat:
+            found.append(self.check(state, AnswerDice(roller=seat, values=(1,) * request.count), "Roll"))
+            found[-1] = replace(found[-1], kind="RollDice", command=RollDice(roller=seat))
+        fighter = state.combat.fighter(seat) if state.combat is not None else None
+        if fighter is not None and not fighter.declared:
+            found.append(self._open(state, "Show cards…", DeclareFighter(fighter=seat)))
+            found.append(self.check(state, DeclareFighter(fighter=seat), "Unarmed, no cards"))
+            found.append(self.check(state, AdjustBonus(fighter=seat, delta=1), "Bonus +1"))
+            found.append(self.check(state, AdjustBonus(fighter=seat, delta=-1), "Bonus -1"))
+        if state.phase == "draw":
+            found.append(self.check(state, DrawCard(player=seat), "Draw card"))
+        elif state.phase == "action":
+            found.append(self.check(state, Fight(player=seat), "Fight here"))
+            for loc in state.locations:
+                found.append(self.check(state, Move(player=seat, location=loc.name), f"Move to {loc.name}"))
+                found.append(self.check(state, Hunt(player=seat, location=loc.name), f"Hunt on {loc.name}"))
+        elif state.phase == "event":
+            card = next(f"Event {i}" for i in range(len(state.names) + 1) if f"Event {i}" not in state.names)
+            found.append(self._open(state, "Event…", PlayEvent(player=seat, card=card)))
+            found.append(self.check(state, EndTurn(player=seat), "End turn"))
+        elif state.phase == "discard" and me.cards > HAND_LIMIT:
+            found.append(self.check(state, Discard(player=seat), f"{seat} −1"))
+        found.append(self.check(state, NewWeaponLevel(player=seat), "New Weapon Level"))
+        hand = (AdjustHand(player=seat, delta=1), AdjustHand(player=seat, delta=-1))
+        found.append(self._open(state, "Cards ±", *hand))
+        found.append(self._open(state, "Vitality −", Wound(player=seat, by=seat, reason="a card's effect")))
+        found.append(self._open(state, "Vitality +", Heal(player=seat, reason="a card's effect")))
+        return tuple(found)
 
     def button_command(self, action: str, player: str, source: str = "button") -> Command:
-        """The seat buttons: ``on_the_air`` → :class:`AdjustBonus` +1 (enter a bonus while declaring),
-        ``sponsor`` → :class:`Confirm`, ``roll`` → :class:`RollDice` for the pending request. Raises
-        :class:`MalformedCommand` for another action."""
+        """The seat buttons (``INFO.buttons``): ``on_the_air`` → :class:`AdjustBonus` +1 (enter a bonus while
+        declaring), ``sponsor`` → :class:`Confirm`, ``roll`` → :class:`RollDice` for the pending request.
+        Raises :class:`MalformedCommand` for another action."""
         if action == "on_the_air":
             return AdjustBonus(fighter=player, delta=1, source=source)
         if action == "sponsor":
             return Confirm(player=player, source=source)
         if action == "roll":
             return RollDice(roller=player, source=source)
-        raise MalformedCommand(
-            f"Death Show TV has no button action {action!r}; actions: {', '.join(self.button_actions)}"
-        )
-
-    def combat_odds(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
-        """Each fighter's exact chances to win, lose or neither as they were before the dice (an addition
-        to the rulebook), once every fighter has shown their cards and until the Combat is resolved (they
-        stay the same while the dice come in); ``None`` otherwise."""
-        combat = state.combat
-        if combat is None or combat.next_to_declare is not None:
-            return None
-        chances = odds([f.dice_for_odds(state.fumble_faces(f)) for f in combat.fighters])
-        return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
-
-    def combat_odds_now(self, state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None:
-        """Each fighter's exact chances given the dice already rolled in this Combat (some, not all);
-        ``None`` before the first die or outside a Combat."""
-        combat = state.combat
-        if combat is None or combat.next_to_declare is not None or not any(f.values for f in combat.fighters):
-            return None
-        chances = odds([f.dice_for_odds(state.fumble_faces(f), given_roll=True) for f in combat.fighters])
-        return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
-
-    def _combat_prompt(self, state: DeathShowState) -> str:
-        combat = state.combat
-        declaring = combat.next_to_declare
-        if declaring is not None:
-            return f"{declaring.name} shows a Weapon and bonus cards ({R_COMBAT} 1-2)"
-        request = self.pending_dice(state)
-        return request.describe() if request else ""
-
-    def _death_prompt(self, state: DeathShowState) -> str:
-        death = state.deaths[0]
-        if death.remover is None:
-            return self.pending_dice(state).describe()
-        return f"{death.remover} removes an unoccupied Location ({death.dead} died; {R_SHRINKS})"
-
-    def _event_hint(self, state: DeathShowState) -> str:
-        """What the Event Phase still allows (Phases of a Turn 3: at most one Event)."""
-        if state.events_played:
-            return f"{state.turn} has played their Event: end the turn"
-        if state.contestant(state.turn).cards < 1:
-            return f"{state.turn} holds no cards, so has no Event to play: end the turn"
-        return f"{state.turn} may play 1 Event, then ends the turn"
-
-    def _phase_hint(self, state: DeathShowState) -> str:
-        hints = {
-            "setup": "everyone rolls for the first player",
-            "draw": f"{state.turn} draws a Show card",
-            "action": f"{state.turn} must Move, Hunt or Fight",
-            "event": self._event_hint(state),
-            "discard": "players over 7 cards discard: "
-            + ", ".join(f"{c.name} {c.cards}" for c in state.alive if c.cards > HAND_LIMIT),
-        }
-        return hints[state.phase]
-
-    def status(self, state: DeathShowState) -> str:
-        """The status line: the game's end, the roll or choice awaited, or whose turn and phase it is."""
-        if state.finished:
-            return f"Game over: {state.end_reason}"
-        busy = self._busy(state)
-        if busy:
-            return (
-                self._combat_prompt(state)
-                if state.combat
-                else (self.pending_dice(state).describe() if state.phase == "setup" else busy)
-            )
-        return f"{state.turn}'s turn {state.turn_number}, {PHASE_NAMES[state.phase]}: {self._phase_hint(state)}"
-
-    def view(self, state: DeathShowState) -> TableView:
-        """The public picture: every Contestant's Vitality, Location and card count (all public), whose turn
-        it is, odds during a Combat and the last Combat's breakdown in ``notes``."""
-        top = state.settings.vitality
-        chances = dict(self.combat_odds(state) or ())
-        players = []
-        for c in state.contestants:
-            tracks = (
-                Track("vitality", "Vitality", c.vitality, 0, top, rule=R_DEATH),
-                Track("cards", "Cards", c.cards, 0, SHOW_CARDS, rule=R_DISCARD),
-            )
-            where = c.location or ("dead" if not c.alive else "off the island")
-            badges = (where,) if c.alive else ("dead",)
-            lines = [f"{where} - {cards(c.cards)}"] if c.alive else ["out of the show"]
-            if c.name in chances:
-                lines.append(f"win {float(chances[c.name].win):.0%} lose {float(chances[c.name].lose):.0%}")
-            elif c.alive and c.cards > HAND_LIMIT:
-                lines.append(f"over {HAND_LIMIT} cards: discard")
-            elif state.turn == c.name and not state.finished and state.phase != "setup":
-                lines.append(PHASE_NAMES[state.phase])
-            headline = f"Vitality {c.vitality}" if c.alive else "DEAD"
-            if state.finished and state.winner == c.name:
-                headline = "WINNER"
-            players.append(
-                PlayerView(
-                    c.name,
-                    c.colour,
-                    None,
-                    tracks,
-                    badges,
-                    state.turn == c.name and not state.finished,
-                    headline,
-                    tuple(lines),
-                )
-            )
-        notes = [f"Weapons usable: level {state.weapon_level}" + (" only" if state.weapon_level == 1 else " and below")]
-        notes += [chance.describe(name) for name, chance in chances.items()]
-        notes += [
-            f"after the dice so far, {chance.describe(name)}" for name, chance in (self.combat_odds_now(state) or ())
-        ]
-        if state.last_combat is not None:
-            notes += list(state.last_combat.lines) + [state.last_combat.summary]
-        notes += [
-            f"{c.name} holds {cards(c.cards)}: discard down to {HAND_LIMIT} in the Discard Phase ({R_DISCARD})"
-            for c in state.alive
-            if c.cards > HAND_LIMIT
-        ]
-        notes += [f"{loc.name} rule: {loc.rule}" for loc in state.locations if loc.rule and not loc.removed]
-        request = self.pending_dice(state)
-        return TableView(self.title, tuple(players), request, self.status(state), state.finished, tuple(notes))
-
-    def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        """One readable line per event for the history screen, e.g. ``"Kelpie loses 1 Vitality (now 3): lost
-        the Combat (How Combat Is Resolved 4)"``."""
-        p = payload
-        rule = f" ({p['rule']})" if p.get("rule") else ""
-        if event_type == DICE_ROLLED:
-            shown = "+".join(map(str, p["values"])) + (f" = {sum(p['values'])}" if len(p["values"]) > 1 else "")
-            return f"{p['roller']} rolled {shown} ({p['source']}) for {p['reason']}{rule}"
-        if event_type == ROLL_OFF_TIED:
-            return f"{' and '.join(p['players'])} tied on {p['total']}: they roll again"
-        if event_type == FIRST_PLAYER_CHOSEN:
-            return f"{p['player']} rolled highest ({p['total']}) and goes first{rule}"
-        if event_type == TURN_STARTED:
-            return f"Turn {p['turn_number']}: {p['player']}'s turn begins (Draw Phase)"
-        if event_type == PHASE_CHANGED:
-            return f"{PHASE_NAMES[p['phase']]}: {p['reason']}{rule}"
-        if event_type == HAND_CHANGED:
-            change = f"{p['delta']:+d} {noun(abs(p['delta']), 'card')}"
-            return f"{p['player']} {change} (now {p['cards']}): {p['reason']}{rule}"
-        if event_type == CARDS_MOVED:
-            return f"{p['to']} takes {cards(p['count'])} from {p['from']}: {p['reason']}{rule}"
-        if event_type == WEAPON_LEVEL_RAISED:
-            return f"{p['player']} drew New Weapon Level Activated: Weapons up to level {p['level']} may be used{rule}"
-        if event_type == MOVED:
-            verb = "hunts, moving" if p["action"] == "hunt" else "moves"
-            return f"{p['player']} {verb} from {p['from'] or 'off the island'} to {p['to']}{rule}"
-        if event_type == EVENT_PLAYED:
-            attack = (
-                f", Combat {p['combat_value']:+d} against {', '.join(p['targets'])}"
-                if p["combat_value"] is not None
-                else ""
-            )
-            return f"{p['player']} plays the Event {p['card']}{attack}{rule}"
-        if event_type == COMBAT_STARTED:
-            names = [f["name"] for f in p["fighters"]]
-            where = f" on {p['location']}" if p["location"] else ""
-            return f"Combat{where}: {names[0]} attacks {', '.join(names[1:])}{rule}"
-        if event_type == BONUS_DRAFTED:
-            return f"{p['fighter']} enters a bonus of {p['draft']:+d}"
-        if event_type == FIGHTER_DECLARED:
-            weapon = (
-                "Unarmed"
-                if p["weapon"] == "Unarmed"
-                else f"{p['weapon']} +{p['weapon_bonus']} (level {p['weapon_level']})"
-            )
-            extras = "".join(f", {name} {value:+d}" for name, value in p["bonuses"])
-            dice = ", two dice" if p["dice"] == 2 else ""
-            return f"{p['fighter']} fights with {weapon}{extras}{dice}{rule}"
-        if event_type == COMBAT_RESOLVED:
-            return "; ".join(f["line"] for f in p["fighters"]) + f": {p['summary']}{rule}"
-        if event_type == VITALITY_CHANGED:
-            verb = "loses" if p["delta"] < 0 else "gains"
-            return f"{p['player']} {verb} {abs(p['delta'])} Vitality (now {p['vitality']}): {p['reason']}{rule}"
-        if event_type == CONTESTANT_DIED:
-            if p["cause"] == "combat" and len(p["killers"]) == 1:
-                fate = f"{p['killers'][0]} killed them and keeps their {cards(p['cards'])}"
-            elif p["cause"] == "combat":
-                fate = f"killed by {' and '.join(p['killers'])}, who roll off for their {cards(p['cards'])}"
-            else:
-                fate = (
-                    f"their {cards(p['cards'])} {'is' if p['cards'] == 1 else 'are'} discarded"
-                    if p["cards"]
-                    else "they held no cards"
-                )
-            return f"{p['player']} dies and is out of the show: {fate}{rule}"
-        if event_type == KILLER_CHOSEN:
-            return f"{p['player']} rolled highest ({p['total']}) and keeps {p['dead']}'s {cards(p['cards'])}{rule}"
-        if event_type == LOCATION_REMOVED:
-            return f"{p['player']} removes {p['location']} from the island after {p['dead']}'s death{rule}"
-        if event_type == GAME_OVER:
-            return f"The show is over: {p['reason']}{rule}"
-        if event_type == GAME_ENDED:
-            return f"Game ended: {p['reason']}"
-        return f"{event_type} {dict(p)}"
+        actions = ", ".join(button.action for button in self.info.buttons)
+        raise MalformedCommand(f"Death Show TV has no button action {action!r}; actions: {actions}")
 
 
-# -- evolve handlers ------------------------------------------------------------------------------------------
+# -- evolve, one function per event class ---------------------------------------------------------------------
 def _with(state: DeathShowState, name: str, **changes: Any) -> DeathShowState:
     return replace(state, contestants=tuple(replace(c, **changes) if c.name == name else c for c in state.contestants))
 
@@ -1158,161 +933,172 @@ def _add_cards(state: DeathShowState, name: str, delta: int) -> DeathShowState:
 
 def _with_fighter(state: DeathShowState, name: str, **changes: Any) -> DeathShowState:
     combat = state.combat
-    return replace(
-        state,
-        combat=replace(combat, fighters=tuple(replace(f, **changes) if f.name == name else f for f in combat.fighters)),
-    )
+    assert combat is not None
+    fighters = tuple(replace(f, **changes) if f.name == name else f for f in combat.fighters)
+    return replace(state, combat=replace(combat, fighters=fighters))
 
 
-def _dice_rolled(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    purpose = p["purpose"]
-    if purpose == "combat":
-        return _with_fighter(state, p["fighter"], values=tuple(p["values"]))
-    roller, total = p["roller"], sum(p["values"])
-    if purpose == "first_player":
-        return replace(state, roll_off=state.roll_off.with_roll(roller, total))
-    death = state.deaths[0]
-    death = replace(death, roll_off=death.roll_off.with_roll(roller, total))
-    return replace(state, deaths=(death,) + state.deaths[1:])
+def _with_first_death(state: DeathShowState, **changes: Any) -> DeathShowState:
+    return replace(state, deaths=(replace(state.deaths[0], **changes),) + state.deaths[1:])
 
 
-def _roll_off_tied(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    if p["purpose"] == "first_player":
-        return replace(state, roll_off=state.roll_off.reroll(p["players"]))
-    death = state.deaths[0]
-    death = replace(death, roll_off=death.roll_off.reroll(p["players"]))
-    return replace(state, deaths=(death,) + state.deaths[1:])
+def _dice_rolled(state: DeathShowState, e: DiceRolled) -> DeathShowState:
+    if e.purpose == "combat":
+        assert e.fighter is not None
+        return _with_fighter(state, e.fighter, values=e.values)
+    total = sum(e.values)
+    if e.purpose == "first_player":
+        assert state.roll_off is not None
+        return replace(state, roll_off=state.roll_off.with_roll(e.roller, total))
+    roll_off = state.deaths[0].roll_off
+    assert roll_off is not None
+    return _with_first_death(state, roll_off=roll_off.with_roll(e.roller, total))
 
 
-def _first_player(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
+def _roll_off_tied(state: DeathShowState, e: RollOffTied) -> DeathShowState:
+    if e.purpose == "first_player":
+        assert state.roll_off is not None
+        return replace(state, roll_off=state.roll_off.reroll(e.players))
+    roll_off = state.deaths[0].roll_off
+    assert roll_off is not None
+    return _with_first_death(state, roll_off=roll_off.reroll(e.players))
+
+
+def _first_player(state: DeathShowState, e: FirstPlayerChosen) -> DeathShowState:
     return replace(state, roll_off=None)
 
 
-def _turn_started(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(
-        state, turn=p["player"], turn_number=p["turn_number"], phase="draw", events_played=0, resume_phase=None
-    )
+def _turn_started(state: DeathShowState, e: TurnStarted) -> DeathShowState:
+    return replace(state, turn=e.player, turn_number=e.turn_number, phase="draw", events_played=0, resume_phase=None)
 
 
-def _phase_changed(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, phase=p["phase"], resume_phase=None)
+def _phase_changed(state: DeathShowState, e: PhaseChanged) -> DeathShowState:
+    return replace(state, phase=e.phase, resume_phase=None)
 
 
-def _hand_changed(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return _with(state, p["player"], cards=p["cards"])
+def _hand_changed(state: DeathShowState, e: HandChanged) -> DeathShowState:
+    return _with(state, e.player, cards=e.cards)
 
 
-def _cards_moved(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return _add_cards(_add_cards(state, p["from"], -p["count"]), p["to"], p["count"])
+def _cards_moved(state: DeathShowState, e: CardsMoved) -> DeathShowState:
+    return _add_cards(_add_cards(state, e.from_, -e.count), e.to, e.count)
 
 
-def _weapon_level(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, weapon_level=p["level"])
+def _weapon_level(state: DeathShowState, e: WeaponLevelRaised) -> DeathShowState:
+    return replace(state, weapon_level=e.level)
 
 
-def _moved(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return _with(state, p["player"], location=p["to"])
+def _moved(state: DeathShowState, e: Moved) -> DeathShowState:
+    return _with(state, e.player, location=e.to)
 
 
-def _event_played(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    state = _add_cards(state, p["player"], -1)
+def _event_played(state: DeathShowState, e: EventPlayed) -> DeathShowState:
+    state = _add_cards(state, e.player, -1)
     return replace(state, events_played=state.events_played + 1)
 
 
-def _combat_started(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
+def _combat_started(state: DeathShowState, e: CombatStarted) -> DeathShowState:
     fighters = tuple(
-        Fighter(f["name"], f["roller"], True, True, bonuses=(Part("Combat", f["value"]),))
-        if f["is_event"]
-        else Fighter(f["name"], f["roller"])
-        for f in p["fighters"]
+        Fighter(f.name, f.roller, True, True, bonuses=(Part("Combat", f.value or 0),))
+        if f.is_event
+        else Fighter(f.name, f.roller)
+        for f in e.fighters
     )
     resume = "event" if state.phase == "action" else state.resume_phase
-    return replace(state, combat=Combat(p["kind"], p["location"], fighters, p["card"]), resume_phase=resume)
+    return replace(state, combat=Combat(e.kind, e.location, fighters, e.card), resume_phase=resume)
 
 
-def _bonus_drafted(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return _with_fighter(state, p["fighter"], draft=p["draft"])
+def _bonus_drafted(state: DeathShowState, e: BonusDrafted) -> DeathShowState:
+    return _with_fighter(state, e.fighter, draft=e.draft)
 
 
-def _declared(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
+def _declared(state: DeathShowState, e: FighterDeclared) -> DeathShowState:
     state = _with_fighter(
         state,
-        p["fighter"],
+        e.fighter,
         declared=True,
-        weapon=p["weapon"],
-        weapon_bonus=p["weapon_bonus"],
-        weapon_level=p["weapon_level"],
-        bonuses=tuple(Part(n, v) for n, v in p["bonuses"]),
-        dice=p["dice"],
-        cards_spent=p["cards_spent"],
+        weapon=e.weapon,
+        weapon_bonus=e.weapon_bonus,
+        weapon_level=e.weapon_level,
+        bonuses=tuple(Part(n, v) for n, v in e.bonuses),
+        dice=e.dice,
+        cards_spent=e.cards_spent,
         draft=0,
     )
-    return _add_cards(state, p["fighter"], -p["cards_spent"])
+    return _add_cards(state, e.fighter, -e.cards_spent)
 
 
-def _resolved(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, combat=None, last_combat=CombatReport.from_payload(p))
+def _resolved(state: DeathShowState, e: CombatResolved) -> DeathShowState:
+    report = CombatReport(
+        tuple(f.line for f in e.fighters),
+        e.winners,
+        e.losers,
+        e.summary,
+        tuple(f.name for f in e.fighters),
+        tuple(f.total for f in e.fighters),
+        tuple(f.fumble for f in e.fighters),
+    )
+    return replace(state, combat=None, last_combat=report)
 
 
-def _vitality(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return _with(state, p["player"], vitality=p["vitality"])
+def _vitality(state: DeathShowState, e: VitalityChanged) -> DeathShowState:
+    return _with(state, e.player, vitality=e.vitality)
 
 
-def _died(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
+def _died(state: DeathShowState, e: ContestantDied) -> DeathShowState:
     """The dead leave the island; their cards go to a single killer, to the roll-off, or to the discards."""
-    name, cards, killers = p["player"], p["cards"], tuple(p["killers"])
-    state = _with(state, name, location=None, cards=0)
+    state = _with(state, e.player, location=None, cards=0)
     roll_off = None
-    if p["cause"] == "combat" and len(killers) == 1:
-        state = _add_cards(state, killers[0], cards)
-    elif p["cause"] == "combat":
-        roll_off = RollOff(killers)
-    return replace(state, deaths=state.deaths + (Death(name, p["cause"], killers, p["remover"], cards, roll_off),))
+    if e.cause == "combat" and len(e.killers) == 1:
+        state = _add_cards(state, e.killers[0], e.cards)
+    elif e.cause == "combat":
+        roll_off = RollOff(e.killers)
+    return replace(state, deaths=state.deaths + (Death(e.player, e.cause, e.killers, e.remover, e.cards, roll_off),))
 
 
-def _killer_chosen(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    death = replace(state.deaths[0], remover=p["player"], roll_off=None)
-    state = _add_cards(state, p["player"], p["cards"])
-    return replace(state, deaths=(death,) + state.deaths[1:])
+def _killer_chosen(state: DeathShowState, e: KillerChosen) -> DeathShowState:
+    state = _with_first_death(state, remover=e.player, roll_off=None)
+    return _add_cards(state, e.player, e.cards)
 
 
-def _location_removed(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
+def _location_removed(state: DeathShowState, e: LocationRemoved) -> DeathShowState:
     return replace(
         state,
         deaths=state.deaths[1:],
-        locations=tuple(replace(l, removed=True) if l.name == p["location"] else l for l in state.locations),
+        locations=tuple(replace(loc, removed=True) if loc.name == e.location else loc for loc in state.locations),
     )
 
 
-def _game_over(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, finished=True, winner=p["winner"], end_reason=p["reason"], deaths=(), combat=None)
+def _game_over(state: DeathShowState, e: GameOver) -> DeathShowState:
+    return replace(state, finished=True, winner=e.winner, end_reason=e.reason, deaths=(), combat=None)
 
 
-def _game_ended(state: DeathShowState, p: Mapping[str, Any]) -> DeathShowState:
-    return replace(state, finished=True, end_reason=p["reason"])
+def _game_ended(state: DeathShowState, e: GameEnded) -> DeathShowState:
+    return replace(state, finished=True, end_reason=e.reason)
 
 
-_EVOLVE: dict[str, Callable[[DeathShowState, Mapping[str, Any]], DeathShowState]] = {
-    DICE_ROLLED: _dice_rolled,
-    ROLL_OFF_TIED: _roll_off_tied,
-    FIRST_PLAYER_CHOSEN: _first_player,
-    TURN_STARTED: _turn_started,
-    PHASE_CHANGED: _phase_changed,
-    HAND_CHANGED: _hand_changed,
-    CARDS_MOVED: _cards_moved,
-    WEAPON_LEVEL_RAISED: _weapon_level,
-    MOVED: _moved,
-    EVENT_PLAYED: _event_played,
-    COMBAT_STARTED: _combat_started,
-    BONUS_DRAFTED: _bonus_drafted,
-    FIGHTER_DECLARED: _declared,
-    COMBAT_RESOLVED: _resolved,
-    VITALITY_CHANGED: _vitality,
-    CONTESTANT_DIED: _died,
-    KILLER_CHOSEN: _killer_chosen,
-    LOCATION_REMOVED: _location_removed,
-    GAME_OVER: _game_over,
-    GAME_ENDED: _game_ended,
+#: How each event class folds into the state (the one dispatch of :meth:`DeathShowTv.evolve`).
+_EVOLVE: dict[type[Event], Callable[[DeathShowState, Any], DeathShowState]] = {
+    DiceRolled: _dice_rolled,
+    RollOffTied: _roll_off_tied,
+    FirstPlayerChosen: _first_player,
+    TurnStarted: _turn_started,
+    PhaseChanged: _phase_changed,
+    HandChanged: _hand_changed,
+    CardsMoved: _cards_moved,
+    WeaponLevelRaised: _weapon_level,
+    Moved: _moved,
+    EventPlayed: _event_played,
+    CombatStarted: _combat_started,
+    BonusDrafted: _bonus_drafted,
+    FighterDeclared: _declared,
+    CombatResolved: _resolved,
+    VitalityChanged: _vitality,
+    ContestantDied: _died,
+    KillerChosen: _killer_chosen,
+    LocationRemoved: _location_removed,
+    GameOver: _game_over,
+    GameEnded: _game_ended,
 }
 
 DEATH_SHOW_TV = DeathShowTv()

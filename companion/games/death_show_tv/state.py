@@ -1,13 +1,12 @@
-"""Death Show TV state: plain frozen dataclasses, folded from events by :meth:`DeathShowTv.evolve`.
+"""Death Show TV state: plain frozen dataclasses, folded from the events (:mod:`.events`) by
+:meth:`DeathShowTv.evolve`.
 
 Card identities are not tracked, only how many Show cards each Contestant holds (issue 4).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from companion.dice import RollOff  # noqa: F401  (part of this state's shape: first player, killers)
 from companion.errors import MalformedCommand
@@ -185,20 +184,6 @@ class CombatReport:
     names: tuple[str, ...] = ()
     totals: tuple[int, ...] = ()
     fumbles: tuple[bool, ...] = ()
-
-    @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> CombatReport:
-        """Build from a ``combat_resolved`` payload."""
-        fighters = payload["fighters"]
-        return cls(
-            tuple(f["line"] for f in fighters),
-            tuple(payload["winners"]),
-            tuple(payload["losers"]),
-            payload["summary"],
-            tuple(f["name"] for f in fighters),
-            tuple(f["total"] for f in fighters),
-            tuple(f["fumble"] for f in fighters),
-        )
 
     def terms(self, index: int) -> str:
         """The right-hand side of fighter ``index``'s breakdown, e.g. ``"2 (die) + 3 Katana + 2 Ambush"``."""

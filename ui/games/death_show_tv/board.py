@@ -3,7 +3,11 @@ actions, and the combat screen (fighters, bonus entry with + and −, odds befor
 
 Like every adapter it never changes game state: taps become commands posted to the table
 (``controller.post``); :meth:`DeathShowBoard.update` redraws from the state and the public view after every
-accepted or refused command. Layout and colours are in ``ui/kv/games/death_show_tv.kv``.
+accepted or refused command. Layout and colours are in ``board.kv`` beside this module.
+
+Which buttons are enabled, which Locations are marked and why a tap is refused come from the game's
+``legal_commands(state, seat)`` (each entry enabled, or with its reason and rule); a dialog asks the game's
+``check(state, command)`` before it closes. The board never decides a rule itself.
 
 Taps on the island mean what the Action Phase allows (Phases of a Turn 2): an empty Location → Move, an
 occupied one → Hunt (after a confirmation: it plays a Trail), your own → Fight. While a death is being
@@ -21,26 +25,25 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
 from kivy.utils import get_color_from_hex
 
-from companion.errors import CommandError
+from companion.game import LegalCommand
 from companion.games.death_show_tv import (
     HAND_LIMIT,
     AdjustHand,
     DeclareFighter,
-    Discard,
-    DrawCard,
-    EndTurn,
-    Fight,
     Heal,
-    Hunt,
-    Move,
     NewWeaponLevel,
     PlayEvent,
-    RemoveLocation,
     Wound,
 )
 from ui.games import GameBoard
 
 HEART, EMPTY_HEART = "\u2665", "\u2661"
+
+
+def refusal_text(entry: LegalCommand) -> str:
+    """What the message bar says for a disabled ``entry``, as the table words a refusal:
+    ``"Refused: <reason> (<rule>)"``."""
+    return f"Refused: {entry.reason}" + (f" ({entry.rule})" if entry.rule else "")
 
 
 def colour_of(name: str) -> list[float]:
@@ -284,17 +287,42 @@ class DeathShowBoard(GameBoard):
         self.controller.post(command)
 
     def refusal(self, command) -> str:
-        """Why the rules would refuse ``command`` now ("" if they would accept it): a dry run of the pure
-        ``decide`` on the current state, so a dialog can stay open instead of losing what was entered.
-        The table still decides for real when the command is posted."""
+        """Why the rules would refuse ``command`` now ("" if they would accept it), from the game's
+        ``check(state, command)``, so a dialog can stay open instead of losing what was entered. The table
+        still decides for real when the command is posted."""
         session = self.controller.table.session
         if session is None:
             return ""
-        try:
-            session.rules.decide(session.state, command)
-        except CommandError as error:
-            return f"Refused: {error}"
-        return ""
+        entry = session.rules.check(session.state, command)
+        return "" if entry.enabled else refusal_text(entry)
+
+    def legal(self, state, seat: str | None) -> dict[str, list[LegalCommand]]:
+        """The game's ``legal_commands(state, seat)`` by kind (``{"Move": [...], "DrawCard": [...]}``); empty
+        for no seat or an unknown one."""
+        session = self.controller.table.session if self.controller else None
+        if session is None or seat is None or seat not in state.names:
+            return {}
+        found: dict[str, list[LegalCommand]] = {}
+        for entry in session.rules.legal_commands(state, seat):
+            found.setdefault(entry.kind, []).append(entry)
+        return found
+
+    @staticmethod
+    def entry_for(entries: dict[str, list[LegalCommand]], kind: str, location: str | None = None):
+        """The entry of ``kind`` (for ``location``, when given) in ``entries``, or ``None``."""
+        for entry in entries.get(kind, ()):
+            if location is None or getattr(entry.command, "location", None) == location:
+                return entry
+        return None
+
+    def offer(self, entry: LegalCommand | None) -> None:
+        """Post ``entry``'s command if it is enabled; else say why not on the message bar."""
+        if entry is None:
+            return
+        if entry.enabled and entry.command is not None:
+            self.post(entry.command)
+        elif not entry.enabled:
+            self.controller.say(refusal_text(entry), refused=True)
 
     # -- updating ------------------------------------------------------------------------------------------
     def update(self, state, view) -> None:
@@ -336,7 +364,7 @@ class DeathShowBoard(GameBoard):
         island = self.island
         remover = self._removing(state)
         me = state.contestant(state.turn) if state.turn else None
-        acting = state.phase == "action" and state.combat is None and not state.deaths and not state.finished
+        legal = self.legal(state, remover or state.turn)
         cells = island.ids.map.children[::-1]
         if len(cells) != len(state.locations):
             island.ids.map.clear_widgets()
@@ -354,11 +382,11 @@ class DeathShowBoard(GameBoard):
             cell.removed = location.removed
             cell.rule = location.rule
             if remover:
-                cell.marked = not location.removed and not here
-            elif acting and me is not None:
-                cell.marked = not location.removed and (location.name != me.location or len(here) > 1)
+                cell.marked = self._enabled(legal, "RemoveLocation", location.name)
+            elif me is not None and location.name == me.location:
+                cell.marked = self._enabled(legal, "Fight")
             else:
-                cell.marked = False
+                cell.marked = self._enabled(legal, "Move", location.name) or self._enabled(legal, "Hunt", location.name)
         rows = island.ids.rows
         if len(rows.children) != len(state.contestants):
             rows.clear_widgets()
@@ -375,15 +403,24 @@ class DeathShowBoard(GameBoard):
             row.where = c.location or ("" if not c.alive else "off the island")
             row.turn = state.turn == c.name and not state.finished
             row.over_limit = c.alive and c.cards > HAND_LIMIT
-        self._update_actions(state, view, remover)
+        self._update_actions(state, view, remover, legal)
 
-    def _update_actions(self, state, view, remover: str | None) -> None:
+    def _enabled(self, legal, kind: str, location: str | None = None) -> bool:
+        entry = self.entry_for(legal, kind, location)
+        return entry is not None and entry.enabled
+
+    def _update_actions(self, state, view, remover: str | None, legal) -> None:
         box = self.island.ids.actions
         box.clear_widgets()
         turn = state.turn
         add = lambda text, callback, **kw: box.add_widget(  # noqa: E731
             Factory.BigButton(text=text, on_release=lambda *_: callback(), **kw)
         )
+
+        def offer(entry, text=None, **kw):  # a button for a legal_commands entry: disabled when it may not be made
+            if entry is not None:
+                add(text or entry.label, lambda: self.offer(entry), disabled=not entry.enabled, **kw)
+
         if state.finished:
             winner = state.winner
             self.island.hint = f"{winner} survives the show!" if winner else "Nobody survived: no winner"
@@ -396,26 +433,27 @@ class DeathShowBoard(GameBoard):
             add("Combat", self.show_last_fight)
         elif state.phase == "draw":
             self.island.hint = f"{turn}: draw a Show card"
-            add("Draw card", lambda: self.post(DrawCard(player=turn)))
+            offer(self.entry_for(legal, "DrawCard"))
         elif state.phase == "action":
             self.island.hint = f"{turn}: tap the map to Move, Hunt or Fight"
-            add("Fight here", lambda: self.post(Fight(player=turn)))
+            offer(self.entry_for(legal, "Fight"))
         elif state.phase == "event":
-            if state.events_played >= 1:  # Phases of a Turn 3: at most one Event
+            event = self.entry_for(legal, "PlayEvent")
+            if event is not None and event.enabled:
+                self.island.hint = f"{turn}: 1 Event, then end the turn"
+                add(event.label, self.open_event)
+            elif state.events_played >= 1:  # Phases of a Turn 3: at most one Event
                 self.island.hint = f"{turn} played their Event: end the turn"
                 add("Event played", self.open_event, disabled=True)
-            elif state.contestant(turn).cards < 1:
+            else:
                 self.island.hint = f"{turn} holds no cards for an Event: end the turn"
                 add("No cards", self.open_event, disabled=True)
-            else:
-                self.island.hint = f"{turn}: 1 Event, then end the turn"
-                add("Event…", self.open_event)
-            add("End turn", lambda: self.post(EndTurn(player=turn)))
+            offer(self.entry_for(legal, "EndTurn"))
         elif state.phase == "discard":
-            over = [c.name for c in state.alive if c.cards > HAND_LIMIT]
             self.island.hint = f"Discard down to {HAND_LIMIT}"
-            for name in over[:2]:
-                add(f"{name} −1", lambda n=name: self.post(Discard(player=n)))
+            discards = [self.entry_for(self.legal(state, c.name), "Discard") for c in state.alive]
+            for entry in [e for e in discards if e is not None and e.enabled][:2]:
+                offer(entry)
         if not state.finished and state.phase != "setup":
             add("Card effects", self.open_table_popup, size_hint_x=0.9)
         if state.last_combat is not None and state.combat is None and not state.finished:
@@ -464,15 +502,18 @@ class DeathShowBoard(GameBoard):
                     column.rolled = "+".join(map(str, fighter.values))
                 column.active = fighter is declaring or fighter is rolling
                 columns.add_widget(column)
-            if declaring is not None:
+            declarations = self.legal(state, declaring.name).get("DeclareFighter", []) if declaring else []
+            if declaring is not None and declarations:
                 panel.prompt = f"{declaring.name} shows a Weapon and bonus cards"
-                add = Factory.BigButton(text=f"{declaring.name}: show cards…")
+                show = next((e for e in declarations if e.command is None), declarations[0])
+                add = Factory.BigButton(text=f"{declaring.name}: show cards…", disabled=not show.enabled)
                 add.bind(on_release=lambda *_: self.open_declare(declaring.name))
                 buttons.add_widget(add)
-                quick = Factory.BigButton(text="Unarmed, no cards")
-                quick.bind(on_release=lambda *_: self.post(DeclareFighter(fighter=declaring.name)))
-                buttons.add_widget(quick)
-            else:
+                for entry in (e for e in declarations if e.command is not None):  # "Unarmed, no cards"
+                    quick = Factory.BigButton(text=entry.label, disabled=not entry.enabled)
+                    quick.bind(on_release=lambda *_, e=entry: self.offer(e))
+                    buttons.add_widget(quick)
+            elif rolling is not None:
                 whose = "" if rolling.roller == rolling.name else f" for the {rolling.name}"
                 panel.prompt = f"{rolling.roller} rolls{whose}: Roll or Enter dice above"
             return
@@ -518,26 +559,30 @@ class DeathShowBoard(GameBoard):
             return
         remover = self._removing(state)
         if remover:
-            self.post(RemoveLocation(player=remover, location=location))
+            self.offer(self.entry_for(self.legal(state, remover), "RemoveLocation", location))
             return
         turn = state.turn
         if state.phase != "action" or state.combat is not None or turn is None:
             self.controller.say(f"{location}: the map acts in the Action Phase ({state.phase} now)", refused=True)
             return
-        me = state.contestant(turn)
+        legal = self.legal(state, turn)
         here = state.occupants(location)
-        if location == me.location:
-            self.post(Fight(player=turn))
+        if location == state.contestant(turn).location:
+            self.offer(self.entry_for(legal, "Fight"))
         elif here:
+            hunt = self.entry_for(legal, "Hunt", location)
+            if hunt is None or not hunt.enabled:
+                self.offer(hunt)
+                return
             popup = Factory.ConfirmPopup(
                 title="Hunt",
                 confirm_text="Play a Trail and Hunt",
                 body=f"{turn} plays a Trail card, moves to {location} and attacks {', '.join(here)}.",
             )
-            popup.on_confirm = lambda: self.post(Hunt(player=turn, location=location))
+            popup.on_confirm = lambda: self.offer(hunt)
             self.controller.open_popup(popup)
         else:
-            self.post(Move(player=turn, location=location))
+            self.offer(self.entry_for(legal, "Move", location))
 
     def open_declare(self, fighter: str) -> None:
         """The bonus-entry dialog for ``fighter``."""
