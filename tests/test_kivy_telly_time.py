@@ -88,7 +88,7 @@ def test_journal_matches_the_board(played):
     types = [r.type for r in records]
     assert types.count("line_completed") == 1 and types.count("season_started") == 2
     assert {n.name: n.viewers for n in session.state.networks} == steps["Arkady grid"]["viewers"]
-    view = session.rules.view(session.state)
+    view = session.rules.public_view(session.state)
     assert view.players[0].headline == "$10M"
     assert view.players[0].panel_lines == ("29 viewers - 6 empty", "Pass now: +$6M")
     for index in (1, 2):
