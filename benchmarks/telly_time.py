@@ -121,7 +121,7 @@ def main() -> None:
     state = TELLY_TIME.new_game(tuple(PlayerSeat(n) for n in NAMES), {"tiles": tiles()})
     for command in commands(5):
         for event in TELLY_TIME.decide(state, command):
-            state = TELLY_TIME.evolve(state, event.type, event.payload)
+            state = TELLY_TIME.evolve(state, event)
     command = TakeAction(player=state.current, action="Sign a star")
     rounds = 20_000
     start = time.perf_counter()

@@ -48,6 +48,26 @@ def test_pilot_season_through_the_board(played):
     ]
 
 
+def test_buttons_are_enabled_and_explained_by_the_rules(played):
+    """The board's buttons come from the rules' legal commands: dimmed when not possible now, and a tap on a
+    dimmed one says the rules' reason and posts nothing."""
+    _, _, steps = played
+    start = steps["start refused"]  # Arkady has his tile and cards; Virginia has nothing yet
+    assert start["actions"] == ["Pilot show", "Keep 2 cards", "Line bonus", "Start season 1", "Cash ±", "Viewers ±"]
+    assert start["unavailable"] == [True, True, False, True, False, False]
+    assert start["message"] == "Virginia has not placed a Pilot Season show (Telly Time: Telly Time Pilot Season)"
+    assert start["phase"] == "pilot"
+    assert steps["season 1"]["unavailable"] == [False] * 6
+    waits = steps["Virginia waits"]
+    assert waits["shown"] == "Virginia" and waits["current"] == "Arkady"
+    assert waits["actions"] == steps["season 1"]["actions"]
+    assert waits["unavailable"] == [True, True, True, False, False, False]
+    explained = steps["Virginia produce explained"]
+    assert explained["refused"] and explained["popup"] is None
+    assert explained["message"] == "it is Arkady's turn, not Virginia's (The Networks base game, tracked)"
+    assert explained["cash"] == steps["season 1"]["cash"] and explained["current"] == "Arkady"
+
+
 def test_season_turns_kids_refusal_line_and_pass(played):
     _, _, steps = played
     assert steps["Arkady produced Chat"]["shown"] == "Virginia"  # the board follows the turn
@@ -88,7 +108,7 @@ def test_journal_matches_the_board(played):
     types = [r.type for r in records]
     assert types.count("line_completed") == 1 and types.count("season_started") == 2
     assert {n.name: n.viewers for n in session.state.networks} == steps["Arkady grid"]["viewers"]
-    view = session.rules.view(session.state)
+    view = session.rules.public_view(session.state)
     assert view.players[0].headline == "$10M"
     assert view.players[0].panel_lines == ("29 viewers - 6 empty", "Pass now: +$6M")
     for index in (1, 2):

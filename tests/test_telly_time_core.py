@@ -10,6 +10,7 @@ from telly_time_helpers import PLAYERS, TILES, accepted, refused, seats, start, 
 
 from companion.commands import AnswerDice, EndGame, NewGame, RollDice, TransferMoney, Undo
 from companion.errors import BadOption, GameFinished, IllegalCommand, InsufficientFunds, MalformedCommand
+from companion.game import Game
 from companion.games import find_game
 from companion.games.telly_time import (
     TELLY_TIME,
@@ -33,6 +34,7 @@ from companion.games.telly_time import (
     TakeAction,
 )
 from companion.games.telly_time.grid import CENTRE
+from companion.games.telly_time.info import INFO
 
 
 def net(table, name):
@@ -55,11 +57,12 @@ def score_all_starters(table, player, **kw):
 def test_registered_by_name_with_title_and_protocol_members():
     rules = find_game("telly-time")
     assert rules is TELLY_TIME
-    assert rules.title == "Telly Time"
-    assert rules.player_word == "players" and rules.min_players == 1  # solo: the module's "Solo Mode"
-    assert rules.button_actions == ("on_the_air", "sponsor", "roll")
-    assert set(rules.button_labels) == set(rules.button_actions)
-    assert len(rules.default_names) == rules.max_players == 5
+    assert isinstance(rules, Game) and rules.info == INFO
+    assert rules.info.title == "Telly Time"
+    assert rules.info.player_word == "players" and rules.info.min_players == 1  # solo: the module's "Solo Mode"
+    assert tuple(b.action for b in rules.info.buttons) == ("on_the_air", "sponsor", "roll")
+    assert all(b.label for b in rules.info.buttons)
+    assert len(rules.info.default_names) == rules.info.max_players == 5
 
 
 @pytest.mark.parametrize(
@@ -766,5 +769,5 @@ def test_every_event_is_described_and_replays_to_the_same_state(table):
     session = replay(records)
     assert session.state == table.state
     for record in records[1:]:
-        text = TELLY_TIME.describe(record.type, record.payload)
+        text = TELLY_TIME.describe(TELLY_TIME.events.decode(record.type, record.payload))
         assert not text.startswith(record.type), text

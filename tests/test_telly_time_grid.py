@@ -15,6 +15,7 @@ from companion.games.telly_time import (
     ChooseMogulLine,
     ChoosePilotShow,
     KeepPilotCards,
+    LineCompleted,
     Pass,
     PilotCard,
     PlaceGridMarker,
@@ -107,7 +108,7 @@ GENRES = ARKADY_TILE["squares"]
 
 def fold(state, events):
     for event in events:
-        state = RULES.evolve(state, event.type, event.payload)
+        state = RULES.evolve(state, event)
     return state
 
 
@@ -134,7 +135,7 @@ def check_invariants(state, moguls: bool):
             assert all(grid.filled[s] for s in LINES[line])
         pending = state.pending.lines if state.pending and state.pending.player == network.name else ()
         assert set(grid.full_lines()) == set(grid.completed) | set(pending)
-        view = RULES.view(state).players[state.names.index(network.name)]
+        view = RULES.public_view(state).players[state.names.index(network.name)]
         tracks = {t.name: t.value for t in view.tracks}
         assert tracks["empty_squares"] == grid.empty_count
 
@@ -169,11 +170,7 @@ def test_property_filled_plus_empty_is_nine_and_no_line_scored_twice(moguls, ste
         except CommandError:
             continue
         state = fold(state, events)
-        line_events += [
-            (e.payload["player"], e.payload["line"], e.payload["mogul"], e.payload["number"])
-            for e in events
-            if e.type == "line_completed"
-        ]
+        line_events += [(e.player, e.line, e.mogul, e.number) for e in events if isinstance(e, LineCompleted)]
         check_invariants(state, moguls)
     for name in state.names:
         mine = [e for e in line_events if e[0] == name]

@@ -34,6 +34,11 @@ from companion.games.telly_time.grid import CENTRE, SQUARE_NAMES, square_list, s
 RULE_GRID = "Telly Time: Your Genre Grid"
 
 
+def describe(event_type, payload):
+    """The history line of a journal row (decoded as the session decodes it)."""
+    return TELLY_TIME.describe(TELLY_TIME.events.decode(event_type, payload))
+
+
 def _pass_round(table):
     for player in table.state.order:
         accepted(table, Pass(player=player, reward="viewers", amount=1))
@@ -113,32 +118,23 @@ def test_history_names_squares_by_position_and_keeps_indexes_in_the_journal(tabl
 def test_an_old_journal_payload_is_described_with_positions():
     """Payloads written before the wording change (square indexes) read with the new words."""
     old = {"player": "Kim", "square": 4 + 4, "genre": "Chat"}
-    assert TELLY_TIME.describe("grid_square_set", old) == "Kim's tile: the bottom-right square is Chat"
+    assert describe("grid_square_set", old) == "Kim's tile: the bottom-right square is Chat"
     marker = {"player": "Kim", "square": 1, "genre": "Drama", "reason": "Catalog Buyout", "rule": "R"}
-    assert (
-        TELLY_TIME.describe("grid_marker_placed", marker)
-        == "Kim fills the Drama square (top-middle): Catalog Buyout (R)"
-    )
+    assert describe("grid_marker_placed", marker) == "Kim fills the Drama square (top-middle): Catalog Buyout (R)"
 
 
 # -- sentences ---------------------------------------------------------------------------------------------
 
 
 def test_passing_reads_as_a_sentence_not_a_fragment():
-    text = TELLY_TIME.describe(
-        "passed", {"player": "Kim", "reward": "cash", "amount": 5, "preempted": False, "order": 1}
-    )
+    text = describe("passed", {"player": "Kim", "reward": "cash", "amount": 5, "preempted": False, "order": 1})
     assert text == "Kim passes first and takes $5M from the pass track"
-    text = TELLY_TIME.describe(
-        "passed", {"player": "Kim", "reward": "viewers", "amount": 3, "preempted": True, "order": 2}
-    )
+    text = describe("passed", {"player": "Kim", "reward": "viewers", "amount": 3, "preempted": True, "order": 2})
     assert text == (
         "Kim passes second and takes 6 viewers from the pass track (3 viewers doubled by Preempted "
         "Timeslot), scored with the lineup"
     )
-    text = TELLY_TIME.describe(
-        "passed", {"player": "Kim", "reward": "cash", "amount": 0, "preempted": False, "order": 3}
-    )
+    text = describe("passed", {"player": "Kim", "reward": "cash", "amount": 0, "preempted": False, "order": 3})
     assert text == "Kim passes third and takes nothing from the pass track"
 
 
@@ -155,7 +151,7 @@ def test_every_line_of_a_whole_game_reads_as_a_sentence(table):
         _pass_round(table)
     accepted(table, ScoreEndGame(player="Arkady", bonuses=(("Ads", 1),)))
     accepted(table, ScoreEndGame(player="Virginia", bonuses=()))
-    texts = [TELLY_TIME.describe(r.type, r.payload) for r in table.journal.events(game_id)[1:]]
+    texts = [describe(r.type, r.payload) for r in table.journal.events(game_id)[1:]]
     for text in texts:
         assert not re.search(r"\(\d+\.\)|\[|\bline \d|\bsquares? \d|: \w+: \w+|×", text), text
         assert text[0].isupper(), text
@@ -216,6 +212,7 @@ def test_a_game_ended_at_the_table_reads_as_a_sentence(table):
 
 def test_home_screen_title_and_player_word():
     """Solo is in the module ("Solo Mode"), so 1 to 5 players; the title fits the dashboard's title box."""
-    assert TELLY_TIME.title == "Telly Time"
-    assert TELLY_TIME.player_word == "players"
-    assert (TELLY_TIME.min_players, TELLY_TIME.max_players) == (1, 5)
+    info = TELLY_TIME.info
+    assert info.title == "Telly Time"
+    assert info.player_word == "players"
+    assert (info.min_players, info.max_players) == (1, 5)

@@ -20,12 +20,14 @@ Scope:
   values of the stars on the other shows; two-slot and ANY shows take no timeslot penalty.
 * End game: end-game viewer bonuses without the "Genres" row; most viewers wins (ties share).
 
-House-rule and set-up options (``check_options``): ``moguls`` (bool, False), ``starting_cash_m``
-($M, 0), ``genres`` (the nine tile genres), ``tiles`` (tile layouts and line bonuses by centre genre),
-``first_player`` (a name, default the first seat), ``turn_order`` (``"pass_order"`` or ``"seat"``),
-``allow_negative_cash`` (bool, False). Rulings: ``docs/rulings-telly-time.md``.
+House-rule and set-up options: ``INFO.options`` (:mod:`.info`). Rulings: ``docs/rulings-telly-time.md``.
+
+Modules: :mod:`.info` (static facts), :mod:`.state` (plain data), :mod:`.grid` (the genre grid),
+:mod:`.commands`, :mod:`.events` (typed events with their history lines), :mod:`.rules` (decide, evolve,
+legal commands, outcome: :data:`TELLY_TIME`) and :mod:`.view` (status, public and private views, figures).
+Every public name of these is importable from this package, each module imported on first use.
 """
 
 from companion.games._lazy import lazy_exports
 
-__getattr__, __dir__ = lazy_exports(__name__, ("rules",))
+__getattr__, __dir__ = lazy_exports(__name__, ("rules", "commands", "events", "state", "grid", "view", "info"))

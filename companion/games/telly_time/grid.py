@@ -191,13 +191,12 @@ class GenreGrid:
     def completing_genres(self) -> tuple[str, ...]:
         """Genres whose square would complete at least one line if filled now, in square order (for the
         solo opponent's "Prefers show of YOUR best genre", "Solo Mode")."""
-        return tuple(
-            self.squares[s] for s in range(SQUARES) if self.squares[s] is not None and self.lines_completed_by(s)
-        )
+        return tuple(genre for s, genre in enumerate(self.squares) if genre is not None and self.lines_completed_by(s))
 
     # -- changing ----------------------------------------------------------------------------------------
-    def with_square(self, square: int, genre: str) -> GenreGrid:
-        """This grid with ``genre`` entered on ``square`` (no checks; see :func:`check_square_genre`)."""
+    def with_square(self, square: int, genre: str | None) -> GenreGrid:
+        """This grid with ``genre`` entered on ``square`` (``None``: no genre, after a swap with an empty
+        square; no checks, see :func:`check_square_genre`)."""
         squares = list(self.squares)
         squares[square] = genre
         return replace(self, squares=tuple(squares))
@@ -219,12 +218,44 @@ class GenreGrid:
         return replace(self, completed=self.completed + (line,))
 
     # -- storing -----------------------------------------------------------------------------------------
-    def layout_payload(self) -> dict[str, Any]:
-        """The tile as entered: ``{"squares": [9 names or None], "bonuses": {line: bonus payload}}``."""
+    def layout(self) -> TileLayout:
+        """The tile as entered (its squares and line bonuses, without the markers)."""
+        return TileLayout(self.squares, self.bonuses)
+
+
+@dataclass(frozen=True)
+class TileLayout:
+    """A genre grid tile as entered, without markers: ``squares`` (9 genre names row by row, ``None`` = not
+    entered yet) and ``bonuses`` (8 :class:`LineBonus` in :data:`LINE_IDS` order). Its journal form (the
+    ``tiles`` option's too) is ``{"squares": [9 names or None], "bonuses": {line id: bonus payload}}``."""
+
+    squares: tuple[str | None, ...] = (None,) * SQUARES
+    bonuses: tuple[LineBonus, ...] = (LineBonus(),) * len(LINES)
+
+    def to_payload(self) -> dict[str, Any]:
+        """The journal form (see the class docstring), every line's bonus listed."""
         return {
             "squares": list(self.squares),
             "bonuses": {line: bonus.to_payload() for line, bonus in zip(LINE_IDS, self.bonuses)},
         }
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any] | None) -> TileLayout:
+        """The tile from its journal form; ``None`` or ``{}`` is a tile with nothing entered; a line left out
+        of ``"bonuses"`` has the printed bonus. Raises :class:`MalformedCommand` for an unknown line id."""
+        if not payload:
+            return cls()
+        bonuses = [LineBonus()] * len(LINES)
+        for line, bonus in dict(payload.get("bonuses", {})).items():
+            bonuses[line_index(line)] = LineBonus.from_payload(bonus)
+        return cls(tuple(payload["squares"]), tuple(bonuses))
+
+    def grid(self, centre: str) -> GenreGrid:
+        """A fresh grid of this tile with ``centre`` in the centre and a marker on it ("Telly Time Pilot
+        Season": "place a marker cube on the center square")."""
+        squares = list(self.squares)
+        squares[CENTRE] = centre
+        return GenreGrid(tuple(squares), tuple(index == CENTRE for index in range(SQUARES)), self.bonuses)
 
 
 def square_name(square: int) -> str:
@@ -285,17 +316,9 @@ def check_square_genre(grid: GenreGrid, square: int, genre: str) -> None:
 
 def grid_from_tile(centre: str, tile: Mapping[str, Any] | None) -> GenreGrid:
     """A fresh grid for the tile whose centre is ``centre``, with a marker on the centre ("Telly Time
-    Pilot Season": "place a marker cube on the center square"). ``tile`` is the entered tile (``{"squares":
-    [...9], "bonuses": {line: {...}}}``) or ``None`` (only the centre known; enter the rest at the table)."""
-    squares: list[str | None] = [None] * SQUARES
-    bonuses = [LineBonus()] * len(LINES)
-    if tile:
-        squares = list(tile["squares"])
-        for line, bonus in dict(tile.get("bonuses", {})).items():
-            bonuses[line_index(line)] = LineBonus.from_payload(bonus)
-    squares[CENTRE] = centre
-    filled = tuple(index == CENTRE for index in range(SQUARES))
-    return GenreGrid(tuple(squares), filled, tuple(bonuses))
+    Pilot Season"). ``tile`` is the entered tile (``{"squares": [...9], "bonuses": {line: {...}}}``) or
+    ``None`` (only the centre known; enter the rest at the table)."""
+    return TileLayout.from_payload(tile).grid(centre)
 
 
 def check_tile(centre: str, tile: Any, genres: Iterable[str]) -> dict[str, Any]:

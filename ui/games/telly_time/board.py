@@ -1,9 +1,11 @@
 """The Telly Time board: one player's 3×3 genre grid at a time (switchable), their cash, viewers and empty
 squares, and the buttons for what the game asks for now (Pilot Season set-up, turns, scoring).
 
-Like every board it only reads the state and posts commands (``companion.games.telly_time``); dialogs
-are :class:`TellyFormPopup` forms of choice buttons and +/− steppers, so nothing needs typing.
-Layout: ``ui/kv/games/telly_time.kv``.
+Like every board it only reads the state and posts commands (``companion.games.telly_time``). Which buttons
+it shows, and which of them can be used now, come from the rules (``TELLY_TIME.legal_commands``): a button
+the rules show disabled is dimmed, and a tap on it says why (the rules' reason and rule), posting nothing.
+Dialogs are :class:`TellyFormPopup` forms of choice buttons and +/− steppers, so nothing needs typing.
+Layout: ``board.kv`` beside this file.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from kivy.uix.popup import Popup
 from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import get_color_from_hex
 
+from companion.game import LegalCommand
 from companion.games.telly_time import (
+    TELLY_TIME,
     AdjustCash,
     AdjustViewers,
     ChooseMogulLine,
@@ -36,11 +40,10 @@ from companion.games.telly_time import (
     SetGridSquare,
     SetLineBonus,
     ShowScore,
-    StartSeason,
     TakeAction,
 )
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES, SQUARE_NAMES
-from companion.games.telly_time.model import ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS
+from companion.games.telly_time.state import ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS
 from ui.games import GameBoard
 
 #: Labels offered for a line's printed bonus (the tiles' bonuses are entered, not in the rulebook).
@@ -81,7 +84,11 @@ class TellyChoiceButton(ToggleButton):
 
 
 class TellyActionButton(Button):
-    """An action button of the board (what the shown player can do now)."""
+    """An action button of the board: what the shown player is offered now (``legal``, a
+    :class:`~companion.game.LegalCommand`). ``unavailable`` (dimmed) when the rules say it cannot be made now."""
+
+    unavailable = BooleanProperty(False)
+    legal = ObjectProperty(None, allownone=True)
 
 
 class TellyChoice(GridLayout):
@@ -291,49 +298,55 @@ class TellyTimeBoard(GameBoard):
     def _draw_actions(self, state: Any) -> None:
         actions = self.ids.actions
         actions.clear_widgets()
-        for text, handler in self.actions_for(state):
-            button = TellyActionButton(text=text)
-            button.bind(on_release=lambda b, h=handler: h())
-            button.action_text = text
+        for legal, handler in self.actions_for(state):
+            button = TellyActionButton(text=legal.label, legal=legal, unavailable=not legal.enabled)
+            button.bind(on_release=lambda b, h=handler: self._press(b.legal, h))
             actions.add_widget(button)
 
-    def actions_for(self, state: Any) -> list[tuple[str, Callable[[], None]]]:
-        """The buttons offered now for the shown player, as ``(text, handler)`` pairs."""
-        if state.finished:
-            return []
-        if state.pending is not None:
-            return [
-                ("Mogul line?", self.open_mogul_choice),
-                ("Cash ±", self.open_cash),
-                ("Viewers ±", self.open_viewers),
-            ]
-        if state.phase == "pilot":
-            return [
-                ("Pilot show", self.open_pilot),
-                ("Keep 2 cards", self.open_cards),
-                ("Line bonus", self.open_line_bonus),
-                ("Start season 1", self.start_season),
-                ("Cash ±", self.open_cash),
-                ("Viewers ±", self.open_viewers),
-            ]
-        if state.phase == "season":
-            return [
-                ("Produce show", self.open_produce),
-                ("Other action", self.open_action),
-                ("Pass", self.open_pass),
-                ("Card: marker", self.open_marker),
-                ("Cash ±", self.open_cash),
-                ("Viewers ±", self.open_viewers),
-            ]
-        if state.phase == "scoring":
-            return [
-                ("Score lineup", self.open_score),
-                ("Card: marker", self.open_marker),
-                ("Line bonus", self.open_line_bonus),
-                ("Cash ±", self.open_cash),
-                ("Viewers ±", self.open_viewers),
-            ]
-        return [("End bonuses", self.open_end_bonuses), ("Cash ±", self.open_cash), ("Viewers ±", self.open_viewers)]
+    #: The form behind each command kind the rules may offer with arguments still to choose; a complete
+    #: command (Start season 1) is posted as the rules give it; any other kind has no button (SetGridSquare
+    #: is entered by tapping a square).
+    FORMS = {
+        "ChooseMogulLine": "open_mogul_choice",
+        "ChoosePilotShow": "open_pilot",
+        "KeepPilotCards": "open_cards",
+        "SetLineBonus": "open_line_bonus",
+        "ProduceShow": "open_produce",
+        "TakeAction": "open_action",
+        "Pass": "open_pass",
+        "PlaceGridMarker": "open_marker",
+        "ScoreLineup": "open_score",
+        "ScoreEndGame": "open_end_bonuses",
+        "AdjustCash": "open_cash",
+        "AdjustViewers": "open_viewers",
+    }
+
+    def actions_for(self, state: Any) -> list[tuple[LegalCommand, Callable[[], None]]]:
+        """The buttons for the shown player, as ``(legal command, handler)`` pairs in the rules' order: every
+        command the rules offer the player now that is complete or that this board has a form for."""
+        actions = []
+        for legal in TELLY_TIME.legal_commands(state, self.shown):
+            if legal.command is not None:
+                actions.append((legal, lambda c=legal.command: self._post(c)))
+            elif legal.kind in self.FORMS:
+                actions.append((legal, getattr(self, self.FORMS[legal.kind])))
+        return actions
+
+    def _legal(self, kind: str) -> LegalCommand | None:
+        for legal in TELLY_TIME.legal_commands(self._state, self.shown):
+            if legal.kind == kind:
+                return legal
+        return None
+
+    def _press(self, legal: LegalCommand, handler: Callable[[], None]) -> None:
+        """A tap on an action button: its form when the rules allow the command now, else why not."""
+        if legal.enabled:
+            handler()
+        else:
+            self._explain(legal)
+
+    def _explain(self, legal: LegalCommand) -> None:
+        self.controller.say(f"{legal.reason} ({legal.rule})" if legal.rule else legal.reason, refused=True)
 
     # -- taps -----------------------------------------------------------------------------------------
     def show_player(self, player: str) -> None:
@@ -357,10 +370,13 @@ class TellyTimeBoard(GameBoard):
     def tap_square(self, square: int) -> None:
         """A tap on a square: enter its genre (while it has no marker), else say what it is."""
         network = self._network()
-        grid = network.grid
-        if grid is None:
-            self.controller.say(f"{network.name}: choose the Pilot Season show first (Pilot show)", refused=True)
+        legal = self._legal("SetGridSquare")
+        if legal is None:
+            return  # the game is over
+        if not legal.enabled:
+            self._explain(legal)
             return
+        grid = network.grid
         if square == CENTRE or grid.filled[square]:
             self.controller.say(
                 f"{network.name}'s {grid.squares[square]} square ({SQUARE_NAMES[square]}) has a marker cube"
@@ -416,9 +432,6 @@ class TellyTimeBoard(GameBoard):
     def open_line_bonus(self) -> None:
         """Enter the bonus printed at the end of a line of the shown player's tile."""
         network = self._network()
-        if network.grid is None:
-            self.controller.say(f"{network.name}: choose the Pilot Season show first", refused=True)
-            return
         short = {
             "row1": "Top row",
             "row2": "Mid row",
@@ -445,10 +458,6 @@ class TellyTimeBoard(GameBoard):
                 ),
             )
         )
-
-    def start_season(self) -> None:
-        """Begin season 1."""
-        self._post(StartSeason())
 
     def open_produce(self) -> None:
         """Produce a show: genre, timeslot, preferred timeslot(s) and cost."""
@@ -526,12 +535,7 @@ class TellyTimeBoard(GameBoard):
     def open_marker(self) -> None:
         """A card places a marker on an empty genre square (Catalog Buyout, Market Research)."""
         network = self._network()
-        if network.grid is None:
-            return
         empty = [g for g, f in zip(network.grid.squares, network.grid.filled) if g and not f]
-        if not empty:
-            self.controller.say(f"{network.name}'s grid is full", refused=True)
-            return
         self._open(
             TellyFormPopup(
                 f"{network.name}: marker from a card",
