@@ -63,7 +63,7 @@ PLAYER_ACTIONS = ("on_the_air", "sponsor", "roll")
 #: What each table button does.
 TABLE_ACTIONS = ("undo", "redo")
 #: What a player button's long press (``long``) may do: a player action, or ``"peek"``: show that player's
-#: private figures (a game's secret values, TV Wars 9.1) on their own panel while the button is held. Peek
+#: private figures (a game's secret values) on their own panel while the button is held. Peek
 #: is display only: it posts no command.
 PEEK = "peek"
 PLAYER_LONG_ACTIONS = PLAYER_ACTIONS + (PEEK,)
@@ -160,13 +160,15 @@ class Config:
     exit_pin: str | None = None
 
 
+#: The game a config without ``[table] game`` plays: the appliance's own default (a product choice, not a rule).
+DEFAULT_GAME = "tv-wars"
 _DEFAULT_SEATS = (
     ("ABS", "#e53935", (17, "q"), (27, "w"), (22, "e")),
     ("CBA", "#1e88e5", (23, "a"), (24, "s"), (25, "d")),
     ("PBC", "#43a047", (12, "z"), (16, "x"), (20, "c")),
     ("NBS", "#fdd835", (13, "u"), (19, "i"), (26, "o")),
 )
-#: The built-in seats' names (TV Wars' networks): other games give such seats their own default names.
+#: The built-in seats' names (the default game's): other games give such seats their own default names.
 BUILT_IN_SEAT_NAMES: tuple[str, ...] = tuple(seat[0] for seat in _DEFAULT_SEATS)
 
 
@@ -186,7 +188,7 @@ def default_config() -> Config:
         for index, (name, colour, *buttons) in enumerate(_DEFAULT_SEATS)
     )
     table_buttons = (ButtonConfig("undo", 5, "backspace"), ButtonConfig("redo", 6, "="))
-    return Config("<defaults>", "tv-wars", None, seats, table_buttons)
+    return Config("<defaults>", DEFAULT_GAME, None, seats, table_buttons)
 
 
 def load_config(path: str | Path | None) -> Config:

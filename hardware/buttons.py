@@ -204,16 +204,9 @@ class ButtonBoard:
 
     def key_help(self, seat_names: Sequence[str], labels: Mapping[str, str] | None = None) -> list[str]:
         """Short keyboard help: the player actions' order, one part per seat with its keys in that order
-        (``"ABS q w e"``), then the table keys (``"Undo backspace"``). ``labels`` names the actions in the
-        open game (a game's ``button_labels``, e.g. ``{"sponsor": "Bonus +1"}``); TV Wars' names otherwise."""
-        labels = {
-            "on_the_air": "On the Air",
-            "sponsor": "Sponsor",
-            "roll": "Roll",
-            "undo": "Undo",
-            "redo": "Redo",
-            **(labels or {}),
-        }
+        (``"ABS q w e"``), then the table keys (``"Undo backspace"``). ``labels`` names the actions in the open
+        game (from its :class:`companion.game.ButtonSlot` labels); an action without a label shows its name."""
+        labels = {"undo": "Undo", "redo": "Redo", **(labels or {})}
         seats: dict[int | None, list[tuple[str, str]]] = {}
         for key, (_, seat, button) in self._keys.items():
             seats.setdefault(seat, []).append((button.action, key))

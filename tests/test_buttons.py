@@ -195,7 +195,8 @@ def test_key_only_buttons_post_without_a_pin():
     buttons.seat_players(["ABS", "CBA"])
     buttons.key_down("q")
     assert posted == [PassOnTheAir(network="ABS", source="button")]
-    assert buttons.key_help(["ABS", "CBA"]) == ["Keys (On the Air):", "ABS q", "CBA "]
+    assert buttons.key_help(["ABS", "CBA"], {"on_the_air": "On the Air"}) == ["Keys (On the Air):", "ABS q", "CBA "]
+    assert buttons.key_help(["ABS", "CBA"])[0] == "Keys (on_the_air):"  # no game's labels: the action's own name
     buttons.close()
 
 

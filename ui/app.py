@@ -34,7 +34,6 @@ from kivy.utils import get_color_from_hex
 
 from companion.bank import format_dollars
 from companion.commands import (
-    BANK,
     AnswerDice,
     EndGame,
     JumpTo,
@@ -43,7 +42,6 @@ from companion.commands import (
     PlayerSeat,
     Redo,
     RollDice,
-    TransferMoney,
     Undo,
 )
 from companion.config import BUILT_IN_SEAT_NAMES, Config
@@ -53,11 +51,11 @@ from companion.history import HistoryWindow
 from companion.sdnotify import notify, watchdog_interval
 from companion.table import Outcome, Table
 from ui.boards import kv_files, screen_kv_files
+from ui.extras import TableExtras, extras_class
 from ui.games import GameBoard, board_class
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
 
 log = logging.getLogger("companion.ui")
-QUICK_REASONS = ("Bulletin card", "Auction won", "Promotion (6.6)", "Correction")
 
 
 # -- widgets ------------------------------------------------------------------------------------------
@@ -82,13 +80,14 @@ class MessagePopup(Popup):
 
 
 class PlayerCard(BoxLayout):
-    """One player's public figures on the dashboard, with their touch actions."""
+    """One player's public figures on the generic dashboard (a game without a board of its own): the big figure
+    (the balance, else the view's headline), the panel lines or tracks and badges, and one button per seat
+    button slot of the game, labelled as the game names it (:class:`companion.game.ButtonSlot`)."""
 
     player_name = StringProperty("")
     player_colour = ListProperty([1, 1, 1, 1])
     balance_text = StringProperty("")
     detail_text = StringProperty("")
-    sponsor_text = StringProperty("")
 
 
 class GameChoice(ToggleButton):
@@ -106,7 +105,7 @@ class HistoryRow(Button):
 
 
 class HomeScreen(Screen):
-    """New game (2–4 networks) and the saved games."""
+    """New game (as many seats as the chosen game takes) and the saved games."""
 
     game_title = StringProperty("")
 
@@ -156,97 +155,6 @@ class PinPopup(Popup):
         elif key.isdigit() and len(self.typed) < 8:
             self.typed += key
             self.problem = ""
-
-
-class TransferPopup(Popup):
-    """A free-form transfer: from, to, amount (keypad, whole dollars) and a reason."""
-
-    amount = NumericProperty(0)
-    amount_text = StringProperty("$0")
-    reason = StringProperty("")
-    payer = StringProperty("")
-    payee = StringProperty(BANK)
-    pay_text = StringProperty("Pay")
-    ready = BooleanProperty(False)
-
-    def on_amount(self, *_):
-        self.amount_text = format_dollars(int(self.amount))
-        self._check()
-
-    def on_reason(self, *_):
-        self._check()
-
-    def on_payer(self, *_):
-        self._check()
-
-    def on_payee(self, *_):
-        self._check()
-
-    def _check(self) -> None:
-        """Say on the Pay button what is still missing, so a refusal never throws the entry away."""
-        if self.payer == self.payee:
-            self.pay_text, self.ready = "From and To are the same", False
-        elif int(self.amount) <= 0:
-            self.pay_text, self.ready = "Enter an amount", False
-        elif not self.reason.strip():
-            self.pay_text, self.ready = "Give a reason", False
-        else:
-            self.pay_text, self.ready = f"Pay {format_dollars(int(self.amount))}", True
-
-    def fill(self, controller: TableController, players: list[str], payer: str) -> None:
-        """Build the payer/payee choices (players and the bank) with ``payer`` preselected."""
-        from kivy.factory import Factory
-
-        self.controller = controller
-        self.payer = payer
-        for box, attribute, group in ((self.ids.payer_box, "payer", "payer"), (self.ids.payee_box, "payee", "payee")):
-            for name in players + [BANK]:
-                button = Factory.ChoiceButton(
-                    text="Bank" if name == BANK else name, group=group, allow_no_selection=False
-                )
-                button.state = "down" if getattr(self, attribute) == name else "normal"
-                button.bind(on_release=lambda b, n=name, a=attribute: setattr(self, a, n))
-                box.add_widget(button)
-        for reason in QUICK_REASONS:
-            button = Factory.BigButton(text=reason, font_size="16sp")
-            button.bind(on_release=lambda b, r=reason: setattr(self, "reason", r))
-            self.ids.reasons_box.add_widget(button)
-
-    def press_key(self, key: str) -> None:
-        """A keypad key: digits append, ``000`` multiplies by 1,000, ``Clear`` empties."""
-        if key == "Clear":
-            self.amount = 0
-        elif key == "000":
-            self.amount = min(int(self.amount) * 1000, 9_999_999)
-        else:
-            self.amount = min(int(self.amount) * 10 + int(key), 9_999_999)
-
-    def submit(self) -> None:
-        """Post the transfer; the table checks it (a refusal shows in the message bar)."""
-        self.controller.post(
-            TransferMoney(payer=self.payer, payee=self.payee, amount=int(self.amount), reason=self.reason.strip())
-        )
-        self.dismiss(animation=False)
-
-
-class SponsorPopup(Popup):
-    """Landing on Sponsor with the half-hours counted by hand (TV Wars 9.4)."""
-
-    network = StringProperty("")
-    half_hours = NumericProperty(0)
-    explanation = StringProperty("")
-
-    def on_half_hours(self, *_):
-        self.explanation = (
-            f"Pays {format_dollars(500 * int(self.half_hours))} = {int(self.half_hours)} half-hours × $500"
-        )
-
-    def submit(self) -> None:
-        """Post the Sponsor landing."""
-        from companion.games.tv_wars import LandOnSponsor
-
-        self.controller.post(LandOnSponsor(network=self.network, half_hours=int(self.half_hours)))
-        self.dismiss(animation=False)
 
 
 class DicePopup(Popup):
@@ -395,131 +303,6 @@ class SelfTestPopup(Popup):
             self.dismiss(animation=False)
 
 
-class TileLearnPopup(Popup):
-    """Learn mode: an unknown tag was placed on a tile reader; the player says once what tile it is.
-    The answer is checked by the TV Wars tile rules (3, 5) before it is stored in the tile registry."""
-
-    uid = StringProperty("")
-    where = StringProperty("")
-    summary = StringProperty("")
-    problem = BooleanProperty(True)
-    KINDS = (
-        ("program", "Program"),
-        ("star", "Star"),
-        ("emmy", "Emmy"),
-        ("critics_choice", "Critics' Choice"),
-        ("viewers_views", "Viewers' Views"),
-    )
-
-    def fill(self, controller: TableController) -> None:
-        """Build the choice rows: kind, length, colour and a value grid that follows the kind."""
-        from kivy.factory import Factory
-
-        self.controller = controller
-        self.choice = {"kind": "program", "length": None, "colour": None, "value": None}
-        for key, row, options in (
-            ("kind", self.ids.kind_row, self.KINDS),
-            ("length", self.ids.length_row, ((1, "30 min"), (2, "60 min"), (3, "90 min"), (4, "120 min"))),
-            ("colour", self.ids.colour_row, ((c, c) for c in ("green", "red", "blue", "yellow"))),
-        ):
-            for value, text in options:
-                button = Factory.ChoiceButton(text=text, group=f"{key}-{id(self)}", allow_no_selection=False)
-                button.state = "down" if self.choice[key] == value else "normal"
-                button.bind(on_release=lambda b, k=key, v=value: self._choose(k, v))
-                row.add_widget(button)
-        self._values()
-
-    def _values(self) -> None:
-        """The value grid for the chosen kind: ratings (or Special/Movie), Star values, or bonus values."""
-        from kivy.factory import Factory
-
-        grid = self.ids.value_grid
-        grid.clear_widgets()
-        kind = self.choice["kind"]
-        options = {
-            "program": [(r, str(r)) for r in range(10, 100, 10)] + [("special", "Special"), ("movie", "Movie")],
-            "star": [(v, str(v)) for v in (10, 20, 30)],
-            "emmy": [(50, "50")],
-            "critics_choice": [(v, f"{v:+d}") for v in range(-36, 37, 6)],
-            "viewers_views": [(v, f"{v:+d}") for v in (-28, -21, -14, -7, 7, 14, 21, 29)],
-        }[kind]
-        for value, text in options:
-            button = Factory.ChoiceButton(text=text, group=f"value-{id(self)}-{kind}", allow_no_selection=False)
-            button.bind(on_release=lambda b, v=value: self._choose("value", v))
-            grid.add_widget(button)
-        self.ids.length_row.disabled = self.ids.colour_row.disabled = kind != "program"
-        self._check()
-
-    def _choose(self, key: str, value) -> None:
-        self.choice[key] = value
-        if key == "kind":
-            self.choice["value"] = None
-            self._values()
-        self._check()
-
-    def details(self) -> tuple[str, dict]:
-        """``(kind, details)`` as the tile registry stores them."""
-        c = self.choice
-        if c["kind"] == "program":
-            details = {"length": c["length"], "colour": c["colour"]}
-            if c["value"] == "special":
-                details["special"] = True
-            elif c["value"] == "movie":
-                details = {"movie": True, "colour": c["colour"] or "yellow"}
-            else:
-                details["rating"] = c["value"]
-            return "program", details
-        return "bonus", {"bonus": c["kind"], "value": c["value"]}
-
-    def _check(self) -> None:
-        from companion.errors import CompanionError
-        from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
-        from companion.tiles import Tile
-
-        kind, details = self.details()
-        try:
-            tile = Tile(self.uid, kind, details)
-            thing = program_from_tile(tile) if kind == "program" else bonus_from_tile(tile)
-        except (CompanionError, TypeError) as error:
-            self.summary, self.problem = f"Not yet: {error}", True
-            return
-        self.summary = describe_tile_value(thing)
-        self.problem = False
-
-    def learn(self) -> None:
-        """Store the answer in the tile registry and say so."""
-        kind, details = self.details()
-        try:
-            self.controller.tiles.learn(self.uid, kind, details)
-        except Exception as error:
-            self.summary, self.problem = f"Could not store it: {error}", True
-            return
-        self.controller.message, self.controller.message_refused = f"Learned tag {self.uid}: {self.summary}", False
-        self.dismiss(animation=False)
-
-
-def describe_tile_public(thing) -> str:
-    """What the shared screen may say about a scanned tile (TV Wars 9.1): ``"Program 60 min, blue Drama"``
-    or ``"Star"``; never its rating or value."""
-    from companion.games.tv_wars.ratings_war import COLOURS, Program
-
-    if isinstance(thing, Program):
-        movie = "Academy Award Movie, " if thing.academy_award_movie else ""
-        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}"
-    return thing.label
-
-
-def describe_tile_value(thing) -> str:
-    """``"Program 60 min, blue Drama, 70 RP"`` or ``"Star 30"``."""
-    from companion.games.tv_wars.ratings_war import COLOURS, Program
-
-    if isinstance(thing, Program):
-        worth = "Special (rolled)" if thing.special else f"{thing.rating} RP"
-        movie = "Academy Award Movie, " if thing.academy_award_movie else ""
-        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}, {worth}"
-    return thing.describe()
-
-
 class SimulatorStrip(BoxLayout):
     """The emulated OLED panels (luma dummy devices) and the keyboard help, below the touchscreen."""
 
@@ -548,7 +331,7 @@ class TableController(EventDispatcher):
     #: "Touch unavailable: …" when the kiosk found no touchscreen to read (ui.touch), else "".
     touch_problem = StringProperty("")
     #: What the Home screen's message bar says when there is no message: the touch problem, if any, and what
-    #: the table buttons do there ("Buttons: Undo resumes #3 · Redo twice starts a new TV Wars game").
+    #: the table buttons do there ("Buttons: Undo resumes #3 · Redo twice starts a new <game> game").
     home_hint = StringProperty("")
 
     def __init__(
@@ -570,7 +353,7 @@ class TableController(EventDispatcher):
         self._button_inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._new_game_armed_until = 0.0
         self.readers, self.tray, self.tiles = readers, tray, tiles
-        self._unknown_tags: list = []
+        self._extras: dict[str, TableExtras] = {}  # per game, made when first used (ui.extras)
         self._key_help_for: tuple | None = None
         self._panel_trouble_seen, self._panel_trouble_said = 0, ""
         if readers is not None:  # reader threads report status and tiles; hand them to the main thread
@@ -725,37 +508,27 @@ class TableController(EventDispatcher):
         self.held_usable = match.decision.value == "answer"
 
     def tile_event(self, event) -> None:
-        """A tag was placed on or removed from a tile reader: name a known tile, or ask once for an unknown one."""
-        if not event.placed or self.tiles is None:
-            return
-        try:
-            tile = self.tiles.lookup(event.uid)
-        except Exception as error:
-            self.message, self.message_refused = f"Tile reader: {error}", True
-            return
-        where = f"{event.device} slot {event.slot}"
-        if tile is not None:
-            from companion.games.tv_wars.tiles import bonus_from_tile, program_from_tile
+        """A tag was placed on or removed from a tile reader: what it means is the game's
+        (:meth:`ui.extras.TableExtras.tile_event` of the game in use)."""
+        self.extras().tile_event(event)
 
-            try:
-                thing = program_from_tile(tile) if tile.kind == "program" else bonus_from_tile(tile)
-                self.message, self.message_refused = f"{where}: {describe_tile_public(thing)}", False
-            except Exception as error:
-                self.message, self.message_refused = f"{where}: tag {tile.uid} is learned wrongly: {error}", True
-            return
-        self._unknown_tags.append((event.uid, where))
-        self._ask_next_tag()
+    def extras(self) -> TableExtras:
+        """The table extras (:mod:`ui.extras`) of the open game, else of the game the home screen would start."""
+        name = self.table.session.rules.info.name if self.table.session else (self.chosen_game or self.config.game)
+        extras = self._extras.get(name)
+        if extras is None:
+            extras = self._extras[name] = extras_class(name)(self)
+        return extras
 
-    def _ask_next_tag(self) -> None:
-        if self.popup is not None or not self._unknown_tags:
-            return
-        uid, where = self._unknown_tags.pop(0)
-        if self.tiles.lookup(uid) is not None:
-            return self._ask_next_tag()
-        popup = TileLearnPopup(uid=uid, where=where)
-        popup.fill(self)
-        popup.bind(on_dismiss=lambda *_: Clock.schedule_once(lambda dt: self._ask_next_tag(), 0))
-        self._open(popup)
+    def __getattr__(self, name: str):
+        """An action of the game in use that its own layouts call as ``app.controller.<name>(...)``
+        (:attr:`ui.extras.TableExtras.actions`); anything else is an ordinary missing attribute."""
+        if name.startswith("_") or "_extras" not in self.__dict__:
+            raise AttributeError(name)
+        extras = self.extras()
+        if name in extras.actions:
+            return getattr(extras, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def use_held(self) -> None:
         """Use the oldest held reader roll for the dice being asked for."""
@@ -805,7 +578,7 @@ class TableController(EventDispatcher):
             self.message = outcome.message
             self.message_refused = not outcome.accepted
         if not outcome.accepted and command.private:
-            # a refusal of secret figures may repeat them (TV Wars 9.1): the reason goes to the player's panel
+            # a refusal of secret figures may repeat them: the reason goes to the player's own panel only
             player = _player_of(command)
             self.message = f"Refused: {player}'s entry is not accepted; the reason is on {player}'s own panel"
         if outcome.accepted and isinstance(command, (NewGame, OpenGame)) and self.screens is not None:
@@ -824,7 +597,7 @@ class TableController(EventDispatcher):
         if player in names:
             self.panels.flash(names.index(player), str(outcome.refusal))
 
-    # private panel pages (a game's secret values, e.g. TV Wars 9.1)
+    # private panel pages (a game's secret values)
     def _board(self):
         if self.screens is None:
             return None
@@ -888,9 +661,9 @@ class TableController(EventDispatcher):
             return
         self.post(OpenGame(game_id=game_id))
 
-    def on_the_air(self, name: str) -> None:
-        """The network passed On the Air (TV Wars 9.5)."""
-        self.post(self._rules().button_command("on_the_air", name, "touch"))
+    def button_action(self, action: str, player: str) -> None:
+        """A seat button's ``action`` (:class:`companion.game.ButtonSlot`) for ``player`` from the touchscreen."""
+        self.post(self._rules().button_command(action, player, "touch"))
 
     def roll(self) -> None:
         """Answer the pending dice request with the built-in dice."""
@@ -906,9 +679,10 @@ class TableController(EventDispatcher):
         self.post(Redo())
 
     def keypad(self, key: str) -> None:
-        """A keypad key in the open transfer dialog."""
-        if isinstance(self.popup, (TransferPopup, PinPopup)):
-            self.popup.press_key(key)
+        """A keypad key (``KeyButton``) in the open dialog, if it has a keypad (``press_key``)."""
+        press_key = getattr(self.popup, "press_key", None)
+        if press_key is not None:
+            press_key(key)
 
     def _rules(self):
         return self.table.session.rules if self.table.session else find_game(self.config.game)
@@ -918,22 +692,6 @@ class TableController(EventDispatcher):
         popup.bind(on_dismiss=lambda *_: setattr(self, "popup", None))
         popup.open(animation=False)  # instant: no fade for a tap to land in
         return popup
-
-    def open_sponsor(self, name: str) -> None:
-        """Ask how many half-hours the network owns, then pay Sponsor (TV Wars 9.4)."""
-        view = self.table.view()
-        player = next(p for p in view.players if p.name == name)
-        popup = SponsorPopup(network=name)
-        popup.controller = self
-        popup.half_hours = player.tracks[0].value if player.tracks else 0
-        popup.on_half_hours()
-        self._open(popup)
-
-    def open_transfer(self, payer: str) -> None:
-        """Open the transfer dialog with ``payer`` chosen."""
-        popup = TransferPopup()
-        popup.fill(self, [p.name for p in self.table.view().players], payer)
-        self._open(popup)
 
     def open_dice(self) -> None:
         """Enter physical dice by hand for the pending request."""
@@ -1170,20 +928,24 @@ class TableController(EventDispatcher):
         self.message, self.message_refused = text, refused
 
     def _refresh_cards(self, view) -> None:
+        """The generic player cards (a game without a board): one per player, with the game's seat buttons."""
+        from kivy.factory import Factory
+
         cards = self.screens.get_screen("dashboard").ids.cards
         if [c.player_name for c in cards.children[::-1]] != [p.name for p in view.players]:
             cards.clear_widgets()
             for player in view.players:
-                cards.add_widget(PlayerCard(player_name=player.name))
+                card = PlayerCard(player_name=player.name)
+                for slot in self._rules().info.buttons:
+                    button = Factory.BigButton(text=slot.label)
+                    button.bind(on_release=lambda b, a=slot.action, n=player.name: self.button_action(a, n))
+                    card.ids.actions.add_widget(button)
+                cards.add_widget(card)
         for card, player in zip(cards.children[::-1], view.players):
             card.player_colour = get_color_from_hex(player.colour) if player.colour.startswith("#") else [1, 1, 1, 1]
-            card.balance_text = format_dollars(player.balance) if player.balance is not None else ""
-            half_hours = player.tracks[0].value if player.tracks else 0
-            detail = f"{half_hours} half-hours"
-            if player.badges:
-                detail += " · BNN"
-            card.detail_text = detail
-            card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
+            card.balance_text = format_dollars(player.balance) if player.balance is not None else player.headline
+            lines = list(player.panel_lines) or [f"{track.label} {track.value}" for track in player.tracks]
+            card.detail_text = " · ".join(lines + list(player.badges))
 
     def _refresh_home(self) -> None:
         from kivy.factory import Factory
@@ -1264,12 +1026,12 @@ def _player_of(command) -> str | None:
 
 
 def seat_names(config: Config, rules, count: int) -> list[str]:
-    """The names of the first ``count`` seats for a game of ``rules``: the config's own names, except that
-    the built-in seats (named after TV Wars' networks) take the game's ``default_names`` in other games."""
+    """The names of the first ``count`` seats for a game of ``rules``: the config's own names, except that the
+    built-in seats (:data:`companion.config.BUILT_IN_SEAT_NAMES`, a config without ``[[players]]``) take the game's
+    own ``default_names`` when it has enough of them."""
     names = [seat.name for seat in config.seats[:count]]
     defaults = tuple(rules.info.default_names)
-    networks = BUILT_IN_SEAT_NAMES
-    if rules.info.name != "tv-wars" and tuple(names) == networks[:count] and len(defaults) >= count:
+    if tuple(names) == BUILT_IN_SEAT_NAMES[:count] and len(defaults) >= count:
         return list(defaults[:count])
     return names
 
