@@ -6,6 +6,8 @@ named once, checked by the tile rules 3 and 5). Found by the generic controller 
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.popup import Popup
@@ -129,7 +131,7 @@ class TileLearnPopup(Popup):
         from kivy.factory import Factory
 
         self.controller = controller
-        self.choice = {"kind": "program", "length": None, "colour": None, "value": None}
+        self.choice: dict[str, Any] = {"kind": "program", "length": None, "colour": None, "value": None}
         for key, row, options in (
             ("kind", self.ids.kind_row, self.KINDS),
             ("length", self.ids.length_row, ((1, "30 min"), (2, "60 min"), (3, "90 min"), (4, "120 min"))),
@@ -149,13 +151,14 @@ class TileLearnPopup(Popup):
         grid = self.ids.value_grid
         grid.clear_widgets()
         kind = self.choice["kind"]
-        options = {
+        choices: dict[str, list[tuple[Any, str]]] = {
             "program": [(r, str(r)) for r in range(10, 100, 10)] + [("special", "Special"), ("movie", "Movie")],
             "star": [(v, str(v)) for v in (10, 20, 30)],
             "emmy": [(50, "50")],
             "critics_choice": [(v, f"{v:+d}") for v in range(-36, 37, 6)],
             "viewers_views": [(v, f"{v:+d}") for v in (-28, -21, -14, -7, 7, 14, 21, 29)],
-        }[kind]
+        }
+        options = choices[kind]
         for value, text in options:
             button = Factory.ChoiceButton(text=text, group=f"value-{id(self)}-{kind}", allow_no_selection=False)
             button.bind(on_release=lambda b, v=value: self._choose("value", v))
@@ -174,7 +177,7 @@ class TileLearnPopup(Popup):
         """``(kind, details)`` as the tile registry stores them."""
         c = self.choice
         if c["kind"] == "program":
-            details = {"length": c["length"], "colour": c["colour"]}
+            details: dict[str, Any] = {"length": c["length"], "colour": c["colour"]}
             if c["value"] == "special":
                 details["special"] = True
             elif c["value"] == "movie":
@@ -211,25 +214,25 @@ class TileLearnPopup(Popup):
         self.dismiss(animation=False)
 
 
-def describe_tile_public(thing) -> str:
+def describe_tile_public(thing: Any) -> str:
     """What the shared screen may say about a scanned tile (TV Wars 9.1): ``"Program 60 min, blue Drama"``
     or ``"Star"``; never its rating or value."""
     from companion.games.tv_wars.ratings_war import COLOURS, Program
 
     if isinstance(thing, Program):
         movie = "Academy Award Movie, " if thing.academy_award_movie else ""
-        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}"
+        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS.get(thing.colour or '', '')}"
     return thing.label
 
 
-def describe_tile_value(thing) -> str:
+def describe_tile_value(thing: Any) -> str:
     """``"Program 60 min, blue Drama, 70 RP"`` or ``"Star 30"``."""
     from companion.games.tv_wars.ratings_war import COLOURS, Program
 
     if isinstance(thing, Program):
         worth = "Special (rolled)" if thing.special else f"{thing.rating} RP"
         movie = "Academy Award Movie, " if thing.academy_award_movie else ""
-        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS[thing.colour]}, {worth}"
+        return f"Program {thing.length * 30} min, {movie}{thing.colour} {COLOURS.get(thing.colour or '', '')}, {worth}"
     return thing.describe()
 
 
