@@ -322,10 +322,8 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         )
         if (rules.info.name, names) != self._key_help_for:  # only when the game or its seats change
             self._key_help_for = (rules.info.name, names)
-            self.key_help = "  ·  ".join(
-                self.buttons.key_help(names, {b.action: b.label for b in rules.info.buttons})
-                + [f"Dice tray {SIMULATED_TRAY_KEY}"]
-            )
+            self.buttons.use_game(rules.info.buttons)
+            self.key_help = "  ·  ".join(self.buttons.key_help(names) + [f"Dice tray {SIMULATED_TRAY_KEY}"])
 
     def _refresh_board(self, session, view) -> None:
         """The game's own board (``ui.games``) if it has one, else the generic player cards."""
