@@ -43,7 +43,8 @@ class GameBoard(BoxLayout):
         """The players as their OLED panels show them, one :class:`~companion.games.PlayerView` per seat: by
         default ``view.players``; a board may add lines (TV Wars: a network's holdings). A function of
         ``state`` and ``view`` alone, called on the board's class (no widget needed) on the main thread as
-        soon as a move is committed, before the screens are redrawn (:meth:`ui.controller.TableController.panel_views`)."""
+        soon as a move is committed, before the screens are redrawn
+        (:meth:`ui.controller.TableController.panel_views`)."""
         return list(view.players)
 
 
