@@ -1,14 +1,23 @@
 """The table configuration: one TOML file, checked completely before anything starts.
 
-A broken config raises :class:`companion.errors.ConfigError` naming the file, the key and what is
-wrong. With no file at all, :func:`default_config` gives a working simulator set-up: four seats
-(ABS, CBA, PBC, NBS, the rulebook's networks), keyboard keys for each seat's buttons, emulated panels
-and built-in dice.
+A broken config raises :class:`companion.errors.ConfigError` naming the file, the key (``section.key``) and what is
+wrong. With no file at all, :func:`default_config` gives a working simulator set-up: four seats, keyboard keys for
+each seat's buttons, emulated panels and built-in dice.
 
-Example file (every key optional)::
+Each TOML section is one frozen dataclass (:class:`TableSection`, :class:`DiceSection`, :class:`HardwareSection`,
+:class:`PanelsSection`, :class:`KioskSection`, and per seat :class:`SeatConfig` with its :class:`ButtonConfig` and
+:class:`PanelConfig`); each of its keys is one field declared with :func:`setting` (type, bounds, choices, default).
+One checker (:func:`read_section`) walks a section's fields, so a new key is one line. Unknown keys are refused with
+the section and key named.
+
+A seat's buttons are the slots ``a``, ``b`` and ``c``, which each game names (:class:`companion.game.ButtonSlot`);
+the names of the previous version (``on_the_air``, ``sponsor``, ``roll``: :data:`SLOT_ALIASES`) are accepted for
+them, so an older file keeps working.
+
+Example file (every key optional; ``systemd/config.toml.example`` explains each)::
 
     [table]
-    game = "tv-wars"             # a registered game name (companion games)
+    game = "telly-time"          # a registered game name (companion games)
     data_dir = "/var/lib/companion"
 
     [dice]
@@ -21,25 +30,25 @@ Example file (every key optional)::
     hold_time = 0.8              # seconds held for a long press (buttons with a `long` action)
 
     [panels]
-    driver = "emulated"          # emulated (ssd1306 | sh1106 | ssd1309 are accepted; real panels are a later issue)
+    driver = "emulated"          # emulated | ssd1306 | sh1106 | ssd1309
 
     [table_buttons]
     undo = { pin = 5, key = "backspace" }
     redo = { pin = 6, key = "=" }
 
     [[players]]
-    name = "ABS"
+    name = "Ava"
     colour = "#e53935"
-    buttons.on_the_air = {pin = 17, key = "q"}
-    buttons.sponsor = {pin = 27, key = "w"}
-    buttons.roll = {pin = 22, key = "e", long = "peek"}
+    buttons.a = {pin = 17, key = "q"}
+    buttons.b = {pin = 27, key = "w"}
+    buttons.c = {pin = 22, key = "e", long = "peek"}
     # long = "peek": holding the button shows the player's private figures on their own panel
 
     [[readers]]                  # serial dice/tile readers (firmware_bridge/PROTOCOL.md), found by identity
     kind = "dice"
     path = "/dev/serial/by-id/usb-Tabletop_Companion_Dice_E6614103E7452D2F-if00"
 
-    [house_rules]                # passed to the game as options
+    [house_rules]                # passed to the game as options, checked by it
     roll_off = true
 
     [kiosk]
@@ -48,23 +57,32 @@ Example file (every key optional)::
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.checks import is_whole
 from companion.errors import CompanionError, ConfigError
 
-#: What each player button does (the adapters map these to commands).
-PLAYER_ACTIONS = ("on_the_air", "sponsor", "roll")
+#: The seat button slots, in board order (the same as :data:`companion.game.SLOTS`).
+SLOTS = ("a", "b", "c")
+#: The previous version's names of the slots, still accepted in a file (``buttons.on_the_air`` is ``buttons.a``).
+#: They are also each slot's default action: what a press stands for until a game names its slots.
+SLOT_ALIASES: Mapping[str, str] = {"on_the_air": "a", "sponsor": "b", "roll": "c"}
+#: A slot's default action (the alias it had): ``{"a": "on_the_air", ...}``.
+SLOT_ACTIONS: Mapping[str, str] = {slot: action for action, slot in SLOT_ALIASES.items()}
+#: What each player button does by default (the adapters map these to commands), in slot order.
+PLAYER_ACTIONS = tuple(SLOT_ACTIONS[slot] for slot in SLOTS)
 #: What each table button does.
 TABLE_ACTIONS = ("undo", "redo")
-#: What a player button's long press (``long``) may do: a player action, or ``"peek"``: show that player's
-#: private figures (a game's secret values, TV Wars 9.1) on their own panel while the button is held. Peek
-#: is display only: it posts no command.
+#: What a player button's long press (``long``) may do: a slot's action, or ``"peek"``: show that player's
+#: private figures (a game's secret values) on their own panel while the button is held. Peek is display only: it
+#: posts no command.
 PEEK = "peek"
 PLAYER_LONG_ACTIONS = PLAYER_ACTIONS + (PEEK,)
 DICE_MODES = ("built-in", "manual", "reader")
@@ -87,19 +105,209 @@ NAMED_COLOURS = {
 #: Keys a simulator button may use: one letter/digit/punctuation, or a named key.
 NAMED_KEYS = ("backspace", "enter", "spacebar", "tab", "escape", "up", "down", "left", "right")
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-_BCM_PINS = range(2, 28)
+_BCM_PINS = (2, 27)
+#: The game a config without ``[table] game`` plays: the appliance's own default (a product choice, not a rule).
+DEFAULT_GAME = "tv-wars"
+
+
+# -- the checker -------------------------------------------------------------------------------------------------
+class Checker:
+    """Raises :class:`ConfigError` for one file, naming the key."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def fail(self, key: str, problem: str) -> Any:
+        raise ConfigError(self.file, key, problem)
+
+    def table(self, data: Any, key: str, allowed: tuple[str, ...]) -> dict:
+        """``data`` as a table whose keys are all ``allowed`` (``None``: an empty table)."""
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            self.fail(key, f"must be a table, not {type(data).__name__}")
+        for name in data:
+            if name not in allowed:
+                self.fail(f"{key}.{name}" if key else name, f"unknown key; allowed here: {', '.join(allowed)}")
+        return data
+
+    def text(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(key, f"must be non-empty text, not {value!r}")
+        return value.strip()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """How one TOML key is checked (the ``metadata`` of a section's field, made by :func:`setting`): its ``kind``
+    (``int``, ``float`` seconds, ``str``), inclusive ``bounds``, allowed ``choices``, a ``pattern`` (with the
+    ``hint`` said when it does not match), a ``convert(checker, value, key)`` run on the checked value, and ``toml``
+    (``False`` for a field the file does not set)."""
+
+    kind: type | None = None
+    bounds: tuple[float, float] | None = None
+    choices: tuple[str, ...] = ()
+    pattern: str = ""
+    hint: str = ""
+    convert: Callable[[Checker, Any, str], Any] | None = None
+    toml: bool = True
+
+
+def setting(default: Any = None, kind: type | None = None, **how: Any) -> Any:
+    """A section field that is a TOML key (see :class:`Setting` for ``how``)."""
+    return field(default=default, metadata={"setting": Setting(kind, **how)})
+
+
+def _check_value(check: Checker, rule: Setting, value: Any, key: str) -> Any:
+    """``value`` of ``key`` checked against ``rule`` (``None`` is a value only where the default is ``None``)."""
+    if rule.choices and value not in rule.choices:
+        check.fail(key, f"must be one of {', '.join(rule.choices)}, not {value!r}")
+    if rule.kind is float:  # seconds
+        low, high = rule.bounds or (0, math.inf)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            check.fail(key, f"must be seconds from {low:g} to {high:g}, not {value!r}")
+        value = float(value)
+    elif rule.kind is int:
+        if not is_whole(value):
+            check.fail(key, f"must be a whole number, not {value!r}")
+        if rule.bounds is not None and not rule.bounds[0] <= value <= rule.bounds[1]:
+            check.fail(key, f"must be from {rule.bounds[0]} to {rule.bounds[1]}, not {value}")
+    elif rule.kind is str:
+        if rule.pattern:
+            if not isinstance(value, str) or not re.fullmatch(rule.pattern, value):
+                check.fail(key, f"must be {rule.hint}, not {value!r}")
+        else:
+            value = check.text(value, key)
+    return rule.convert(check, value, key) if rule.convert is not None else value
+
+
+Section = TypeVar("Section")
+
+
+def read_section(cls: type[Section], data: Any, key: str, check: Checker, **given: Any) -> Section:
+    """Check the TOML table ``data`` at ``key`` against the dataclass ``cls`` and build it: unknown keys are
+    refused, each key is checked by its field's :class:`Setting`, a missing key takes the field's default (or
+    ``given[name]``, a default that depends on other sections); ``given`` also fills fields the file does not set."""
+    fields = [f for f in dataclasses.fields(cls) if "setting" in f.metadata]  # type: ignore[arg-type]
+    table = check.table(data, key, tuple(f.name for f in fields if f.metadata["setting"].toml))
+    values: dict[str, Any] = {}
+    for f in fields:
+        rule: Setting = f.metadata["setting"]
+        if rule.toml and f.name in table:
+            value = table[f.name]
+            values[f.name] = _check_value(check, rule, value, f"{key}.{f.name}" if key else f.name)
+        elif f.name in given:
+            values[f.name] = given[f.name]
+    return cls(**values)
+
+
+def _pin(check: Checker, value: Any, key: str) -> int:
+    if not is_whole(value):
+        check.fail(key, f"must be a whole number, not {value!r}")
+    if not _BCM_PINS[0] <= value <= _BCM_PINS[1]:
+        check.fail(key, f"must be from {_BCM_PINS[0]} to {_BCM_PINS[1]}, not {value}")
+    return value
+
+
+def _key_name(check: Checker, value: Any, key: str) -> str:
+    name = value.lower()
+    if len(name) != 1 and name not in NAMED_KEYS:
+        check.fail(key, f"must be one character or one of {', '.join(NAMED_KEYS)}, not {name!r}")
+    return name
+
+
+def _colour(check: Checker, value: Any, key: str) -> str:
+    colour = NAMED_COLOURS.get(value.lower(), value.lower())
+    if not _HEX_COLOUR.match(colour):
+        check.fail(key, f"must be #rrggbb or one of {', '.join(NAMED_COLOURS)}, not {value!r}")
+    return colour
+
+
+def _known_game(check: Checker, value: Any, key: str) -> str:
+    from companion.games import game_names
+
+    if value not in game_names():
+        check.fail(key, f"unknown game {value!r}; known games: {', '.join(game_names())}")
+    return value
+
+
+def _folder(check: Checker, value: Any, key: str) -> Path:
+    try:
+        return Path(value).expanduser()
+    except RuntimeError as error:  # "~someone" who has no home directory here
+        return check.fail(key, f"{error} for {value!r}")
+
+
+def _channel(check: Checker, value: Any, key: str) -> int | None:
+    if value == "none":  # wired straight to its bus, not behind the multiplexer
+        return None
+    if not is_whole(value) or not 0 <= value <= 7:
+        check.fail(key, f"must be from 0 to 7 or \"none\", not {value!r}")
+    return value
+
+
+# -- the sections -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableSection:
+    """``[table]``: the ``game`` played (a registered name) and the ``data_dir`` of the journal (``None``: the
+    default folder)."""
+
+    game: str = setting(DEFAULT_GAME, str, convert=_known_game)
+    data_dir: Path | None = setting(None, str, convert=_folder)
+
+
+@dataclass(frozen=True)
+class DiceSection:
+    """``[dice]``: ``mode`` (built-in, manual or reader) and the built-in dice's ``seed`` (``None``: random)."""
+
+    mode: str = setting("built-in", choices=DICE_MODES)
+    seed: int | None = setting(None, int)
+
+
+@dataclass(frozen=True)
+class HardwareSection:
+    """``[hardware]``: the GPIO ``pin_factory``, and in seconds the ``bounce_time`` (debounce) and ``hold_time``
+    (a long press)."""
+
+    pin_factory: str = setting("auto", choices=PIN_FACTORIES)
+    bounce_time: float = setting(0.03, float, bounds=(0, 1))
+    hold_time: float = setting(0.8, float, bounds=(0.2, 5))
+
+
+@dataclass(frozen=True)
+class PanelsSection:
+    """``[panels]``: the OLED ``driver`` (``emulated`` on a desktop), their ``interface`` (I²C or SPI), the I²C
+    ``multiplexer`` (default ``switch`` on I²C, ``none`` on SPI) on ``multiplexer_bus`` at ``multiplexer_address``,
+    and ``rotate`` (quarter turns)."""
+
+    driver: str = setting("emulated", choices=PANEL_DRIVERS)
+    interface: str = setting("i2c", choices=PANEL_INTERFACES)
+    multiplexer: str = setting("switch", choices=MULTIPLEXERS)
+    multiplexer_bus: int = setting(1, int, bounds=(0, 63))
+    multiplexer_address: int = setting(0x70, int, bounds=(0x70, 0x77))
+    rotate: int = setting(0, int, bounds=(0, 3))
+
+
+@dataclass(frozen=True)
+class KioskSection:
+    """``[kiosk]``: ``exit_pin``, 4–8 digits that leave the kiosk after a 3-second hold on the top-left corner, for
+    screens that report one touch at a time (the desktop edition); ``None`` leaves only the two-corner gesture."""
+
+    exit_pin: str | None = setting(None, str, pattern=r"[0-9]{4,8}", hint='4 to 8 digits in quotes (e.g. "2580")')
 
 
 @dataclass(frozen=True)
 class ButtonConfig:
-    """One button: ``action`` (see :data:`PLAYER_ACTIONS` / :data:`TABLE_ACTIONS`), its BCM GPIO ``pin``
-    (2–27, or ``None`` for touch/keyboard only), the simulator keyboard ``key``, and ``long``: the action
-    of a long press (held ``hardware.hold_time`` seconds), or ``None`` when the button has none."""
+    """One button: ``action`` (a player button's default action, :data:`PLAYER_ACTIONS`, or a table button's,
+    :data:`TABLE_ACTIONS`), its BCM GPIO ``pin`` (2–27, or ``None`` for touch/keyboard only), the simulator keyboard
+    ``key``, ``long``: the action of a long press (held ``hardware.hold_time`` seconds) or ``None``, and a player
+    button's ``slot`` (``"a"``, ``"b"`` or ``"c"``, which the game in use names; ``None`` for a table button)."""
 
-    action: str
-    pin: int | None
-    key: str | None
-    long: str | None = None
+    action: str = setting("", toml=False)
+    pin: int | None = setting(None, int, convert=_pin)
+    key: str | None = setting(None, str, convert=_key_name)
+    long: str | None = setting(None)
+    slot: str | None = setting(None, toml=False)
 
 
 @dataclass(frozen=True)
@@ -112,52 +320,103 @@ class PanelConfig:
     SPI: ``spi_device`` (0 = CE0, 1 = CE1) and the BCM pins ``dc`` and ``reset``.
     """
 
-    bus: int = 1
-    address: int = 0x3C
-    channel: int | None = None
-    spi_device: int = 0
-    dc: int | None = None
-    reset: int | None = None
+    bus: int = setting(1, int, bounds=(0, 63))
+    address: int = setting(0x3C, int, bounds=(0x3C, 0x3D))
+    channel: int | None = setting(None, convert=_channel)
+    spi_device: int = setting(0, int, bounds=(0, 1))
+    dc: int | None = setting(None, int, convert=_pin)
+    reset: int | None = setting(None, int, convert=_pin)
 
 
 @dataclass(frozen=True)
 class SeatConfig:
-    """One seat at the table: player ``name``, ``colour`` (``#rrggbb``), ``buttons`` and ``panel``."""
+    """One seat at the table (``[[players]]``): player ``name``, ``colour`` (``#rrggbb``), ``buttons`` (in slot
+    order) and ``panel``."""
 
-    name: str
-    colour: str
-    buttons: tuple[ButtonConfig, ...]
-    panel: PanelConfig = PanelConfig()
+    name: str = setting("", str)
+    colour: str = setting("#ffffff", str, convert=_colour)
+    buttons: tuple[ButtonConfig, ...] = setting((), toml=False)
+    panel: PanelConfig = setting(PanelConfig(), toml=False)
 
 
-@dataclass(frozen=True)
+#: The flat names of the previous version's :class:`Config` fields: ``config.hold_time`` is
+#: ``config.hardware.hold_time``; the constructor (so ``dataclasses.replace``) accepts them too.
+FLAT_NAMES: Mapping[str, tuple[str, str]] = {
+    "game": ("table", "game"),
+    "data_dir": ("table", "data_dir"),
+    "dice_mode": ("dice", "mode"),
+    "dice_seed": ("dice", "seed"),
+    "pin_factory": ("hardware", "pin_factory"),
+    "bounce_time": ("hardware", "bounce_time"),
+    "hold_time": ("hardware", "hold_time"),
+    "panel_driver": ("panels", "driver"),
+    "panel_interface": ("panels", "interface"),
+    "multiplexer": ("panels", "multiplexer"),
+    "multiplexer_bus": ("panels", "multiplexer_bus"),
+    "multiplexer_address": ("panels", "multiplexer_address"),
+    "panel_rotate": ("panels", "rotate"),
+    "exit_pin": ("kiosk", "exit_pin"),
+}
+
+
+@dataclass(frozen=True, init=False)
 class Config:
-    """The whole checked configuration. ``source`` is the file it came from (or ``"<defaults>"``)."""
+    """The whole checked configuration: one field per TOML section, ``seats`` (``[[players]]``), ``table_buttons``,
+    ``house_rules`` (passed to the game as options, already checked by it), ``readers`` (``[[readers]]`` tables as
+    written; ``firmware_bridge`` checks them, ``ReaderSpec.from_mapping``, before the kiosk opens its window) and the
+    ``source`` file it came from (or ``"<defaults>"``). The flat names of :data:`FLAT_NAMES` read (and, as keyword
+    arguments, set) the sections' keys."""
 
     source: str
-    game: str
-    data_dir: Path | None
+    table: TableSection
+    dice: DiceSection
+    hardware: HardwareSection
+    panels: PanelsSection
+    kiosk: KioskSection
     seats: tuple[SeatConfig, ...]
     table_buttons: tuple[ButtonConfig, ...]
-    dice_mode: str = "built-in"
-    dice_seed: int | None = None
-    pin_factory: str = "auto"
-    bounce_time: float = 0.03
-    hold_time: float = 0.8
-    panel_driver: str = "emulated"
-    panel_interface: str = "i2c"
-    multiplexer: str = "switch"
-    multiplexer_bus: int = 1
-    multiplexer_address: int = 0x70
-    panel_rotate: int = 0
-    house_rules: Mapping[str, Any] = field(default_factory=dict)
-    #: ``[[readers]]`` tables as written (kind, path or vid/pid/serial_number, …); ``firmware_bridge``
-    #: checks them (``ReaderSpec.from_mapping``) before the kiosk opens its window.
-    readers: tuple[Mapping[str, Any], ...] = ()
-    #: ``[kiosk] exit_pin``: 4–8 digits that leave the kiosk after a 3-second hold on the top-left corner,
-    #: for screens that report only one touch at a time (the desktop edition's mouse-style touch);
-    #: ``None`` leaves only the two-corner gesture.
-    exit_pin: str | None = None
+    house_rules: Mapping[str, Any]
+    readers: tuple[Mapping[str, Any], ...]
+
+    def __init__(
+        self,
+        source: str,
+        table: TableSection = TableSection(),
+        dice: DiceSection = DiceSection(),
+        hardware: HardwareSection = HardwareSection(),
+        panels: PanelsSection = PanelsSection(),
+        kiosk: KioskSection = KioskSection(),
+        seats: tuple[SeatConfig, ...] = (),
+        table_buttons: tuple[ButtonConfig, ...] = (),
+        house_rules: Mapping[str, Any] | None = None,
+        readers: tuple[Mapping[str, Any], ...] = (),
+        **flat: Any,
+    ) -> None:
+        sections: dict[str, Any] = {
+            "table": table,
+            "dice": dice,
+            "hardware": hardware,
+            "panels": panels,
+            "kiosk": kiosk,
+        }
+        for name, value in flat.items():
+            if name not in FLAT_NAMES:
+                raise TypeError(f"Config() got an unexpected keyword argument {name!r}")
+            section, key = FLAT_NAMES[name]
+            sections[section] = dataclasses.replace(sections[section], **{key: value})
+        for name, value in sections.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "seats", tuple(seats))
+        object.__setattr__(self, "table_buttons", tuple(table_buttons))
+        object.__setattr__(self, "house_rules", dict(house_rules or {}))
+        object.__setattr__(self, "readers", tuple(readers))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in FLAT_NAMES:
+            section, key = FLAT_NAMES[name]
+            return getattr(object.__getattribute__(self, section), key)
+        raise AttributeError(f"'Config' object has no attribute {name!r}")
 
 
 _DEFAULT_SEATS = (
@@ -166,27 +425,27 @@ _DEFAULT_SEATS = (
     ("PBC", "#43a047", (12, "z"), (16, "x"), (20, "c")),
     ("NBS", "#fdd835", (13, "u"), (19, "i"), (26, "o")),
 )
-#: The built-in seats' names (TV Wars' networks): other games give such seats their own default names.
+#: The built-in seats' names (the default game's): other games give such seats their own default names.
 BUILT_IN_SEAT_NAMES: tuple[str, ...] = tuple(seat[0] for seat in _DEFAULT_SEATS)
 
 
 def default_config() -> Config:
-    """The simulator set-up used when no file is given (see the module docstring). Each seat's third
-    button (``roll``) has ``long = "peek"``: held, it shows the network's private figures on its panel."""
+    """The simulator set-up used when no file is given (see the module docstring). Each seat's third button
+    (slot ``c``) has ``long = "peek"``: held, it shows the player's private figures on their own panel."""
     seats = tuple(
         SeatConfig(
             name,
             colour,
             tuple(
-                ButtonConfig(action, pin, key, PEEK if action == "roll" else None)
-                for action, (pin, key) in zip(PLAYER_ACTIONS, buttons)
+                ButtonConfig(SLOT_ACTIONS[slot], pin, key, PEEK if slot == "c" else None, slot)
+                for slot, (pin, key) in zip(SLOTS, buttons)
             ),
             PanelConfig(channel=index),
         )
         for index, (name, colour, *buttons) in enumerate(_DEFAULT_SEATS)
     )
     table_buttons = (ButtonConfig("undo", 5, "backspace"), ButtonConfig("redo", 6, "="))
-    return Config("<defaults>", "tv-wars", None, seats, table_buttons)
+    return Config("<defaults>", seats=seats, table_buttons=table_buttons)
 
 
 def load_config(path: str | Path | None) -> Config:
@@ -211,105 +470,97 @@ def load_config(path: str | Path | None) -> Config:
     return parse_config(data, str(path))
 
 
-class _Checker:
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def fail(self, key: str, problem: str) -> None:
-        raise ConfigError(self.file, key, problem)
-
-    def table(self, data: Any, key: str, allowed: tuple[str, ...]) -> dict:
-        if data is None:
-            return {}
-        if not isinstance(data, dict):
-            self.fail(key, f"must be a table, not {type(data).__name__}")
-        for name in data:
-            if name not in allowed:
-                self.fail(f"{key}.{name}" if key else name, f"unknown key; allowed here: {', '.join(allowed)}")
-        return data
-
-    def choice(self, value: Any, key: str, choices: tuple[str, ...], default: str) -> str:
-        if value is None:
-            return default
-        if value not in choices:
-            self.fail(key, f"must be one of {', '.join(choices)}, not {value!r}")
-        return value
-
-    def integer(self, value: Any, key: str, allowed: range | None = None) -> int:
-        if not is_whole(value):
-            self.fail(key, f"must be a whole number, not {value!r}")
-        if allowed is not None and value not in allowed:
-            self.fail(key, f"must be from {allowed.start} to {allowed.stop - 1}, not {value}")
-        return value
-
-    def text(self, value: Any, key: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"must be non-empty text, not {value!r}")
-        return value.strip()
+# -- the parts that are more than one section's keys ------------------------------------------------------------
+def _button(
+    check: Checker, value: Any, key: str, action: str, slot: str | None, longs: tuple[str, ...]
+) -> ButtonConfig:
+    """One button's table at ``key``; ``longs`` are the names its ``long`` may take (player buttons: a slot, an old
+    slot name or ``peek``; stored as the action, like ``action``)."""
+    button = read_section(ButtonConfig, value, key, check, action=action, slot=slot)
+    if button.long is not None:
+        if button.long not in longs:
+            check.fail(f"{key}.long", f"must be one of {', '.join(longs)}, not {button.long!r}")
+        long = SLOT_ACTIONS.get(button.long, button.long)
+        button = dataclasses.replace(button, long=long)
+    return button
 
 
-def _colour(check: _Checker, value: Any, key: str) -> str:
-    colour = check.text(value, key).lower()
-    colour = NAMED_COLOURS.get(colour, colour)
-    if not _HEX_COLOUR.match(colour):
-        check.fail(key, f"must be #rrggbb or one of {', '.join(NAMED_COLOURS)}, not {value!r}")
-    return colour
+def _seat_buttons(check: Checker, value: Any, key: str) -> list[tuple[str, ButtonConfig]]:
+    """A seat's ``buttons`` table: slots ``a``/``b``/``c`` or their old names, each once; ``(key, button)`` in slot
+    order, each key as written (the messages name what the file says)."""
+    spec = check.table(value, key, SLOTS + tuple(SLOT_ALIASES))
+    written: dict[str, str] = {}
+    for name in spec:
+        slot = SLOT_ALIASES.get(name, name)
+        if slot in written:
+            check.fail(f"{key}.{name}", f"is the same button as {key}.{written[slot]} (slot {slot}): give it once")
+        written[slot] = name
+    longs = SLOTS + PLAYER_LONG_ACTIONS
+    return [
+        (
+            f"{key}.{written[slot]}",
+            _button(check, spec[written[slot]], f"{key}.{written[slot]}", SLOT_ACTIONS[slot], slot, longs),
+        )
+        for slot in SLOTS
+        if slot in written
+    ]
 
 
-def _button(check: _Checker, action: str, value: Any, key: str, actions: tuple[str, ...]) -> ButtonConfig:
-    spec = check.table(value, key, ("pin", "key", "long"))
-    long = spec.get("long")
-    if long is not None and long not in actions:
-        check.fail(f"{key}.long", f"must be one of {', '.join(actions)}, not {long!r}")
-    pin = None if spec.get("pin") is None else check.integer(spec["pin"], f"{key}.pin", _BCM_PINS)
-    keyname = spec.get("key")
-    if keyname is not None:
-        keyname = check.text(keyname, f"{key}.key").lower()
-        if len(keyname) != 1 and keyname not in NAMED_KEYS:
-            check.fail(f"{key}.key", f"must be one character or one of {', '.join(NAMED_KEYS)}, not {keyname!r}")
-    return ButtonConfig(action, pin, keyname, long)
+def _seats(check: Checker, players: Any) -> list[tuple[SeatConfig, list[tuple[str, ButtonConfig]]]]:
+    """The ``[[players]]`` sections: each seat with its buttons as ``(key, button)``."""
+    if not isinstance(players, list) or not players:
+        check.fail("players", "must be a non-empty array of tables ([[players]] sections)")
+    if len(players) > 8:
+        check.fail("players", f"at most 8 seats, not {len(players)}")
+    seats = []
+    for index, raw in enumerate(players):
+        key = f"players[{index}]"
+        spec = check.table(raw, key, ("name", "colour", "buttons", "panel"))
+        if "name" not in spec:
+            check.fail(f"{key}.name", "is required")
+        seat = read_section(SeatConfig, {k: spec[k] for k in ("name", "colour") if k in spec}, key, check)
+        buttons = _seat_buttons(check, spec.get("buttons"), f"{key}.buttons")
+        panel = read_section(PanelConfig, spec.get("panel"), f"{key}.panel", check, channel=index)
+        seats.append((dataclasses.replace(seat, buttons=tuple(b for _, b in buttons), panel=panel), buttons))
+    return seats
 
 
-def _panel(check: _Checker, value: Any, key: str, seat: int) -> PanelConfig:
-    spec = check.table(value, key, ("bus", "address", "channel", "spi_device", "dc", "reset"))
-    pin = lambda name: None if spec.get(name) is None else check.integer(spec[name], f"{key}.{name}", _BCM_PINS)
-    channel = spec.get("channel", seat)
-    if channel == "none":  # wired straight to its bus, not behind the multiplexer
-        channel = None
-    return PanelConfig(
-        bus=check.integer(spec.get("bus", 1), f"{key}.bus", range(0, 64)),
-        address=check.integer(spec.get("address", 0x3C), f"{key}.address", range(0x3C, 0x3E)),
-        channel=None if channel is None else check.integer(channel, f"{key}.channel", range(0, 8)),
-        spi_device=check.integer(spec.get("spi_device", 0), f"{key}.spi_device", range(0, 2)),
-        dc=pin("dc"),
-        reset=pin("reset"),
-    )
+def _check_seats_and_buttons(check: Checker, seats, buttons: list[tuple[str, ButtonConfig]]) -> dict[int, str]:
+    """Names used once ('bank' is the bank's); every pin and key used once. Returns the pins used, by key."""
+    names = [seat.name for seat in seats]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            check.fail(f"players[{index}].name", f"{name!r} is used by an earlier seat")
+        if name.lower() == "bank":
+            check.fail(f"players[{index}].name", "'bank' is reserved for the bank")
+    used_pins: dict[int, str] = {}
+    used_keys: dict[str, str] = {}
+    for key, button in buttons:
+        if button.pin is not None:
+            if button.pin in used_pins:
+                check.fail(f"{key}.pin", f"GPIO {button.pin} is already used by {used_pins[button.pin]}")
+            used_pins[button.pin] = key
+        if button.key is not None:
+            if button.key in used_keys:
+                check.fail(f"{key}.key", f"key {button.key!r} is already used by {used_keys[button.key]}")
+            used_keys[button.key] = key
+    return used_pins
 
 
-def _check_panels(
-    check: _Checker, seats, driver: str, interface: str, multiplexer: str, mux_bus: int, used_pins: dict[int, str]
-) -> None:
+def _check_panels(check: Checker, seats, panels: PanelsSection, used_pins: dict[int, str]) -> None:
     """Reject panel layouts that cannot work (two panels answering at once, pins used twice)."""
-    if driver == "emulated":
+    if panels.driver == "emulated":
         return
     where: dict[tuple, str] = {}
     for index, seat in enumerate(seats):
         key, panel = f"players[{index}].panel", seat.panel
-        if interface == "spi":
-            spot = ("spi", panel.spi_device)
-            for name in ("dc", "reset"):
-                pin = getattr(panel, name)
-                if pin is None:
-                    if name == "dc":
-                        check.fail(f"{key}.dc", "an SPI panel needs its D/C pin")
-                    continue
-                if pin in used_pins and ".panel." not in used_pins[pin]:  # panels may share D/C and reset
-                    check.fail(f"{key}.{name}", f"GPIO {pin} is already used by {used_pins[pin]}")
-                used_pins.setdefault(pin, f"{key}.{name}")
-        elif multiplexer == "switch":
+        if panels.interface == "spi":
+            spot: tuple = ("spi", panel.spi_device)
+            _check_spi_pins(check, panel, key, used_pins)
+        elif panels.multiplexer == "switch":
             spot = ("mux", panel.channel)
             if panel.channel is None:
-                if panel.bus == mux_bus:
+                if panel.bus == panels.multiplexer_bus:
                     check.fail(
                         key,
                         f"a 0x{panel.address:02X} panel on the main bus beside the TCA9548A "
@@ -317,16 +568,29 @@ def _check_panels(
                     )
                 spot = ("bus", panel.bus, panel.address)
         else:
-            if multiplexer == "overlay" and panel.bus == mux_bus:
+            if panels.multiplexer == "overlay" and panel.bus == panels.multiplexer_bus:
                 check.fail(
                     f"{key}.bus",
-                    f"bus {mux_bus} is the multiplexer's own bus: a 0x{panel.address:02X} "
+                    f"bus {panels.multiplexer_bus} is the multiplexer's own bus: a 0x{panel.address:02X} "
                     f"panel there answers beside every channel; use the channel's bus",
                 )
             spot = ("bus", panel.bus, panel.address)
         if spot in where:
             check.fail(key, f"shares its place ({_place(spot)}) with {where[spot]}")
         where[spot] = key
+
+
+def _check_spi_pins(check: Checker, panel: PanelConfig, key: str, used_pins: dict[int, str]) -> None:
+    """An SPI panel needs its D/C pin; its pins are not a button's (panels may share D/C and reset)."""
+    for name in ("dc", "reset"):
+        pin = getattr(panel, name)
+        if pin is None:
+            if name == "dc":
+                check.fail(f"{key}.dc", "an SPI panel needs its D/C pin")
+            continue
+        if pin in used_pins and ".panel." not in used_pins[pin]:
+            check.fail(f"{key}.{name}", f"GPIO {pin} is already used by {used_pins[pin]}")
+        used_pins.setdefault(pin, f"{key}.{name}")
 
 
 def _place(spot: tuple) -> str:
@@ -337,134 +601,17 @@ def _place(spot: tuple) -> str:
     return f"I²C bus {spot[1]} address 0x{spot[2]:02X}"
 
 
-def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
-    """Check an already-parsed TOML mapping and build a :class:`Config` (see :func:`load_config`)."""
-    check = _Checker(file)
-    defaults = default_config()
-    top = check.table(
-        dict(data),
-        "",
-        ("table", "dice", "hardware", "panels", "table_buttons", "players", "house_rules", "readers", "kiosk"),
-    )
-    readers = top.get("readers", [])
-    if not isinstance(readers, list) or not all(isinstance(r, dict) for r in readers):
-        check.fail("readers", "must be an array of tables ([[readers]] sections)")
-    table = check.table(top.get("table"), "table", ("game", "data_dir"))
-    game = check.text(table.get("game", defaults.game), "table.game")
-    from companion.games import game_names
-
-    if game not in game_names():
-        check.fail("table.game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
-    data_dir = Path(check.text(table["data_dir"], "table.data_dir")) if "data_dir" in table else None
-    try:
-        data_dir = data_dir.expanduser() if data_dir is not None else None
-    except RuntimeError as error:  # "~someone" who has no home directory here
-        check.fail("table.data_dir", f"{error} for {str(data_dir)!r}")
-
-    dice = check.table(top.get("dice"), "dice", ("mode", "seed"))
-    dice_mode = check.choice(dice.get("mode"), "dice.mode", DICE_MODES, "built-in")
-    dice_seed = None if dice.get("seed") is None else check.integer(dice["seed"], "dice.seed")
-
-    hardware = check.table(top.get("hardware"), "hardware", ("pin_factory", "bounce_time", "hold_time"))
-    hold_time = hardware.get("hold_time", 0.8)
-    if isinstance(hold_time, bool) or not isinstance(hold_time, (int, float)) or not 0.2 <= hold_time <= 5:
-        check.fail("hardware.hold_time", f"must be seconds from 0.2 to 5, not {hold_time!r}")
-    pin_factory = check.choice(hardware.get("pin_factory"), "hardware.pin_factory", PIN_FACTORIES, "auto")
-    bounce_time = hardware.get("bounce_time", 0.03)
-    if isinstance(bounce_time, bool) or not isinstance(bounce_time, (int, float)) or not 0 <= bounce_time <= 1:
-        check.fail("hardware.bounce_time", f"must be seconds from 0 to 1, not {bounce_time!r}")
-
-    panels = check.table(
-        top.get("panels"),
-        "panels",
-        ("driver", "interface", "multiplexer", "multiplexer_bus", "multiplexer_address", "rotate"),
-    )
-    panel_driver = check.choice(panels.get("driver"), "panels.driver", PANEL_DRIVERS, "emulated")
-    panel_interface = check.choice(panels.get("interface"), "panels.interface", PANEL_INTERFACES, "i2c")
-    multiplexer = check.choice(
-        panels.get("multiplexer"), "panels.multiplexer", MULTIPLEXERS, "switch" if panel_interface == "i2c" else "none"
-    )
-    if panel_interface == "spi" and multiplexer != "none":
-        check.fail("panels.multiplexer", "an I²C multiplexer does not apply to SPI panels; use \"none\"")
-    multiplexer_bus = check.integer(panels.get("multiplexer_bus", 1), "panels.multiplexer_bus", range(0, 64))
-    multiplexer_address = check.integer(
-        panels.get("multiplexer_address", 0x70), "panels.multiplexer_address", range(0x70, 0x78)
-    )
-    panel_rotate = check.integer(panels.get("rotate", 0), "panels.rotate", range(0, 4))
-
-    kiosk = check.table(top.get("kiosk"), "kiosk", ("exit_pin",))
-    exit_pin = None
-    if "exit_pin" in kiosk:
-        exit_pin = kiosk["exit_pin"]
-        if not isinstance(exit_pin, str) or not re.fullmatch(r"[0-9]{4,8}", exit_pin):
-            check.fail("kiosk.exit_pin", f"must be 4 to 8 digits in quotes (e.g. \"2580\"), not {exit_pin!r}")
-
-    if "table_buttons" in top:
-        spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
-        table_buttons = tuple(
-            _button(check, action, spec[action], f"table_buttons.{action}", TABLE_ACTIONS)
-            for action in TABLE_ACTIONS
-            if action in spec
-        )
-    else:
-        table_buttons = defaults.table_buttons
-
-    if "players" in top:
-        players = top["players"]
-        if not isinstance(players, list) or not players:
-            check.fail("players", "must be a non-empty array of tables ([[players]] sections)")
-        if len(players) > 8:
-            check.fail("players", f"at most 8 seats, not {len(players)}")
-        seats = []
-        for index, raw in enumerate(players):
-            key = f"players[{index}]"
-            spec = check.table(raw, key, ("name", "colour", "buttons", "panel"))
-            if "name" not in spec:
-                check.fail(f"{key}.name", "is required")
-            name = check.text(spec["name"], f"{key}.name")
-            colour = _colour(check, spec.get("colour", "white"), f"{key}.colour")
-            buttons_spec = check.table(spec.get("buttons"), f"{key}.buttons", PLAYER_ACTIONS)
-            buttons = tuple(
-                _button(check, action, buttons_spec[action], f"{key}.buttons.{action}", PLAYER_LONG_ACTIONS)
-                for action in PLAYER_ACTIONS
-                if action in buttons_spec
-            )
-            seats.append(SeatConfig(name, colour, buttons, _panel(check, spec.get("panel"), f"{key}.panel", index)))
-        seats = tuple(seats)
-    else:
-        seats = defaults.seats
-
-    names = [seat.name for seat in seats]
-    for index, name in enumerate(names):
-        if name in names[:index]:
-            check.fail(f"players[{index}].name", f"{name!r} is used by an earlier seat")
-        if name.lower() == "bank":
-            check.fail(f"players[{index}].name", "'bank' is reserved for the bank")
-    used_pins: dict[int, str] = {}
-    used_keys: dict[str, str] = {}
-    all_buttons = [(f"table_buttons.{b.action}", b) for b in table_buttons]
-    all_buttons += [(f"players[{i}].buttons.{b.action}", b) for i, seat in enumerate(seats) for b in seat.buttons]
-    for key, button in all_buttons:
-        if button.pin is not None:
-            if button.pin in used_pins:
-                check.fail(f"{key}.pin", f"GPIO {button.pin} is already used by {used_pins[button.pin]}")
-            used_pins[button.pin] = key
-        if button.key is not None:
-            if button.key in used_keys:
-                check.fail(f"{key}.key", f"key {button.key!r} is already used by {used_keys[button.key]}")
-            used_keys[button.key] = key
-
-    _check_panels(check, seats, panel_driver, panel_interface, multiplexer, multiplexer_bus, used_pins)
-
-    house_rules = top.get("house_rules", {})
-    if not isinstance(house_rules, dict):
-        check.fail("house_rules", "must be a table")
+def _house_rules(check: Checker, value: Any, game: str, file: str) -> dict[str, Any]:
+    """``[house_rules]`` checked by the game (an option given as a file path is read first, relative to the
+    config file: Channel WON's card catalogue)."""
     from companion.errors import BadOption
     from companion.games import find_game, load_attribute
 
+    if not isinstance(value, dict):
+        check.fail("house_rules", "must be a table")
     rules = find_game(game)
-    house_rules = dict(house_rules)
-    for spec in rules.info.options:  # an option given as a file path, e.g. Channel WON's card catalogue
+    house_rules = dict(value)
+    for spec in rules.info.options:
         option = spec.name
         if spec.read_file and isinstance(house_rules.get(option), str):
             read = load_attribute(spec.read_file)
@@ -479,27 +626,53 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         rules.check_options(house_rules)
     except BadOption as error:
         check.fail(f"house_rules.{error.option}", error.problem)
-    info = rules.info
+    return house_rules
+
+
+TOP_SECTIONS = ("table", "dice", "hardware", "panels", "table_buttons", "players", "house_rules", "readers", "kiosk")
+
+
+def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
+    """Check an already-parsed TOML mapping and build a :class:`Config` (see :func:`load_config`)."""
+    check = Checker(file)
+    defaults = default_config()
+    top = check.table(dict(data), "", TOP_SECTIONS)
+    readers = top.get("readers", [])
+    if not isinstance(readers, list) or not all(isinstance(r, dict) for r in readers):
+        check.fail("readers", "must be an array of tables ([[readers]] sections)")
+    table = read_section(TableSection, top.get("table"), "table", check)
+    dice = read_section(DiceSection, top.get("dice"), "dice", check)
+    hardware = read_section(HardwareSection, top.get("hardware"), "hardware", check)
+    panels = read_section(PanelsSection, top.get("panels"), "panels", check)
+    if panels.interface == "spi" and "multiplexer" not in top["panels"]:  # no multiplexer by default on SPI
+        panels = dataclasses.replace(panels, multiplexer="none")
+    if panels.interface == "spi" and panels.multiplexer != "none":
+        check.fail("panels.multiplexer", 'an I²C multiplexer does not apply to SPI panels; use "none"')
+    kiosk = read_section(KioskSection, top.get("kiosk"), "kiosk", check)
+    table_buttons = defaults.table_buttons
+    if "table_buttons" in top:
+        spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
+        table_buttons = tuple(
+            _button(check, spec[action], f"table_buttons.{action}", action, None, TABLE_ACTIONS)
+            for action in TABLE_ACTIONS
+            if action in spec
+        )
+    buttons = [(f"table_buttons.{b.action}", b) for b in table_buttons]
+    if "players" in top:
+        seated = _seats(check, top["players"])
+        seats = tuple(seat for seat, _ in seated)
+        buttons += [pair for _, pairs in seated for pair in pairs]
+    else:
+        seats = defaults.seats
+        buttons += [(f"players[{i}].buttons.{b.slot}", b) for i, seat in enumerate(seats) for b in seat.buttons]
+    used_pins = _check_seats_and_buttons(check, seats, buttons)
+    _check_panels(check, seats, panels, used_pins)
+    house_rules = _house_rules(check, top.get("house_rules", {}), table.game, file)
+    from companion.games import game_info
+
+    info = game_info(table.game)
     if len(seats) < info.min_players:
         check.fail("players", f"{info.title} needs at least {info.min_players} seats, not {len(seats)}")
     return Config(
-        file,
-        game,
-        data_dir,
-        seats,
-        table_buttons,
-        dice_mode,
-        dice_seed,
-        pin_factory,
-        float(bounce_time),
-        float(hold_time),
-        panel_driver,
-        panel_interface,
-        multiplexer,
-        multiplexer_bus,
-        multiplexer_address,
-        panel_rotate,
-        dict(house_rules),
-        tuple(dict(r) for r in readers),
-        exit_pin,
+        file, table, dice, hardware, panels, kiosk, seats, table_buttons, house_rules, tuple(dict(r) for r in readers)
     )

@@ -10,6 +10,11 @@ owner thread calls :meth:`ButtonBoard.seat_players` after each change.
 On a desktop the pins are gpiozero's :class:`~gpiozero.pins.mock.MockFactory` pins, and the simulator
 drives them from keyboard keys (:meth:`ButtonBoard.key_down` / :meth:`ButtonBoard.key_up`), so the same
 code path runs as on a Pi. Wiring: see ``wiring.md``.
+
+A seat's buttons are the slots ``a``, ``b`` and ``c`` (config ``buttons.a``); what each stands for and what it is
+called follow the game in use, which the owner thread tells the board (:meth:`ButtonBoard.use_game`, the game's
+:class:`companion.game.ButtonSlot` list). Until a game is told, a slot stands for its default action
+(:data:`companion.config.SLOT_ACTIONS`).
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from companion.commands import Command, Redo, Undo
-from companion.config import PEEK, ButtonConfig, Config
+from companion.config import PEEK, SLOT_ACTIONS, SLOT_ALIASES, SLOTS, ButtonConfig, Config
 from companion.errors import CommandError
+from companion.game import ButtonSlot
 from hardware.debounce import PressDetector, Scheduler, SchedulerThread
 from hardware.pins import make_pin_factory
 
@@ -70,12 +76,16 @@ class ButtonBoard:
         self._post = post
         self._command_for = command_for
         self._config = config
-        self._own_scheduler = scheduler is None
-        self._scheduler: Scheduler = SchedulerThread() if scheduler is None else scheduler
+        self._own_thread: SchedulerThread | None = None  # a thread of the board's own, closed by close()
+        if scheduler is None:
+            scheduler = self._own_thread = SchedulerThread()
+        self._scheduler: Scheduler = scheduler
         self.factory = (
             pin_factory if pin_factory is not None else make_pin_factory(config.pin_factory, simulate=simulate)
         )
         self._players: tuple[str | None, ...] = ()
+        #: The game in use's slots: ``({slot: action}, {slot: label})`` (:meth:`use_game`), swapped whole.
+        self._slots: tuple[Mapping[str, str], Mapping[str, str]] = ({}, {})
         self._keys: dict[str, tuple[int | None, int | None, ButtonConfig]] = {}
         self._key_down_at: dict[int, float] = {}
         #: While set, presses go to ``capture(seat, button, action)`` instead of the table (self-test).
@@ -97,13 +107,14 @@ class ButtonBoard:
             raise
 
     def _add(self, button: ButtonConfig, seat: int | None) -> None:
-        if button.pin is not None:
+        pin = button.pin
+        if pin is not None:
             device = _Switch(
-                button.pin,
+                pin,
                 pull_up=True,
                 bounce_time=None,
                 pin_factory=self.factory,
-                on_edge=lambda ticks, pressed, pin=button.pin: self._edge(pin, ticks, pressed),
+                on_edge=lambda ticks, pressed: self._edge(pin, ticks, pressed),
             )
             self._buttons.append(device)
             detector = PressDetector(
@@ -112,11 +123,11 @@ class ButtonBoard:
                 scheduler=self._scheduler,
                 pressed=device.is_active,
                 ticks_diff=self.factory.ticks_diff,
-                on_short=lambda b=button, s=seat: self.press(b, s),
-                on_long=(lambda b=button, s=seat: self.press(b, s, b.long)) if button.long else None,
-                on_long_release=(lambda s=seat: self._peek(s, False)) if button.long == PEEK else None,
+                on_short=lambda: self.press(button, seat),
+                on_long=(lambda: self.press(button, seat, button.long)) if button.long else None,
+                on_long_release=(lambda: self._peek(seat, False)) if button.long == PEEK else None,
             )
-            self.detectors[button.pin] = detector
+            self.detectors[pin] = detector
         if button.key is not None:
             self._keys[button.key] = (button.pin, seat, button)
 
@@ -129,6 +140,19 @@ class ButtonBoard:
     def seat_players(self, players: Sequence[str | None]) -> None:
         """Say which player sits at each seat now (owner thread; an atomic swap)."""
         self._players = tuple(players)
+
+    def use_game(self, slots: Sequence[ButtonSlot]) -> None:
+        """Say what the seat button slots mean in the game in use (its :class:`companion.game.ButtonSlot` list: the
+        action each slot stands for and its label). Owner thread; an atomic swap."""
+        self._slots = ({s.slot: s.action for s in slots}, {s.slot: s.label for s in slots})
+
+    def game_action(self, action: str) -> str:
+        """The game in use's action for a seat button's ``action`` (a slot or a slot's default action, as the config
+        stores them); any other action (``peek``, ``undo``) as it is."""
+        slot = SLOT_ALIASES.get(action, action)
+        if slot not in SLOTS:
+            return action
+        return self._slots[0].get(slot, SLOT_ACTIONS[slot])
 
     def press(self, button: ButtonConfig, seat: int | None, action: str | None = None) -> None:
         """Handle one press of ``button`` at ``seat`` (``None`` = a table button): post the command for
@@ -149,14 +173,14 @@ class ButtonBoard:
             if player is None:
                 log.info("seat %d pressed %s, but the seat is not in the game", seat + 1, action)
                 return
-            self._post(self._command_for(action, player))
+            self._post(self._command_for(self.game_action(action), player))
         except CommandError as error:
             log.warning("button %s at seat %s: %s", action, seat, error)
 
     def _peek(self, seat: int | None, held: bool) -> None:
         """Tell ``on_peek`` that ``seat``'s player holds (or released) its peek button; never a command."""
         player = self._players[seat] if seat is not None and seat < len(self._players) else None
-        if player is None or self.on_peek is None:
+        if seat is None or player is None or self.on_peek is None:
             return
         try:
             self.on_peek(seat, player, held)
@@ -202,25 +226,19 @@ class ButtonBoard:
         """The one scheduler that runs every button's timed callbacks."""
         return self._scheduler
 
-    def key_help(self, seat_names: Sequence[str], labels: Mapping[str, str] | None = None) -> list[str]:
-        """Short keyboard help: the player actions' order, one part per seat with its keys in that order
-        (``"ABS q w e"``), then the table keys (``"Undo backspace"``). ``labels`` names the actions in the
-        open game (a game's ``button_labels``, e.g. ``{"sponsor": "Bonus +1"}``); TV Wars' names otherwise."""
-        labels = {
-            "on_the_air": "On the Air",
-            "sponsor": "Sponsor",
-            "roll": "Roll",
-            "undo": "Undo",
-            "redo": "Redo",
-            **(labels or {}),
-        }
+    def key_help(self, seat_names: Sequence[str]) -> list[str]:
+        """Short keyboard help: the seat buttons' labels in the game in use (:meth:`use_game`; a slot's default
+        action before a game is told), one part per seat with its keys in that order (``"ABS q w e"``), then the
+        table keys (``"Undo backspace"``)."""
+        labels = {"undo": "Undo", "redo": "Redo", **self._slots[1]}
         seats: dict[int | None, list[tuple[str, str]]] = {}
         for key, (_, seat, button) in self._keys.items():
-            seats.setdefault(seat, []).append((button.action, key))
-        actions = [action for action, _ in next((v for k, v in seats.items() if k is not None), [])]
-        parts = ["Keys (" + " / ".join(labels.get(a, a) for a in actions) + "):"] if actions else []
+            seats.setdefault(seat, []).append((button.slot or button.action, key))
+        names = [name for name, _ in next((v for k, v in seats.items() if k is not None), [])]
+        say = lambda name: labels.get(name, SLOT_ACTIONS.get(name, name))
+        parts = ["Keys (" + " / ".join(map(say, names)) + "):"] if names else []
         parts += [f"{name} " + " ".join(key for _, key in seats.get(i, [])) for i, name in enumerate(seat_names)]
-        parts += [f"{labels.get(action, action)} {key}" for action, key in seats.get(None, [])]
+        parts += [f"{say(action)} {key}" for action, key in seats.get(None, [])]
         return parts
 
     def close(self) -> None:
@@ -231,7 +249,7 @@ class ButtonBoard:
         for device in self._buttons:
             device.close()
         self._buttons.clear()
-        if self._own_scheduler:
-            self._scheduler.close()
+        if self._own_thread is not None:
+            self._own_thread.close()
         if isinstance(self.factory, MockFactory):
             self.factory.reset()

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from companion.commands import Redo, RollDice, Undo
 from companion.config import ButtonConfig, default_config, parse_config
+from companion.game import ButtonSlot
 from companion.games.tv_wars import TV_WARS, LandOnSponsor, PassOnTheAir
 from hardware.buttons import ButtonBoard
 from hardware.debounce import PressDetector
@@ -195,6 +196,8 @@ def test_key_only_buttons_post_without_a_pin():
     buttons.seat_players(["ABS", "CBA"])
     buttons.key_down("q")
     assert posted == [PassOnTheAir(network="ABS", source="button")]
+    assert buttons.key_help(["ABS", "CBA"]) == ["Keys (on_the_air):", "ABS q", "CBA "]  # no game told: the action
+    buttons.use_game([ButtonSlot("a", "on_the_air", "On the Air")])
     assert buttons.key_help(["ABS", "CBA"]) == ["Keys (On the Air):", "ABS q", "CBA "]
     buttons.close()
 
@@ -288,3 +291,26 @@ def test_press_detector_long_release_fires_only_after_a_long_press():
         detector.edge(clock.now(), False)
         clock.advance(BOUNCE * 2)
     assert calls == ["short", "long", "long released"]
+
+
+def test_a_slot_stands_for_the_game_in_use_s_action():
+    """Slots a/b/c are named by the game in use (``use_game``): a press posts that game's action for the slot, and
+    the key help says its label; an old slot name in the file (``on_the_air``) is the same slot."""
+    config = parse_config(
+        {
+            "players": [{"name": "P1", "buttons": {"a": {"key": "q"}, "sponsor": {"key": "w"}}}, {"name": "P2"}],
+            "table_buttons": {},
+        }
+    )
+    assert [(b.slot, b.action) for b in config.seats[0].buttons] == [("a", "on_the_air"), ("b", "sponsor")]
+    asked = []
+    buttons = ButtonBoard(config, [].append, lambda action, player: asked.append((action, player)), simulate=True)
+    buttons.seat_players(["P1", "P2"])
+    buttons.key_down("q")
+    buttons.use_game([ButtonSlot("a", "draw_card", "Draw"), ButtonSlot("b", "pass", "Pass")])
+    buttons.key_down("q")
+    buttons.key_down("w")
+    assert asked == [("on_the_air", "P1"), ("draw_card", "P1"), ("pass", "P1")]
+    assert buttons.key_help(["P1", "P2"])[:2] == ["Keys (Draw / Pass):", "P1 q w"]
+    assert buttons.game_action("peek") == "peek" and buttons.game_action("c") == "roll"  # c: not named, its default
+    buttons.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from pathlib import Path
@@ -10,7 +11,17 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion.config import DICE_MODES, PLAYER_ACTIONS, Config, default_config, load_config, parse_config
+from companion.config import (
+    DICE_MODES,
+    PLAYER_ACTIONS,
+    SLOTS,
+    Config,
+    DiceSection,
+    HardwareSection,
+    default_config,
+    load_config,
+    parse_config,
+)
 from companion.errors import ConfigError
 from companion.games import game_names
 
@@ -462,3 +473,92 @@ def test_peek_is_a_long_action_of_player_buttons_only(tmp_path):
     path.write_text('[[players]]\nname = "ABS"\nbuttons = { roll = { pin = 17, long = "wink" } }\n' + two)
     with pytest.raises(ConfigError, match="peek"):
         load_config(path)
+
+
+# -- seat button slots a/b/c, the old names as aliases, sections as dataclasses ----------------------------------
+
+
+def test_seat_buttons_are_slots_a_b_c(tmp_path):
+    text = (
+        "[[players]]\nname = 'P1'\nbuttons.a = { pin = 17, key = 'q' }\nbuttons.b = { pin = 27 }\n"
+        "buttons.c = { pin = 22, key = 'e', long = 'peek' }\n[[players]]\nname = 'P2'\n"
+    )
+    seat = load_config(write(tmp_path, text)).seats[0]
+    assert [b.slot for b in seat.buttons] == list(SLOTS)
+    assert [(b.action, b.pin, b.key, b.long) for b in seat.buttons] == [
+        ("on_the_air", 17, "q", None),
+        ("sponsor", 27, None, None),
+        ("roll", 22, "e", "peek"),
+    ]
+    assert [b.slot for b in default_config().seats[0].buttons] == list(SLOTS)
+
+
+def test_the_previous_version_s_button_names_are_the_slots(tmp_path):
+    """A file written for the previous version (``buttons.on_the_air``/``sponsor``/``roll``) reads as a/b/c."""
+    old = "[[players]]\nname = 'P1'\nbuttons = { roll = { pin = 22 }, on_the_air = { pin = 17, long = 'sponsor' } }\n"
+    new = "[[players]]\nname = 'P1'\nbuttons = { c = { pin = 22 }, a = { pin = 17, long = 'b' } }\n"
+    two = "[[players]]\nname = 'P2'\n"
+    assert load_config(write(tmp_path, old + two)).seats == load_config(write(tmp_path, new + two)).seats
+    buttons = load_config(write(tmp_path, new + two)).seats[0].buttons
+    assert [(b.slot, b.long) for b in buttons] == [("a", "sponsor"), ("c", None)]  # in slot order
+
+
+def test_a_slot_given_twice_is_refused(tmp_path):
+    text = "[[players]]\nname = 'P1'\nbuttons = { a = { pin = 17 }, on_the_air = { pin = 18 } }\n"
+    expect_error(tmp_path, text, "players[0].buttons.on_the_air", "same button", "players[0].buttons.a")
+
+
+@pytest.mark.parametrize(
+    "text,key,words",
+    [
+        ("[[players]]\nname = 'P'\nbuttons.d = { pin = 4 }\n", "players[0].buttons.d", ("unknown key", "a, b, c")),
+        ("[[players]]\nname = 'P'\nbuttons.a = 4\n", "players[0].buttons.a", ("must be a table",)),
+        ("[[players]]\nname = 'P'\nbuttons.b = { pin = 'x' }\n", "players[0].buttons.b.pin", ("whole number",)),
+        ("[[players]]\nname = 'P'\nbuttons.c = { key = 7 }\n", "players[0].buttons.c.key", ("text",)),
+        ("[[players]]\nname = 'P'\nbuttons.c = { long = 'd' }\n", "players[0].buttons.c.long", ("peek", "a, b, c")),
+        ("[[players]]\nname = 'P'\nbuttons.a = { pin = 4, wink = 1 }\n", "players[0].buttons.a.wink", ("pin",)),
+        ("[[players]]\nname = 'P'\npanel = { bus = 'one' }\n", "players[0].panel.bus", ("whole number",)),
+        ("[[players]]\nname = 'P'\npanel = { channel = 9 }\n", "players[0].panel.channel", ("0 to 7",)),
+        ("[[players]]\nname = 'P'\npanel = { address = 0x3E }\n", "players[0].panel.address", ("60 to 61",)),
+        ("[[players]]\nname = 'P'\npanel = { slot = 1 }\n", "players[0].panel.slot", ("unknown key", "bus")),
+        ("[hardware]\nhold_time = 0.1\n", "hardware.hold_time", ("seconds from 0.2 to 5",)),
+        ("[hardware]\npin_factory = 'gpio'\n", "hardware.pin_factory", ("lgpio",)),
+        ("[panels]\nrotate = 4\n", "panels.rotate", ("0 to 3",)),
+        ("[panels]\nmultiplexer_address = 'x'\n", "panels.multiplexer_address", ("whole number",)),
+        ("[panels]\ninterface = 'spi'\nmultiplexer = 'switch'\n", "panels.multiplexer", ("SPI",)),
+        ("[panels]\nwiring = 'x'\n", "panels.wiring", ("unknown key", "driver")),
+        ("[kiosk]\nexit_pin = ['1234']\n", "kiosk.exit_pin", ("4 to 8 digits",)),
+        ("readers = 3\n", "readers", ("array of tables",)),
+    ],
+)
+def test_each_section_refuses_unknown_keys_and_bad_types_naming_section_and_key(tmp_path, text, key, words):
+    expect_error(tmp_path, text, key, *words)
+
+
+def test_sections_are_dataclasses_and_the_flat_names_still_read_and_replace(tmp_path):
+    config = load_config(write(tmp_path, GOOD))
+    assert config.dice == DiceSection(mode="manual", seed=1234)
+    assert config.hardware == HardwareSection(pin_factory="mock", bounce_time=0.02, hold_time=0.8)
+    assert (config.dice_mode, config.dice_seed, config.bounce_time, config.panel_driver) == (
+        "manual",
+        1234,
+        0.02,
+        "sh1106",
+    )
+    changed = dataclasses.replace(config, hold_time=0.5, game="telly-time", exit_pin="2580")
+    assert changed.hardware.hold_time == 0.5 and changed.table.game == "telly-time" and changed.kiosk.exit_pin == "2580"
+    assert changed.seats == config.seats and changed.dice == config.dice and config.hold_time == 0.8
+    with pytest.raises(TypeError):
+        dataclasses.replace(config, hold_tiem=0.5)
+    with pytest.raises(AttributeError):
+        config.hold_tiem  # noqa: B018
+
+
+def test_spi_panels_have_no_multiplexer_by_default():
+    config = parse_config(
+        {
+            "panels": {"driver": "sh1106", "interface": "spi"},
+            "players": [{"name": "A", "panel": {"dc": 24}}, {"name": "B", "panel": {"dc": 24, "spi_device": 1}}],
+        }
+    )
+    assert config.multiplexer == "none" and parse_config({"panels": {"driver": "sh1106"}}).multiplexer == "switch"

@@ -398,3 +398,34 @@ def test_an_unknown_tag_on_a_tile_reader_is_learned_once_then_named(tmp_path):
         tile = registry.lookup("04a1b2c3")
     assert (tile.kind, tile.details) == ("program", {"length": 2, "colour": "blue", "rating": 70})
     shutil.copy(tmp_path / "out" / "tile-learn.png", ARTIFACTS / "tile-learn.png")
+
+
+def test_a_game_s_table_extras_are_found_beside_its_board():
+    """The controller knows no game: TV Wars' own dialogs are its table extras (ui/games/tv_wars/table.py, found
+    beside its board through the registry); a game without such a module gets the base, which adds nothing."""
+    from companion.games import game_names
+    from ui.boards import table_kv_file, table_target
+    from ui.extras import TableExtras, extras_class
+
+    assert table_target("tv-wars") == "ui.games.tv_wars.table" and table_target("death-show-tv") == ""
+    assert all(table_target(game) in ("", f"ui.games.{game.replace('-', '_')}.table") for game in game_names())
+    assert table_kv_file("tv-wars").name == "table.kv" and table_kv_file("death-show-tv") is None
+    extras = extras_class("tv-wars")
+    assert issubclass(extras, TableExtras) and extras is not TableExtras
+    assert set(extras.actions) == {"on_the_air", "open_sponsor", "open_transfer"}
+    assert extras_class("death-show-tv") is TableExtras and TableExtras.actions == ()
+
+
+def test_built_in_seats_take_each_game_s_default_names():
+    """A config without [[players]] names its seats after the default game; another game gives them its own default
+    names, whatever the game; seats the config names keep their names in every game."""
+    from companion.config import default_config, parse_config
+    from companion.games import find_game
+    from ui.home import seat_names
+
+    config = default_config()
+    assert seat_names(config, find_game("tv-wars"), 2) == ["ABS", "CBA"]
+    assert seat_names(config, find_game("death-show-tv"), 3) == ["Kelpie", "Jhon", "Elena"]
+    assert seat_names(config, find_game("telly-time"), 4) == ["Arkady", "Virginia", "Kim", "Lou"]
+    named = parse_config({"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    assert seat_names(named, find_game("death-show-tv"), 2) == ["Ann", "Bob"]

@@ -4,7 +4,9 @@ a board's layout is loaded with the board, when its game is first shown (:func:`
 kiosk that opens one game loads one game's layout and imports one game's board.
 
 A game names its board in its :class:`companion.game.GameInfo` (``board = "ui.games.tv_wars.board:TvWarsBoard"``);
-the board's layout is the ``.kv`` file beside the board's module with the module's name (``board.kv``).
+the board's layout is the ``.kv`` file beside the board's module with the module's name (``board.kv``). A game's
+table extras (its own dialogs, :mod:`ui.extras`) are the module ``table`` beside its board's module, if there is one,
+with their layout ``table.kv`` beside them.
 """
 
 from __future__ import annotations
@@ -44,9 +46,31 @@ def board_kv_file(game: str) -> Path | None:
     return Path(spec.origin).with_suffix(".kv")
 
 
+def table_target(game: str) -> str:
+    """The module of ``game``'s table extras (:mod:`ui.extras`): ``table`` beside its board's module
+    (``"ui.games.tv_wars.table"``), or ``""`` when the game has no board or no such module."""
+    target = board_target(game)
+    if not target:
+        return ""
+    module = target.partition(":")[0].rpartition(".")[0] + ".table"
+    return module if importlib.util.find_spec(module) is not None else ""
+
+
+def table_kv_file(game: str) -> Path | None:
+    """The layout of ``game``'s table extras (``table.kv`` beside their module), ``None`` when there is none."""
+    module = table_target(game)
+    spec = importlib.util.find_spec(module) if module else None
+    if spec is None or not spec.origin:
+        return None
+    path = Path(spec.origin).with_suffix(".kv")
+    return path if path.is_file() else None
+
+
 def kv_files() -> list[Path]:
     """Every ``.kv`` layout the app may load: its own screens' (at start-up), then one per game's board (each
-    when its board is first shown). Paths inside the installed package; the app refuses to start with a clear
-    message when one is missing (a broken install) rather than draw boards without their ids."""
+    when its board is first shown), then one per game's table extras (each when its game is first used). Paths
+    inside the installed package; the app refuses to start with a clear message when one is missing (a broken
+    install) rather than draw boards without their ids."""
     boards = sorted({path for path in map(board_kv_file, game_names()) if path is not None})
-    return screen_kv_files() + boards
+    tables = sorted({path for path in map(table_kv_file, game_names()) if path is not None})
+    return screen_kv_files() + boards + tables

@@ -153,6 +153,56 @@ def build_app(
     ``panel_bus(n)``: an smbus2-like object for I²C bus ``n``; given, the panels are the configured real ones
     (luma.oled drivers, :func:`hardware.panel_devices.open_panels`) on it, in the simulator too (benchmarks
     count the bytes the kiosk puts on the bus)."""
+    touch_problem = _configure_kivy(simulate, touch)
+
+    from companion.dice import DiceReaderPort, SeededDice
+    from companion.table import Table
+    from companion.tiles import TileRegistry
+    from firmware_bridge.dice_match import RollTray
+    from firmware_bridge.reader import ReaderSpec
+    from firmware_bridge.service import ReaderService
+    from hardware.panels import PanelBank
+    from ui.app import CompanionApp, TableController
+
+    specs = [
+        ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)  # ConfigError before GPIO
+        for index, spec in enumerate(config.readers)
+    ]
+    if simulate and config.panel_driver != "emulated" and panel_bus is None:
+        log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels", config.panel_driver)
+    table = Table(journal, dice=SeededDice(config.dice_seed))
+    notices = [notice] if notice else []
+    if touch_problem:
+        notices.append(f"Touch unavailable: {touch_problem}")
+    controllers: list = []  # the buttons post through the controller (built below): Home navigation
+
+    def post_button(command) -> None:
+        if controllers:
+            controllers[0].post_button(command)
+        else:
+            table.post(command)
+
+    buttons = _open_buttons(config, table, post_button, simulate, notices)
+    devices = _open_panel_devices(config, simulate, panel_bus, notices)
+    dice_port = DiceReaderPort()
+    controller = TableController(
+        table,
+        config,
+        buttons=buttons,
+        panels=PanelBank(devices=devices),
+        readers=ReaderService(specs, dice_port=dice_port, simulate_dice=simulate),  # desktop: a simulated reader
+        tray=RollTray(dice_port),
+        tiles=_tile_registry(journal, TileRegistry),
+        touch_problem=touch_problem,
+    )
+    controllers.append(controller)
+    notice = " · ".join(filter(None, notices))
+    return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
+
+
+def _configure_kivy(simulate: bool, touch) -> str:
+    """Kivy's settings for the kiosk (or the simulator's window), before its window is imported; returns the
+    touch problem (``""`` when a touchscreen is read, :mod:`ui.touch`)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy logs through our logging set-up, once
@@ -165,35 +215,23 @@ def build_app(
     KivyConfig.set("graphics", "height", str(height + (SIMULATOR_STRIP_HEIGHT if simulate else 0)))
     KivyConfig.set("graphics", "resizable", "0")
     found = configure_input(KivyConfig, simulate=simulate, touch=touch)
-    touch_problem = found.problem if found is not None else ""
     KivyConfig.set("kivy", "exit_on_escape", "0")
     # a touchscreen without a keyboard: typing a reason brings up Kivy's on-screen keyboard
     KivyConfig.set("kivy", "keyboard_mode", "" if simulate else "systemanddock")
     KivyConfig.set("kivy", "window_icon", "")
-    # free events (a button press waking the main thread, ui.app.wake_trigger) run between frames at once;
+    # free events (a button press waking the main thread, ui.controller.wake_trigger) run between frames at once;
     # everything else keeps to the frame rate as with the default clock. KIVY_CLOCK in the environment wins.
     KivyConfig.set("kivy", "kivy_clock", "free_only")
+    return found.problem if found is not None else ""
 
-    from companion.dice import DiceReaderPort, SeededDice
+
+def _open_buttons(config: Config, table, post_button, simulate: bool, notices: list[str]):
+    """The seat and table buttons (:class:`hardware.buttons.ButtonBoard`), or ``None`` with a notice when no GPIO
+    backend is usable (the touchscreen still works). A seat button stands for the game in use's action; with the
+    dice entered by hand or read, the game's roll action is refused from a button."""
     from companion.errors import CommandError
     from companion.games import find_game
-    from companion.table import Table
-    from companion.tiles import TileRegistry
-    from firmware_bridge.dice_match import RollTray
-    from firmware_bridge.reader import ReaderSpec
-    from firmware_bridge.service import ReaderService
     from hardware.buttons import ButtonBoard
-    from hardware.panel_devices import open_panels
-    from hardware.panels import PanelBank
-    from ui.app import CompanionApp, TableController
-
-    specs = [
-        ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)  # ConfigError before GPIO
-        for index, spec in enumerate(config.readers)
-    ]
-    if simulate and config.panel_driver != "emulated" and panel_bus is None:
-        log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels", config.panel_driver)
-    table = Table(journal, dice=SeededDice(config.dice_seed))
 
     def command_for(action: str, player: str):
         if action == "roll" and config.dice_mode != "built-in":
@@ -201,48 +239,29 @@ def build_app(
         rules = table.session.rules if table.session else find_game(config.game)
         return rules.button_command(action, player, "button")
 
-    notices = [notice] if notice else []
-    if touch_problem:
-        notices.append(f"Touch unavailable: {touch_problem}")
-    controllers: list = []  # the buttons post through the controller (built below): Home navigation
-
-    def post_button(command) -> None:
-        if controllers:
-            controllers[0].post_button(command)
-        else:
-            table.post(command)
-
     try:
         buttons = ButtonBoard(config, post_button, command_for, simulate=simulate)
-        log.info(
-            "buttons on %s pins (%s mode)",
-            type(buttons.factory).__name__ if buttons.factory else "default",
-            "simulator" if simulate else "Pi",
-        )
     except Exception as error:  # no usable GPIO backend: say so once, keep the touchscreen usable
-        buttons = None
         problem = f"Buttons are off: no usable GPIO backend ({error})"
         log.error("%s", problem)
         notices.append(problem)
-    notice = " · ".join(notices)
+        return None
+    log.info(
+        "buttons on %s pins (%s mode)",
+        type(buttons.factory).__name__ if buttons.factory else "default",
+        "simulator" if simulate else "Pi",
+    )
+    return buttons
+
+
+def _open_panel_devices(config: Config, simulate: bool, panel_bus, notices: list[str]) -> list:
+    """The player panels' devices (:func:`hardware.panel_devices.open_panels`); emulated ones, with a notice, when
+    the configured bus cannot be opened (the touchscreen still works)."""
+    from hardware.panel_devices import open_panels
+
     try:
-        devices = open_panels(config, simulate=simulate and panel_bus is None, open_bus=panel_bus)
+        return open_panels(config, simulate=simulate and panel_bus is None, open_bus=panel_bus)
     except Exception as error:  # a missing panel bus must not keep the touchscreen from working
         log.error("%s; the panels are off, the touchscreen works", error)
-        notice = " · ".join(filter(None, [notice, f"Panels are off: {error}"]))
-        devices = open_panels(config, simulate=True)
-    panels = PanelBank(devices=devices)
-    dice_port = DiceReaderPort()
-    readers = ReaderService(specs, dice_port=dice_port, simulate_dice=simulate)  # desktop: a simulated reader
-    controller = TableController(
-        table,
-        config,
-        buttons=buttons,
-        panels=panels,
-        readers=readers,
-        tray=RollTray(dice_port),
-        tiles=_tile_registry(journal, TileRegistry),
-        touch_problem=touch_problem,
-    )
-    controllers.append(controller)
-    return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
+        notices.append(f"Panels are off: {error}")
+        return open_panels(config, simulate=True)

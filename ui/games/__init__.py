@@ -27,7 +27,7 @@ log = logging.getLogger("companion.ui")
 
 
 class GameBoard(BoxLayout):
-    """Base of every game's board. ``controller`` is the :class:`ui.app.TableController`: ``post(command)``
+    """Base of every game's board. ``controller`` is the :class:`ui.controller.TableController`: ``post(command)``
     queues a command, ``table.state`` is the game state, ``open_popup(popup)`` opens a dialog, ``say(text,
     refused=False)`` writes to the message bar."""
 
@@ -43,7 +43,8 @@ class GameBoard(BoxLayout):
         """The players as their OLED panels show them, one :class:`~companion.games.PlayerView` per seat: by
         default ``view.players``; a board may add lines (TV Wars: a network's holdings). A function of
         ``state`` and ``view`` alone, called on the board's class (no widget needed) on the main thread as
-        soon as a move is committed, before the screens are redrawn (:meth:`ui.app.TableController.panel_views`)."""
+        soon as a move is committed, before the screens are redrawn
+        (:meth:`ui.controller.TableController.panel_views`)."""
         return list(view.players)
 
 

@@ -1,0 +1,96 @@
+"""The app's own dialogs: the whole message, a confirmation, the exit PIN pad and manual dice entry. Layouts in
+``ui/kv/dialogs.kv``. A dialog posts commands through the controller; it never changes game state itself. A game's
+own dialogs live with its board (``ui/games/<game>/``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.popup import Popup
+
+from companion.commands import AnswerDice
+
+if TYPE_CHECKING:
+    pass
+
+
+class MessagePopup(Popup):
+    """The whole of the message bar's text, one clause ("; "-separated event) per line."""
+
+    message = StringProperty("")
+
+
+class ConfirmPopup(Popup):
+    """Asks before a jump-back; ``on_confirm`` runs on the confirm button."""
+
+    body = StringProperty("")
+    confirm_text = StringProperty("Yes")
+    on_confirm = ObjectProperty(None)
+
+    def confirm(self) -> None:
+        """Run the confirmed action and close."""
+        self.dismiss(animation=False)
+        if self.on_confirm:
+            self.on_confirm()
+
+
+class PinPopup(Popup):
+    """The exit PIN pad (config ``[kiosk] exit_pin``): digits show as dots; the right PIN leaves the kiosk.
+    ``on_result(correct)`` is called with whether the typed PIN matched when OK is tapped."""
+
+    typed = StringProperty("")
+    problem = StringProperty("")
+    on_result = ObjectProperty(None)
+
+    def press_key(self, key: str) -> None:
+        """A key of the pad: a digit, ``C`` (clear) or ``OK``."""
+        if key == "C":
+            self.typed, self.problem = "", ""
+        elif key == "OK":
+            if self.on_result:
+                self.on_result(self.typed)
+        elif key.isdigit() and len(self.typed) < 8:
+            self.typed += key
+            self.problem = ""
+
+
+class DicePopup(Popup):
+    """Manual entry of physical dice for the pending request."""
+
+    request_text = StringProperty("")
+    total_text = StringProperty("")
+    ready = BooleanProperty(False)
+
+    def fill(self, controller: Any, roller: str, count: int, sides: int) -> None:
+        """One row of face buttons per die."""
+        from kivy.factory import Factory
+
+        self.controller, self.roller = controller, roller
+        self.values = [0] * count
+        for die in range(count):
+            row = BoxLayout(spacing=4)
+            for face in range(1, sides + 1):
+                button = Factory.ChoiceButton(text=str(face), group=f"die{die}", font_size="28sp")
+                button.bind(on_release=lambda b, d=die, f=face: self._set(d, f, b))
+                row.add_widget(button)
+            self.ids.dice_box.add_widget(row)
+        self._update()
+
+    def _set(self, die: int, face: int, button) -> None:
+        self.values[die] = face if button.state == "down" else 0
+        self._update()
+
+    def _update(self) -> None:
+        chosen = [v for v in self.values if v]
+        self.ready = len(chosen) == len(self.values)
+        if not self.ready:
+            self.total_text = f"Tap {len(self.values) - len(chosen)} more"
+            return
+        self.total_text = "Record " + "+".join(map(str, chosen)) + (f" = {sum(chosen)}" if len(chosen) > 1 else "")
+
+    def submit(self) -> None:
+        """Post the values (the table refuses an incomplete roll with a clear message)."""
+        self.controller.post(AnswerDice(roller=self.roller, values=tuple(v for v in self.values if v), source="manual"))
+        self.dismiss(animation=False)
