@@ -52,7 +52,7 @@ def expected_of(session) -> dict:
     entries = session.entries
     types = Counter(record.type for records in session.moves.values() for record in records)
     return {
-        "game": session.rules.name,
+        "game": session.rules.info.name,
         "state": canonical(session.state),
         "line": list(session.line),
         "redo_stack": list(session.redo_stack),

@@ -83,7 +83,7 @@ def start(name: str, table, data) -> int:
         outcome = table.execute(
             NewGame(
                 game=name,
-                players=tuple(PlayerSeat(n) for n in CHANNEL_WON.default_names[:players]),
+                players=tuple(PlayerSeat(n) for n in CHANNEL_WON.info.default_names[:players]),
                 options={"score_open_leads": data.draw(st.booleans(), label="open leads")},
             )
         )

@@ -42,7 +42,7 @@ table = Table(journal)
 table.claim()
 outcome = table.resume_latest()
 assert outcome is not None and outcome.accepted, outcome
-print(json.dumps({"game": table.session.rules.name, "state": type(table.state).__name__,
+print(json.dumps({"game": table.session.rules.info.name, "state": type(table.state).__name__,
                   "titles": __import__("companion.games", fromlist=["x"]).game_title("telly-time"),
                   "modules": sorted(m for m in sys.modules if m.startswith("companion.games."))}))
 journal.close()
