@@ -178,7 +178,7 @@ def test_panels_show_cash_and_programming_at_a_glance(played):
     # the "playing" panels were saved right after the four selections: replay to that point
     upto = next(i for i, r in enumerate(records) if r.type == "landed")
     early = GameSession(1, records[:upto])
-    view = early.rules.view(early.state)
+    view = early.rules.public_view(early.state)
     for index, player in enumerate(view.players, start=1):
         expected = render_player_panel(panel_player(player, early.state.network(player.name).holdings))
         image = Image.open(out_dir / f"playing-panel-{index}.png").convert("L")

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.bank import MONEY_MOVED, Movement, apply_movement
 from companion.commands import BANK, AnswerDice, Command
 from companion.errors import CommandError, DiceError, IllegalCommand, InsufficientFunds, MalformedCommand
+from companion.games.tv_wars.bank import MONEY_MOVED, Movement, apply_movement
 from companion.games.tv_wars.holdings import (
     BONUS_RETURNED,
     HOLDINGS_EVENTS,

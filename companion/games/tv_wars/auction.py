@@ -27,11 +27,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.bank import format_dollars
 from companion.checks import is_whole
 from companion.commands import Command
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
+from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS
 
 if TYPE_CHECKING:

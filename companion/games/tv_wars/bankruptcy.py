@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.bank import MONEY_MOVED, format_dollars
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand
 from companion.events import NewEvent
+from companion.games.tv_wars.bank import MONEY_MOVED, format_dollars
 from companion.games.tv_wars.holdings import MOVIE, PROGRAM_LOST, SPECIAL, ProgramTile
 from companion.words import count
 
@@ -48,6 +48,10 @@ BANKRUPTCY_EVENTS = (DEBT_INCURRED, SALE_STARTED, PROGRAM_SOLD, ASSETS_COUNT_STA
 GAME_ENDED = "game_ended"
 
 DOLLARS_PER_10_RP_PER_HALF_HOUR = 500  # 7
+#: The rules a ``game_ended`` event cites for its two ends by losing programs: the last network standing
+#: (1, 3) and every remaining network losing its last programs in one war (10).
+RULE_LAST_STANDING = "TV Wars 1, 3"
+RULE_ALL_LOST = "TV Wars 10"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,14 +77,35 @@ class Debt:
 
 
 @dataclass(frozen=True)
+class GameResult:
+    """How the game ended by its rules (a ``game_ended`` event with its count): ``reason`` and ``rule``
+    (:data:`RULE_LAST_STANDING`, :data:`RULE_ALL_LOST`, or the asset count's 3.11/5.32), the ``winners``
+    (most money, 8, 10), whether it is a ``draw`` (10), and each counted network's ``totals`` in dollars
+    (cash plus programs at the bankruptcy price, 8) in seat order."""
+
+    reason: str
+    rule: str
+    winners: tuple[str, ...]
+    draw: bool
+    totals: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
 class FinalCount:
     """The asset count at game end (8): ``reason`` and ``rule`` of the end, the Specials still to roll
-    as ``(network, tile_id)`` and the rolled ``values`` as ``(network, tile_id, RP)``."""
+    as ``(network, tile_id)`` and the rolled ``values`` as ``(network, tile_id, RP)``; ``result`` once the
+    game has ended by its rules (:class:`GameResult`), ``None`` while Specials are still to roll."""
 
     reason: str
     rule: str
     specials: tuple[tuple[str, str], ...]
     values: tuple[tuple[str, str, int], ...] = ()
+    result: GameResult | None = None
+
+    @property
+    def counting(self) -> bool:
+        """Whether the count is still under way (Specials to roll, 8, 7)."""
+        return self.result is None
 
     @property
     def next_special(self) -> tuple[str, str] | None:
@@ -278,12 +303,12 @@ def end_if_over(state: TvWarsState, outs: tuple[str, ...] = ()) -> list[NewEvent
     if len(live) >= 2 or state.finished:
         return []
     if len(live) == 1:
-        return [game_ended(state, f"{live[0]} is the last network standing", "TV Wars 1, 3", {}, (live[0],))]
+        return [game_ended(state, f"{live[0]} is the last network standing", RULE_LAST_STANDING, {}, (live[0],))]
     return [
         game_ended(
             state,
             "the remaining networks lost their last programs together: most money wins",
-            "TV Wars 10",
+            RULE_ALL_LOST,
             {},
             outs or state.names,
         )

@@ -4,7 +4,7 @@ events that move them (rule numbers from ``rules/tv-wars.txt``).
 Pure data and pure functions; no I/O. A tile's secret figures (a program's Rating Points or Special-ness
 and name, a bonus tile's value and name; 9.1) live in the state because the engine needs them, but never
 appear in :func:`public_tile_text` or in the history lines (:func:`describe_holdings_event`); only
-:func:`private_view` shows them, for the owner's own panel.
+:func:`private_view_of` shows them, for the owner's own panel.
 
 Tiles
 -----
@@ -506,7 +506,7 @@ def describe_holdings_event(event_type: str, payload: Mapping[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class PrivateView:
+class HoldingsView:
     """One network's secret figures for its own panel only (9.1): ``programs`` and ``bonuses`` as lines
     (:attr:`ProgramTile.private_text`, :attr:`BonusTile.private_text`) and the raw tiles."""
 
@@ -517,9 +517,9 @@ class PrivateView:
     bonus_tiles: tuple[BonusTile, ...] = field(default=(), repr=False)
 
 
-def private_view_of(network: str, holdings: Holdings) -> PrivateView:
-    """The :class:`PrivateView` of ``holdings`` (the engine's ``private_view(state, network)`` wraps it)."""
-    return PrivateView(
+def private_view_of(network: str, holdings: Holdings) -> HoldingsView:
+    """The :class:`HoldingsView` of ``holdings`` (the engine's ``holdings_view(state, network)`` wraps it)."""
+    return HoldingsView(
         network,
         tuple(t.private_text for t in holdings.programs),
         tuple(t.private_text for t in holdings.bonuses),
@@ -533,7 +533,7 @@ __all__ = [
     "BonusTile",
     "Holdings",
     "Supply",
-    "PrivateView",
+    "HoldingsView",
     "PROGRAM_ACQUIRED",
     "PROGRAM_MOVED",
     "PROGRAM_LOST",

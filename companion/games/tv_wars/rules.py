@@ -5,7 +5,7 @@
 * 2.3 each network enters its starting programming (:class:`SelectStartingProgramming`, ``setup.py``);
   until then its programming is a hand-kept half-hour count (the table-core mode, ``AdjustTrack``).
 * Holdings (``holdings.py``): Program and Bonus tiles, the Inventory limits, the tile events; secret
-  values stay out of :meth:`TvWars.view` and :meth:`TvWars.describe` (9.1), see :meth:`TvWars.private_view`.
+  values stay out of :meth:`TvWars.public_view` and :meth:`TvWars.describe` (9.1), see :meth:`TvWars.private_view`.
 * Full play, once every selection is in and the roll-off is over: turns clockwise; the spaces
   (:class:`LandOn`, ``spaces.py``: 3.1-3.22, 5.1-5.32, 6.3, 9.2-9.9); Bidding (``auction.py``, 4, 9.7);
   Bankruptcy, the asset count and the end of the game (``bankruptcy.py``: 7, 8, 3.11, 5.32, 1, 10).
@@ -24,31 +24,35 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
 from companion.checks import is_whole
 from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
-from companion.events import NewEvent
+from companion.events import Event, EventCodec, NewEvent
+from companion.game import LegalCommand, Outcome, Termination
+from companion.game import PrivateView as SeatPrivateView
 from companion.games import PlayerView, TableView
 from companion.games.tv_wars import auction as _auction
 from companion.games.tv_wars import bankruptcy as _bankruptcy
 from companion.games.tv_wars import spaces as _spaces
+from companion.games.tv_wars import view as _view
 from companion.games.tv_wars import war_at_table as _war
 from companion.games.tv_wars.auction import Auction, Bid, PassBid
-from companion.games.tv_wars.bankruptcy import Debt, FinalCount, SellProgram
+from companion.games.tv_wars.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
+from companion.games.tv_wars.bankruptcy import Debt, FinalCount, GameResult, SellProgram
 from companion.games.tv_wars.holdings import (
     BONUS_ACQUIRED,
     HOLDINGS_EVENTS,
     NETWORK_OUT,
     PROGRAM_ACQUIRED,
     Holdings,
-    PrivateView,
+    HoldingsView,
     Supply,
     apply_holdings_event,
     describe_holdings_event,
     private_view_of,
 )
+from companion.games.tv_wars.info import INFO
 from companion.games.tv_wars.ratings_war import HouseRules
 from companion.games.tv_wars.setup import (
     STARTING_PROGRAMMING,
@@ -81,7 +85,6 @@ from companion.games.tv_wars.war_at_table import (
 )
 from companion.tracks import TRACK_CHANGED, Track, track_event
 
-STARTING_CASH = 31_000  # dollars, rule 2.4
 STARTING_HALF_HOURS = 20  # ten hours of programming, rule 2.3
 #: Most programming that can exist (Inventory: 12×120, 12×90, 30×60, 60×30 minutes, 8 movies of 120).
 MAX_HALF_HOURS = 12 * 4 + 12 * 3 + 30 * 2 + 60 * 1 + 8 * 4
@@ -157,7 +160,7 @@ class TvWarsState:
     @property
     def busy(self) -> str | None:
         """What the table is waiting for besides the next landing, in words, or ``None``."""
-        if self.final_count is not None:
+        if self.final_count is not None and self.final_count.counting:
             return "the asset count"
         if war_active(self.war):
             return "the Ratings War"
@@ -214,14 +217,14 @@ def _with_holdings(network: Network, holdings: Holdings, out: bool) -> Network:
 
 
 class TvWars:
-    """The TV Wars rules (table-core slice). Registered as ``"tv-wars"``."""
+    """The TV Wars rules, meeting :class:`companion.game.Game`. Registered as ``"tv-wars"`` (:data:`INFO`)."""
 
-    name = "tv-wars"
-    title = "TV Wars"
-    min_players = 2
-    max_players = 4
-    default_names = ("ABS", "CBA", "PBC", "NBS")
-    player_word = "networks"
+    info = INFO
+    #: The registry name and title (``info.name``, ``info.title``), which the table's drivers and tests read.
+    name = INFO.name
+    title = INFO.title
+    #: Raised when the state's meaning changes without its fields changing (stored states are rebuilt).
+    state_version = 1
 
     # -- set-up -------------------------------------------------------------------------------------
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> TvWarsState:
@@ -232,7 +235,7 @@ class TvWars:
         """
         options = self.check_options(options)
         names = [seat.name for seat in players]
-        if not self.min_players <= len(names) <= self.max_players:
+        if not INFO.min_players <= len(names) <= INFO.max_players:
             raise IllegalCommand(
                 f"TV Wars is for 2 to 4 networks, not {len(names)}", "TV Wars Inventory: four Prime Time Line-Up cards"
             )
@@ -248,15 +251,16 @@ class TvWars:
         return TvWarsState(networks, names[0], None, turn=names[0], house_rules=house_rules)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the house-rule options with defaults filled in: ``roll_off`` (bool, default True) and
-        ``starting_cash`` (whole dollars ≥ 0, default 31,000, rule 2.4) and ``counter_programming_four``
-        (-30 default or -20: four networks of one colour in a slot, 6.5, see docs/rulings.md). Raises
-        :class:`BadOption` for an unknown option or a wrong value."""
-        known = {"roll_off": True, "starting_cash": STARTING_CASH, "counter_programming_four": -30}
+        """Return the house-rule options (:attr:`GameInfo.options <companion.game.GameInfo.options>`) with
+        their defaults filled in: ``roll_off`` (bool, default True, 2.5), ``starting_cash`` (whole dollars
+        ≥ 0, default 31,000, rule 2.4) and ``counter_programming_four`` (-30 default or -20: four networks of
+        one colour in a slot, 6.5, see docs/rulings.md). Raises :class:`BadOption` for an unknown option or
+        a wrong value."""
+        known = {spec.name: spec for spec in INFO.options}
         for option in options:
             if option not in known:
                 raise BadOption(option, f"TV Wars has no such house rule; known: {', '.join(known)}")
-        checked = {**known, **options}
+        checked = {name: options.get(name, spec.default) for name, spec in known.items()}
         if not isinstance(checked["roll_off"], bool):
             raise BadOption("roll_off", f"must be true or false, not {checked['roll_off']!r}")
         cash = checked["starting_cash"]
@@ -369,8 +373,11 @@ class TvWars:
         return events
 
     # -- evolve: event -> state -------------------------------------------------------------------------
-    def evolve(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
+    def evolve(self, state: TvWarsState, event: Event | NewEvent) -> TvWarsState:
         """Fold one event into the state (pure; events were checked when they were decided)."""
+        return self._fold_raw(state, event.type, event.payload)
+
+    def _fold_raw(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
         # The two commonest events: only the networks that change are rebuilt, the rest are shared.
         if event_type == MONEY_MOVED:
             balances = apply_movement(state.balances, Movement.from_payload(payload))
@@ -400,11 +407,17 @@ class TvWars:
         if event_type == ON_THE_AIR_PASSED:
             return replace(state, passed_on_the_air=True)
         if event_type == GAME_ENDED:
+            result = None
+            if payload.get("rule"):
+                totals = tuple((name, asset["total"]) for name, asset in payload["assets"].items())
+                result = GameResult(
+                    payload["reason"], payload["rule"], tuple(payload["winners"]), payload["draw"], totals
+                )
             return replace(
                 state,
                 finished=True,
                 end_reason=payload["reason"],
-                final_count=None,
+                final_count=None if result is None else FinalCount(result.reason, result.rule, (), (), result),
                 landing=None,
                 auction=None,
                 entry=None,
@@ -507,7 +520,7 @@ class TvWars:
         events = self._play_step(state, command)
         after = state
         for event in events:
-            after = self.evolve(after, event.type, event.payload)
+            after = self.evolve(after, event)
         events, after = self._war_hook(after, events)
         closed = next((e for e in events if e.type == _auction.AUCTION_CLOSED), None)
         if closed is not None:
@@ -520,13 +533,13 @@ class TvWars:
             )
             events += more
             for event in more:
-                after = self.evolve(after, event.type, event.payload)
+                after = self.evolve(after, event)
         outs = tuple(e.payload["network"] for e in events if e.type == NETWORK_OUT)
         if outs:
             ending = _bankruptcy.end_if_over(after, outs)
             events += ending
             for event in ending:
-                after = self.evolve(after, event.type, event.payload)
+                after = self.evolve(after, event)
         if (
             not after.finished
             and after.busy is None
@@ -545,7 +558,7 @@ class TvWars:
         def add(new: list[NewEvent]) -> None:
             nonlocal after
             for event in new:
-                after = self.evolve(after, event.type, event.payload)
+                after = self.evolve(after, event)
                 more.append(event)
 
         called = next((e for e in events if e.type == _spaces.RATINGS_WAR_CALLED), None)
@@ -670,8 +683,11 @@ class TvWars:
         return events + _spaces.landing_dice(state, values)
 
     # -- views ------------------------------------------------------------------------------------------
-    def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
+    def describe(self, event: Event | NewEvent) -> str:
         """One readable line per event, e.g. ``"Bank pays ABS $3,000: passed On the Air (TV Wars 9.5)"``."""
+        return self._describe_raw(event.type, event.payload)
+
+    def _describe_raw(self, event_type: str, payload: Mapping[str, Any]) -> str:
         if event_type == ON_THE_AIR_PASSED:
             return f"{payload['network']}'s token passed On the Air this turn (TV Wars 9.5)"
         if event_type == MONEY_MOVED:
@@ -714,11 +730,28 @@ class TvWars:
             return _bankruptcy.describe_bankruptcy_event(event_type, payload)
         return f"{event_type} {dict(payload)}"
 
-    #: Events after which the journal is backed up (the Ratings War's end joins when the war is played here).
-    safe_point_events = (BEST_NETWORK_NEWS_AWARDED, GAME_ENDED, *_war.WAR_SAFE_POINT_EVENTS)
+    #: The game's event types (journal type names), read back by :meth:`evolve` and :meth:`describe`.
+    events = EventCodec(
+        (),
+        raw_types=(
+            MONEY_MOVED,
+            TRACK_CHANGED,
+            DICE_ROLLED,
+            ROLL_OFF_TIED,
+            BEST_NETWORK_NEWS_AWARDED,
+            ON_THE_AIR_PASSED,
+            GAME_ENDED,
+            STARTING_PROGRAMMING,
+            *HOLDINGS_EVENTS,
+            *_war.WAR_EVENTS,
+            *_auction.AUCTION_EVENTS,
+            *_spaces.SPACE_EVENTS,
+            *_bankruptcy.BANKRUPTCY_EVENTS,
+        ),
+    )
 
-    #: What each player button does in TV Wars (config action name → command builder).
-    button_actions = ("on_the_air", "sponsor", "roll")
+    #: Events after which the journal is backed up (the Ratings War's end joins when the war is played here).
+    safe_point_events = frozenset((BEST_NETWORK_NEWS_AWARDED, GAME_ENDED, *_war.WAR_SAFE_POINT_EVENTS))
 
     def button_command(self, action: str, player: str, source: str = "button") -> Command:
         """The command a player's button ``action`` stands for: ``on_the_air`` → :class:`PassOnTheAir`
@@ -732,7 +765,8 @@ class TvWars:
             return LandOnSponsor(network=player, source=source)
         if action == "roll":
             return RollDice(roller=player, source=source)
-        raise MalformedCommand(f"TV Wars has no button action {action!r}; actions: {', '.join(self.button_actions)}")
+        actions = ", ".join(button.action for button in INFO.buttons)
+        raise MalformedCommand(f"TV Wars has no button action {action!r}; actions: {actions}")
 
     def pending_dice(self, state: TvWarsState) -> DiceRequest | None:
         """The Best Network News roll-off roll still owed (TV Wars 2.5), or ``None``."""
@@ -746,6 +780,54 @@ class TvWars:
         )
         return DiceRequest(roller, 2, reason, "TV Wars 2.5")
 
+    def outcome(self, state: TvWarsState) -> Outcome | None:
+        """How the game came out, or ``None`` while it is played. The ``game_ended`` event says how: ended at
+        the table (:class:`EndGame`, no winner); the last network with programming (TV Wars 1, 3: last
+        standing); every remaining network losing its last programs in one war (10: the most money wins, all
+        lost together; equal money is a draw); or the asset count (8, for 3.11 and 5.32: cash plus programs,
+        the most money wins; equal totals are a draw). ``ranking`` is by those totals, best first."""
+        if not state.finished:
+            return None
+        ended = state.final_count.result if state.final_count is not None else None
+        figures = self.figures(state)
+        if ended is None:
+            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"Ended at the table: {state.end_reason}")
+        totals = dict(ended.totals)
+        ranking = tuple(sorted(totals, key=lambda name: -totals[name]))
+        winners = tuple(ended.winners)
+        money = " and ".join(f"{w} {format_dollars(totals[w])}" for w in winners)
+        if ended.draw:
+            termination, reason = Termination.DRAW, f"A draw: {money}, equal money ({ended.rule})"
+        elif ended.rule == _bankruptcy.RULE_LAST_STANDING:
+            termination, reason = Termination.LAST_STANDING, f"{money}: the last network standing ({ended.rule})"
+        elif ended.rule == _bankruptcy.RULE_ALL_LOST:
+            termination = Termination.ALL_LOST
+            reason = f"{money} wins: all lost their last programs together, the most money ({ended.rule})"
+        else:
+            termination, reason = Termination.WON, f"{money} wins: the most money ({ended.rule})"
+        return Outcome(termination, winners, figures, reason, ranking)
+
+    def figures(self, state: TvWarsState) -> dict[str, dict[str, int | str]]:
+        """Each network's public figures, in seat order: ``cash`` (dollars), ``half_hours`` of programming
+        (2.3, 9.4), ``programs`` and ``bonus_tiles`` held (counts, 9.1: never a value), and ``out`` (``"yes"``
+        once it is out of the game, 3)."""
+        return {
+            n.name: {
+                "cash": n.cash,
+                "half_hours": n.half_hours.value,
+                "programs": len(n.holdings.programs),
+                "bonus_tiles": len(n.holdings.bonuses),
+                "out": "yes" if n.out else "no",
+            }
+            for n in state.networks
+        }
+
+    def legal_commands(self, state: TvWarsState, seat: str) -> tuple[LegalCommand, ...]:
+        """What ``seat`` may do now (:func:`companion.games.tv_wars.legal.legal_commands`)."""
+        from companion.games.tv_wars.legal import legal_commands
+
+        return legal_commands(self, state, seat)
+
     def war_view(self, state: TvWarsState) -> _war.WarView | None:
         """The public picture of the current or last Ratings War (grid, odds, line-up status), or ``None``."""
         return None if state.war is None else _war.war_view(state.war)
@@ -757,14 +839,24 @@ class TvWars:
             raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
         return _war.war_private_view(state.war, network, state.network(network).holdings)
 
-    def private_view(self, state: TvWarsState, network: str) -> PrivateView:
-        """``network``'s secret figures (ratings, Specials, names, bonus values) for its own panel only
-        (TV Wars 9.1). Raises :class:`MalformedCommand` for an unknown network."""
+    def holdings_view(self, state: TvWarsState, network: str) -> HoldingsView:
+        """``network``'s secret figures (ratings, Specials, names, bonus values) with its tiles, for its own
+        panel and the board only (TV Wars 9.1). Raises :class:`MalformedCommand` for an unknown network."""
         return private_view_of(network, state.network(network).holdings)
+
+    def private_view(self, state: TvWarsState, seat: str) -> SeatPrivateView:
+        """What only ``seat`` may see (TV Wars 9.1): ``lines`` are its peek page (programs by length with
+        their ratings, then bonus values, compact ASCII for a panel), ``items`` its tiles as (id and public
+        words, secret value). Raises :class:`MalformedCommand` for an unknown network."""
+        holdings = state.network(seat).holdings
+        items = tuple((t.id, t.private_text) for t in holdings.programs) + tuple(
+            (t.id, t.private_text) for t in holdings.bonuses
+        )
+        return SeatPrivateView(seat, tuple(_view.peek_lines(holdings)), items)
 
     @staticmethod
     def _play_dice_request(state: TvWarsState) -> DiceRequest | None:
-        if state.final_count is not None:
+        if state.final_count is not None and state.final_count.counting:
             network, tile_id = state.final_count.next_special
             return DiceRequest(network, 2, f"value of Special {tile_id} for the asset count", "TV Wars 8, 7, 3.3")
         if war_active(state.war):
@@ -784,15 +876,13 @@ class TvWars:
             return DiceRequest(state.landing.network, 2, "Emmy Awards roll (doubles win)", "TV Wars 5.2")
         return None
 
-    def is_finished(self, state: TvWarsState) -> bool:
-        """Whether the game has been ended."""
-        return state.finished
-
-    def view(self, state: TvWarsState) -> TableView:
+    def public_view(self, state: TvWarsState) -> TableView:
         """The public picture (TV Wars 9.1): cash, programming half-hours (the track), badges for Best
         Network News, the Preemption and Super Bowl tiles, bonus tile counts, Technical Difficulties and
         being out; ``notes`` give each network's programming half-hours by type; the status says whose
-        turn it is or what is pending (auction, entry, debt, landing). Never a rating or bonus value."""
+        turn it is or what is pending (auction, entry, debt, landing). Never a rating or bonus value.
+        Each player's ``headline`` is its cash and ``panel_lines`` its programming and bonus counts, as its
+        OLED panel shows them (:mod:`companion.games.tv_wars.view`)."""
         players = []
         notes = []
         for n in state.networks:
@@ -813,6 +903,8 @@ class TvWars:
                     (n.half_hours,),
                     tuple(badges),
                     turn=state.playing and n.name == state.turn,
+                    headline=_view.headline(n.cash),
+                    panel_lines=_view.panel_lines(n.holdings, n.half_hours.value),
                 )
             )
             if n.holdings.tracked:
@@ -822,10 +914,10 @@ class TvWars:
                     f"{' (' + mix + ')' if mix else ''}"
                 )
         request = self.pending_dice(state)
-        return TableView(self.title, tuple(players), request, self.status(state, request), state.finished, tuple(notes))
+        return TableView(INFO.title, tuple(players), request, self.status(state, request), state.finished, tuple(notes))
 
     def status(self, state: TvWarsState, request: DiceRequest | None = None) -> str:
-        """The one status line of :meth:`view` (public facts only, 9.1)."""
+        """The one status line of :meth:`public_view` (public facts only, 9.1)."""
         request = request if request is not None else self.pending_dice(state)
         if state.finished:
             return f"Game over: {state.end_reason}"
@@ -854,9 +946,6 @@ class TvWars:
         if state.playing:
             return f"{state.turn}'s turn: roll, move and say which space you land on"
         return f"{state.best_network_news} holds Best Network News and starts (TV Wars 2.5)"
-
-    #: Short labels for the seat buttons (the UI and the printed button card).
-    button_labels = {"on_the_air": "On the Air · Raise $500", "sponsor": "Sponsor · Pass", "roll": "Roll"}
 
 
 _WAR_COMMANDS = (EnterLineUp, LockLineUp, RevealLineUps, PlacePreemption)

@@ -26,12 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.bank import Movement, format_dollars
 from companion.checks import is_whole
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand, MalformedCommand
 from companion.events import NewEvent
 from companion.games.tv_wars import auction as auctions
+from companion.games.tv_wars.bank import Movement, format_dollars
 from companion.games.tv_wars.bankruptcy import incur_debt, start_final_count
 from companion.games.tv_wars.holdings import (
     BONUS_ACQUIRED,
@@ -664,7 +664,7 @@ def _fold(state: TvWarsState, events: list[NewEvent]) -> TvWarsState:
     from companion.games.tv_wars import TV_WARS
 
     for event in events:
-        state = TV_WARS.evolve(state, event.type, event.payload)
+        state = TV_WARS.evolve(state, event)
     return state
 
 

@@ -58,12 +58,12 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from companion.bank import Movement, check_movement, format_dollars
 from companion.checks import is_whole
 from companion.commands import BANK, AnswerDice, Command
 from companion.dice import DiceRequest, check_answer, roll_payload
 from companion.errors import IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.events import NewEvent
+from companion.games.tv_wars.bank import Movement, check_movement, format_dollars
 from companion.games.tv_wars.holdings import (
     BONUS_RETURNED,
     NETWORK_OUT,

@@ -39,7 +39,6 @@ from kivy.uix.popup import Popup
 from kivy.uix.scrollview import ScrollView
 from kivy.utils import get_color_from_hex
 
-from companion.bank import format_dollars
 from companion.commands import Command
 from companion.errors import CommandError
 from companion.games import PlayerView
@@ -59,6 +58,7 @@ from companion.games.tv_wars import (
     Steal,
 )
 from companion.games.tv_wars.auction import BID_STEP, OPENING_BID
+from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.bankruptcy import sale_value
 from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS, Holdings, ProgramTile
 from companion.games.tv_wars.setup import STARTING_LENGTHS
