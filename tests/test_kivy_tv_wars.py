@@ -169,8 +169,6 @@ def test_readable_from_a_metre_away(played):
 
 def test_panels_show_cash_and_programming_at_a_glance(played):
     result, records, out_dir = played
-    from ui.games.tv_wars.board import panel_player
-
     with Journal(Path(out_dir).parent / "unused.sqlite3") as _:
         pass
     session = GameSession(1, records)
@@ -180,10 +178,10 @@ def test_panels_show_cash_and_programming_at_a_glance(played):
     early = GameSession(1, records[:upto])
     view = early.rules.public_view(early.state)
     for index, player in enumerate(view.players, start=1):
-        expected = render_player_panel(panel_player(player, early.state.network(player.name).holdings))
+        expected = render_player_panel(player)  # the public view carries each panel's text
         image = Image.open(out_dir / f"playing-panel-{index}.png").convert("L")
         assert ImageChops.difference(image, expected.convert("L")).getbbox() is None, player.name
-    assert panel_player(view.players[0], early.state.network("ABS").holdings).panel_lines[0] == "20hh S6 A4 D6 O4"
+    assert view.players[0].panel_lines[0] == "20hh S6 A4 D6 O4"
     assert state.finished
 
 
@@ -239,14 +237,13 @@ def test_steal_victims_are_only_networks_with_something_to_lose(table):
 def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table):
     from test_tv_wars_play import playing
 
-    from ui.games.tv_wars.board import panel_player, peek_lines
+    from companion.games.tv_wars import TV_WARS
 
     playing(table, 2)
-    holdings = table.state.network("ABS").holdings
-    lines = peek_lines(holdings)
+    lines = list(TV_WARS.private_view(table.state, "ABS").lines)
     assert lines == ["30: S30 S40 A50 A60 D20", "60: D70 O80 OSp A10", "90: D70", "120: S90"]
-    player = panel_player(table.view().players[0], holdings)
-    assert player.panel_lines == ("20hh S6 A4 D6 O4",)
+    player = table.view().players[0]
+    assert player.headline == "$31,000" and player.panel_lines == ("20hh S6 A4 D6 O4",)
     for text in (*lines, *player.panel_lines):
         assert text.isascii()
 

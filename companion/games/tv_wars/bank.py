@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from companion.checks import is_whole
 from companion.commands import BANK
 from companion.errors import InsufficientFunds, MalformedCommand
-from companion.events import NewEvent
+from companion.games.tv_wars.events import MoneyMoved
 
 MONEY_MOVED = "money_moved"
 
@@ -31,19 +31,14 @@ class Movement:
     reason: str
     rule: str = ""
 
-    def to_event(self) -> NewEvent:
+    def to_event(self) -> MoneyMoved:
         """The ``money_moved`` event recording this movement."""
-        return NewEvent(
-            MONEY_MOVED,
-            {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason, "rule": self.rule},
-        )
+        return MoneyMoved(self.payer, self.payee, self.amount, self.reason, self.rule)
 
     @classmethod
-    def from_payload(cls, payload: Mapping) -> Movement:
-        """Rebuild a movement from a ``money_moved`` payload."""
-        return cls(
-            payload["payer"], payload["payee"], int(payload["amount"]), payload["reason"], payload.get("rule", "")
-        )
+    def from_event(cls, event: MoneyMoved) -> Movement:
+        """The movement a ``money_moved`` event records."""
+        return cls(event.payer, event.payee, int(event.amount), event.reason, event.rule)
 
 
 def format_dollars(amount: int) -> str:

@@ -36,5 +36,6 @@ INFO = GameInfo(
         ),
     ),
     board="ui.games.tv_wars.board:TvWarsBoard",
+    cli="companion.games.tv_wars.cli:add_subcommands",
     rules="companion.games.tv_wars.rules:TV_WARS",
 )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from companion.commands import Command, EndGame, RollDice
 from companion.errors import CommandError
 from companion.game import LegalCommand
-from companion.games.tv_wars.auction import Bid, PassBid
+from companion.games.tv_wars.auction import BID_STEP, Bid, PassBid
 from companion.games.tv_wars.bankruptcy import SellProgram
 from companion.games.tv_wars.setup import SelectStartingProgramming
 from companion.games.tv_wars.spaces import (
@@ -103,9 +103,8 @@ def legal_commands(rules: TvWars, state: TvWarsState, seat: str) -> tuple[LegalC
     auction = state.auction
     if auction is not None:
         if auction.next_bidder == seat:
-            offers.append(
-                _checked(rules, state, f"{seat} bids ${auction.minimum:,}", Bid(network=seat, amount=auction.minimum))
-            )
+            for amount in (auction.minimum, auction.minimum + BID_STEP):  # the minimum and a raise of $500 (4)
+                offers.append(_checked(rules, state, f"{seat} bids ${amount:,}", Bid(network=seat, amount=amount)))
             other = LegalCommand("Bid", "Other bid")
             if auction.minimum > network.cash:
                 other = LegalCommand(
@@ -113,7 +112,7 @@ def legal_commands(rules: TvWars, state: TvWarsState, seat: str) -> tuple[LegalC
                     "Other bid",
                     None,
                     False,
-                    f"{seat} has ${network.cash:,}, less than the minimum bid",
+                    f"{seat} has ${network.cash:,}, less than the lowest bid",
                     "TV Wars 4, 7",
                 )
             offers.append(other)
