@@ -321,6 +321,11 @@ class NetworkCard(BoxLayout):
     turn = BooleanProperty(False)
     dimmed = BooleanProperty(False)
     bnn = BooleanProperty(False)
+    #: Whether On the Air and Sponsor may be tapped now, and why not (the rules' legal_commands, 9.5, 9.4).
+    on_air_enabled = BooleanProperty(True)
+    sponsor_enabled = BooleanProperty(True)
+    on_air_reason = StringProperty("")
+    sponsor_reason = StringProperty("")
 
 
 class Stepper(BoxLayout):
@@ -524,6 +529,12 @@ class TvWarsBoard(GameBoard):
                 auction is not None and (player.name not in auction.bidders or player.name in auction.passed)
             )
             card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
+            offers = {o.kind: o for o in TV_WARS.legal_commands(state, player.name) if o.command is not None}
+            on_air, sponsor = offers["PassOnTheAir"], offers["LandOnSponsor"]
+            card.on_air_enabled, card.on_air_reason = on_air.enabled, on_air.reason
+            # before its 2.3 selection a network's Sponsor dialog sets its hand-kept count first
+            card.sponsor_enabled = sponsor.enabled or (not holdings.tracked and not state.finished)
+            card.sponsor_reason = "" if card.sponsor_enabled else sponsor.reason
         self.prompt, self.actions = plan_actions(state, view)
         row = self.ids.actions
         row.clear_widgets()
