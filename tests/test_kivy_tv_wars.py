@@ -210,6 +210,8 @@ def test_action_strip_follows_what_the_table_waits_for(table):
     accepted(table, actions[0].command)
     prompt, actions = plan_actions(table.state, table.view())
     assert actions[0].label == "PBC bids $31,000" and [a.enabled for a in actions] == [True, False, True, True]
+    # the raise above PBC's cash is disabled by the rules' own legal_commands, and the strip says why (4, 7)
+    assert "PBC has $31,000" in actions[1].reason and actions[1].reason in prompt
     accepted(table, PassBid(network="PBC"))
     accepted(table, PassBid(network="ABS"))
     prompt, actions = plan_actions(table.state, table.view())

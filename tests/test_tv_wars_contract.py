@@ -88,3 +88,13 @@ def test_a_roll_off_answer_is_refused_for_the_wrong_roller_as_legal_commands_say
     assert not offer.enabled
     outcome = table.execute(AnswerDice(roller="CBA", values=(3, 4)))
     assert not outcome.accepted
+
+
+def test_the_ratings_war_calculator_is_tv_wars_own_cli_hook_loaded_through_the_registry():
+    from companion.cli import build_parser
+    from companion.games import load_attribute
+
+    assert INFO.cli == "companion.games.tv_wars.cli:add_subcommands"
+    assert callable(load_attribute(INFO.cli))
+    args = build_parser().parse_args(["ratings-war", "line-ups.toml", "--odds"])
+    assert args.command == "ratings-war" and args.odds and args.run.__module__ == "companion.games.tv_wars.cli"
