@@ -56,7 +56,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeGuard
 
 from companion.checks import is_whole
 from companion.commands import BANK, AnswerDice, Command
@@ -300,8 +300,8 @@ class WarAtTable:
         raise MalformedCommand(f"no revealed program {ref.label}")
 
 
-def war_active(war: WarAtTable | None) -> bool:
-    """Whether a Ratings War is under way (started and not over)."""
+def war_active(war: WarAtTable | None) -> TypeGuard[WarAtTable]:
+    """Whether a Ratings War is under way (started and not over); a type guard: ``war`` is then a war."""
     return war is not None and not war.over
 
 
