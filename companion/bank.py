@@ -1,86 +1,25 @@
-"""The bank ledger: whole dollars as ``int``, every movement a journaled ``money_moved`` event.
+"""TRANSITIONAL: the bank ledger moved into TV Wars, the only game with a bank (``companion.games.tv_wars.bank``).
 
-Balances are a plain ``Mapping[str, int]`` of player name to dollars. The bank (:data:`BANK`) has
-unlimited money. A payment larger than a player's balance is refused with :class:`InsufficientFunds`;
-each game's own debt rules (TV Wars 7, bankruptcy) sit on top of this.
-"""
+This module stays only until the files outside TV Wars that still import it (``ui/app.py``,
+``benchmarks/run.py``, ``tests/test_button_storm.py``, ``tests/test_threads.py``) import from the new place;
+nothing new may use it. It does not import TV Wars until a ledger name is asked for, so a kiosk opening
+another game loads no TV Wars module."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-
-from companion.checks import is_whole
-from companion.commands import BANK
-from companion.errors import InsufficientFunds, MalformedCommand
-from companion.events import NewEvent
+from typing import Any
 
 MONEY_MOVED = "money_moved"
 
 
-@dataclass(frozen=True)
-class Movement:
-    """One movement of money: ``amount`` dollars (> 0) from ``payer`` to ``payee`` for ``reason``;
-    ``rule`` names the rule that caused it, if any."""
-
-    payer: str
-    payee: str
-    amount: int
-    reason: str
-    rule: str = ""
-
-    def to_event(self) -> NewEvent:
-        """The ``money_moved`` event recording this movement."""
-        return NewEvent(
-            MONEY_MOVED,
-            {"payer": self.payer, "payee": self.payee, "amount": self.amount, "reason": self.reason, "rule": self.rule},
-        )
-
-    @classmethod
-    def from_payload(cls, payload: Mapping) -> Movement:
-        """Rebuild a movement from a ``money_moved`` payload."""
-        return cls(
-            payload["payer"], payload["payee"], int(payload["amount"]), payload["reason"], payload.get("rule", "")
-        )
-
-
 def format_dollars(amount: int) -> str:
-    """``31000`` → ``"$31,000"``; ``-500`` → ``"−$500"`` (true minus sign, readable on a panel)."""
+    """``31000`` → ``"$31,000"``; ``-500`` → ``"−$500"`` (as :func:`companion.games.tv_wars.bank.format_dollars`)."""
     return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
 
 
-def check_movement(balances: Mapping[str, int], movement: Movement) -> Movement:
-    """Return ``movement`` if it can be made from ``balances``.
+def __getattr__(name: str) -> Any:
+    if name.startswith("__"):  # the import machinery asks for __path__ and the like: not a ledger name
+        raise AttributeError(name)
+    from companion.games.tv_wars import bank
 
-    Raises :class:`MalformedCommand` for an amount that is not a positive whole number of dollars, an
-    unknown name, paying oneself or an empty reason; :class:`InsufficientFunds` when a player pays more
-    than their balance.
-    """
-    amount = movement.amount
-    if not is_whole(amount):
-        raise MalformedCommand(f"an amount is a whole number of dollars, not {amount!r}")
-    if amount <= 0:
-        raise MalformedCommand(f"an amount must be more than $0, not {format_dollars(amount)}")
-    for name in (movement.payer, movement.payee):
-        if name != BANK and name not in balances:
-            raise MalformedCommand(f"unknown player {name!r}; players are {', '.join(balances)}")
-    if movement.payer == movement.payee:
-        raise MalformedCommand(f"{movement.payer} cannot pay itself")
-    if not isinstance(movement.reason, str) or not movement.reason.strip():
-        raise MalformedCommand("a transfer needs a reason")
-    if movement.payer != BANK and balances[movement.payer] < amount:
-        raise InsufficientFunds(
-            f"{movement.payer} has {format_dollars(balances[movement.payer])}, cannot pay {format_dollars(amount)}",
-            rule="no loans; debts are settled by the game's own rules",
-        )
-    return movement
-
-
-def apply_movement(balances: Mapping[str, int], movement: Movement) -> dict[str, int]:
-    """Return new balances after ``movement`` (already checked). The bank's side is not tracked."""
-    new = dict(balances)
-    if movement.payer != BANK:
-        new[movement.payer] -= movement.amount
-    if movement.payee != BANK:
-        new[movement.payee] += movement.amount
-    return new
+    return getattr(bank, name)

@@ -7,10 +7,10 @@ Subcommands (``companion SUBCOMMAND --help`` for each):
   or buttons: start-up only (the lock, the journal check and any recovery, resuming the game), print
   what was found and done, and exit.
 * ``games [list | resume ID | export ID --format json|csv | import FILE]`` — saved games.
-* ``export GAME --format json|csv [-o FILE]`` — one game's history (JSON) or bank ledger (CSV).
+* ``export GAME --format json|csv [-o FILE]`` — one game's history (JSON) or its figures move by move (CSV).
 * ``replay GAME`` — the history as readable lines.
-* ``ratings-war FILE [--json] [--roll [--seed N]] [--odds]`` — resolve a TV Wars Ratings War from a file
-  of line-ups (format: ``companion/games/tv_wars/lineup_file.py``).
+* each game's own subcommands, added by its ``GameInfo.cli`` hook (TV Wars: ``ratings-war FILE [--json]
+  [--roll [--seed N]] [--odds]``, the Ratings War calculator).
 * ``selftest [--config FILE] [--sim] [--timeout S]`` — every panel, button and reader checked in turn.
 * ``bridge-sim [--kind dice|tiles] [--script FILE] [--link PATH]`` — a simulated reader on a pseudo-terminal.
 
@@ -86,8 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser(
         "export",
-        help="export a game as JSON (history) or CSV (bank ledger)",
-        description="Export a game: JSON is the full history, CSV the bank ledger.",
+        help="export a game as JSON (history) or CSV (figures after each move)",
+        description="Export a game: JSON is the full history, CSV each player's figures after every move.",
     )
     _data_dir_option(export)
     export.add_argument("game_id", type=int, metavar="GAME")
@@ -118,23 +118,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each button (default 10)"
     )
 
-    war = sub.add_parser(
-        "ratings-war",
-        help="resolve a TV Wars Ratings War from a file of line-ups",
-        description="Resolve a TV Wars Ratings War from a TOML file of revealed line-ups and "
-        "print it in the rulebook's style. Missing dice are asked for on a "
-        "terminal, rolled with --roll, or listed (exit 2). File format: "
-        "companion/games/tv_wars/lineup_file.py; sample: "
-        "tests/data/ratings-war-example.toml.",
-    )
-    war.add_argument("file", type=Path, help="TOML file of line-ups")
-    war.add_argument("--json", action="store_true", help="print the resolution as JSON")
-    war.add_argument("--roll", action="store_true", help="roll missing dice with the built-in generator")
-    war.add_argument("--seed", type=int, metavar="N", help="with --roll: seed the generator (reproducible)")
-    war.add_argument(
-        "--odds", action="store_true", help="also print each program's exact chance of surviving, before any dice"
-    )
+    _add_game_subcommands(sub)
     return parser
+
+
+def _add_game_subcommands(sub) -> None:
+    """Every registered game's own subcommands: its ``GameInfo.cli`` hook (``"module:function"``, a function
+    ``(subparsers) -> None`` that adds parsers and sets ``run`` on each to a function ``(args) -> int``; such
+    a command needs no config and no journal). A game whose hook cannot be loaded is left out, logged."""
+    from companion.games import game_info, game_names, load_attribute
+
+    for name in game_names():
+        try:
+            target = game_info(name).cli
+            if target:
+                load_attribute(target)(sub)
+        except Exception:  # a broken third-party game must not stop the command line
+            log.exception("the %s game's subcommands cannot be loaded", name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"companion: {error}", file=sys.stderr)
             return 1
     args = build_parser().parse_args(argv)
-    if args.command == "ratings-war":  # a calculator: no config, no journal
-        return _ratings_war(args)
+    if getattr(args, "run", None) is not None:  # a game's own subcommand (a calculator): no config, no journal
+        return args.run(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
         from companion.config import load_config
@@ -228,10 +228,12 @@ def _list(args, config) -> int:
 
 
 def _export(args, config) -> int:
-    from companion.export import export_json, export_ledger_csv
+    from companion.export import export_figures_csv, export_json
 
     with _open_read(args, config) as journal:
-        text = export_json(journal, args.game_id) if args.format == "json" else export_ledger_csv(journal, args.game_id)
+        text = (
+            export_json(journal, args.game_id) if args.format == "json" else export_figures_csv(journal, args.game_id)
+        )
     if args.output:
         args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
         print(f"Wrote game #{args.game_id} as {args.format.upper()} to {args.output}", file=sys.stderr)
@@ -256,7 +258,6 @@ def _import(args, config) -> int:
 
 
 def _replay(args, config) -> int:
-    from companion.bank import format_dollars
     from companion.session import GameSession
 
     with _open_read(args, config) as journal:
@@ -270,89 +271,11 @@ def _replay(args, config) -> int:
         print(f"#{entry.seq:<5} {when}  {entry.text}{mark}")
     view = session.rules.public_view(session.state)
 
-    def figures(player) -> str:  # cash in dollars, else the game's own headline figure (points, Vitality, $M)
-        if player.balance is not None:
-            return f"{player.name} {format_dollars(player.balance)}"
+    def figures(player) -> str:  # the game's own headline figure (cash, points, Vitality, $M), else its tracks
         return f"{player.name} {player.headline or ', '.join(f'{t.label} {t.value}' for t in player.tracks)}".rstrip()
 
     print("Now: " + "; ".join(figures(p) for p in view.players))
     print(view.status)
-    return 0
-
-
-def _ratings_war(args) -> int:
-    """``companion ratings-war FILE``: resolve the war in FILE and print it (text or ``--json``), with the
-    aftermath and, with ``--odds``, the survival odds. A missing roll is rolled (``--roll``), asked for on
-    a terminal, or listed on standard error with exit code 2. Bad files and illegal line-ups exit 2."""
-    import json
-    import random
-
-    from companion.errors import CommandError, DiceError
-    from companion.games.tv_wars import ratings_war as rw
-    from companion.games.tv_wars.lineup_file import load_lineup_file
-
-    def ask(pending):
-        while True:
-            print(f"{pending.request.describe()}; enter the dice (e.g. 3 4): ", end="", file=sys.stderr, flush=True)
-            line = sys.stdin.readline()
-            if not line:
-                raise EOFError
-            try:
-                return pending.request.check(pending.request.roller, [int(v) for v in line.replace(",", " ").split()])
-            except (ValueError, DiceError) as error:
-                print(f"  {error}", file=sys.stderr)
-
-    if args.seed is not None and not args.roll:
-        print("companion: --seed goes with --roll", file=sys.stderr)
-        return 2
-    try:
-        war, given = load_lineup_file(args.file)
-        odds = rw.survival_odds(war) if args.odds else None
-        if args.roll:
-            generator = random.Random(args.seed)
-            roll = lambda p: [generator.randint(1, p.request.sides) for _ in range(p.request.count)]  # noqa: E731
-        else:
-            roll = ask if sys.stdin.isatty() else None
-        resolution, dice = rw.play_out(war, given, roll)
-    except CommandError as error:
-        where = "" if str(args.file) in str(error) else f"{args.file}: "  # every error names the file
-        print(f"companion: {where}{error}", file=sys.stderr)
-        return 2
-    except (EOFError, KeyboardInterrupt):
-        print("\ncompanion: stopped: dice were not entered", file=sys.stderr)
-        return 2
-    if not resolution.complete:
-        missing = rw.missing_rolls(war, dice)
-        if args.json:  # still data on standard output: what is known, and what is missing
-            print(
-                json.dumps(
-                    {
-                        "complete": False,
-                        "missing": [{"key": p.key, "request": p.request.describe()} for p in missing],
-                        "survival_odds": rw.resolution_to_dict(resolution, odds).get("survival_odds"),
-                    },
-                    indent=2,
-                )
-            )
-        elif odds is not None:  # the odds are worked out before any dice, so they can be shown now
-            print("\n".join(rw.render_odds(war, odds)))
-        print(f"companion: dice are missing: add them under [dice] in {args.file}, or use --roll:", file=sys.stderr)
-        for pending in missing:
-            print(f'  "{pending.key}" = [?, ?]    # {pending.request.describe()}', file=sys.stderr)
-        print("  (further tie-break rolls may be needed once these are known)", file=sys.stderr)
-        return 2
-    for key in resolution.unused_dice:
-        print(f"companion: note: the war never needed the roll \"{key}\"", file=sys.stderr)
-    if args.json:
-        print(json.dumps(rw.resolution_to_dict(resolution, odds), indent=2))
-        return 0
-    lines = rw.render_odds(war, odds) + [""] if odds is not None else []
-    lines += rw.render_resolution(resolution) + rw.render_aftermath(rw.consequences(resolution))
-    rolled = [(key, values) for key, values in resolution.dice_used if key not in given]
-    if rolled:
-        lines += ["Dice rolled (add under [dice] to replay):"]
-        lines += [f'"{key}" = [{", ".join(map(str, values))}]' for key, values in rolled]
-    print("\n".join(lines))
     return 0
 
 

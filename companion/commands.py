@@ -85,9 +85,11 @@ class EndGame(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class TransferMoney(Command):
-    """Move ``amount`` whole dollars from ``payer`` to ``payee`` (a player name or :data:`BANK`), for
-    ``reason`` (free text, required). Refused if the amount is not a positive whole number of dollars,
-    if a name is unknown, or if the payer is a player whose balance is smaller than the amount."""
+    """A shared opt-in command: move ``amount`` whole dollars from ``payer`` to ``payee`` (a player name or
+    :data:`BANK`), for ``reason`` (free text, required). Only a game with a bank accepts it (TV Wars, whose
+    ledger is ``companion.games.tv_wars.bank``); the others refuse it as a command they do not have. Refused
+    if the amount is not a positive whole number of dollars, if a name is unknown, or if the payer is a
+    player whose balance is smaller than the amount."""
 
     payer: str
     payee: str
@@ -97,8 +99,10 @@ class TransferMoney(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class AdjustTrack(Command):
-    """Change ``player``'s track ``track`` (for example ``"half_hours"``) by ``delta`` (an int, may be
-    negative). Refused with the track's bounds if the result would leave them."""
+    """A shared opt-in command: change ``player``'s hand-kept track ``track`` (for example TV Wars'
+    ``"half_hours"`` before its 2.3 selection) by ``delta`` (an int, may be negative). Only a game that keeps
+    such a track by hand accepts it (TV Wars); the others refuse it. Refused with the track's bounds if the
+    result would leave them."""
 
     player: str
     track: str

@@ -1,4 +1,4 @@
-"""Export a game as JSON (its full history) or CSV (its bank ledger), and import a JSON export.
+"""Export a game as JSON (its full history) or CSV (its figures move by move), and import a JSON export.
 
 JSON layout (``format`` = ``"tabletop-companion-game"``, ``version`` = 1)::
 
@@ -8,9 +8,12 @@ JSON layout (``format`` = ``"tabletop-companion-game"``, ``version`` = 1)::
      "events": [{"seq": 10, "move": 10, "time": 1796..., "type": "money_moved",
                  "payload": {...}, "schema_version": 1}, ...]}
 
-The CSV ledger has one row per ``money_moved`` event: ``seq, time (ISO 8601 UTC), payer, payee,
-amount_dollars, reason, rule, in_force, move`` (``in_force`` is ``no`` for a movement that has been
-undone; ``move`` is the history entry number shown on the screen, shared by a command's events).
+The CSV (:func:`export_figures_csv`, every game the same way) has one row for the start and one per move in
+force, in order: ``move, time (ISO 8601 UTC), what`` (the move in words, as the history screen says it) and
+then each seat's figures (:meth:`companion.game.Game.figures`: TV Wars' cash and half-hours, Death Show TV's
+Vitality, Channel WON's points, ...) as columns ``"<seat> <figure>"``, seats in seat order. A game may add its
+own tables besides: TV Wars' bank ledger is :func:`companion.games.tv_wars.ledger.export_ledger_csv`
+(re-exported here as :func:`export_ledger_csv`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.bank import MONEY_MOVED
 from companion.errors import JournalError
 from companion.events import GAME_STARTED, EventRecord, NewEvent
 from companion.journal import Journal
@@ -61,32 +63,41 @@ def export_json(journal: Journal, game_id: int) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
-def export_ledger_csv(journal: Journal, game_id: int) -> str:
-    """The CSV bank ledger of game ``game_id`` (see the module docstring)."""
-    events = journal.events(game_id)
-    session = GameSession(game_id, events)
-    in_force = set(session.line)
+def export_figures_csv(journal: Journal, game_id: int) -> str:
+    """The CSV of game ``game_id``'s figures after each move in force (see the module docstring); raises
+    :class:`companion.errors.UnknownGame` for a game the journal does not have."""
+    journal.game(game_id)
+    session = GameSession(game_id, journal.events(game_id))
+    rules = session.rules
+    state = rules.new_game(session.players, session.options)
+    figures = rules.figures(state)
+    seats = list(figures)
+    columns = [(seat, column) for seat in seats for column in figures[seat]]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["seq", "time", "payer", "payee", "amount_dollars", "reason", "rule", "in_force", "move"])
-    for event in events:
-        if event.type == MONEY_MOVED:
-            p = event.payload
-            when = datetime.fromtimestamp(event.time, UTC).isoformat(timespec="seconds")
-            writer.writerow(
-                [
-                    event.seq,
-                    when,
-                    p["payer"],
-                    p["payee"],
-                    p["amount"],
-                    p["reason"],
-                    p.get("rule", ""),
-                    "yes" if event.move in in_force else "no",
-                    event.move,
-                ]
-            )
+    writer.writerow(["move", "time", "what", *(f"{seat} {column}" for seat, column in columns)])
+    started = journal.events(game_id)[0]
+
+    def row(move: int | str, when: float, what: str) -> None:
+        now = rules.figures(state)
+        stamp = datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
+        writer.writerow([move, stamp, what, *(now.get(seat, {}).get(column, "") for seat, column in columns)])
+
+    row(started.seq, started.time, "game started")
+    for move in session.line:
+        records = session.moves[move]
+        for record in records:
+            state = rules.evolve(state, rules.events.decode(record.type, record.payload))
+        row(move, records[0].time, session.describe_move(move))
     return out.getvalue()
+
+
+def export_ledger_csv(journal: Journal, game_id: int) -> str:
+    """TV Wars' bank ledger (:func:`companion.games.tv_wars.ledger.export_ledger_csv`), for the callers that
+    asked for it by this name."""
+    from companion.games.tv_wars.ledger import export_ledger_csv as ledger
+
+    return ledger(journal, game_id)
 
 
 def import_json(journal: Journal, text: str) -> int:

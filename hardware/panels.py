@@ -18,7 +18,6 @@ from functools import lru_cache
 from luma.core.device import dummy
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.bank import format_dollars
 from companion.games import PlayerView
 from companion.words import and_join, noun, verb
 
@@ -140,11 +139,12 @@ def _track_layer(text: str) -> Image.Image:
 
 
 def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.Image:
-    """Draw one player's panel: a turn marker and the name (and a BNN badge) on top, the balance (or, in
-    games without money, ``view.headline``) as big as fits, and underneath ``view.panel_lines`` or else the
-    first track. With ``message`` (e.g. ``"Refused: ABS has $2,000, cannot pay
-    $5,000"``) the body shows the message instead of the figures. ``view=None`` draws ``message`` alone
-    (idle and exit screens). Returns a new 128×64 mode-"1" image.
+    """Draw one player's panel from what its :class:`PlayerView` carries, whatever the game: a turn marker,
+    the name and the view's ``panel_badge`` (a short word in inverse video, e.g. ``"BNN"``) on top,
+    ``view.headline`` (the game's big figure: ``"$31,000"``, ``"Vitality 3"``) as big as fits, and underneath
+    ``view.panel_lines`` or else the first track as ``"<label> <value>"``. With ``message`` (e.g.
+    ``"Refused: ABS has $2,000, cannot pay $5,000"``) the body shows the message instead of the figures.
+    ``view=None`` draws ``message`` alone (idle and exit screens). Returns a new 128×64 mode-"1" image.
 
     Built from cached layers (:data:`LAYER_CACHE`), each drawn as it would be on the panel itself: the header,
     then the figure and the lines laid over it. Only the header clears pixels (the badge's letters), inside its
@@ -154,12 +154,12 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
         image, draw = _blank()
         _centred_lines(draw, message, 0, PANEL_HEIGHT)
         return image
-    badge = "BNN" if "Best Network News" in view.badges else ""
+    badge = getattr(view, "panel_badge", "")  # TRANSITIONAL: a PlayerView field once companion.games has it
     image = _header_layer(view.name, view.turn, badge).copy()
     if message:
         _centred_lines(ImageDraw.Draw(image), message, 20, PANEL_HEIGHT)
         return image
-    big = format_dollars(view.balance) if view.balance is not None else view.headline
+    big = view.headline
     lines = view.panel_lines[:2] if big else view.panel_lines[:3]
     layers = []
     if big:
@@ -168,9 +168,7 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
         layers.append(_lines_layer(tuple(lines)))
     elif view.tracks:
         track = view.tracks[0]
-        layers.append(
-            _track_layer(f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}")
-        )
+        layers.append(_track_layer(f"{track.label} {track.value}"))
     for layer in layers:
         image.paste(1, (0, 0), layer)  # light what the layer lights
     return image

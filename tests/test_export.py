@@ -14,8 +14,15 @@ from conftest import COMPANION, read_events, run_companion, start_tv_wars
 
 from companion.commands import BANK, AnswerDice, EndGame, JumpTo, Redo, RollDice, TransferMoney, Undo
 from companion.errors import JournalError, UnknownGame
-from companion.export import EXPORT_FORMAT, export_json, export_ledger_csv, import_json, records_from_export
-from companion.games.tv_wars import LandOnSponsor, PassOnTheAir
+from companion.export import (
+    EXPORT_FORMAT,
+    export_figures_csv,
+    export_json,
+    export_ledger_csv,
+    import_json,
+    records_from_export,
+)
+from companion.games.tv_wars import TV_WARS, LandOnSponsor, PassOnTheAir
 from companion.journal import Journal
 from companion.session import GameSession
 from companion.table import replay
@@ -109,6 +116,38 @@ def test_export_json_round_trip_renumbers_into_a_busy_journal(table, tmp_path):
 def test_export_of_an_unknown_game(table):
     with pytest.raises(UnknownGame):
         export_json(table.journal, 42)
+
+
+def test_figures_csv_has_one_row_per_move_in_force_with_every_seats_figures(table):
+    game_id = play(table)
+    session = table.session
+    rows = list(csv.DictReader(io.StringIO(export_figures_csv(table.journal, game_id))))
+    assert [int(r["move"]) for r in rows[1:]] == list(session.line) and rows[0]["what"] == "game started"
+    columns = [f"{seat} {name}" for seat, figures in TV_WARS.figures(table.state).items() for name in figures]
+    assert list(rows[0]) == ["move", "time", "what", *columns] and "ABS cash" in columns
+    assert rows[0]["ABS cash"] == "31000" and rows[0]["CBA half_hours"] == "20"
+    last = rows[-1]  # the figures after the last move in force are the game's figures now
+    assert {c: last[c] for c in columns} == {
+        f"{seat} {name}": str(value)
+        for seat, figures in TV_WARS.figures(table.state).items()
+        for name, value in figures.items()
+    }
+    assert [r["what"] for r in rows[1:]] == [session.describe_move(m) for m in session.line]
+
+
+@pytest.mark.parametrize("game", ["death-show-tv", "channel-won", "telly-time"])
+def test_figures_csv_works_for_every_game(tmp_path, game):
+    from companion.commands import NewGame, PlayerSeat
+    from companion.games import find_game
+    from companion.table import Table
+
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    table.claim()
+    assert table.execute(NewGame(game=game, players=(PlayerSeat("Ava"), PlayerSeat("Ben")))).accepted
+    rows = list(csv.DictReader(io.StringIO(export_figures_csv(table.journal, 1))))
+    figures = find_game(game).figures(table.state)
+    assert len(rows) == 1 and list(rows[0])[3:] == [f"{s} {n}" for s, f in figures.items() for n in f]
+    table.journal.close()
 
 
 def test_ledger_csv_matches_the_money_events(table):
@@ -224,12 +263,12 @@ def test_cli_export_json_and_csv(data_dir, tmp_path):
     assert result.returncode == 0, result.stderr
     with Journal(data_dir / "journal.sqlite3") as journal:
         assert json.loads(result.stdout) == json.loads(export_json(journal, 1))
-        ledger = export_ledger_csv(journal, 2)
+        figures = export_figures_csv(journal, 2)
     result = run_companion("export", "2", "--format", "csv", "--data-dir", str(data_dir))
-    assert result.returncode == 0 and result.stdout == ledger
+    assert result.returncode == 0 and result.stdout == figures
     out = tmp_path / "game2.csv"
     result = run_companion("export", "2", "--format", "csv", "-o", str(out), "--data-dir", str(data_dir))
-    assert result.returncode == 0 and out.read_text() == ledger and str(out) in result.stderr
+    assert result.returncode == 0 and out.read_text() == figures and str(out) in result.stderr
     result = run_companion("export", "9", "--data-dir", str(data_dir))
     assert result.returncode == 1 and "#9" in result.stderr
 

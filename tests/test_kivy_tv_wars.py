@@ -169,8 +169,6 @@ def test_readable_from_a_metre_away(played):
 
 def test_panels_show_cash_and_programming_at_a_glance(played):
     result, records, out_dir = played
-    from ui.games.tv_wars.board import panel_player
-
     with Journal(Path(out_dir).parent / "unused.sqlite3") as _:
         pass
     session = GameSession(1, records)
@@ -178,12 +176,12 @@ def test_panels_show_cash_and_programming_at_a_glance(played):
     # the "playing" panels were saved right after the four selections: replay to that point
     upto = next(i for i, r in enumerate(records) if r.type == "landed")
     early = GameSession(1, records[:upto])
-    view = early.rules.view(early.state)
+    view = early.rules.public_view(early.state)
     for index, player in enumerate(view.players, start=1):
-        expected = render_player_panel(panel_player(player, early.state.network(player.name).holdings))
+        expected = render_player_panel(player)  # the public view carries each panel's text
         image = Image.open(out_dir / f"playing-panel-{index}.png").convert("L")
         assert ImageChops.difference(image, expected.convert("L")).getbbox() is None, player.name
-    assert panel_player(view.players[0], early.state.network("ABS").holdings).panel_lines[0] == "20hh S6 A4 D6 O4"
+    assert view.players[0].panel_lines[0] == "20hh S6 A4 D6 O4"
     assert state.finished
 
 
@@ -212,6 +210,8 @@ def test_action_strip_follows_what_the_table_waits_for(table):
     accepted(table, actions[0].command)
     prompt, actions = plan_actions(table.state, table.view())
     assert actions[0].label == "PBC bids $31,000" and [a.enabled for a in actions] == [True, False, True, True]
+    # the raise above PBC's cash is disabled by the rules' own legal_commands, and the strip says why (4, 7)
+    assert "PBC has $31,000" in actions[1].reason and actions[1].reason in prompt
     accepted(table, PassBid(network="PBC"))
     accepted(table, PassBid(network="ABS"))
     prompt, actions = plan_actions(table.state, table.view())
@@ -239,14 +239,13 @@ def test_steal_victims_are_only_networks_with_something_to_lose(table):
 def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table):
     from test_tv_wars_play import playing
 
-    from ui.games.tv_wars.board import panel_player, peek_lines
+    from companion.games.tv_wars import TV_WARS
 
     playing(table, 2)
-    holdings = table.state.network("ABS").holdings
-    lines = peek_lines(holdings)
+    lines = list(TV_WARS.private_view(table.state, "ABS").lines)
     assert lines == ["30: S30 S40 A50 A60 D20", "60: D70 O80 OSp A10", "90: D70", "120: S90"]
-    player = panel_player(table.view().players[0], holdings)
-    assert player.panel_lines == ("20hh S6 A4 D6 O4",)
+    player = table.view().players[0]
+    assert player.headline == "$31,000" and player.panel_lines == ("20hh S6 A4 D6 O4",)
     for text in (*lines, *player.panel_lines):
         assert text.isascii()
 

@@ -12,8 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
-from companion.bank import format_dollars
+from companion.commands import PlayerSeat
 from companion.games import PlayerView
+from companion.games.tv_wars import TV_WARS
+from companion.games.tv_wars import view as tv_view
+from companion.games.tv_wars.holdings import Holdings
+from companion.games.tv_wars.view import NetworkView
 from companion.tracks import Track
 from hardware.panels import PANEL_HEIGHT, PANEL_WIDTH, PanelBank, render_player_panel
 
@@ -25,10 +29,30 @@ def half_hours(value):
     return (Track("half_hours", "Programming", value, 0, 236),)
 
 
+def network(name, colour, cash, programming, **extra):
+    """A TV Wars network's view as its public view fills it in: cash as the headline, its hand-kept
+    programming under it (:mod:`companion.games.tv_wars.view`)."""
+    return NetworkView(
+        name,
+        colour,
+        cash,
+        half_hours(programming),
+        headline=tv_view.headline(cash),
+        panel_lines=tv_view.panel_lines(Holdings(), programming),
+        **extra,
+    )
+
+
+def _tv_wars_start():
+    """ABS at the start of a real TV Wars game without the roll-off: Best Network News, $31,000, 20 half-hours."""
+    state = TV_WARS.new_game((PlayerSeat("ABS", "#e53935"), PlayerSeat("CBA", "#1e88e5")), {"roll_off": False})
+    return TV_WARS.public_view(state).players[0]
+
+
 VIEWS = {
-    "abs-start": PlayerView("ABS", "#e53935", 31000, half_hours(20), ("Best Network News",)),
-    "cba-rich": PlayerView("CBA", "#1e88e5", 1_234_500, half_hours(48)),
-    "nbs-broke": PlayerView("NBS", "#fdd835", 0, half_hours(0)),
+    "abs-start": _tv_wars_start(),
+    "cba-rich": network("CBA", "#1e88e5", 1_234_500, 48),
+    "nbs-broke": network("NBS", "#fdd835", 0, 0),
     # games without money: a headline and up to two lines (Death Show TV's Contestant, Channel WON's reporter)
     "contestant": PlayerView(
         "Alice", "#e53935", None, headline="Vitality 3", panel_lines=("Beach - 5 cards", "Weapons level 2"), turn=True
@@ -60,7 +84,7 @@ def test_panel_layout_matches_reference(name):
 def test_different_figures_give_different_pictures():
     assert not same(
         render_player_panel(VIEWS["abs-start"]),
-        render_player_panel(PlayerView("ABS", "#e53935", 34000, half_hours(20), ("Best Network News",))),
+        render_player_panel(network("ABS", "#e53935", 34000, 20, badges=("Best Network News",), panel_badge="BNN")),
     )
 
 
@@ -175,8 +199,8 @@ def test_not_answering_text_counts_from_one():
 @pytest.mark.parametrize(
     "name, view, message",
     [
-        ("turn-marker", PlayerView("PBC", "#43a047", 52000, half_hours(22), turn=True), ""),
-        ("refusal", PlayerView("NBS", "#fdd835", 2000, half_hours(20)), "Refused: NBS has $2,000, cannot pay $5,000"),
+        ("turn-marker", network("PBC", "#43a047", 52000, 22, turn=True), ""),
+        ("refusal", network("NBS", "#fdd835", 2000, 20), "Refused: NBS has $2,000, cannot pay $5,000"),
         ("exit", None, "Companion\nstopped"),
     ],
 )
@@ -221,7 +245,10 @@ def test_a_private_page_shows_on_its_own_seat_only_and_ends_on_release():
 
     bank = PanelBank(2)
     try:
-        views = [PlayerView("ABS", "#e53935", 31_000), PlayerView("CBA", "#1e88e5", 28_000)]
+        views = [
+            PlayerView("ABS", "#e53935", 31_000, headline=f"${31_000:,}"),
+            PlayerView("CBA", "#1e88e5", 28_000, headline=f"${28_000:,}"),
+        ]
         bank.show(views)
         assert bank.wait_idle()
         lines = ["30: S30 S40 A50", "Star30 CC-31"]
@@ -241,7 +268,7 @@ def test_a_private_page_shows_on_its_own_seat_only_and_ends_on_release():
 def test_a_private_page_times_out_by_itself():
     bank = PanelBank(1)
     try:
-        bank.show([PlayerView("ABS", "#e53935", 31_000)])
+        bank.show([PlayerView("ABS", "#e53935", 31_000, headline=f"${31_000:,}")])
         bank.show_private(0, "ABS PRIVATE", ["secret"], seconds=0.2)
         assert bank.private_showing(0)
         import time
@@ -251,7 +278,9 @@ def test_a_private_page_times_out_by_itself():
         assert bank.wait_idle()
         _, frames = bank.frames()
         assert (
-            ImageChops.difference(frames[0], render_player_panel(PlayerView("ABS", "#e53935", 31_000))).getbbox()
+            ImageChops.difference(
+                frames[0], render_player_panel(PlayerView("ABS", "#e53935", 31_000, headline=f"${31_000:,}"))
+            ).getbbox()
             is None
         )
     finally:
@@ -278,7 +307,7 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
 
     image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
     draw = ImageDraw.Draw(image)
-    badge = "BNN" if "Best Network News" in view.badges else ""
+    badge = getattr(view, "panel_badge", "")
     name_x = 2
     if view.turn:
         draw.polygon([(1, 2), (1, 14), (8, 8)], fill=1)
@@ -293,7 +322,7 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
     if message:
         _centred_lines(draw, message, 20, PANEL_HEIGHT)
         return image
-    big = format_dollars(view.balance) if view.balance is not None else view.headline
+    big = view.headline
     lines = view.panel_lines[:2] if big else view.panel_lines[:3]
     if big:
         big = big.replace("\u2212", "-")
@@ -310,7 +339,7 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
             y += 14
     elif view.tracks:
         track = view.tracks[0]
-        text = f"{track.value} half-hours" if track.name == "half_hours" else f"{track.label} {track.value}"
+        text = f"{track.label} {track.value}"
         font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
         bottom = draw.textbbox((0, 0), text, font=font)[3]
         draw.text(
@@ -321,7 +350,7 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
 
 words = st.text(st.sampled_from("ABCNPSWabcdeghilnorstuvy $,.-:0123456789\u2212"), min_size=1, max_size=24)
 panel_views = st.builds(
-    PlayerView,
+    NetworkView,
     name=st.sampled_from(["ABS", "CBA", "PBC", "NBS", "Alice", "A very long player name"]),
     colour=st.just("#fff"),
     balance=st.one_of(st.none(), st.integers(-99_000, 9_999_000)),
@@ -331,8 +360,9 @@ panel_views = st.builds(
         st.integers(0, 9).map(lambda v: (Track("weapons", "Weapons", v, 0, 9),)),
     ),
     badges=st.sampled_from([(), ("Best Network News",)]),
+    panel_badge=st.sampled_from(["", "BNN"]),
     turn=st.booleans(),
-    headline=st.sampled_from(["", "Vitality 3", "12 pts", "$4M"]),
+    headline=st.sampled_from(["", "Vitality 3", "12 pts", "$4M", "$31,000", "-$500"]),
     panel_lines=st.lists(words, max_size=3).map(tuple),
 )
 
@@ -350,10 +380,15 @@ def test_wait_drawn_returns_once_the_worker_has_sent_the_latest_views():
     bank = PanelBank(2)
     try:
         for balance in range(31000, 31100, 10):
-            bank.show([PlayerView("ABS", "#fff", balance), PlayerView("CBA", "#fff", 28000)])
+            bank.show(
+                [
+                    PlayerView("ABS", "#fff", balance, headline=f"${balance:,}"),
+                    PlayerView("CBA", "#fff", 28000, headline=f"${28000:,}"),
+                ]
+            )
             assert bank.wait_drawn(timeout=30), "the worker did not finish within 30 s"
             _, frames = bank.frames()
-            assert same(frames[0], render_player_panel(PlayerView("ABS", "#fff", balance)))
+            assert same(frames[0], render_player_panel(PlayerView("ABS", "#fff", balance, headline=f"${balance:,}")))
     finally:
         bank.close()
 
@@ -363,11 +398,21 @@ def test_wait_drawn_does_not_wait_for_a_panel_that_is_not_answering():
     dead = bank.devices[1]
     dead.display = lambda image: (_ for _ in ()).throw(OSError(121, "Remote I/O error"))
     try:
-        bank.show([PlayerView("ABS", "#fff", 31000), PlayerView("CBA", "#fff", 28000)])
+        bank.show(
+            [
+                PlayerView("ABS", "#fff", 31000, headline=f"${31000:,}"),
+                PlayerView("CBA", "#fff", 28000, headline=f"${28000:,}"),
+            ]
+        )
         assert bank.wait_drawn(timeout=30)  # panel 2 failed: it waits for its next try
         assert bank.degraded() == [1]
-        bank.show([PlayerView("ABS", "#fff", 34000), PlayerView("CBA", "#fff", 25000)])
+        bank.show(
+            [
+                PlayerView("ABS", "#fff", 34000, headline=f"${34000:,}"),
+                PlayerView("CBA", "#fff", 25000, headline=f"${25000:,}"),
+            ]
+        )
         assert bank.wait_drawn(timeout=30)  # returns for panel 1 alone
-        assert same(bank.frames()[1][0], render_player_panel(PlayerView("ABS", "#fff", 34000)))
+        assert same(bank.frames()[1][0], render_player_panel(PlayerView("ABS", "#fff", 34000, headline=f"${34000:,}")))
     finally:
         bank.close()

@@ -12,7 +12,6 @@ from conftest import NETWORKS, read_events, seats, start_tv_wars
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.bank import MONEY_MOVED
 from companion.commands import (
     BANK,
     AdjustTrack,
@@ -35,6 +34,7 @@ from companion.errors import (
     NoGameOpen,
 )
 from companion.games.tv_wars import LandOnSponsor, PassOnTheAir
+from companion.games.tv_wars.bank import MONEY_MOVED
 
 
 def _event_count(table) -> int:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalCommand, MalformedCommand
+from companion.events import EventCodec
+from companion.games.tv_wars.events import EVENT_CLASSES
 from companion.games.tv_wars.holdings import (
-    BONUS_ACQUIRED,
     BONUS_MOVED,
     BONUS_RETURNED,
-    PROGRAM_ACQUIRED,
     PROGRAM_LOST,
     PROGRAM_MOVED,
     BonusTile,
@@ -26,6 +26,8 @@ from companion.games.tv_wars.holdings import (
     program_acquired,
 )
 from companion.games.tv_wars.ratings_war import Program
+
+decode = EventCodec(EVENT_CLASSES).decode
 
 
 def test_3_program_tile_converts_to_the_resolvers_program():
@@ -68,9 +70,9 @@ def test_9_1_public_text_hides_rating_and_name_private_text_shows_them():
     assert tile.private_text == "P7 DIE-NASTY: 60-minute Drama, 70 RP"
     star = BonusTile("S3", "star", 30, "Flirt Reynolds")
     assert star.private_text == "S3 Star 30 (Flirt Reynolds)"
-    line = describe_holdings_event(BONUS_ACQUIRED, bonus_acquired("NBS", star, "won at auction", "TV Wars 5.1"))
+    line = describe_holdings_event(bonus_acquired("NBS", star, "won at auction", "TV Wars 5.1"))
     assert "30" not in line and "Flirt" not in line and "Star" in line
-    line = describe_holdings_event(PROGRAM_ACQUIRED, program_acquired("ABS", tile, "won at auction", "TV Wars 4"))
+    line = describe_holdings_event(program_acquired("ABS", tile, "won at auction", "TV Wars 4"))
     assert line == "ABS gets a 60-minute Drama (P7): won at auction (TV Wars 4)"
 
 
@@ -84,38 +86,42 @@ def test_events_round_trip_and_count_supply():
     nets = {"ABS": Holdings(tracked=True), "CBA": Holdings(tracked=True)}
     supply = Supply()
     tile = ProgramTile(next_tile_id(supply, "program"), 1, "green", 30)
-    nets, supply = apply_holdings_event(nets, supply, PROGRAM_ACQUIRED, program_acquired("ABS", tile, "x", "r"))
+    nets, supply = apply_holdings_event(nets, supply, program_acquired("ABS", tile, "x", "r"))
     assert supply.entered(1) == 1 and supply.programs_left(1) == 59 and supply.next_number == 2
     nets, supply = apply_holdings_event(
-        nets, supply, PROGRAM_MOVED, {"from": "ABS", "to": "CBA", "tile_id": "P1", "reason": "", "rule": ""}
+        nets, supply, decode(PROGRAM_MOVED, {"from": "ABS", "to": "CBA", "tile_id": "P1", "reason": "", "rule": ""})
     )
     assert nets["ABS"].programs == () and nets["CBA"].programs == (tile,)
     nets, supply = apply_holdings_event(
         nets,
         supply,
-        PROGRAM_LOST,
-        {"network": "CBA", "tile_id": "P1", "reason": "", "rule": "", "destination": "out of play"},
+        decode(
+            PROGRAM_LOST, {"network": "CBA", "tile_id": "P1", "reason": "", "rule": "", "destination": "out of play"}
+        ),
     )
     assert nets["CBA"].programs == () and supply.programs_left(1) == 59  # cancelled tiles never return
     star = BonusTile(next_tile_id(supply, "star"), "star", 20)
-    nets, supply = apply_holdings_event(nets, supply, BONUS_ACQUIRED, bonus_acquired("ABS", star, "", ""))
+    nets, supply = apply_holdings_event(nets, supply, bonus_acquired("ABS", star, "", ""))
     nets, supply = apply_holdings_event(
-        nets, supply, BONUS_MOVED, {"from": "ABS", "to": "CBA", "tile_id": star.id, "reason": "", "rule": ""}
+        nets, supply, decode(BONUS_MOVED, {"from": "ABS", "to": "CBA", "tile_id": star.id, "reason": "", "rule": ""})
     )
     assert nets["CBA"].bonuses == (star,)
     nets, supply = apply_holdings_event(
         nets,
         supply,
-        BONUS_RETURNED,
-        {"network": "CBA", "tile_id": star.id, "reason": "", "rule": "", "destination": "Star pile"},
+        decode(
+            BONUS_RETURNED, {"network": "CBA", "tile_id": star.id, "reason": "", "rule": "", "destination": "Star pile"}
+        ),
     )
     assert nets["CBA"].bonuses == ()
     with pytest.raises(MalformedCommand):
         apply_holdings_event(
             nets,
             supply,
-            PROGRAM_LOST,
-            {"network": "CBA", "tile_id": "P1", "reason": "", "rule": "", "destination": "out of play"},
+            decode(
+                PROGRAM_LOST,
+                {"network": "CBA", "tile_id": "P1", "reason": "", "rule": "", "destination": "out of play"},
+            ),
         )
 
 

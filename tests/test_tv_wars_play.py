@@ -8,9 +8,9 @@ import pytest
 from conftest import start_tv_wars
 from test_tv_wars_core import accepted, refused
 
-from companion.bank import MONEY_MOVED
 from companion.commands import AdjustTrack, AnswerDice, Undo
 from companion.errors import CommandError, DiceError, IllegalCommand, MalformedCommand
+from companion.game import Termination
 from companion.games.tv_wars import (
     TV_WARS,
     Bid,
@@ -29,6 +29,7 @@ from companion.games.tv_wars import (
     SellProgram,
     Steal,
 )
+from companion.games.tv_wars.bank import MONEY_MOVED
 
 # Five 30-, four 60-, one 90-, one 120-minute programs (2.3); ratings as dealt.
 STANDARD = (
@@ -111,9 +112,12 @@ def test_9_1_starting_selection_history_hides_ratings(table):
     text = " ".join(lines)
     assert "SATURDAY" not in text and " 70" not in text
     assert "ABS selects its starting programming, 10 hours" in text
-    secret = TV_WARS.private_view(table.state, "ABS")
+    secret = TV_WARS.holdings_view(table.state, "ABS")
     assert any("SATURDAY NIGHT DEAD: 90-minute Drama, 70 RP" in line for line in secret.programs)
     assert any("Special" in line for line in secret.programs)
+    private = TV_WARS.private_view(table.state, "ABS")  # the contract's PrivateView: its peek and its tiles
+    assert private.seat == "ABS" and any(line.startswith("90: ") and "D70" in line for line in private.lines)
+    assert any("SATURDAY NIGHT DEAD: 90-minute Drama, 70 RP" in detail for _, detail in private.items)
 
 
 # -- turns ------------------------------------------------------------------------------------------------
@@ -291,6 +295,10 @@ def test_5_3_critics_choice_drawn_value_entered_privately_and_5_32_void_ends_the
     assert assets["CBA"]["total"] == 31_000 + fixed + 2 * 2 * 500
     assert ended.payload["winners"] == ["ABS"] and not ended.payload["draw"]
     assert table.view().finished
+    result = TV_WARS.outcome(table.state)  # the contract's Outcome: the winner by money (8, 5.32)
+    assert result.termination is Termination.WON and result.winners == ("ABS",) and result.ranking == ("ABS", "CBA")
+    assert "ABS $" in result.reason and "(TV Wars 5.32)" in result.reason
+    assert result.figures["CBA"]["cash"] == table.state.network("CBA").cash
 
 
 def test_5_12_talent_agency_void_when_nine_stars_are_owned(table):
@@ -410,8 +418,12 @@ def test_3_losing_every_program_puts_a_network_out_and_the_last_one_wins(table):
     assert table.state.network("ABS").out
     assert "CBA is the last network standing" in table.view().status
     assert table.view().finished
+    result = TV_WARS.outcome(table.state)
+    assert result.termination is Termination.LAST_STANDING and result.winners == ("CBA",)
+    assert result.reason.endswith("the last network standing (TV Wars 1, 3)")
+    assert result.figures["ABS"]["out"] == "yes" and result.figures["ABS"]["programs"] == 0
     accepted(table, Undo())
-    assert not table.state.finished
+    assert not table.state.finished and TV_WARS.outcome(table.state) is None
 
 
 # -- 9.5 and 2.5: who may move, and when (a mashed button, a tap at the wrong moment) --------------------------

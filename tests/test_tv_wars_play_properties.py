@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_tv_wars_play import STANDARD
 
-from companion.bank import MONEY_MOVED
 from companion.commands import BANK, AnswerDice, PlayerSeat
 from companion.errors import CommandError
 from companion.games.tv_wars import (
@@ -27,6 +26,7 @@ from companion.games.tv_wars import (
     SellProgram,
     Steal,
 )
+from companion.games.tv_wars.bank import MONEY_MOVED
 from companion.games.tv_wars.holdings import PROGRAM_INVENTORY
 from companion.games.tv_wars.ratings_war import INVENTORY
 from companion.games.tv_wars.spaces import SPACES
@@ -40,7 +40,7 @@ def _start():
     for name in NAMES:
         for event in TV_WARS.decide(state, SelectStartingProgramming(network=name, programs=STANDARD)):
             events.append(event)
-            state = TV_WARS.evolve(state, event.type, event.payload)
+            state = TV_WARS.evolve(state, event)
     return state, events
 
 
@@ -116,8 +116,8 @@ def test_money_conserved_inventory_respected_refusals_inert_replay_exact(data):
             assert state == before
             continue
         for event in events:
-            state = TV_WARS.evolve(state, event.type, event.payload)
-            TV_WARS.describe(event.type, event.payload)
+            state = TV_WARS.evolve(state, event)
+            TV_WARS.describe(event)
             if event.type == MONEY_MOVED:
                 assert event.payload["amount"] > 0
                 if event.payload["payer"] == BANK:
@@ -141,9 +141,9 @@ def test_money_conserved_inventory_respected_refusals_inert_replay_exact(data):
         assert len(ids) == len(set(ids))
         assert sum(any(t.kind == "super_bowl" for t in h.programs) for h in held) <= 1
         # the public view never shows a secret
-        view = TV_WARS.view(state)
+        view = TV_WARS.public_view(state)
         assert " RP" not in view.status and not any(" RP" in note for note in view.notes)
     replayed, _ = _start()
     for event in log[len(_start()[1]) :]:
-        replayed = TV_WARS.evolve(replayed, event.type, event.payload)
+        replayed = TV_WARS.evolve(replayed, event)
     assert replayed == state

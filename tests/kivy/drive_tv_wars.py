@@ -124,8 +124,8 @@ def starting(network, bumps):
 
 
 def peek_check():
+    from companion.games.tv_wars.view import peek_lines
     from hardware.panels import render_private_panel
-    from ui.games.tv_wars.board import peek_lines
 
     _, frames = controller.panels.frames()
     expected = render_private_panel("ABS PRIVATE", peek_lines(controller.table.state.network("ABS").holdings))

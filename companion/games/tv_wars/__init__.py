@@ -20,4 +20,26 @@ Network News to the first seat), ``starting_cash`` (int dollars, default 31,000,
 
 from companion.games._lazy import lazy_exports
 
-__getattr__, __dir__ = lazy_exports(__name__, ("rules",))
+#: Where the package's public names are found, in order (imported on first use): the rules object and its
+#: state, commands and events, then the rule parts.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    (
+        "rules",
+        "state",
+        "commands",
+        "events",
+        "view",
+        "legal",
+        "holdings",
+        "setup",
+        "spaces",
+        "auction",
+        "bankruptcy",
+        "war_at_table",
+        "ratings_war",
+        "tiles",
+        "lineup_file",
+        "bank",
+    ),
+)

@@ -23,25 +23,26 @@ Commands: :class:`Bid`, :class:`PassBid`. Events:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.bank import format_dollars
 from companion.checks import is_whole
 from companion.commands import Command
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.events import NewEvent
+from companion.games.tv_wars.bank import format_dollars
+from companion.games.tv_wars.events import AuctionClosed, AuctionOpened, BidMade, BidPassed, TvWarsEvent
 from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
 
-AUCTION_OPENED = "auction_opened"
-BID_MADE = "bid_made"
-BID_PASSED = "bid_passed"
-AUCTION_CLOSED = "auction_closed"
-AUCTION_EVENTS = (AUCTION_OPENED, BID_MADE, BID_PASSED, AUCTION_CLOSED)
+AUCTION_OPENED = AuctionOpened.TYPE
+AUCTION_CLOSED = AuctionClosed.TYPE
+BID_MADE, BID_PASSED = BidMade.TYPE, BidPassed.TYPE
+#: The auction events (4).
+AUCTION_EVENT_CLASSES = (AuctionOpened, BidMade, BidPassed, AuctionClosed)
+AuctionEvent = AuctionOpened | BidMade | BidPassed | AuctionClosed
+AUCTION_EVENTS = tuple(cls.TYPE for cls in AUCTION_EVENT_CLASSES)
 
 OPENING_BID = 1_000  # 4
 BID_STEP = 500  # 4
@@ -148,7 +149,7 @@ def open_auction(
     last_owner: str | None = None,
     reason: str = "",
     rule: str = "TV Wars 4",
-) -> list[NewEvent]:
+) -> list[TvWarsEvent]:
     """Events opening an auction of ``lot``. With a ``nominator``, it bids ``opening`` (default $1,000;
     refused if it cannot afford it, 4, 7) and the others bid clockwise after it; for the Super Bowl
     (``nominator=None``) bidding starts after ``last_owner``, who is excluded (9.8). When nobody is
@@ -173,11 +174,10 @@ def open_auction(
             "reason": reason,
             "rule": rule,
         }
-        events = [NewEvent(AUCTION_OPENED, payload)]
+        events: list[TvWarsEvent] = [AuctionOpened.from_payload(payload)]
         if not others:
             events.append(
-                NewEvent(
-                    AUCTION_CLOSED,
+                AuctionClosed.from_payload(
                     {"winner": nominator, "amount": amount, "lot": lot, "length": length, "colour": colour},
                 )
             )
@@ -194,31 +194,31 @@ def open_auction(
         "reason": reason,
         "rule": rule,
     }
-    events = [NewEvent(AUCTION_OPENED, payload)]
+    events: list[TvWarsEvent] = [AuctionOpened.from_payload(payload)]
     if not bidders:
         events.append(
-            NewEvent(AUCTION_CLOSED, {"winner": None, "amount": 0, "lot": lot, "length": length, "colour": colour})
+            AuctionClosed.from_payload({"winner": None, "amount": 0, "lot": lot, "length": length, "colour": colour})
         )
     return events
 
 
-def auction_from_payload(payload: Mapping[str, Any]) -> Auction:
-    """The :class:`Auction` an ``auction_opened`` payload starts."""
-    bidders = tuple(payload["bidders"])
-    nominator = payload["nominator"]
+def auction_from_event(event: AuctionOpened) -> Auction:
+    """The :class:`Auction` an ``auction_opened`` event starts."""
+    bidders = tuple(event.bidders)
+    nominator = event.nominator
     to_act = (bidders.index(nominator) + 1) % len(bidders) if nominator in bidders and len(bidders) > 1 else 0
     return Auction(
-        payload["lot"],
-        payload["length"],
-        payload["colour"],
+        event.lot,
+        event.length,
+        event.colour,
         nominator,
         nominator,
-        payload["high_bid"],
+        event.high_bid,
         bidders,
         (),
         to_act,
-        payload.get("reason", ""),
-        payload.get("rule", "TV Wars 4"),
+        event.reason,
+        event.rule,
     )
 
 
@@ -238,7 +238,7 @@ def _closed(auction: Auction) -> bool:
     return (auction.high_bidder is not None and live == [auction.high_bidder]) or not live
 
 
-def decide_bid(state: TvWarsState, command: Bid | PassBid) -> list[NewEvent]:
+def decide_bid(state: TvWarsState, command: Bid | PassBid) -> list[TvWarsEvent]:
     """Events for a bid or a pass: refused (citing 4 or 9.7) out of turn, from a network on Technical
     Difficulties, below the minimum, off the $500 steps or above cash. Closes the auction when all the
     others have passed."""
@@ -255,17 +255,17 @@ def decide_bid(state: TvWarsState, command: Bid | PassBid) -> list[NewEvent]:
         raise IllegalCommand(
             f"bidding goes clockwise: it is {auction.next_bidder}'s turn to bid or pass, not {name}'s", "TV Wars 4"
         )
+    events: list[TvWarsEvent]
     if isinstance(command, Bid):
         _check_amount(command.amount, auction.minimum, state.network(name).cash, name)
-        events = [NewEvent(BID_MADE, {"network": name, "amount": command.amount})]
+        events = [BidMade.from_payload({"network": name, "amount": command.amount})]
         after = _advance(replace(auction, high_bidder=name, high_bid=command.amount))
     else:
-        events = [NewEvent(BID_PASSED, {"network": name})]
+        events = [BidPassed.from_payload({"network": name})]
         after = _advance(replace(auction, passed=auction.passed + (name,)))
     if _closed(after):
         events.append(
-            NewEvent(
-                AUCTION_CLOSED,
+            AuctionClosed.from_payload(
                 {
                     "winner": after.high_bidder,
                     "amount": after.high_bid,
@@ -278,35 +278,34 @@ def decide_bid(state: TvWarsState, command: Bid | PassBid) -> list[NewEvent]:
     return events
 
 
-def evolve_auction(auction: Auction | None, event_type: str, payload: Mapping[str, Any]) -> Auction | None:
+def evolve_auction(auction: Auction | None, event: AuctionEvent) -> Auction | None:
     """The auction after one auction event (pure); ``None`` once closed."""
-    if event_type == AUCTION_OPENED:
-        return auction_from_payload(payload)
-    if event_type == BID_MADE:
-        return _advance(replace(auction, high_bidder=payload["network"], high_bid=payload["amount"]))
-    if event_type == BID_PASSED:
-        return _advance(replace(auction, passed=auction.passed + (payload["network"],)))
-    if event_type == AUCTION_CLOSED:
+    if isinstance(event, AuctionOpened):
+        return auction_from_event(event)
+    assert auction is not None, "a bid in no auction"
+    if isinstance(event, BidMade):
+        return _advance(replace(auction, high_bidder=event.network, high_bid=event.amount))
+    if isinstance(event, BidPassed):
+        return _advance(replace(auction, passed=auction.passed + (event.network,)))
+    if isinstance(event, AuctionClosed):
         return None
-    raise ValueError(f"not an auction event: {event_type!r}")
+    raise ValueError(f"not an auction event: {event!r}")
 
 
-def describe_auction_event(event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_auction_event(event: AuctionEvent) -> str:
     """One public line per auction event (no secret values)."""
-    if event_type == AUCTION_OPENED:
-        lot = Auction(payload["lot"], payload["length"], payload["colour"], None, None, 0, ("x",)).lot_text
-        if payload["nominator"]:
-            return (
-                f"{payload['nominator']} puts a {lot} up for bid and opens at "
-                f"{format_dollars(payload['high_bid'])} ({payload['rule']})"
-            )
-        return f"The {lot} is up for bid among {', '.join(payload['bidders']) or 'nobody'} ({payload['rule']})"
-    if event_type == BID_MADE:
-        return f"{payload['network']} bids {format_dollars(payload['amount'])} (TV Wars 4)"
-    if event_type == BID_PASSED:
-        return f"{payload['network']} passes (TV Wars 4)"
-    if event_type == AUCTION_CLOSED:
-        if payload["winner"] is None:
+    if isinstance(event, AuctionOpened):
+        lot = Auction(event.lot, event.length, event.colour, None, None, 0, ("x",)).lot_text
+        if event.nominator:
+            opening = format_dollars(event.high_bid)
+            return f"{event.nominator} puts a {lot} up for bid and opens at {opening} ({event.rule})"
+        return f"The {lot} is up for bid among {', '.join(event.bidders) or 'nobody'} ({event.rule})"
+    if isinstance(event, BidMade):
+        return f"{event.network} bids {format_dollars(event.amount)} (TV Wars 4)"
+    if isinstance(event, BidPassed):
+        return f"{event.network} passes (TV Wars 4)"
+    if isinstance(event, AuctionClosed):
+        if event.winner is None:
             return "Nobody bids: the tile stays out of play (TV Wars 4)"
-        return f"{payload['winner']} wins the auction at {format_dollars(payload['amount'])} (TV Wars 4)"
-    raise ValueError(f"not an auction event: {event_type!r}")
+        return f"{event.winner} wins the auction at {format_dollars(event.amount)} (TV Wars 4)"
+    raise ValueError(f"not an auction event: {event!r}")

@@ -27,27 +27,42 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from companion.bank import MONEY_MOVED, format_dollars
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand
-from companion.events import NewEvent
-from companion.games.tv_wars.holdings import MOVIE, PROGRAM_LOST, SPECIAL, ProgramTile
+from companion.games.tv_wars.bank import format_dollars
+from companion.games.tv_wars.events import (
+    AssetsCountStarted,
+    DebtIncurred,
+    GameEnded,
+    MoneyMoved,
+    NetworkOut,
+    ProgramLost,
+    ProgramSold,
+    SaleStarted,
+    SpecialValued,
+    TvWarsEvent,
+)
+from companion.games.tv_wars.holdings import MOVIE, SPECIAL, ProgramTile
 from companion.words import count
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
 
-DEBT_INCURRED = "debt_incurred"
-SALE_STARTED = "sale_started"
-PROGRAM_SOLD = "program_sold"
-ASSETS_COUNT_STARTED = "assets_count_started"
-SPECIAL_VALUED = "special_valued"
-BANKRUPTCY_EVENTS = (DEBT_INCURRED, SALE_STARTED, PROGRAM_SOLD, ASSETS_COUNT_STARTED, SPECIAL_VALUED)
-GAME_ENDED = "game_ended"
+#: The bankruptcy and asset-count events (7, 8).
+BANKRUPTCY_EVENT_CLASSES = (DebtIncurred, SaleStarted, ProgramSold, AssetsCountStarted, SpecialValued)
+BankruptcyEvent = DebtIncurred | SaleStarted | ProgramSold | AssetsCountStarted | SpecialValued
+BANKRUPTCY_EVENTS = tuple(cls.TYPE for cls in BANKRUPTCY_EVENT_CLASSES)
+DEBT_INCURRED, SALE_STARTED, PROGRAM_SOLD = DebtIncurred.TYPE, SaleStarted.TYPE, ProgramSold.TYPE
+ASSETS_COUNT_STARTED, SPECIAL_VALUED = AssetsCountStarted.TYPE, SpecialValued.TYPE
+GAME_ENDED = GameEnded.TYPE
 
 DOLLARS_PER_10_RP_PER_HALF_HOUR = 500  # 7
+#: The rules a ``game_ended`` event cites for its two ends by losing programs: the last network standing
+#: (1, 3) and every remaining network losing its last programs in one war (10).
+RULE_LAST_STANDING = "TV Wars 1, 3"
+RULE_ALL_LOST = "TV Wars 10"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,14 +88,35 @@ class Debt:
 
 
 @dataclass(frozen=True)
+class GameResult:
+    """How the game ended by its rules (a ``game_ended`` event with its count): ``reason`` and ``rule``
+    (:data:`RULE_LAST_STANDING`, :data:`RULE_ALL_LOST`, or the asset count's 3.11/5.32), the ``winners``
+    (most money, 8, 10), whether it is a ``draw`` (10), and each counted network's ``totals`` in dollars
+    (cash plus programs at the bankruptcy price, 8) in seat order."""
+
+    reason: str
+    rule: str
+    winners: tuple[str, ...]
+    draw: bool
+    totals: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
 class FinalCount:
     """The asset count at game end (8): ``reason`` and ``rule`` of the end, the Specials still to roll
-    as ``(network, tile_id)`` and the rolled ``values`` as ``(network, tile_id, RP)``."""
+    as ``(network, tile_id)`` and the rolled ``values`` as ``(network, tile_id, RP)``; ``result`` once the
+    game has ended by its rules (:class:`GameResult`), ``None`` while Specials are still to roll."""
 
     reason: str
     rule: str
     specials: tuple[tuple[str, str], ...]
     values: tuple[tuple[str, str, int], ...] = ()
+    result: GameResult | None = None
+
+    @property
+    def counting(self) -> bool:
+        """Whether the count is still under way (Specials to roll, 8, 7)."""
+        return self.result is None
 
     @property
     def next_special(self) -> tuple[str, str] | None:
@@ -104,7 +140,9 @@ def sale_value(tile: ProgramTile, special_rp: int | None = None) -> tuple[int, s
     return (tens * DOLLARS_PER_10_RP_PER_HALF_HOUR * tile.length, f"{tens} × $500 × {count(tile.length, 'half-hour')}")
 
 
-def incur_debt(state: TvWarsState, network: str, creditor: str, amount: int, reason: str, rule: str) -> list[NewEvent]:
+def incur_debt(
+    state: TvWarsState, network: str, creditor: str, amount: int, reason: str, rule: str
+) -> list[TvWarsEvent]:
     """Events for ``network`` owing ``amount`` dollars to ``creditor``: paid at once when it can be; else
     its cash goes first and the rest becomes a ``debt_incurred`` (7)."""
     cash = state.network(network).cash
@@ -112,8 +150,7 @@ def incur_debt(state: TvWarsState, network: str, creditor: str, amount: int, rea
     paid = min(cash, amount)
     if paid > 0:
         events.append(
-            NewEvent(
-                MONEY_MOVED,
+            MoneyMoved.from_payload(
                 {
                     "payer": network,
                     "payee": creditor,
@@ -125,8 +162,7 @@ def incur_debt(state: TvWarsState, network: str, creditor: str, amount: int, rea
         )
     if amount > paid:
         events.append(
-            NewEvent(
-                DEBT_INCURRED,
+            DebtIncurred.from_payload(
                 {"network": network, "creditor": creditor, "amount": amount - paid, "reason": reason, "rule": rule},
             )
         )
@@ -135,10 +171,9 @@ def incur_debt(state: TvWarsState, network: str, creditor: str, amount: int, rea
     return events
 
 
-def _out_with_debt(network: str, owed: int) -> list[NewEvent]:
+def _out_with_debt(network: str, owed: int) -> list[TvWarsEvent]:
     return [
-        NewEvent(
-            "network_out",
+        NetworkOut.from_payload(
             {
                 "network": network,
                 "reason": f"no programming left to sell; {format_dollars(owed)} of its debt is never paid",
@@ -148,7 +183,7 @@ def _out_with_debt(network: str, owed: int) -> list[NewEvent]:
     ]
 
 
-def decide_sale(state: TvWarsState, command: SellProgram) -> list[NewEvent]:
+def decide_sale(state: TvWarsState, command: SellProgram) -> list[TvWarsEvent]:
     """Events for a sale: refused unless ``network`` owes the head debt (7: never to fund a purchase),
     owns ``tile_id`` and the tile has Rating Points. A Special starts a 2d6 roll first (7)."""
     debt: Debt | None = state.debts[0] if state.debts else None
@@ -162,20 +197,19 @@ def decide_sale(state: TvWarsState, command: SellProgram) -> list[NewEvent]:
         raise IllegalCommand(f"{debt.network} first rolls for the Special it is selling", "TV Wars 7")
     tile = state.network(command.network).holdings.program(command.tile_id)
     if tile.kind == SPECIAL:
-        return [NewEvent(SALE_STARTED, {"network": debt.network, "tile_id": tile.id})]
+        return [SaleStarted.from_payload({"network": debt.network, "tile_id": tile.id})]
     value, breakdown = sale_value(tile)
     if value == 0:
         raise IllegalCommand(f"the {tile.public_text} tile has no Rating Points and sells for nothing", "TV Wars 7")
     return sell(state, debt, tile, value, breakdown)
 
 
-def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdown: str) -> list[NewEvent]:
+def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdown: str) -> list[TvWarsEvent]:
     """Events of selling ``tile`` for ``value`` toward ``debt``: no change given (7); out when the last
     program is gone with debt still owed."""
     applied = min(value, debt.amount)
     events = [
-        NewEvent(
-            PROGRAM_SOLD,
+        ProgramSold.from_payload(
             {
                 "network": debt.network,
                 "tile_id": tile.id,
@@ -186,8 +220,7 @@ def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdow
                 "creditor": debt.creditor,
             },
         ),
-        NewEvent(
-            PROGRAM_LOST,
+        ProgramLost.from_payload(
             {
                 "network": debt.network,
                 "tile_id": tile.id,
@@ -199,8 +232,7 @@ def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdow
     ]
     if debt.creditor != BANK:
         events.append(
-            NewEvent(
-                MONEY_MOVED,
+            MoneyMoved.from_payload(
                 {
                     "payer": BANK,
                     "payee": debt.creditor,
@@ -216,31 +248,31 @@ def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdow
     return events
 
 
-def evolve_debts(debts: tuple[Debt, ...], event_type: str, payload: Mapping[str, Any]) -> tuple[Debt, ...]:
-    """The debt queue after one bankruptcy event (pure)."""
-    if event_type == DEBT_INCURRED:
-        return debts + (
-            Debt(payload["network"], payload["creditor"], payload["amount"], payload["reason"], payload["rule"]),
-        )
-    if event_type == SALE_STARTED:
-        return (replace(debts[0], selling=payload["tile_id"]),) + debts[1:]
-    if event_type == PROGRAM_SOLD:
-        head = replace(debts[0], amount=debts[0].amount - payload["applied"], selling=None)
+def evolve_debts(
+    debts: tuple[Debt, ...], event: DebtIncurred | SaleStarted | ProgramSold | NetworkOut
+) -> tuple[Debt, ...]:
+    """The debt queue after one bankruptcy event, or a network going out (its debts go with it) (pure)."""
+    if isinstance(event, DebtIncurred):
+        return debts + (Debt(event.network, event.creditor, event.amount, event.reason, event.rule),)
+    if isinstance(event, SaleStarted):
+        return (replace(debts[0], selling=event.tile_id),) + debts[1:]
+    if isinstance(event, ProgramSold):
+        head = replace(debts[0], amount=debts[0].amount - event.applied, selling=None)
         return debts[1:] if head.amount <= 0 else (head,) + debts[1:]
-    if event_type == "network_out":
-        return tuple(d for d in debts if d.network != payload["network"])
+    if isinstance(event, NetworkOut):
+        return tuple(d for d in debts if d.network != event.network)
     return debts
 
 
 # -- the end of the game --------------------------------------------------------------------------------
 
 
-def start_final_count(state: TvWarsState, reason: str, rule: str) -> list[NewEvent]:
+def start_final_count(state: TvWarsState, reason: str, rule: str) -> list[TvWarsEvent]:
     """Events ending the game by an asset count (8, for 3.11 and 5.32): Specials are rolled first (7);
     with none, the game ends at once."""
     specials = [[n.name, t.id] for n in state.networks if not n.out for t in n.holdings.programs if t.kind == SPECIAL]
     if specials:
-        return [NewEvent(ASSETS_COUNT_STARTED, {"reason": reason, "rule": rule, "specials": specials})]
+        return [AssetsCountStarted.from_payload({"reason": reason, "rule": rule, "specials": specials})]
     return [game_ended(state, reason, rule, {})]
 
 
@@ -250,7 +282,7 @@ def game_ended(
     rule: str,
     special_values: Mapping[tuple[str, str], int],
     networks: tuple[str, ...] | None = None,
-) -> NewEvent:
+) -> GameEnded:
     """The ``game_ended`` event with each network's assets (8: cash plus its programming at the
     bankruptcy price; bonus tiles are worth nothing) and the winners (most money; more than one is a draw,
     10). ``networks`` limits who is counted (default: those not out)."""
@@ -265,12 +297,12 @@ def game_ended(
         assets[name] = {"cash": network.cash, "programs": programs, "total": network.cash + sum(p[1] for p in programs)}
     best = max((a["total"] for a in assets.values()), default=0)
     winners = [name for name, a in assets.items() if a["total"] == best]
-    return NewEvent(
-        GAME_ENDED, {"reason": reason, "rule": rule, "assets": assets, "winners": winners, "draw": len(winners) > 1}
+    return GameEnded.from_payload(
+        {"reason": reason, "rule": rule, "assets": assets, "winners": winners, "draw": len(winners) > 1}
     )
 
 
-def end_if_over(state: TvWarsState, outs: tuple[str, ...] = ()) -> list[NewEvent]:
+def end_if_over(state: TvWarsState, outs: tuple[str, ...] = ()) -> list[TvWarsEvent]:
     """Events ending the game when at most one network still has programming (1, 3, 10), for a state
     after ``network_out`` events; ``outs`` are the networks that went out together (in one war): if none
     is left, they are compared by money (10). Returns ``[]`` while two or more networks remain."""
@@ -278,55 +310,55 @@ def end_if_over(state: TvWarsState, outs: tuple[str, ...] = ()) -> list[NewEvent
     if len(live) >= 2 or state.finished:
         return []
     if len(live) == 1:
-        return [game_ended(state, f"{live[0]} is the last network standing", "TV Wars 1, 3", {}, (live[0],))]
+        return [game_ended(state, f"{live[0]} is the last network standing", RULE_LAST_STANDING, {}, (live[0],))]
     return [
         game_ended(
             state,
             "the remaining networks lost their last programs together: most money wins",
-            "TV Wars 10",
+            RULE_ALL_LOST,
             {},
             outs or state.names,
         )
     ]
 
 
-def describe_bankruptcy_event(event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_bankruptcy_event(event: BankruptcyEvent) -> str:
     """One line per bankruptcy/asset event (a sold program's value is public once sold)."""
-    if event_type == DEBT_INCURRED:
-        creditor = "the bank" if payload["creditor"] == BANK else payload["creditor"]
+    if isinstance(event, DebtIncurred):
+        creditor = "the bank" if event.creditor == BANK else event.creditor
         return (
-            f"{payload['network']} still owes {creditor} {format_dollars(payload['amount'])} "
-            f"({payload['reason']}): it must sell programs (TV Wars 7)"
+            f"{event.network} still owes {creditor} {format_dollars(event.amount)} "
+            f"({event.reason}): it must sell programs (TV Wars 7)"
         )
-    if event_type == SALE_STARTED:
-        return f"{payload['network']} sells Special {payload['tile_id']}: roll for its value (TV Wars 7, 3.3)"
-    if event_type == PROGRAM_SOLD:
-        forfeit = f", {format_dollars(payload['forfeited'])} forfeited (no change)" if payload["forfeited"] else ""
+    if isinstance(event, SaleStarted):
+        return f"{event.network} sells Special {event.tile_id}: roll for its value (TV Wars 7, 3.3)"
+    if isinstance(event, ProgramSold):
+        forfeit = f", {format_dollars(event.forfeited)} forfeited (no change)" if event.forfeited else ""
         return (
-            f"{payload['network']} sells {payload['tile_id']} to the bank for {format_dollars(payload['value'])} "
-            f"= {payload['breakdown']}; {format_dollars(payload['applied'])} pays the debt{forfeit} (TV Wars 7)"
+            f"{event.network} sells {event.tile_id} to the bank for {format_dollars(event.value)} "
+            f"= {event.breakdown}; {format_dollars(event.applied)} pays the debt{forfeit} (TV Wars 7)"
         )
-    if event_type == ASSETS_COUNT_STARTED:
-        return f"Game over ({payload['reason']}): Specials are rolled for the asset count (TV Wars 8, 7)"
-    if event_type == SPECIAL_VALUED:
-        return f"{payload['network']}'s Special {payload['tile_id']} is worth {payload['value']} RP (TV Wars 7, 3.3)"
-    raise ValueError(f"not a bankruptcy event: {event_type!r}")
+    if isinstance(event, AssetsCountStarted):
+        return f"Game over ({event.reason}): Specials are rolled for the asset count (TV Wars 8, 7)"
+    if isinstance(event, SpecialValued):
+        return f"{event.network}'s Special {event.tile_id} is worth {event.value} RP (TV Wars 7, 3.3)"
+    raise ValueError(f"not a bankruptcy event: {event!r}")
 
 
-def describe_game_ended(payload: Mapping[str, Any]) -> str:
+def describe_game_ended(event: GameEnded) -> str:
     """``"Game ended: ... ABS $52,000 (cash $31,000 + programs $21,000); winner ABS (TV Wars 8)"``."""
-    if "assets" not in payload:
-        return f"Game ended: {payload['reason']}"
+    if event.assets is None:
+        return f"Game ended: {event.reason}"
     parts = [
         f"{name} {format_dollars(a['total'])} (cash {format_dollars(a['cash'])} + programs "
         f"{format_dollars(a['total'] - a['cash'])})"
-        for name, a in payload["assets"].items()
+        for name, a in event.assets.items()
     ]
     outcome = (
-        "a draw between " + " and ".join(payload["winners"])
-        if payload["draw"]
-        else f"winner {payload['winners'][0]}"
-        if payload["winners"]
+        "a draw between " + " and ".join(event.winners)
+        if event.draw
+        else f"winner {event.winners[0]}"
+        if event.winners
         else "no winner"
     )
-    return f"Game ended: {payload['reason']}. {'; '.join(parts)}; {outcome} ({payload['rule']})"
+    return f"Game ended: {event.reason}. {'; '.join(parts)}; {outcome} ({event.rule})"

@@ -4,7 +4,7 @@ events that move them (rule numbers from ``rules/tv-wars.txt``).
 Pure data and pure functions; no I/O. A tile's secret figures (a program's Rating Points or Special-ness
 and name, a bonus tile's value and name; 9.1) live in the state because the engine needs them, but never
 appear in :func:`public_tile_text` or in the history lines (:func:`describe_holdings_event`); only
-:func:`private_view` shows them, for the owner's own panel.
+:func:`private_view_of` shows them, for the owner's own panel.
 
 Tiles
 -----
@@ -59,6 +59,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.errors import IllegalCommand, MalformedCommand
+from companion.games.tv_wars.events import (
+    BonusAcquired,
+    BonusMoved,
+    BonusReturned,
+    NetworkOut,
+    ProgramAcquired,
+    ProgramLost,
+    ProgramMoved,
+)
 from companion.games.tv_wars.ratings_war import (
     BONUS_LABELS,
     CRITICS_CHOICE,
@@ -73,22 +82,25 @@ from companion.games.tv_wars.ratings_war import (
     Program,
 )
 
-PROGRAM_ACQUIRED = "program_acquired"
-PROGRAM_MOVED = "program_moved"
-PROGRAM_LOST = "program_lost"
-BONUS_ACQUIRED = "bonus_acquired"
-BONUS_MOVED = "bonus_moved"
-BONUS_RETURNED = "bonus_returned"
-NETWORK_OUT = "network_out"
-HOLDINGS_EVENTS = (
-    PROGRAM_ACQUIRED,
-    PROGRAM_MOVED,
-    PROGRAM_LOST,
-    BONUS_ACQUIRED,
-    BONUS_MOVED,
-    BONUS_RETURNED,
-    NETWORK_OUT,
+PROGRAM_ACQUIRED = ProgramAcquired.TYPE
+PROGRAM_MOVED = ProgramMoved.TYPE
+PROGRAM_LOST = ProgramLost.TYPE
+BONUS_ACQUIRED = BonusAcquired.TYPE
+BONUS_MOVED = BonusMoved.TYPE
+BONUS_RETURNED = BonusReturned.TYPE
+NETWORK_OUT = NetworkOut.TYPE
+#: The holdings events (3, 5, 9.1): tiles gained, moved and lost, a network out.
+HOLDINGS_EVENT_CLASSES = (
+    ProgramAcquired,
+    ProgramMoved,
+    ProgramLost,
+    BonusAcquired,
+    BonusMoved,
+    BonusReturned,
+    NetworkOut,
 )
+HoldingsEvent = ProgramAcquired | ProgramMoved | ProgramLost | BonusAcquired | BonusMoved | BonusReturned | NetworkOut
+HOLDINGS_EVENTS = tuple(cls.TYPE for cls in HOLDINGS_EVENT_CLASSES)
 
 PROGRAM, SPECIAL, MOVIE, SUPER_BOWL, PREEMPTION = "program", "special", "movie", "super_bowl", "preemption"
 PROGRAM_KINDS = (PROGRAM, SPECIAL, MOVIE, SUPER_BOWL, PREEMPTION)
@@ -418,15 +430,15 @@ def _take_number(supply: Supply, tile_id: str) -> Supply:
 
 
 def apply_holdings_event(
-    networks: Mapping[str, Holdings], supply: Supply, event_type: str, payload: Mapping[str, Any]
+    networks: Mapping[str, Holdings], supply: Supply, event: HoldingsEvent
 ) -> tuple[dict[str, Holdings], Supply]:
     """Fold one holdings event (see the module docstring) into ``networks`` (name → :class:`Holdings`)
-    and ``supply``; returns new ones (pure). Raises ``ValueError`` for an unknown event type and
-    :class:`MalformedCommand` for a payload naming a tile that is not there."""
+    and ``supply``; returns new ones (pure). Raises ``ValueError`` for another event and
+    :class:`MalformedCommand` for an event naming a tile that is not there."""
     holdings = dict(networks)
-    if event_type == PROGRAM_ACQUIRED:
-        tile = ProgramTile.from_dict(payload["tile"])
-        holdings[payload["network"]] = holdings[payload["network"]].with_program(tile)
+    if isinstance(event, ProgramAcquired):
+        tile = ProgramTile.from_dict(event.tile)
+        holdings[event.network] = holdings[event.network].with_program(tile)
         if tile.kind in (PROGRAM, SPECIAL):
             entered = dict(supply.programs_entered)
             entered[tile.length] += 1
@@ -434,79 +446,78 @@ def apply_holdings_event(
         elif tile.kind == MOVIE:
             supply = replace(supply, movies_sold=supply.movies_sold + 1)
         return holdings, _take_number(supply, tile.id)
-    if event_type == PROGRAM_MOVED:
-        tile = holdings[payload["from"]].program(payload["tile_id"])
-        holdings[payload["from"]] = holdings[payload["from"]].without_program(tile.id)
-        holdings[payload["to"]] = holdings[payload["to"]].with_program(tile)
+    if isinstance(event, ProgramMoved):
+        tile = holdings[event.from_].program(event.tile_id)
+        holdings[event.from_] = holdings[event.from_].without_program(tile.id)
+        holdings[event.to] = holdings[event.to].with_program(tile)
         return holdings, supply
-    if event_type == PROGRAM_LOST:
-        holdings[payload["network"]].program(payload["tile_id"])
-        holdings[payload["network"]] = holdings[payload["network"]].without_program(payload["tile_id"])
+    if isinstance(event, ProgramLost):
+        holdings[event.network].program(event.tile_id)
+        holdings[event.network] = holdings[event.network].without_program(event.tile_id)
         return holdings, supply
-    if event_type == BONUS_ACQUIRED:
-        tile = BonusTile.from_dict(payload["tile"])
-        holdings[payload["network"]] = holdings[payload["network"]].with_bonus(tile)
-        if tile.kind == CRITICS_CHOICE:
+    if isinstance(event, BonusAcquired):
+        bonus = BonusTile.from_dict(event.tile)
+        holdings[event.network] = holdings[event.network].with_bonus(bonus)
+        if bonus.kind == CRITICS_CHOICE:
             supply = replace(supply, critics_choice_drawn=supply.critics_choice_drawn + 1)
-        elif tile.kind == VIEWERS_VIEWS:
+        elif bonus.kind == VIEWERS_VIEWS:
             supply = replace(supply, viewers_views_drawn=supply.viewers_views_drawn + 1)
-        return holdings, _take_number(supply, tile.id)
-    if event_type == BONUS_MOVED:
-        tile = holdings[payload["from"]].bonus(payload["tile_id"])
-        holdings[payload["from"]] = holdings[payload["from"]].without_bonus(tile.id)
-        holdings[payload["to"]] = holdings[payload["to"]].with_bonus(tile)
+        return holdings, _take_number(supply, bonus.id)
+    if isinstance(event, BonusMoved):
+        bonus = holdings[event.from_].bonus(event.tile_id)
+        holdings[event.from_] = holdings[event.from_].without_bonus(bonus.id)
+        holdings[event.to] = holdings[event.to].with_bonus(bonus)
         return holdings, supply
-    if event_type == BONUS_RETURNED:
-        holdings[payload["network"]].bonus(payload["tile_id"])
-        holdings[payload["network"]] = holdings[payload["network"]].without_bonus(payload["tile_id"])
+    if isinstance(event, BonusReturned):
+        holdings[event.network].bonus(event.tile_id)
+        holdings[event.network] = holdings[event.network].without_bonus(event.tile_id)
         return holdings, supply
-    if event_type == NETWORK_OUT:
+    if isinstance(event, NetworkOut):
         return holdings, supply
-    raise ValueError(f"not a holdings event: {event_type!r}")
+    raise ValueError(f"not a holdings event: {event!r}")
 
 
-def program_acquired(network: str, tile: ProgramTile, reason: str, rule: str) -> dict:
-    """The ``program_acquired`` payload."""
-    return {"network": network, "tile": tile.to_dict(), "reason": reason, "rule": rule}
+def program_acquired(network: str, tile: ProgramTile, reason: str, rule: str) -> ProgramAcquired:
+    """The ``program_acquired`` event."""
+    return ProgramAcquired(network, tile.to_dict(), reason, rule)
 
 
-def bonus_acquired(network: str, tile: BonusTile, reason: str, rule: str) -> dict:
-    """The ``bonus_acquired`` payload."""
-    return {"network": network, "tile": tile.to_dict(), "reason": reason, "rule": rule}
+def bonus_acquired(network: str, tile: BonusTile, reason: str, rule: str) -> BonusAcquired:
+    """The ``bonus_acquired`` event."""
+    return BonusAcquired(network, tile.to_dict(), reason, rule)
 
 
-def describe_holdings_event(event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_holdings_event(event: HoldingsEvent) -> str:
     """One public line (9.1: no rating, no name, no bonus value), e.g. ``"ABS gets a 60-minute Drama
     (P7): won at auction (TV Wars 4)"`` or ``"NBS draws a Critics' Choice tile (CC3) (TV Wars 5.3)"``."""
-    rule = f" ({payload['rule']})" if payload.get("rule") else ""
-    reason = f": {payload['reason']}" if payload.get("reason") else ""
-    if event_type == PROGRAM_ACQUIRED:
-        tile = ProgramTile.from_dict(payload["tile"])
+    rule = f" ({event.rule})" if event.rule else ""
+    reason = f": {event.reason}" if event.reason and not isinstance(event, NetworkOut) else ""
+    if isinstance(event, ProgramAcquired):
+        tile = ProgramTile.from_dict(event.tile)
         article = "an" if tile.public_text[0] in "AEIOU8" else "a"
-        return f"{payload['network']} gets {article} {tile.public_text} ({tile.id}){reason}{rule}"
-    if event_type == PROGRAM_MOVED:
-        return f"{payload['from']} gives Program tile {payload['tile_id']} to {payload['to']}{reason}{rule}"
-    if event_type == PROGRAM_LOST:
-        return f"{payload['network']} loses Program tile {payload['tile_id']} ({payload['destination']}){reason}{rule}"
-    if event_type == BONUS_ACQUIRED:
-        tile = BonusTile.from_dict(payload["tile"])
-        return f"{payload['network']} gets a {tile.label} tile ({tile.id}){reason}{rule}"
-    if event_type == BONUS_MOVED:
-        return f"{payload['from']} gives bonus tile {payload['tile_id']} to {payload['to']}{reason}{rule}"
-    if event_type == BONUS_RETURNED:
+        return f"{event.network} gets {article} {tile.public_text} ({tile.id}){reason}{rule}"
+    if isinstance(event, ProgramMoved):
+        return f"{event.from_} gives Program tile {event.tile_id} to {event.to}{reason}{rule}"
+    if isinstance(event, ProgramLost):
+        return f"{event.network} loses Program tile {event.tile_id} ({event.destination}){reason}{rule}"
+    if isinstance(event, BonusAcquired):
+        bonus = BonusTile.from_dict(event.tile)
+        return f"{event.network} gets a {bonus.label} tile ({bonus.id}){reason}{rule}"
+    if isinstance(event, BonusMoved):
+        return f"{event.from_} gives bonus tile {event.tile_id} to {event.to}{reason}{rule}"
+    if isinstance(event, BonusReturned):
         return (
-            f"{payload['network']} returns bonus tile {payload['tile_id']} to the {payload['destination']}"
-            f"{reason}{rule}"
-            if payload["destination"] != "out of play"
-            else f"{payload['network']}'s bonus tile {payload['tile_id']} leaves play{reason}{rule}"
+            f"{event.network} returns bonus tile {event.tile_id} to the {event.destination}{reason}{rule}"
+            if event.destination != "out of play"
+            else f"{event.network}'s bonus tile {event.tile_id} leaves play{reason}{rule}"
         )
-    if event_type == NETWORK_OUT:
-        return f"{payload['network']} is out of the game: {payload['reason']} ({payload['rule']})"
-    raise ValueError(f"not a holdings event: {event_type!r}")
+    if isinstance(event, NetworkOut):
+        return f"{event.network} is out of the game: {event.reason} ({event.rule})"
+    raise ValueError(f"not a holdings event: {event!r}")
 
 
 @dataclass(frozen=True)
-class PrivateView:
+class HoldingsView:
     """One network's secret figures for its own panel only (9.1): ``programs`` and ``bonuses`` as lines
     (:attr:`ProgramTile.private_text`, :attr:`BonusTile.private_text`) and the raw tiles."""
 
@@ -517,9 +528,9 @@ class PrivateView:
     bonus_tiles: tuple[BonusTile, ...] = field(default=(), repr=False)
 
 
-def private_view_of(network: str, holdings: Holdings) -> PrivateView:
-    """The :class:`PrivateView` of ``holdings`` (the engine's ``private_view(state, network)`` wraps it)."""
-    return PrivateView(
+def private_view_of(network: str, holdings: Holdings) -> HoldingsView:
+    """The :class:`HoldingsView` of ``holdings`` (the engine's ``holdings_view(state, network)`` wraps it)."""
+    return HoldingsView(
         network,
         tuple(t.private_text for t in holdings.programs),
         tuple(t.private_text for t in holdings.bonuses),
@@ -533,7 +544,7 @@ __all__ = [
     "BonusTile",
     "Holdings",
     "Supply",
-    "PrivateView",
+    "HoldingsView",
     "PROGRAM_ACQUIRED",
     "PROGRAM_MOVED",
     "PROGRAM_LOST",

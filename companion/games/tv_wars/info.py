@@ -1,6 +1,9 @@
 """TV Wars: the game's static facts (:class:`companion.game.GameInfo`), importable without its rules."""
 
-from companion.game import ButtonSlot, GameInfo
+from companion.game import ButtonSlot, GameInfo, OptionSpec
+
+#: Dollars each network starts with (TV Wars 2.4).
+STARTING_CASH = 31_000
 
 INFO = GameInfo(
     name="tv-wars",
@@ -8,12 +11,31 @@ INFO = GameInfo(
     min_players=2,
     max_players=4,
     player_word="networks",
-    default_names=('ABS', 'CBA', 'PBC', 'NBS'),
+    default_names=("ABS", "CBA", "PBC", "NBS"),
     buttons=(
         ButtonSlot("a", "on_the_air", "On the Air · Raise $500"),
         ButtonSlot("b", "sponsor", "Sponsor · Pass"),
         ButtonSlot("c", "roll", "Roll"),
     ),
+    options=(
+        OptionSpec(
+            "roll_off",
+            bool,
+            True,
+            "roll for Best Network News to decide who starts (TV Wars 2.5); false gives it to the first seat",
+        ),
+        OptionSpec(
+            "starting_cash", int, STARTING_CASH, "whole dollars each network starts with (TV Wars 2.4: $31,000)"
+        ),
+        OptionSpec(
+            "counter_programming_four",
+            int,
+            -30,
+            "Counter-Programming penalty when four networks share a colour in a slot: -30 or -20 "
+            "(TV Wars 6.5 stops at three; see docs/rulings.md)",
+        ),
+    ),
     board="ui.games.tv_wars.board:TvWarsBoard",
+    cli="companion.games.tv_wars.cli:add_subcommands",
     rules="companion.games.tv_wars.rules:TV_WARS",
 )

@@ -5,7 +5,7 @@
 * 2.3 each network enters its starting programming (:class:`SelectStartingProgramming`, ``setup.py``);
   until then its programming is a hand-kept half-hour count (the table-core mode, ``AdjustTrack``).
 * Holdings (``holdings.py``): Program and Bonus tiles, the Inventory limits, the tile events; secret
-  values stay out of :meth:`TvWars.view` and :meth:`TvWars.describe` (9.1), see :meth:`TvWars.private_view`.
+  values stay out of :meth:`TvWars.public_view` and :meth:`TvWars.describe` (9.1), see :meth:`TvWars.private_view`.
 * Full play, once every selection is in and the roll-off is over: turns clockwise; the spaces
   (:class:`LandOn`, ``spaces.py``: 3.1-3.22, 5.1-5.32, 6.3, 9.2-9.9); Bidding (``auction.py``, 4, 9.7);
   Bankruptcy, the asset count and the end of the game (``bankruptcy.py``: 7, 8, 3.11, 5.32, 1, 10).
@@ -20,38 +20,73 @@ Network News to the first seat), ``starting_cash`` (int dollars, default 31,000,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from companion.bank import MONEY_MOVED, Movement, apply_movement, check_movement, format_dollars
 from companion.checks import is_whole
 from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
 from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
-from companion.events import NewEvent
-from companion.games import PlayerView, TableView
+from companion.events import Event, EventCodec
+from companion.game import LegalCommand, Outcome, Termination
+from companion.game import PrivateView as SeatPrivateView
+from companion.games import TableView
 from companion.games.tv_wars import auction as _auction
 from companion.games.tv_wars import bankruptcy as _bankruptcy
 from companion.games.tv_wars import spaces as _spaces
+from companion.games.tv_wars import view as _view
 from companion.games.tv_wars import war_at_table as _war
-from companion.games.tv_wars.auction import Auction, Bid, PassBid
-from companion.games.tv_wars.bankruptcy import Debt, FinalCount, SellProgram
+from companion.games.tv_wars.auction import (
+    AuctionEvent,
+    Bid,
+    PassBid,
+)
+from companion.games.tv_wars.bank import Movement, apply_movement, check_movement, format_dollars
+from companion.games.tv_wars.bankruptcy import FinalCount, GameResult, SellProgram
+from companion.games.tv_wars.commands import PLAY_COMMANDS, WAR_COMMANDS, LandOnSponsor, PassOnTheAir
+from companion.games.tv_wars.events import (
+    EVENT_CLASSES,
+    AssetsCountStarted,
+    AuctionClosed,
+    AuctionOpened,
+    BestNetworkNewsAwarded,
+    BestNetworkNewsPassed,
+    BonusAcquired,
+    DebtIncurred,
+    DiceRolled,
+    GameEnded,
+    Landed,
+    LandingDone,
+    LandingStage,
+    MoneyMoved,
+    NetworkOut,
+    OnTheAirPassed,
+    ProgramAcquired,
+    ProgramSold,
+    RatingsWarCalled,
+    RatingsWarEnded,
+    RollOffTied,
+    SaleStarted,
+    SpecialValued,
+    StartingProgramming,
+    TileEntryOpened,
+    TrackChanged,
+    TurnPassed,
+    TvWarsEvent,
+)
 from companion.games.tv_wars.holdings import (
-    BONUS_ACQUIRED,
-    HOLDINGS_EVENTS,
-    NETWORK_OUT,
-    PROGRAM_ACQUIRED,
+    HOLDINGS_EVENT_CLASSES,
     Holdings,
-    PrivateView,
-    Supply,
+    HoldingsEvent,
+    HoldingsView,
     apply_holdings_event,
     describe_holdings_event,
     private_view_of,
 )
+from companion.games.tv_wars.info import INFO
 from companion.games.tv_wars.ratings_war import HouseRules
 from companion.games.tv_wars.setup import (
-    STARTING_PROGRAMMING,
     ProgramSpec,
     SelectStartingProgramming,
     decide_selection,
@@ -65,26 +100,27 @@ from companion.games.tv_wars.spaces import (  # 9.5, 9.4
     Decline,
     EnterTileValue,
     GiveUp,
-    Landing,
     LandOn,
     Nominate,
     Steal,
     TileEntry,
+)
+from companion.games.tv_wars.state import (
+    STARTING_HALF_HOURS,
+    Network,
+    TvWarsState,
+    _evolved,
+    _half_hours_track,
+    _with_holdings,
 )
 from companion.games.tv_wars.war_at_table import (
     EnterLineUp,
     LockLineUp,
     PlacePreemption,
     RevealLineUps,
-    WarAtTable,
     war_active,
 )
-from companion.tracks import TRACK_CHANGED, Track, track_event
-
-STARTING_CASH = 31_000  # dollars, rule 2.4
-STARTING_HALF_HOURS = 20  # ten hours of programming, rule 2.3
-#: Most programming that can exist (Inventory: 12×120, 12×90, 30×60, 60×30 minutes, 8 movies of 120).
-MAX_HALF_HOURS = 12 * 4 + 12 * 3 + 30 * 2 + 60 * 1 + 8 * 4
+from companion.tracks import Track
 
 DICE_ROLLED = "dice_rolled"
 ROLL_OFF_TIED = "roll_off_tied"
@@ -93,135 +129,20 @@ GAME_ENDED = "game_ended"
 ON_THE_AIR_PASSED = "on_the_air_passed"
 
 
-@dataclass(frozen=True, kw_only=True)
-class PassOnTheAir(Command):
-    """``network``'s token passed On the Air: the bank pays $3,000 (TV Wars 9.5)."""
-
-    network: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class LandOnSponsor(Command):
-    """``network`` landed on Sponsor: the bank pays $500 per half-hour of programming owned (TV Wars 9.4).
-
-    ``half_hours`` corrects the hand-kept programming track first (``None`` uses the tracked value).
-    """
-
-    network: str
-    half_hours: int | None = None
-
-
-@dataclass(frozen=True)
-class Network:
-    """One network: call letters ``name``, ``colour``, ``cash`` in dollars, and ``half_hours`` of
-    programming owned (a track, 0 to the Inventory's total)."""
-
-    name: str
-    colour: str
-    cash: int
-    half_hours: Track
-    holdings: Holdings = Holdings()
-    out: bool = False
-
-
-@dataclass(frozen=True)
-class TvWarsState:
-    """The whole table-core state of a TV Wars game. ``networks`` in seat (clockwise) order;
-    ``best_network_news`` names its holder (also the first player, 2.5) once the roll-off is over."""
-
-    networks: tuple[Network, ...]
-    best_network_news: str | None
-    roll_off: RollOff | None
-    finished: bool = False
-    end_reason: str = ""
-    supply: Supply = Supply()
-    turn: str | None = None
-    landing: Landing | None = None
-    auction: Auction | None = None
-    entry: TileEntry | None = None
-    debts: tuple[Debt, ...] = ()
-    final_count: FinalCount | None = None
-    technical_difficulties: tuple[str, ...] = ()
-    #: The moving network has passed On the Air this turn (9.5 pays once a pass; reset when the turn passes).
-    passed_on_the_air: bool = False
-    war_called: tuple[str, bool] | None = None
-    war: WarAtTable | None = None
-    house_rules: HouseRules = HouseRules()
-
-    @property
-    def playing(self) -> bool:
-        """Full play (every rule enforced, turns kept): the roll-off is over and every network's starting
-        programming is entered (2.3, 2.5). Before that only the table-core commands work."""
-        return self.roll_off is None and all(n.holdings.tracked for n in self.networks) and not self.finished
-
-    @property
-    def busy(self) -> str | None:
-        """What the table is waiting for besides the next landing, in words, or ``None``."""
-        if self.final_count is not None:
-            return "the asset count"
-        if war_active(self.war):
-            return "the Ratings War"
-        if self.debts:
-            return f"{self.debts[0].network}'s debt"
-        if self.auction is not None:
-            return "the auction"
-        if self.entry is not None:
-            return f"{self.entry.network}'s tile entry"
-        if self.landing is not None:
-            return f"{self.landing.network}'s landing on {_spaces.SPACES[self.landing.space][0]}"
-        return None
-
-    def network(self, name: str) -> Network:
-        """The network called ``name``; raises :class:`MalformedCommand` naming the networks."""
-        for network in self.networks:
-            if network.name == name:
-                return network
-        raise MalformedCommand(f"unknown network {name!r}; networks are {', '.join(self.names)}")
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Network names in seat order."""
-        return tuple(network.name for network in self.networks)
-
-    @property
-    def balances(self) -> dict[str, int]:
-        """Cash in dollars by network name."""
-        return {network.name: network.cash for network in self.networks}
-
-
-def _evolved(value: Any, **changes: Any) -> Any:
-    """``dataclasses.replace(value, **changes)`` for the state's plain frozen dataclasses (``Network``,
-    ``TvWarsState``: no ``__post_init__``, no slots), without its generic per-field work: a copy of the
-    instance's fields with ``changes`` over them (the fold's hot path; the original is never changed)."""
-    cls = type(value)
-    if hasattr(cls, "__post_init__") or not hasattr(value, "__dict__"):
-        return replace(value, **changes)
-    new = object.__new__(cls)
-    fields = new.__dict__
-    fields.update(value.__dict__)
-    fields.update(changes)
-    return new
-
-
-def _half_hours_track(value: int) -> Track:
-    return Track("half_hours", "Programming", value, 0, MAX_HALF_HOURS, rule="TV Wars 2.3, Inventory")
-
-
-def _with_holdings(network: Network, holdings: Holdings, out: bool) -> Network:
-    """``network`` with new ``holdings``; once tiles are tracked the half-hours track follows them (9.4)."""
-    track = _half_hours_track(holdings.half_hours) if holdings.tracked else network.half_hours
-    return replace(network, holdings=holdings, half_hours=track, out=out)
+def _track_changed(network: str, before: Track, after: Track, reason: str) -> TrackChanged:
+    """The ``track_changed`` event for ``network``'s hand-kept programming going from ``before`` to ``after``."""
+    return TrackChanged(network, after.name, after.value, after.value - before.value, reason)
 
 
 class TvWars:
-    """The TV Wars rules (table-core slice). Registered as ``"tv-wars"``."""
+    """The TV Wars rules, meeting :class:`companion.game.Game`. Registered as ``"tv-wars"`` (:data:`INFO`)."""
 
-    name = "tv-wars"
-    title = "TV Wars"
-    min_players = 2
-    max_players = 4
-    default_names = ("ABS", "CBA", "PBC", "NBS")
-    player_word = "networks"
+    info = INFO
+    #: The registry name and title (``info.name``, ``info.title``), which the table's drivers and tests read.
+    name = INFO.name
+    title = INFO.title
+    #: Raised when the state's meaning changes without its fields changing (stored states are rebuilt).
+    state_version = 1
 
     # -- set-up -------------------------------------------------------------------------------------
     def new_game(self, players: Sequence[PlayerSeat], options: Mapping[str, Any]) -> TvWarsState:
@@ -232,7 +153,7 @@ class TvWars:
         """
         options = self.check_options(options)
         names = [seat.name for seat in players]
-        if not self.min_players <= len(names) <= self.max_players:
+        if not INFO.min_players <= len(names) <= INFO.max_players:
             raise IllegalCommand(
                 f"TV Wars is for 2 to 4 networks, not {len(names)}", "TV Wars Inventory: four Prime Time Line-Up cards"
             )
@@ -248,15 +169,16 @@ class TvWars:
         return TvWarsState(networks, names[0], None, turn=names[0], house_rules=house_rules)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the house-rule options with defaults filled in: ``roll_off`` (bool, default True) and
-        ``starting_cash`` (whole dollars ≥ 0, default 31,000, rule 2.4) and ``counter_programming_four``
-        (-30 default or -20: four networks of one colour in a slot, 6.5, see docs/rulings.md). Raises
-        :class:`BadOption` for an unknown option or a wrong value."""
-        known = {"roll_off": True, "starting_cash": STARTING_CASH, "counter_programming_four": -30}
+        """Return the house-rule options (:attr:`GameInfo.options <companion.game.GameInfo.options>`) with
+        their defaults filled in: ``roll_off`` (bool, default True, 2.5), ``starting_cash`` (whole dollars
+        ≥ 0, default 31,000, rule 2.4) and ``counter_programming_four`` (-30 default or -20: four networks of
+        one colour in a slot, 6.5, see docs/rulings.md). Raises :class:`BadOption` for an unknown option or
+        a wrong value."""
+        known = {spec.name: spec for spec in INFO.options}
         for option in options:
             if option not in known:
                 raise BadOption(option, f"TV Wars has no such house rule; known: {', '.join(known)}")
-        checked = {**known, **options}
+        checked = {name: options.get(name, spec.default) for name, spec in known.items()}
         if not isinstance(checked["roll_off"], bool):
             raise BadOption("roll_off", f"must be true or false, not {checked['roll_off']!r}")
         cash = checked["starting_cash"]
@@ -266,7 +188,7 @@ class TvWars:
         return checked
 
     # -- decide: command -> events --------------------------------------------------------------------
-    def decide(self, state: TvWarsState, command: Command) -> list[NewEvent]:
+    def decide(self, state: TvWarsState, command: Command) -> list[TvWarsEvent]:
         """Return the events ``command`` causes in ``state``, or raise a ``CommandError`` citing the rule."""
         if state.finished:
             raise GameFinished(f"the game has ended ({state.end_reason}); undo to reopen it")
@@ -287,7 +209,7 @@ class TvWars:
         if war_active(state.war) and state.war.phase == "line-ups" and isinstance(command, LandOnSponsor):
             # During the line-ups nobody moves: the seat's Sponsor button locks its line-up in (6).
             command = LockLineUp(network=command.network, source=command.source)
-        if isinstance(command, _PLAY_COMMANDS) or (state.playing and isinstance(command, LandOnSponsor)):
+        if isinstance(command, PLAY_COMMANDS) or (state.playing and isinstance(command, LandOnSponsor)):
             return self._play(state, command)
         if isinstance(command, PassOnTheAir):
             network = state.network(command.network)
@@ -306,7 +228,7 @@ class TvWars:
                 raise IllegalCommand(f"{network.name} has already passed On the Air this turn", "TV Wars 9.5")
             return [
                 Movement(BANK, network.name, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event(),
-                NewEvent(ON_THE_AIR_PASSED, {"network": network.name}),
+                OnTheAirPassed.from_payload({"network": network.name}),
             ]
         if isinstance(command, LandOnSponsor):
             return self._sponsor(state, command)
@@ -321,25 +243,25 @@ class TvWars:
             if command.track != "half_hours":
                 raise MalformedCommand(f"TV Wars networks have no track {command.track!r}; only half_hours")
             after = network.half_hours.moved_by(command.delta)
-            return [track_event(network.name, network.half_hours, after, command.reason or "corrected by hand")]
+            return [_track_changed(network.name, network.half_hours, after, command.reason or "corrected by hand")]
         if isinstance(command, AnswerDice):
             if state.roll_off is None:
                 return self._play(state, command)
             return self._roll_off(state, command)
         if isinstance(command, EndGame):
-            return [NewEvent(GAME_ENDED, {"reason": command.reason})]
+            return [GameEnded.from_payload({"reason": command.reason})]
         raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
 
-    def _sponsor(self, state: TvWarsState, command: LandOnSponsor) -> list[NewEvent]:
+    def _sponsor(self, state: TvWarsState, command: LandOnSponsor) -> list[TvWarsEvent]:
         network = state.network(command.network)
-        events: list[NewEvent] = []
+        events: list[TvWarsEvent] = []
         track = network.half_hours
         if command.half_hours is not None:
             if not is_whole(command.half_hours):
                 raise MalformedCommand(f"half-hours are a whole number, not {command.half_hours!r}")
         if command.half_hours is not None and command.half_hours != track.value:
             after = track.set_to(command.half_hours)
-            events.append(track_event(network.name, track, after, "counted on landing on Sponsor"))
+            events.append(_track_changed(network.name, track, after, "counted on landing on Sponsor"))
             track = after
         if track.value == 0:
             raise IllegalCommand(f"{network.name} owns no programming, so Sponsor pays nothing", "TV Wars 9.4")
@@ -355,141 +277,32 @@ class TvWars:
         )
         return events
 
-    def _roll_off(self, state: TvWarsState, command: AnswerDice) -> list[NewEvent]:
+    def _roll_off(self, state: TvWarsState, command: AnswerDice) -> list[TvWarsEvent]:
         request = self.pending_dice(state)
         values = check_answer(request, command.roller, command.values, command.source)
-        events = [NewEvent(DICE_ROLLED, roll_payload(request, command.roller, values, command.source))]
+        events: list[TvWarsEvent] = [
+            DiceRolled.from_payload(roll_payload(request, command.roller, values, command.source))
+        ]
         settled = state.roll_off.with_roll(command.roller, sum(values)).leaders()
         if settled is not None:
             leaders, best = settled
             if len(leaders) == 1:
-                events.append(NewEvent(BEST_NETWORK_NEWS_AWARDED, {"network": leaders[0], "total": best}))
+                events.append(BestNetworkNewsAwarded.from_payload({"network": leaders[0], "total": best}))
             else:
-                events.append(NewEvent(ROLL_OFF_TIED, {"networks": leaders, "total": best}))
+                events.append(RollOffTied.from_payload({"networks": leaders, "total": best}))
         return events
 
     # -- evolve: event -> state -------------------------------------------------------------------------
-    def evolve(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
-        """Fold one event into the state (pure; events were checked when they were decided)."""
-        # The two commonest events: only the networks that change are rebuilt, the rest are shared.
-        if event_type == MONEY_MOVED:
-            balances = apply_movement(state.balances, Movement.from_payload(payload))
-            return _evolved(
-                state,
-                networks=tuple(
-                    n if n.cash == balances[n.name] else _evolved(n, cash=balances[n.name]) for n in state.networks
-                ),
-            )
-        if event_type == TRACK_CHANGED:
-            return _evolved(
-                state,
-                networks=tuple(
-                    _evolved(n, half_hours=_half_hours_track(payload["value"])) if n.name == payload["player"] else n
-                    for n in state.networks
-                ),
-            )
-        if event_type == DICE_ROLLED:
-            roll_off = state.roll_off
-            if roll_off is None:
-                return state
-            return replace(state, roll_off=roll_off.with_roll(payload["roller"], sum(payload["values"])))
-        if event_type == ROLL_OFF_TIED:
-            return replace(state, roll_off=state.roll_off.reroll(payload["networks"]))
-        if event_type == BEST_NETWORK_NEWS_AWARDED:
-            return replace(state, roll_off=None, best_network_news=payload["network"], turn=payload["network"])
-        if event_type == ON_THE_AIR_PASSED:
-            return replace(state, passed_on_the_air=True)
-        if event_type == GAME_ENDED:
-            return replace(
-                state,
-                finished=True,
-                end_reason=payload["reason"],
-                final_count=None,
-                landing=None,
-                auction=None,
-                entry=None,
-                debts=(),
-            )
-        if event_type in _war.WAR_EVENTS:
-            return replace(state, war=_war.evolve_war(state.war, event_type, payload))
-        if event_type in HOLDINGS_EVENTS or event_type == STARTING_PROGRAMMING:
-            return self._evolve_holdings(state, event_type, payload)
-        if event_type in _auction.AUCTION_EVENTS:
-            return replace(state, auction=_auction.evolve_auction(state.auction, event_type, payload))
-        if event_type in _spaces.SPACE_EVENTS:
-            return self._evolve_space(state, event_type, payload)
-        if event_type in _bankruptcy.BANKRUPTCY_EVENTS:
-            if event_type == _bankruptcy.ASSETS_COUNT_STARTED:
-                specials = tuple(tuple(pair) for pair in payload["specials"])
-                return replace(state, final_count=FinalCount(payload["reason"], payload["rule"], specials))
-            if event_type == _bankruptcy.SPECIAL_VALUED:
-                count = state.final_count
-                return replace(
-                    state,
-                    final_count=replace(
-                        count, values=count.values + ((payload["network"], payload["tile_id"], payload["value"]),)
-                    ),
-                )
-            return replace(state, debts=_bankruptcy.evolve_debts(state.debts, event_type, payload))
-        raise ValueError(f"TV Wars cannot apply an event of type {event_type!r}")
-
-    def _evolve_holdings(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
-        holdings = {n.name: n.holdings for n in state.networks}
-        supply = state.supply
-        if event_type == STARTING_PROGRAMMING:
-            holdings[payload["network"]] = Holdings(tracked=True)
-            for tile in payload["tiles"]:
-                holdings, supply = apply_holdings_event(
-                    holdings, supply, PROGRAM_ACQUIRED, {"network": payload["network"], "tile": tile}
-                )
-        else:
-            holdings, supply = apply_holdings_event(holdings, supply, event_type, payload)
-        out = {payload["network"]} if event_type == NETWORK_OUT else set()
-        entry = state.entry
-        if (
-            event_type in (PROGRAM_ACQUIRED, BONUS_ACQUIRED)
-            and entry is not None
-            and entry.network == payload["network"]
-        ):
-            entry = None
-        debts = _bankruptcy.evolve_debts(state.debts, event_type, payload) if out else state.debts
-        return replace(
-            state,
-            supply=supply,
-            entry=entry,
-            debts=debts,
-            networks=tuple(_with_holdings(n, holdings[n.name], n.out or n.name in out) for n in state.networks),
-            technical_difficulties=tuple(t for t in state.technical_difficulties if t not in out),
-        )
-
-    def _evolve_space(self, state: TvWarsState, event_type: str, payload: Mapping[str, Any]) -> TvWarsState:
-        if event_type == _spaces.TURN_PASSED:
-            return replace(state, turn=payload["network"], passed_on_the_air=False)
-        if event_type == _spaces.TILE_ENTRY_OPENED:
-            return replace(
-                state,
-                entry=TileEntry(
-                    payload["network"],
-                    payload["lot"],
-                    payload["length"],
-                    payload["colour"],
-                    payload["reason"],
-                    payload["rule"],
-                ),
-            )
-        if event_type == _spaces.BEST_NETWORK_NEWS_PASSED:
-            return replace(state, best_network_news=payload["network"])
-        if event_type == _spaces.RATINGS_WAR_CALLED:
-            return replace(state, war_called=(payload["network"], payload["february_sweeps"]))
-        if event_type == _spaces.LANDED:
-            td = tuple(t for t in state.technical_difficulties if t != payload["network"])
-            if payload["space"] == "technical_difficulties":
-                td += (payload["network"],)
-            state = replace(state, technical_difficulties=td)
-        return replace(state, landing=_spaces.evolve_landing(state.landing, event_type, payload))
+    def evolve(self, state: TvWarsState, event: Event) -> TvWarsState:
+        """Fold one event into the state (pure; events were checked when they were decided). One mechanism:
+        the fold for the event's class (:data:`_FOLDS`); raises ``ValueError`` for an event of another game."""
+        fold = _FOLDS.get(type(event))
+        if fold is None:
+            raise ValueError(f"TV Wars cannot apply an event of type {event.type!r}")
+        return fold(state, event)
 
     # -- full play: turns, spaces, auctions, debts, the end ---------------------------------------------------
-    def _play(self, state: TvWarsState, command: Command) -> list[NewEvent]:
+    def _play(self, state: TvWarsState, command: Command) -> list[TvWarsEvent]:
         """Decide a command of full play, then pass the turn when the mover's business is all done."""
         if isinstance(command, SelectStartingProgramming):
             if state.roll_off is None and all(n.holdings.tracked for n in state.networks):
@@ -507,26 +320,23 @@ class TvWars:
         events = self._play_step(state, command)
         after = state
         for event in events:
-            after = self.evolve(after, event.type, event.payload)
+            after = self.evolve(after, event)
         events, after = self._war_hook(after, events)
-        closed = next((e for e in events if e.type == _auction.AUCTION_CLOSED), None)
+        closed = next((e for e in events if isinstance(e, AuctionClosed)), None)
         if closed is not None:
+            opened = next((e for e in events if isinstance(e, AuctionOpened)), None)
             more = _spaces.after_auction(
-                after,
-                closed.payload,
-                _auction.auction_from_payload(next(e for e in events if e.type == _auction.AUCTION_OPENED).payload)
-                if any(e.type == _auction.AUCTION_OPENED for e in events)
-                else state.auction,
+                after, closed, _auction.auction_from_event(opened) if opened is not None else state.auction
             )
             events += more
             for event in more:
-                after = self.evolve(after, event.type, event.payload)
-        outs = tuple(e.payload["network"] for e in events if e.type == NETWORK_OUT)
+                after = self.evolve(after, event)
+        outs = tuple(e.network for e in events if isinstance(e, NetworkOut))
         if outs:
             ending = _bankruptcy.end_if_over(after, outs)
             events += ending
             for event in ending:
-                after = self.evolve(after, event.type, event.payload)
+                after = self.evolve(after, event)
         if (
             not after.finished
             and after.busy is None
@@ -534,50 +344,49 @@ class TvWars:
             and mover is not None
             and (state.busy is not None or isinstance(command, (LandOn, LandOnSponsor)))
         ):
-            events.append(NewEvent(_spaces.TURN_PASSED, {"network": self._next_turn(after, mover)}))
+            events.append(TurnPassed.from_payload({"network": self._next_turn(after, mover)}))
         return events
 
-    def _war_hook(self, after: TvWarsState, events: list[NewEvent]) -> tuple[list[NewEvent], TvWarsState]:
+    def _war_hook(self, after: TvWarsState, events: list[TvWarsEvent]) -> tuple[list[TvWarsEvent], TvWarsState]:
         """Start the Ratings War a landing called (6, 9.8); when a war ends, finish the landing and open
         the Super Bowl's auction if it was played (9.8). Returns all the events and the state after them."""
-        more: list[NewEvent] = []
+        more: list[TvWarsEvent] = []
 
-        def add(new: list[NewEvent]) -> None:
+        def add(new: list[TvWarsEvent]) -> None:
             nonlocal after
             for event in new:
-                after = self.evolve(after, event.type, event.payload)
+                after = self.evolve(after, event)
                 more.append(event)
 
-        called = next((e for e in events if e.type == _spaces.RATINGS_WAR_CALLED), None)
+        called = next((e for e in events if isinstance(e, RatingsWarCalled)), None)
         if called is not None:
             add(
                 _war.start_war(
-                    called.payload["network"],
-                    called.payload["february_sweeps"],
+                    called.network,
+                    called.february_sweeps,
                     {n.name: n.holdings for n in after.networks},
                     out=[n.name for n in after.networks if n.out],
                     best_network_news=after.best_network_news,
                     house_rules=after.house_rules,
                 )
             )
-        ended = next((e for e in events + more if e.type == _war.RATINGS_WAR_ENDED), None)
+        ended = next((e for e in events + more if isinstance(e, RatingsWarEnded)), None)
         if ended is not None:
             add(
                 [
-                    NewEvent(
-                        _spaces.LANDING_DONE,
+                    LandingDone.from_payload(
                         {"network": after.war.landed_by, "outcome": after.war.summary, "rule": "TV Wars 6"},
                     )
                 ]
             )
-            if ended.payload["super_bowl_auction"]:
+            if ended.super_bowl_auction:
                 add(
                     _auction.open_auction(
                         after,
                         "super_bowl",
                         None,
                         None,
-                        last_owner=ended.payload["super_bowl_auction"],
+                        last_owner=ended.super_bowl_auction,
                         reason="the Super Bowl after the February Sweeps Ratings War",
                         rule="TV Wars 9.8",
                     )
@@ -594,12 +403,12 @@ class TvWars:
                 return candidate
         return mover
 
-    def _play_step(self, state: TvWarsState, command: Command) -> list[NewEvent]:
-        if war_active(state.war) and isinstance(command, (*_WAR_COMMANDS, AnswerDice)):
+    def _play_step(self, state: TvWarsState, command: Command) -> list[TvWarsEvent]:
+        if war_active(state.war) and isinstance(command, (*WAR_COMMANDS, AnswerDice)):
             return _war.decide_war(
                 state.war, {n.name: n.holdings for n in state.networks}, command, balances=state.balances
             )
-        if isinstance(command, _WAR_COMMANDS):
+        if isinstance(command, WAR_COMMANDS):
             raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
         if isinstance(command, (LandOn, LandOnSponsor)):
             network = state.network(command.network)
@@ -648,14 +457,16 @@ class TvWars:
             return self._play_dice(state, command)
         raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
 
-    def _play_dice(self, state: TvWarsState, command: AnswerDice) -> list[NewEvent]:
+    def _play_dice(self, state: TvWarsState, command: AnswerDice) -> list[TvWarsEvent]:
         request = self.pending_dice(state)
         values = check_answer(request, command.roller, command.values, command.source)
-        events = [NewEvent(DICE_ROLLED, roll_payload(request, command.roller, values, command.source))]
+        events: list[TvWarsEvent] = [
+            DiceRolled.from_payload(roll_payload(request, command.roller, values, command.source))
+        ]
         rp = 10 * sum(values)
         if state.final_count is not None:
             network, tile_id = state.final_count.next_special
-            events.append(NewEvent(_bankruptcy.SPECIAL_VALUED, {"network": network, "tile_id": tile_id, "value": rp}))
+            events.append(SpecialValued.from_payload({"network": network, "tile_id": tile_id, "value": rp}))
             count = replace(state.final_count, values=state.final_count.values + ((network, tile_id, rp),))
             if count.next_special is None:
                 events.append(
@@ -670,55 +481,17 @@ class TvWars:
         return events + _spaces.landing_dice(state, values)
 
     # -- views ------------------------------------------------------------------------------------------
-    def describe(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        """One readable line per event, e.g. ``"Bank pays ABS $3,000: passed On the Air (TV Wars 9.5)"``."""
-        if event_type == ON_THE_AIR_PASSED:
-            return f"{payload['network']}'s token passed On the Air this turn (TV Wars 9.5)"
-        if event_type == MONEY_MOVED:
-            payer = "Bank" if payload["payer"] == BANK else payload["payer"]
-            payee = "the bank" if payload["payee"] == BANK else payload["payee"]
-            rule = f" ({payload['rule']})" if payload.get("rule") else ""
-            return f"{payer} pays {payee} {format_dollars(payload['amount'])}: {payload['reason']}{rule}"
-        if event_type == TRACK_CHANGED:
-            before = payload["value"] - payload["delta"]
-            return (
-                f"{payload['player']} programming from {before} to {payload['value']} half-hours ({payload['reason']})"
-            )
-        if event_type == DICE_ROLLED:
-            values = payload["values"]
-            shown = "+".join(map(str, values)) + (f" = {sum(values)}" if len(values) > 1 else "")
-            return f"{payload['roller']} rolled {shown} ({payload['source']}) for the {payload['reason']}"
-        if event_type == ROLL_OFF_TIED:
-            return (
-                f"{' and '.join(payload['networks'])} tied on {payload['total']}: they roll again "
-                f"(TV Wars 2.5, see docs/rulings.md)"
-            )
-        if event_type == BEST_NETWORK_NEWS_AWARDED:
-            return (
-                f"{payload['network']} rolled highest ({payload['total']}): takes Best Network News "
-                f"and starts (TV Wars 2.5)"
-            )
-        if event_type == GAME_ENDED:
-            return _bankruptcy.describe_game_ended(payload)
-        if event_type in HOLDINGS_EVENTS:
-            return describe_holdings_event(event_type, payload)
-        if event_type in _war.WAR_EVENTS:
-            return _war.describe_war_event(event_type, payload)
-        if event_type == STARTING_PROGRAMMING:
-            return describe_selection(payload)
-        if event_type in _auction.AUCTION_EVENTS:
-            return _auction.describe_auction_event(event_type, payload)
-        if event_type in _spaces.SPACE_EVENTS:
-            return _spaces.describe_space_event(event_type, payload)
-        if event_type in _bankruptcy.BANKRUPTCY_EVENTS:
-            return _bankruptcy.describe_bankruptcy_event(event_type, payload)
-        return f"{event_type} {dict(payload)}"
+    def describe(self, event: Event) -> str:
+        """One readable line per event, e.g. ``"Bank pays ABS $3,000: passed On the Air (TV Wars 9.5)"``; the
+        describer for the event's class (:data:`_DESCRIBERS`). Public facts only (9.1)."""
+        describer = _DESCRIBERS.get(type(event))
+        return describer(event) if describer is not None else f"{event.type} {event.payload}"
+
+    #: The game's event types (journal type names), read back by :meth:`evolve` and :meth:`describe`.
+    events = EventCodec(EVENT_CLASSES)
 
     #: Events after which the journal is backed up (the Ratings War's end joins when the war is played here).
-    safe_point_events = (BEST_NETWORK_NEWS_AWARDED, GAME_ENDED, *_war.WAR_SAFE_POINT_EVENTS)
-
-    #: What each player button does in TV Wars (config action name → command builder).
-    button_actions = ("on_the_air", "sponsor", "roll")
+    safe_point_events = frozenset((BEST_NETWORK_NEWS_AWARDED, GAME_ENDED, *_war.WAR_SAFE_POINT_EVENTS))
 
     def button_command(self, action: str, player: str, source: str = "button") -> Command:
         """The command a player's button ``action`` stands for: ``on_the_air`` → :class:`PassOnTheAir`
@@ -732,7 +505,8 @@ class TvWars:
             return LandOnSponsor(network=player, source=source)
         if action == "roll":
             return RollDice(roller=player, source=source)
-        raise MalformedCommand(f"TV Wars has no button action {action!r}; actions: {', '.join(self.button_actions)}")
+        actions = ", ".join(button.action for button in INFO.buttons)
+        raise MalformedCommand(f"TV Wars has no button action {action!r}; actions: {actions}")
 
     def pending_dice(self, state: TvWarsState) -> DiceRequest | None:
         """The Best Network News roll-off roll still owed (TV Wars 2.5), or ``None``."""
@@ -746,6 +520,54 @@ class TvWars:
         )
         return DiceRequest(roller, 2, reason, "TV Wars 2.5")
 
+    def outcome(self, state: TvWarsState) -> Outcome | None:
+        """How the game came out, or ``None`` while it is played. The ``game_ended`` event says how: ended at
+        the table (:class:`EndGame`, no winner); the last network with programming (TV Wars 1, 3: last
+        standing); every remaining network losing its last programs in one war (10: the most money wins, all
+        lost together; equal money is a draw); or the asset count (8, for 3.11 and 5.32: cash plus programs,
+        the most money wins; equal totals are a draw). ``ranking`` is by those totals, best first."""
+        if not state.finished:
+            return None
+        ended = state.final_count.result if state.final_count is not None else None
+        figures = self.figures(state)
+        if ended is None:
+            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"Ended at the table: {state.end_reason}")
+        totals = dict(ended.totals)
+        ranking = tuple(sorted(totals, key=lambda name: -totals[name]))
+        winners = tuple(ended.winners)
+        money = " and ".join(f"{w} {format_dollars(totals[w])}" for w in winners)
+        if ended.draw:
+            termination, reason = Termination.DRAW, f"A draw: {money}, equal money ({ended.rule})"
+        elif ended.rule == _bankruptcy.RULE_LAST_STANDING:
+            termination, reason = Termination.LAST_STANDING, f"{money}: the last network standing ({ended.rule})"
+        elif ended.rule == _bankruptcy.RULE_ALL_LOST:
+            termination = Termination.ALL_LOST
+            reason = f"{money} wins: all lost their last programs together, the most money ({ended.rule})"
+        else:
+            termination, reason = Termination.WON, f"{money} wins: the most money ({ended.rule})"
+        return Outcome(termination, winners, figures, reason, ranking)
+
+    def figures(self, state: TvWarsState) -> dict[str, dict[str, int | str]]:
+        """Each network's public figures, in seat order: ``cash`` (dollars), ``half_hours`` of programming
+        (2.3, 9.4), ``programs`` and ``bonus_tiles`` held (counts, 9.1: never a value), and ``out`` (``"yes"``
+        once it is out of the game, 3)."""
+        return {
+            n.name: {
+                "cash": n.cash,
+                "half_hours": n.half_hours.value,
+                "programs": len(n.holdings.programs),
+                "bonus_tiles": len(n.holdings.bonuses),
+                "out": "yes" if n.out else "no",
+            }
+            for n in state.networks
+        }
+
+    def legal_commands(self, state: TvWarsState, seat: str) -> tuple[LegalCommand, ...]:
+        """What ``seat`` may do now (:func:`companion.games.tv_wars.legal.legal_commands`)."""
+        from companion.games.tv_wars.legal import legal_commands
+
+        return legal_commands(self, state, seat)
+
     def war_view(self, state: TvWarsState) -> _war.WarView | None:
         """The public picture of the current or last Ratings War (grid, odds, line-up status), or ``None``."""
         return None if state.war is None else _war.war_view(state.war)
@@ -757,14 +579,24 @@ class TvWars:
             raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
         return _war.war_private_view(state.war, network, state.network(network).holdings)
 
-    def private_view(self, state: TvWarsState, network: str) -> PrivateView:
-        """``network``'s secret figures (ratings, Specials, names, bonus values) for its own panel only
-        (TV Wars 9.1). Raises :class:`MalformedCommand` for an unknown network."""
+    def holdings_view(self, state: TvWarsState, network: str) -> HoldingsView:
+        """``network``'s secret figures (ratings, Specials, names, bonus values) with its tiles, for its own
+        panel and the board only (TV Wars 9.1). Raises :class:`MalformedCommand` for an unknown network."""
         return private_view_of(network, state.network(network).holdings)
+
+    def private_view(self, state: TvWarsState, seat: str) -> SeatPrivateView:
+        """What only ``seat`` may see (TV Wars 9.1): ``lines`` are its peek page (programs by length with
+        their ratings, then bonus values, compact ASCII for a panel), ``items`` its tiles as (id and public
+        words, secret value). Raises :class:`MalformedCommand` for an unknown network."""
+        holdings = state.network(seat).holdings
+        items = tuple((t.id, t.private_text) for t in holdings.programs) + tuple(
+            (t.id, t.private_text) for t in holdings.bonuses
+        )
+        return SeatPrivateView(seat, tuple(_view.peek_lines(holdings)), items)
 
     @staticmethod
     def _play_dice_request(state: TvWarsState) -> DiceRequest | None:
-        if state.final_count is not None:
+        if state.final_count is not None and state.final_count.counting:
             network, tile_id = state.final_count.next_special
             return DiceRequest(network, 2, f"value of Special {tile_id} for the asset count", "TV Wars 8, 7, 3.3")
         if war_active(state.war):
@@ -784,15 +616,13 @@ class TvWars:
             return DiceRequest(state.landing.network, 2, "Emmy Awards roll (doubles win)", "TV Wars 5.2")
         return None
 
-    def is_finished(self, state: TvWarsState) -> bool:
-        """Whether the game has been ended."""
-        return state.finished
-
-    def view(self, state: TvWarsState) -> TableView:
+    def public_view(self, state: TvWarsState) -> TableView:
         """The public picture (TV Wars 9.1): cash, programming half-hours (the track), badges for Best
         Network News, the Preemption and Super Bowl tiles, bonus tile counts, Technical Difficulties and
         being out; ``notes`` give each network's programming half-hours by type; the status says whose
-        turn it is or what is pending (auction, entry, debt, landing). Never a rating or bonus value."""
+        turn it is or what is pending (auction, entry, debt, landing). Never a rating or bonus value.
+        Each player's ``headline`` is its cash and ``panel_lines`` its programming and bonus counts, as its
+        OLED panel shows them (:mod:`companion.games.tv_wars.view`)."""
         players = []
         notes = []
         for n in state.networks:
@@ -806,13 +636,16 @@ class TvWars:
             if n.out:
                 badges.append("Out")
             players.append(
-                PlayerView(
+                _view.NetworkView(
                     n.name,
                     n.colour,
                     n.cash,
                     (n.half_hours,),
                     tuple(badges),
                     turn=state.playing and n.name == state.turn,
+                    headline=_view.headline(n.cash),
+                    panel_lines=_view.panel_lines(n.holdings, n.half_hours.value),
+                    panel_badge=_view.BNN_BADGE if n.name == state.best_network_news else "",
                 )
             )
             if n.holdings.tracked:
@@ -822,10 +655,10 @@ class TvWars:
                     f"{' (' + mix + ')' if mix else ''}"
                 )
         request = self.pending_dice(state)
-        return TableView(self.title, tuple(players), request, self.status(state, request), state.finished, tuple(notes))
+        return TableView(INFO.title, tuple(players), request, self.status(state, request), state.finished, tuple(notes))
 
     def status(self, state: TvWarsState, request: DiceRequest | None = None) -> str:
-        """The one status line of :meth:`view` (public facts only, 9.1)."""
+        """The one status line of :meth:`public_view` (public facts only, 9.1)."""
         request = request if request is not None else self.pending_dice(state)
         if state.finished:
             return f"Game over: {state.end_reason}"
@@ -855,26 +688,216 @@ class TvWars:
             return f"{state.turn}'s turn: roll, move and say which space you land on"
         return f"{state.best_network_news} holds Best Network News and starts (TV Wars 2.5)"
 
-    #: Short labels for the seat buttons (the UI and the printed button card).
-    button_labels = {"on_the_air": "On the Air · Raise $500", "sponsor": "Sponsor · Pass", "roll": "Roll"}
+
+# -- evolve: one fold per event class --------------------------------------------------------------------
 
 
-_WAR_COMMANDS = (EnterLineUp, LockLineUp, RevealLineUps, PlacePreemption)
-_PLAY_COMMANDS = (
-    SelectStartingProgramming,
-    LandOn,
-    Nominate,
-    Decline,
-    BuyMovie,
-    EnterTileValue,
-    Steal,
-    GiveUp,
-    Bulletin,
-    Bid,
-    PassBid,
-    SellProgram,
-    *_WAR_COMMANDS,
-)
+def _fold_money(state: TvWarsState, event: MoneyMoved) -> TvWarsState:
+    # The commonest event: only the networks that change are rebuilt, the rest are shared.
+    balances = apply_movement(state.balances, Movement.from_event(event))
+    return _evolved(
+        state,
+        networks=tuple(n if n.cash == balances[n.name] else _evolved(n, cash=balances[n.name]) for n in state.networks),
+    )
+
+
+def _fold_track(state: TvWarsState, event: TrackChanged) -> TvWarsState:
+    return _evolved(
+        state,
+        networks=tuple(
+            _evolved(n, half_hours=_half_hours_track(event.value)) if n.name == event.player else n
+            for n in state.networks
+        ),
+    )
+
+
+def _fold_dice(state: TvWarsState, event: DiceRolled) -> TvWarsState:
+    if state.roll_off is None:
+        return state
+    return replace(state, roll_off=state.roll_off.with_roll(event.roller, sum(event.values)))
+
+
+def _fold_tie(state: TvWarsState, event: RollOffTied) -> TvWarsState:
+    assert state.roll_off is not None, "a roll-off tie with no roll-off"
+    return replace(state, roll_off=state.roll_off.reroll(event.networks))
+
+
+def _fold_best_network_news(state: TvWarsState, event: BestNetworkNewsAwarded) -> TvWarsState:
+    return replace(state, roll_off=None, best_network_news=event.network, turn=event.network)
+
+
+def _fold_on_the_air(state: TvWarsState, event: OnTheAirPassed) -> TvWarsState:
+    return replace(state, passed_on_the_air=True)
+
+
+def _fold_game_ended(state: TvWarsState, event: GameEnded) -> TvWarsState:
+    result = None
+    if event.assets is not None:
+        totals = tuple((name, asset["total"]) for name, asset in event.assets.items())
+        result = GameResult(event.reason, event.rule, tuple(event.winners), event.draw, totals)
+    return replace(
+        state,
+        finished=True,
+        end_reason=event.reason,
+        final_count=None if result is None else FinalCount(result.reason, result.rule, (), (), result),
+        landing=None,
+        auction=None,
+        entry=None,
+        debts=(),
+    )
+
+
+def _fold_war(state: TvWarsState, event: _war.WarEvent) -> TvWarsState:
+    return replace(state, war=_war.evolve_war(state.war, event))
+
+
+def _fold_starting(state: TvWarsState, event: StartingProgramming) -> TvWarsState:
+    holdings = {n.name: n.holdings for n in state.networks}
+    supply = state.supply
+    holdings[event.network] = Holdings(tracked=True)
+    for tile in event.tiles:
+        holdings, supply = apply_holdings_event(holdings, supply, ProgramAcquired(event.network, tile, "", ""))
+    return replace(
+        state, supply=supply, networks=tuple(_with_holdings(n, holdings[n.name], n.out) for n in state.networks)
+    )
+
+
+def _fold_holdings(state: TvWarsState, event: HoldingsEvent) -> TvWarsState:
+    holdings, supply = apply_holdings_event({n.name: n.holdings for n in state.networks}, state.supply, event)
+    out = {event.network} if isinstance(event, NetworkOut) else set()
+    entry = state.entry
+    if isinstance(event, (ProgramAcquired, BonusAcquired)) and entry is not None and entry.network == event.network:
+        entry = None
+    debts = _bankruptcy.evolve_debts(state.debts, event) if isinstance(event, NetworkOut) else state.debts
+    return replace(
+        state,
+        supply=supply,
+        entry=entry,
+        debts=debts,
+        networks=tuple(_with_holdings(n, holdings[n.name], n.out or n.name in out) for n in state.networks),
+        technical_difficulties=tuple(t for t in state.technical_difficulties if t not in out),
+    )
+
+
+def _fold_auction(state: TvWarsState, event: AuctionEvent) -> TvWarsState:
+    return replace(state, auction=_auction.evolve_auction(state.auction, event))
+
+
+def _fold_turn(state: TvWarsState, event: TurnPassed) -> TvWarsState:
+    return replace(state, turn=event.network, passed_on_the_air=False)
+
+
+def _fold_entry(state: TvWarsState, event: TileEntryOpened) -> TvWarsState:
+    entry = TileEntry(event.network, event.lot, event.length, event.colour, event.reason, event.rule)
+    return replace(state, entry=entry)
+
+
+def _fold_bnn_passed(state: TvWarsState, event: BestNetworkNewsPassed) -> TvWarsState:
+    return replace(state, best_network_news=event.network)
+
+
+def _fold_war_called(state: TvWarsState, event: RatingsWarCalled) -> TvWarsState:
+    return replace(state, war_called=(event.network, event.february_sweeps))
+
+
+def _fold_landing(state: TvWarsState, event: Landed | LandingStage | LandingDone) -> TvWarsState:
+    if isinstance(event, Landed):
+        td = tuple(t for t in state.technical_difficulties if t != event.network)
+        if event.space == "technical_difficulties":
+            td += (event.network,)
+        state = replace(state, technical_difficulties=td)
+    return replace(state, landing=_spaces.evolve_landing(state.landing, event))
+
+
+def _fold_count_started(state: TvWarsState, event: AssetsCountStarted) -> TvWarsState:
+    return replace(state, final_count=FinalCount(event.reason, event.rule, tuple(tuple(p) for p in event.specials)))
+
+
+def _fold_special_valued(state: TvWarsState, event: SpecialValued) -> TvWarsState:
+    count = state.final_count
+    assert count is not None, "a Special valued with no asset count"
+    return replace(
+        state, final_count=replace(count, values=count.values + ((event.network, event.tile_id, event.value),))
+    )
+
+
+def _fold_debts(state: TvWarsState, event: DebtIncurred | SaleStarted | ProgramSold) -> TvWarsState:
+    return replace(state, debts=_bankruptcy.evolve_debts(state.debts, event))
+
+
+_FOLDS: dict[type[Event], Callable[[TvWarsState, Any], TvWarsState]] = {
+    MoneyMoved: _fold_money,
+    TrackChanged: _fold_track,
+    DiceRolled: _fold_dice,
+    RollOffTied: _fold_tie,
+    BestNetworkNewsAwarded: _fold_best_network_news,
+    OnTheAirPassed: _fold_on_the_air,
+    GameEnded: _fold_game_ended,
+    StartingProgramming: _fold_starting,
+    **{cls: _fold_holdings for cls in HOLDINGS_EVENT_CLASSES},
+    **{cls: _fold_war for cls in _war.WAR_EVENT_CLASSES},
+    **{cls: _fold_auction for cls in _auction.AUCTION_EVENT_CLASSES},
+    TurnPassed: _fold_turn,
+    TileEntryOpened: _fold_entry,
+    BestNetworkNewsPassed: _fold_bnn_passed,
+    RatingsWarCalled: _fold_war_called,
+    Landed: _fold_landing,
+    LandingStage: _fold_landing,
+    LandingDone: _fold_landing,
+    AssetsCountStarted: _fold_count_started,
+    SpecialValued: _fold_special_valued,
+    DebtIncurred: _fold_debts,
+    SaleStarted: _fold_debts,
+    ProgramSold: _fold_debts,
+}
+
+
+# -- describe: one line per event class ---------------------------------------------------------------------
+
+
+def _describe_money(event: MoneyMoved) -> str:
+    payer = "Bank" if event.payer == BANK else event.payer
+    payee = "the bank" if event.payee == BANK else event.payee
+    rule = f" ({event.rule})" if event.rule else ""
+    return f"{payer} pays {payee} {format_dollars(event.amount)}: {event.reason}{rule}"
+
+
+def _describe_track(event: TrackChanged) -> str:
+    return f"{event.player} programming from {event.value - event.delta} to {event.value} half-hours ({event.reason})"
+
+
+def _describe_dice(event: DiceRolled) -> str:
+    shown = "+".join(map(str, event.values)) + (f" = {sum(event.values)}" if len(event.values) > 1 else "")
+    return f"{event.roller} rolled {shown} ({event.source}) for the {event.reason}"
+
+
+def _describe_tie(event: RollOffTied) -> str:
+    return f"{' and '.join(event.networks)} tied on {event.total}: they roll again (TV Wars 2.5, see docs/rulings.md)"
+
+
+def _describe_best_network_news(event: BestNetworkNewsAwarded) -> str:
+    return f"{event.network} rolled highest ({event.total}): takes Best Network News and starts (TV Wars 2.5)"
+
+
+def _describe_on_the_air(event: OnTheAirPassed) -> str:
+    return f"{event.network}'s token passed On the Air this turn (TV Wars 9.5)"
+
+
+_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    MoneyMoved: _describe_money,
+    TrackChanged: _describe_track,
+    DiceRolled: _describe_dice,
+    RollOffTied: _describe_tie,
+    BestNetworkNewsAwarded: _describe_best_network_news,
+    OnTheAirPassed: _describe_on_the_air,
+    GameEnded: _bankruptcy.describe_game_ended,
+    StartingProgramming: describe_selection,
+    **{cls: describe_holdings_event for cls in HOLDINGS_EVENT_CLASSES},
+    **{cls: _war.describe_war_event for cls in _war.WAR_EVENT_CLASSES},
+    **{cls: _auction.describe_auction_event for cls in _auction.AUCTION_EVENT_CLASSES},
+    **{cls: _spaces.describe_space_event for cls in _spaces.SPACE_EVENT_CLASSES},
+    **{cls: _bankruptcy.describe_bankruptcy_event for cls in _bankruptcy.BANKRUPTCY_EVENT_CLASSES},
+}
 
 TV_WARS = TvWars()
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from companion.commands import Command
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.events import NewEvent
+from companion.games.tv_wars.events import StartingProgramming, TvWarsEvent
 from companion.games.tv_wars.holdings import (
     MINUTES,
     PROGRAM,
@@ -33,7 +33,7 @@ from companion.games.tv_wars.holdings import (
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
 
-STARTING_PROGRAMMING = "starting_programming"
+STARTING_PROGRAMMING = StartingProgramming.TYPE
 #: Program tiles each network starts with, by length in half-hours (2.3).
 STARTING_LENGTHS = {1: 5, 2: 4, 3: 1, 4: 1}
 MAX_SAME_TYPE_AND_LENGTH = 2  # 2.3
@@ -100,7 +100,7 @@ def check_selection(programs: tuple[ProgramSpec, ...]) -> None:
             )
 
 
-def decide_selection(state: TvWarsState, command: SelectStartingProgramming) -> list[NewEvent]:
+def decide_selection(state: TvWarsState, command: SelectStartingProgramming) -> list[TvWarsEvent]:
     """The ``starting_programming`` event for ``command``; refuses a second selection, a selection after
     play began, a wrong mix (2.3) or more tiles than the Inventory holds."""
     network = state.network(command.network)
@@ -118,23 +118,22 @@ def decide_selection(state: TvWarsState, command: SelectStartingProgramming) -> 
             )
     tiles = [spec.tile(f"P{supply.next_number + i}") for i, spec in enumerate(programs)]
     return [
-        NewEvent(
-            STARTING_PROGRAMMING,
+        StartingProgramming.from_payload(
             {"network": network.name, "tiles": [t.to_dict() for t in tiles], "rule": "TV Wars 2.3"},
         )
     ]
 
 
-def describe_selection(payload) -> str:
+def describe_selection(event: StartingProgramming) -> str:
     """Public line (9.1: lengths and types only): ``"ABS selects its starting programming: 10 hours
     (TV Wars 2.3)"`` followed by the half-hours per type."""
-    tiles = [ProgramTile.from_dict(t) for t in payload["tiles"]]
+    tiles = [ProgramTile.from_dict(t) for t in event.tiles]
     by_type = Counter()
     for tile in tiles:
         by_type[TYPE_WORDS[tile.colour]] += tile.length
     mix = ", ".join(f"{TYPE_WORDS[c]} {by_type[TYPE_WORDS[c]]}" for c in TYPE_WORDS if by_type[TYPE_WORDS[c]])
     hours = sum(t.length for t in tiles) / 2
-    return f"{payload['network']} selects its starting programming, {hours:g} hours (half-hours: {mix}) (TV Wars 2.3)"
+    return f"{event.network} selects its starting programming, {hours:g} hours (half-hours: {mix}) (TV Wars 2.3)"
 
 
 __all__ = [

@@ -22,23 +22,32 @@ Events: ``landed`` ``{"network", "space", "stage", "lengths", "rule"}``; ``landi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.bank import Movement, format_dollars
 from companion.checks import is_whole
 from companion.commands import BANK, Command
 from companion.errors import IllegalCommand, MalformedCommand
-from companion.events import NewEvent
 from companion.games.tv_wars import auction as auctions
+from companion.games.tv_wars.bank import Movement, format_dollars
 from companion.games.tv_wars.bankruptcy import incur_debt, start_final_count
+from companion.games.tv_wars.events import (
+    AuctionClosed,
+    BestNetworkNewsPassed,
+    BonusMoved,
+    Landed,
+    LandingDone,
+    LandingStage,
+    NetworkOut,
+    ProgramMoved,
+    RatingsWarCalled,
+    TileEntryOpened,
+    TurnPassed,
+    TvWarsEvent,
+)
 from companion.games.tv_wars.holdings import (
-    BONUS_ACQUIRED,
     MINUTES,
     PREEMPTION,
-    PROGRAM_ACQUIRED,
-    PROGRAM_MOVED,
     STAR,
     TYPE_WORDS,
     BonusTile,
@@ -55,26 +64,35 @@ from companion.games.tv_wars.setup import ProgramSpec
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
 
-LANDED = "landed"
-LANDING_STAGE = "landing_stage"
-LANDING_DONE = "landing_done"
-TILE_ENTRY_OPENED = "tile_entry_opened"
-BEST_NETWORK_NEWS_PASSED = "best_network_news_passed"
-RATINGS_WAR_CALLED = "ratings_war_called"
-TURN_PASSED = "turn_passed"
+#: The space and turn events (2.5, 3, 5, 9).
+SPACE_EVENT_CLASSES = (
+    Landed,
+    LandingStage,
+    LandingDone,
+    TileEntryOpened,
+    BestNetworkNewsPassed,
+    RatingsWarCalled,
+    TurnPassed,
+)
+LANDED, LANDING_STAGE, LANDING_DONE, TILE_ENTRY_OPENED = (
+    Landed.TYPE,
+    LandingStage.TYPE,
+    LandingDone.TYPE,
+    TileEntryOpened.TYPE,
+)
+BEST_NETWORK_NEWS_PASSED, RATINGS_WAR_CALLED, TURN_PASSED = (
+    BestNetworkNewsPassed.TYPE,
+    RatingsWarCalled.TYPE,
+    TurnPassed.TYPE,
+)
+#: Their journal type names.
+SPACE_EVENTS = tuple(cls.TYPE for cls in SPACE_EVENT_CLASSES)
+SpaceEvent = (
+    Landed | LandingStage | LandingDone | TileEntryOpened | BestNetworkNewsPassed | RatingsWarCalled | TurnPassed
+)
 
 ON_THE_AIR_PAYMENT = 3_000  # dollars, rule 9.5
 SPONSOR_PER_HALF_HOUR = 500  # dollars per half-hour of programming, rule 9.4
-SPACE_EVENTS = (
-    LANDED,
-    LANDING_STAGE,
-    LANDING_DONE,
-    TILE_ENTRY_OPENED,
-    BEST_NETWORK_NEWS_PASSED,
-    RATINGS_WAR_CALLED,
-    TURN_PASSED,
-)
-
 #: Space name → (label, rule).
 SPACES = {
     "on_the_air": ("On the Air", "TV Wars 9.5"),
@@ -263,24 +281,24 @@ class TileEntry:
 # -- deciding ---------------------------------------------------------------------------------------------
 
 
-def _done(network: str, outcome: str, rule: str) -> NewEvent:
-    return NewEvent(LANDING_DONE, {"network": network, "outcome": outcome, "rule": rule})
+def _done(network: str, outcome: str, rule: str) -> TvWarsEvent:
+    return LandingDone.from_payload({"network": network, "outcome": outcome, "rule": rule})
 
 
-def _landed(network: str, space: str, stage: str | None, lengths: tuple[int, ...] = ALL_LENGTHS) -> NewEvent:
-    return NewEvent(
-        LANDED, {"network": network, "space": space, "stage": stage, "lengths": list(lengths), "rule": SPACES[space][1]}
+def _landed(network: str, space: str, stage: str | None, lengths: tuple[int, ...] = ALL_LENGTHS) -> TvWarsEvent:
+    return Landed.from_payload(
+        {"network": network, "space": space, "stage": stage, "lengths": list(lengths), "rule": SPACES[space][1]}
     )
 
 
-def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool = False) -> list[NewEvent]:
+def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool = False) -> list[TvWarsEvent]:
     """The events of ``network`` landing on ``space`` (turn checks are the caller's). Raises
     :class:`MalformedCommand` for an unknown space."""
     if space not in SPACES:
         raise MalformedCommand(f"no space {space!r}; spaces are {', '.join(SPACES)}")
     if not isinstance(passed_on_the_air, bool):
         raise MalformedCommand(f"passed_on_the_air is true or false, not {passed_on_the_air!r}")
-    events: list[NewEvent] = []
+    events: list[TvWarsEvent] = []
     if passed_on_the_air:
         events.append(Movement(BANK, network, ON_THE_AIR_PAYMENT, "passed On the Air", "TV Wars 9.5").to_event())
     label, rule = SPACES[space]
@@ -322,8 +340,7 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
         except IllegalCommand as void:
             return events + start_final_count(state, void.reason, void.rule)
         return events + [
-            NewEvent(
-                TILE_ENTRY_OPENED,
+            TileEntryOpened.from_payload(
                 {
                     "network": network,
                     "lot": space,
@@ -338,7 +355,7 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
     if space in ("ratings_war", "february_sweeps"):
         return events + [
             _landed(network, space, "ratings_war"),
-            NewEvent(RATINGS_WAR_CALLED, {"network": network, "february_sweeps": space == "february_sweeps"}),
+            RatingsWarCalled.from_payload({"network": network, "february_sweeps": space == "february_sweeps"}),
         ]
     if space == "sponsor":
         half_hours = me.holdings.half_hours
@@ -372,7 +389,7 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
         events.append(_landed(network, space, None))
         if state.best_network_news != network:
             return events + [
-                NewEvent(BEST_NETWORK_NEWS_PASSED, {"network": network, "from": state.best_network_news}),
+                BestNetworkNewsPassed.from_payload({"network": network, "from": state.best_network_news}),
                 _done(network, "takes the Best Network News Bonus tile", "TV Wars 6.3"),
             ]
         holder = next((n.name for n in state.networks if any(t.kind == PREEMPTION for t in n.holdings.programs)), None)
@@ -389,8 +406,7 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
             ]
         if holder is not None:
             events.append(
-                NewEvent(
-                    PROGRAM_MOVED,
+                ProgramMoved.from_payload(
                     {
                         "from": holder,
                         "to": network,
@@ -402,15 +418,12 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
             )
         else:
             events.append(
-                NewEvent(
-                    PROGRAM_ACQUIRED,
-                    program_acquired(
-                        network,
-                        ProgramTile.preemption(),
-                        "Best Network News holder lands on Best Network News",
-                        "TV Wars 9.9",
-                    ),
-                )
+                program_acquired(
+                    network,
+                    ProgramTile.preemption(),
+                    "Best Network News holder lands on Best Network News",
+                    "TV Wars 9.9",
+                ),
             )
         return events + [_done(network, "collects the Preemption tile", "TV Wars 9.9")]
     # on_the_air, technical_difficulties
@@ -433,7 +446,7 @@ def _landing_for(state: TvWarsState, network: str, stages: tuple[str, ...], what
     return landing
 
 
-def decide_nominate(state: TvWarsState, command: Nominate) -> list[NewEvent]:
+def decide_nominate(state: TvWarsState, command: Nominate) -> list[TvWarsEvent]:
     """Open the auction of a nominated Program tile (3.1, 3.22) or Star (5.1), with the opening bid (4)."""
     landing = _landing_for(state, command.network, ("nominate", "nominate_star"), "nominate a tile")
     if landing.stage == "nominate_star":
@@ -468,7 +481,7 @@ def decide_nominate(state: TvWarsState, command: Nominate) -> list[NewEvent]:
     ]
 
 
-def decide_decline(state: TvWarsState, command: Decline) -> list[NewEvent]:
+def decide_decline(state: TvWarsState, command: Decline) -> list[TvWarsEvent]:
     """The moving network declines (3.11, 3.2, 5.1, 9.2, 9.3): play proceeds without effect."""
     landing = _landing_for(
         state, command.network, ("nominate", "nominate_star", "movie_offer", "steal_program", "steal_star"), "decline"
@@ -476,7 +489,7 @@ def decide_decline(state: TvWarsState, command: Decline) -> list[NewEvent]:
     return [_done(command.network, "declines", SPACES[landing.space][1])]
 
 
-def decide_buy_movie(state: TvWarsState, command: BuyMovie) -> list[NewEvent]:
+def decide_buy_movie(state: TvWarsState, command: BuyMovie) -> list[TvWarsEvent]:
     """Buy an Academy Award Movie at the rolled price (3.2); refused above cash (7)."""
     landing = _landing_for(state, command.network, ("movie_offer",), "buy a movie")
     cash = state.network(command.network).cash
@@ -490,30 +503,28 @@ def decide_buy_movie(state: TvWarsState, command: BuyMovie) -> list[NewEvent]:
     check_program_supply(state.supply, _holdings(state), tile)
     return [
         Movement(command.network, BANK, landing.price, "Academy Award Movie", "TV Wars 3.2").to_event(),
-        NewEvent(
-            PROGRAM_ACQUIRED, program_acquired(command.network, tile, "bought at the Movie Studio", "TV Wars 3.2")
-        ),
+        program_acquired(command.network, tile, "bought at the Movie Studio", "TV Wars 3.2"),
         _done(command.network, "buys an Academy Award Movie", "TV Wars 3.2"),
     ]
 
 
-def landing_dice(state: TvWarsState, values: tuple[int, ...]) -> list[NewEvent]:
+def landing_dice(state: TvWarsState, values: tuple[int, ...]) -> list[TvWarsEvent]:
     """The consequences of the mover's roll on a Movie Studio (price = $1,000 × roll, 3.2) or Emmy Awards
     (doubles win an Emmy, 5.2)."""
     landing: Landing = state.landing
     if landing.stage == "movie_roll":
         price = MOVIE_PRICE_PER_PIP * sum(values)
-        return [NewEvent(LANDING_STAGE, {"stage": "movie_offer", "price": price, "victim": None})]
+        return [LandingStage.from_payload({"stage": "movie_offer", "price": price, "victim": None})]
     if values[0] == values[1]:
         tile = BonusTile(next_tile_id(state.supply, EMMY), EMMY, EMMY_VALUE)
         return [
-            NewEvent(BONUS_ACQUIRED, bonus_acquired(landing.network, tile, "rolled doubles", "TV Wars 5.2")),
+            bonus_acquired(landing.network, tile, "rolled doubles", "TV Wars 5.2"),
             _done(landing.network, "wins an Emmy Award", "TV Wars 5.2"),
         ]
     return [_done(landing.network, "no doubles: no Emmy", "TV Wars 5.2")]
 
 
-def decide_tile_entry(state: TvWarsState, command: EnterTileValue) -> list[NewEvent]:
+def decide_tile_entry(state: TvWarsState, command: EnterTileValue) -> list[TvWarsEvent]:
     """The tile the entering network obtained, with its secret value (9.1); refused for a value the tile
     cannot have (3, 5.1, 5.3)."""
     entry: TileEntry | None = state.entry
@@ -525,15 +536,15 @@ def decide_tile_entry(state: TvWarsState, command: EnterTileValue) -> list[NewEv
         spec = ProgramSpec(entry.length, entry.colour, command.value, command.special, command.name or "")
         tile = spec.tile(next_tile_id(state.supply, "program"))
         check_program_supply(state.supply, _holdings(state), tile)
-        return [NewEvent(PROGRAM_ACQUIRED, program_acquired(entry.network, tile, entry.reason, entry.rule))]
+        return [program_acquired(entry.network, tile, entry.reason, entry.rule)]
     if command.special:
         raise MalformedCommand("only a program can be a Special (TV Wars 3.3)")
     tile = BonusTile(next_tile_id(state.supply, entry.lot), entry.lot, command.value, command.name or "")
     check_bonus_supply(state.supply, _holdings(state), entry.lot)
-    return [NewEvent(BONUS_ACQUIRED, bonus_acquired(entry.network, tile, entry.reason, entry.rule))]
+    return [bonus_acquired(entry.network, tile, entry.reason, entry.rule)]
 
 
-def decide_steal(state: TvWarsState, command: Steal) -> list[NewEvent]:
+def decide_steal(state: TvWarsState, command: Steal) -> list[TvWarsEvent]:
     """Demand a tile from ``victim`` (9.2, 9.3); refused for oneself, an out network or one with nothing
     to lose."""
     landing = _landing_for(state, command.network, ("steal_program", "steal_star"), "steal")
@@ -548,18 +559,17 @@ def decide_steal(state: TvWarsState, command: Steal) -> list[NewEvent]:
     if landing.stage == "steal_star" and not victim.holdings.count(STAR):
         raise IllegalCommand(f"{victim.name} has no Star to lose", "TV Wars 9.3")
     stage = "give_program" if landing.stage == "steal_program" else "give_star"
-    return [NewEvent(LANDING_STAGE, {"stage": stage, "price": 0, "victim": victim.name})]
+    return [LandingStage.from_payload({"stage": stage, "price": 0, "victim": victim.name})]
 
 
-def decide_give_up(state: TvWarsState, command: GiveUp) -> list[NewEvent]:
+def decide_give_up(state: TvWarsState, command: GiveUp) -> list[TvWarsEvent]:
     """The loser hands over the tile of its choice (9.2, 9.3); losing its last program puts it out (3)."""
     landing = _landing_for(state, command.network, ("give_program", "give_star"), "give up a tile")
     victim = state.network(landing.victim)
     if landing.stage == "give_program":
         victim.holdings.program(command.tile_id)
         events = [
-            NewEvent(
-                PROGRAM_MOVED,
+            ProgramMoved.from_payload(
                 {
                     "from": victim.name,
                     "to": landing.network,
@@ -572,19 +582,17 @@ def decide_give_up(state: TvWarsState, command: GiveUp) -> list[NewEvent]:
         ]
         if len(victim.holdings.programs) == 1:
             events.append(
-                NewEvent(
-                    "network_out", {"network": victim.name, "reason": "lost its last program", "rule": "TV Wars 3"}
+                NetworkOut.from_payload(
+                    {"network": victim.name, "reason": "lost its last program", "rule": "TV Wars 3"}
                 )
             )
         return events
     tile = victim.holdings.bonus(command.tile_id)
     if tile.kind != STAR:
         raise IllegalCommand(f"{command.tile_id} is not a Star", "TV Wars 9.3")
-    from companion.games.tv_wars.holdings import BONUS_MOVED
 
     return [
-        NewEvent(
-            BONUS_MOVED,
+        BonusMoved.from_payload(
             {"from": victim.name, "to": landing.network, "tile_id": tile.id, "reason": "stolen", "rule": "TV Wars 9.3"},
         ),
         _done(landing.network, f"steals a Star from {victim.name}", "TV Wars 9.3"),
@@ -597,7 +605,7 @@ def _check_amount(amount: Any) -> int:
     return amount
 
 
-def decide_bulletin(state: TvWarsState, command: Bulletin) -> list[NewEvent]:
+def decide_bulletin(state: TvWarsState, command: Bulletin) -> list[TvWarsEvent]:
     """Apply a Bulletin card's generic effect (9.6). Debts the network cannot pay lead to bankruptcy (7)."""
     _landing_for(state, command.network, ("bulletin",), "apply a Bulletin card")
     me, effect, rule = command.network, command.effect, "TV Wars 9.6"
@@ -628,7 +636,7 @@ def decide_bulletin(state: TvWarsState, command: Bulletin) -> list[NewEvent]:
     if effect == "super_bowl":
         tile = ProgramTile.super_bowl()
         check_program_supply(state.supply, _holdings(state), tile)
-        return [NewEvent(PROGRAM_ACQUIRED, program_acquired(me, tile, "Bulletin card", "TV Wars 9.8, 9.6")), done]
+        return [program_acquired(me, tile, "Bulletin card", "TV Wars 9.8, 9.6"), done]
     if effect in ("auction_program", "auction_star"):
         opening = auctions.OPENING_BID if command.amount == 0 else command.amount
         if effect == "auction_star":
@@ -660,84 +668,65 @@ def decide_bulletin(state: TvWarsState, command: Bulletin) -> list[NewEvent]:
     return [done]
 
 
-def _fold(state: TvWarsState, events: list[NewEvent]) -> TvWarsState:
+def _fold(state: TvWarsState, events: list[TvWarsEvent]) -> TvWarsState:
     from companion.games.tv_wars import TV_WARS
 
     for event in events:
-        state = TV_WARS.evolve(state, event.type, event.payload)
+        state = TV_WARS.evolve(state, event)
     return state
 
 
-def after_auction(state: TvWarsState, closed: Mapping[str, Any], auction) -> list[NewEvent]:
+def after_auction(state: TvWarsState, closed: AuctionClosed, auction) -> list[TvWarsEvent]:
     """What follows an auction's close: the winner pays the bank (4) and then receives the Super Bowl
     (9.8) or enters the new tile's secret value (9.1)."""
-    winner = closed["winner"]
+    winner = closed.winner
     if winner is None:
         return []
-    events = [
-        Movement(winner, BANK, closed["amount"], f"won the {auction.lot_text} at auction", auction.rule).to_event()
+    events: list[TvWarsEvent] = [
+        Movement(winner, BANK, closed.amount, f"won the {auction.lot_text} at auction", auction.rule).to_event()
     ]
-    if closed["lot"] == "super_bowl":
-        events.append(
-            NewEvent(
-                PROGRAM_ACQUIRED, program_acquired(winner, ProgramTile.super_bowl(), "won at auction", "TV Wars 9.8, 4")
-            )
-        )
+    if closed.lot == "super_bowl":
+        events.append(program_acquired(winner, ProgramTile.super_bowl(), "won at auction", "TV Wars 9.8, 4"))
     else:
-        events.append(
-            NewEvent(
-                TILE_ENTRY_OPENED,
-                {
-                    "network": winner,
-                    "lot": closed["lot"],
-                    "length": closed["length"],
-                    "colour": closed["colour"],
-                    "reason": "won at auction",
-                    "rule": auction.rule,
-                },
-            )
-        )
+        events.append(TileEntryOpened(winner, closed.lot, closed.length, closed.colour, "won at auction", auction.rule))
     return events
 
 
 # -- folding ---------------------------------------------------------------------------------------------
 
 
-def evolve_landing(landing: Landing | None, event_type: str, payload: Mapping[str, Any]) -> Landing | None:
+def evolve_landing(landing: Landing | None, event: Landed | LandingStage | LandingDone) -> Landing | None:
     """The landing sub-state after a ``landed``/``landing_stage``/``landing_done`` event."""
-    if event_type == LANDED:
-        if payload["stage"] is None:
+    if isinstance(event, Landed):
+        if event.stage is None:
             return None
-        return Landing(
-            payload["network"], payload["space"], payload["stage"], lengths=tuple(payload.get("lengths", ALL_LENGTHS))
-        )
-    if event_type == LANDING_STAGE:
-        return replace(landing, stage=payload["stage"], price=payload["price"], victim=payload["victim"])
-    if event_type == LANDING_DONE:
-        return None
-    return landing
+        return Landing(event.network, event.space, event.stage, lengths=tuple(event.lengths))
+    if isinstance(event, LandingStage):
+        assert landing is not None, "a landing stage with no landing"
+        return replace(landing, stage=event.stage, price=event.price, victim=event.victim)
+    return None
 
 
-def describe_space_event(event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_space_event(event: SpaceEvent) -> str:
     """One public line per space event."""
-    if event_type == LANDED:
-        return f"{payload['network']} lands on {SPACES[payload['space']][0]} ({payload['rule']})"
-    if event_type == LANDING_STAGE:
-        if payload["stage"] == "movie_offer":
-            return f"The Academy Award Movie costs {format_dollars(payload['price'])} (TV Wars 3.2)"
-        return f"{payload['victim']} must choose what to give up (TV Wars 9.2, 9.3)"
-    if event_type == LANDING_DONE:
-        return f"{payload['network']}: {payload['outcome']} ({payload['rule']})"
-    if event_type == TILE_ENTRY_OPENED:
-        return f"{payload['network']} looks at its new tile privately (TV Wars 9.1)"
-    if event_type == BEST_NETWORK_NEWS_PASSED:
-        return f"{payload['network']} takes Best Network News from {payload['from']} (TV Wars 6.3)"
-    if event_type == RATINGS_WAR_CALLED:
-        sweeps = "February Sweeps " if payload["february_sweeps"] else ""
-        return f"{payload['network']} calls a {sweeps}Ratings War: every network sets its line-up (TV Wars 6)"
-    if event_type == TURN_PASSED:
-        return f"{payload['network']}'s turn"
-    raise ValueError(f"not a space event: {event_type!r}")
+    if isinstance(event, Landed):
+        return f"{event.network} lands on {SPACES[event.space][0]} ({event.rule})"
+    if isinstance(event, LandingStage):
+        if event.stage == "movie_offer":
+            return f"The Academy Award Movie costs {format_dollars(event.price)} (TV Wars 3.2)"
+        return f"{event.victim} must choose what to give up (TV Wars 9.2, 9.3)"
+    if isinstance(event, LandingDone):
+        return f"{event.network}: {event.outcome} ({event.rule})"
+    if isinstance(event, TileEntryOpened):
+        return f"{event.network} looks at its new tile privately (TV Wars 9.1)"
+    if isinstance(event, BestNetworkNewsPassed):
+        return f"{event.network} takes Best Network News from {event.from_} (TV Wars 6.3)"
+    if isinstance(event, RatingsWarCalled):
+        sweeps = "February Sweeps " if event.february_sweeps else ""
+        return f"{event.network} calls a {sweeps}Ratings War: every network sets its line-up (TV Wars 6)"
+    if isinstance(event, TurnPassed):
+        return f"{event.network}'s turn"
+    raise ValueError(f"not a space event: {event!r}")
 
 
 __all__ = [
@@ -753,7 +742,7 @@ __all__ = [
     "TileEntry",
     "SPACES",
     "BULLETIN_EFFECTS",
-    "SPACE_EVENTS",
+    "SPACE_EVENT_CLASSES",
     "land",
     "after_auction",
 ]

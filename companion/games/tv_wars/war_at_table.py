@@ -45,7 +45,7 @@ Events (type: payload; all JSON-able)
 
 Integration with :class:`companion.games.tv_wars.TvWars` (a few lines): keep a ``war:
 WarAtTable|None`` in the state; on ``ratings_war_called`` call :func:`start_war`; while
-:func:`war_active` route commands to :func:`decide_war`, fold events of :data:`WAR_EVENTS` with
+:func:`war_active` route commands to :func:`decide_war`, fold events of :data:`WAR_EVENT_CLASSES` with
 :func:`evolve_war`, ask :func:`war_pending_dice` for dice, describe with :func:`describe_war_event`, and
 show :func:`war_status` and :func:`war_view` (public) or :func:`war_private_view` (the owner's panel).
 """
@@ -56,19 +56,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeGuard
 
-from companion.bank import Movement, check_movement, format_dollars
 from companion.checks import is_whole
 from companion.commands import BANK, AnswerDice, Command
 from companion.dice import DiceRequest, check_answer, roll_payload
 from companion.errors import IllegalCommand, InsufficientFunds, MalformedCommand
-from companion.events import NewEvent
+from companion.games.tv_wars.bank import Movement, check_movement, format_dollars
+from companion.games.tv_wars.events import (
+    BonusReturned,
+    LineupEntered,
+    LineupLocked,
+    LineupsRevealed,
+    NetworkOut,
+    PreemptionDecided,
+    ProgramLost,
+    RatingsWarEnded,
+    RatingsWarStarted,
+    SlotResolved,
+    TvWarsEvent,
+    WarDiceRolled,
+)
 from companion.games.tv_wars.holdings import (
-    BONUS_RETURNED,
-    NETWORK_OUT,
     PREEMPTION,
-    PROGRAM_LOST,
     SUPER_BOWL,
     BonusTile,
     Holdings,
@@ -98,26 +108,37 @@ from companion.words import count, verb
 
 PROMOTION_PRICE = 5_000  # dollars, 6.6
 
-RATINGS_WAR_STARTED = "ratings_war_started"
-LINEUP_ENTERED = "ratings_war_lineup_entered"
-LINEUP_LOCKED = "ratings_war_lineup_locked"
-LINEUPS_REVEALED = "ratings_war_revealed"
-PREEMPTION_DECIDED = "ratings_war_preemption"
-WAR_DICE_ROLLED = "ratings_war_dice_rolled"
-SLOT_RESOLVED = "ratings_war_slot_resolved"
-RATINGS_WAR_ENDED = "ratings_war_ended"
+RATINGS_WAR_STARTED = RatingsWarStarted.TYPE
+LINEUP_ENTERED = LineupEntered.TYPE
+LINEUP_LOCKED = LineupLocked.TYPE
+LINEUPS_REVEALED = LineupsRevealed.TYPE
+PREEMPTION_DECIDED = PreemptionDecided.TYPE
+WAR_DICE_ROLLED = WarDiceRolled.TYPE
+SLOT_RESOLVED = SlotResolved.TYPE
+RATINGS_WAR_ENDED = RatingsWarEnded.TYPE
 #: The events :func:`evolve_war` folds (the holdings events of the consequences are the game's own).
-WAR_EVENTS = (
-    RATINGS_WAR_STARTED,
-    LINEUP_ENTERED,
-    LINEUP_LOCKED,
-    LINEUPS_REVEALED,
-    PREEMPTION_DECIDED,
-    WAR_DICE_ROLLED,
-    SLOT_RESOLVED,
-    RATINGS_WAR_ENDED,
+WAR_EVENT_CLASSES = (
+    RatingsWarStarted,
+    LineupEntered,
+    LineupLocked,
+    LineupsRevealed,
+    PreemptionDecided,
+    WarDiceRolled,
+    SlotResolved,
+    RatingsWarEnded,
 )
-#: After these the journal is worth backing up (the end of a war).
+WarEvent = (
+    RatingsWarStarted
+    | LineupEntered
+    | LineupLocked
+    | LineupsRevealed
+    | PreemptionDecided
+    | WarDiceRolled
+    | SlotResolved
+    | RatingsWarEnded
+)
+#: Their journal type names.
+WAR_EVENTS = tuple(cls.TYPE for cls in WAR_EVENT_CLASSES)
 WAR_SAFE_POINT_EVENTS = (RATINGS_WAR_ENDED,)
 
 LINE_UPS, REVEAL, PREEMPT, DICE, OVER = "line-ups", "reveal", "preemption", "dice", "over"
@@ -279,8 +300,8 @@ class WarAtTable:
         raise MalformedCommand(f"no revealed program {ref.label}")
 
 
-def war_active(war: WarAtTable | None) -> bool:
-    """Whether a Ratings War is under way (started and not over)."""
+def war_active(war: WarAtTable | None) -> TypeGuard[WarAtTable]:
+    """Whether a Ratings War is under way (started and not over); a type guard: ``war`` is then a war."""
     return war is not None and not war.over
 
 
@@ -291,7 +312,7 @@ def _only_unplayable(holdings: Holdings) -> bool:
     return bool(holdings.programs) and all(t.kind in (SUPER_BOWL, PREEMPTION) for t in holdings.programs)
 
 
-def _out_events(network: str, holdings: Holdings, lost: set[str], reason: str, rule: str) -> list[NewEvent]:
+def _out_events(network: str, holdings: Holdings, lost: set[str], reason: str, rule: str) -> list[TvWarsEvent]:
     """Return the tiles of a network left without programming and put it out (3, 5.11)."""
     events = []
     for tile in holdings.bonuses:
@@ -313,12 +334,11 @@ def _out_events(network: str, holdings: Holdings, lost: set[str], reason: str, r
             ),
         )
         events.append(
-            NewEvent(
-                BONUS_RETURNED,
+            BonusReturned.from_payload(
                 {"network": network, "tile_id": tile.id, "reason": why, "rule": tile_rule, "destination": destination},
             )
         )
-    events.append(NewEvent(NETWORK_OUT, {"network": network, "reason": reason, "rule": rule}))
+    events.append(NetworkOut.from_payload({"network": network, "reason": reason, "rule": rule}))
     return events
 
 
@@ -330,7 +350,7 @@ def start_war(
     out: Sequence[str] = (),
     best_network_news: str | None = None,
     house_rules: HouseRules = HouseRules(),
-) -> list[NewEvent]:
+) -> list[TvWarsEvent]:
     """The events that start a Ratings War when ``landed_by`` lands on a Ratings War space (6), or a
     February Sweeps one (``february_sweeps``, 9.8).
 
@@ -347,7 +367,7 @@ def start_war(
         raise MalformedCommand(f"unknown network {landed_by!r}; networks are {', '.join(holdings_by_network)}")
     if not isinstance(february_sweeps, bool):
         raise MalformedCommand(f"february_sweeps is true or false, not {february_sweeps!r}")
-    events: list[NewEvent] = []
+    events: list[TvWarsEvent] = []
     fighting = []
     for network, holdings in holdings_by_network.items():
         if network in out or not holdings.programs:
@@ -356,8 +376,7 @@ def start_war(
             for tile in holdings.programs:
                 if tile.kind == SUPER_BOWL:
                     events.append(
-                        NewEvent(
-                            PROGRAM_LOST,
+                        ProgramLost.from_payload(
                             {
                                 "network": network,
                                 "tile_id": tile.id,
@@ -369,8 +388,7 @@ def start_war(
                     )
                 else:
                     events.append(
-                        NewEvent(
-                            PROGRAM_LOST,
+                        ProgramLost.from_payload(
                             {
                                 "network": network,
                                 "tile_id": tile.id,
@@ -393,8 +411,7 @@ def start_war(
         (n for n in fighting if any(t.kind == PREEMPTION for t in holdings_by_network[n].programs)), None
     )
     events.append(
-        NewEvent(
-            RATINGS_WAR_STARTED,
+        RatingsWarStarted.from_payload(
             {
                 "landed_by": landed_by,
                 "february_sweeps": february_sweeps,
@@ -408,8 +425,7 @@ def start_war(
     if len(fighting) < 2:
         alone = f"only {fighting[0]} has programming" if fighting else "no network has programming"
         events.append(
-            NewEvent(
-                RATINGS_WAR_ENDED,
+            RatingsWarEnded.from_payload(
                 {
                     "cancelled": [],
                     "networks_out": [],
@@ -498,7 +514,7 @@ def _check_promotion(network: str, promotion: Any, balances: Mapping[str, int]) 
 
 def _enter(
     war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: EnterLineUp, balances: Mapping[str, int]
-) -> list[NewEvent]:
+) -> list[TvWarsEvent]:
     if war.phase != LINE_UPS:
         raise IllegalCommand("the line-ups are all locked in; nobody may change one now", "TV Wars 6")
     entry = war.entry(command.network)
@@ -508,8 +524,7 @@ def _enter(
     _check_promotion(entry.network, command.promotion, balances)
     build_lineup(war, entry.network, holdings_by_network[entry.network], placements, command.promotion)
     return [
-        NewEvent(
-            LINEUP_ENTERED,
+        LineupEntered.from_payload(
             {"network": entry.network, "placements": [list(p) for p in placements], "promotion": command.promotion},
         )
     ]
@@ -517,8 +532,8 @@ def _enter(
 
 def _lock(
     war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp, balances: Mapping[str, int]
-) -> list[NewEvent]:
-    entered: list[NewEvent] = []
+) -> list[TvWarsEvent]:
+    entered: list[TvWarsEvent] = []
     if command.placements is not None:  # enter exactly what is on the screen, then lock it
         entered = _enter(
             war,
@@ -527,13 +542,13 @@ def _lock(
             balances,
         )
         for event in entered:
-            war = evolve_war(war, event.type, event.payload)
+            war = evolve_war(war, event)
     return entered + _lock_entered(war, holdings_by_network, command, balances)
 
 
 def _lock_entered(
     war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: LockLineUp, balances: Mapping[str, int]
-) -> list[NewEvent]:
+) -> list[TvWarsEvent]:
     entry = war.entry(command.network)
     if entry.locked:
         raise IllegalCommand(f"{entry.network} is already locked in", "TV Wars 6")
@@ -543,7 +558,7 @@ def _lock_entered(
         raise IllegalCommand(f"{entry.network} has not entered a line-up yet", "TV Wars 6, 6.1")
     _check_promotion(entry.network, entry.promotion, balances)
     build_lineup(war, entry.network, holdings_by_network[entry.network], entry.placements, entry.promotion)
-    events = [NewEvent(LINEUP_LOCKED, {"network": entry.network, "promotion": entry.promotion})]
+    events = [LineupLocked.from_payload({"network": entry.network, "promotion": entry.promotion})]
     if entry.promotion:
         movement = Movement(
             entry.network, BANK, PROMOTION_PRICE, "Promotion: +10 on every program in this Ratings War", "TV Wars 6.6"
@@ -552,7 +567,7 @@ def _lock_entered(
     return events
 
 
-def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> list[NewEvent]:
+def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> list[TvWarsEvent]:
     if war.revealed is not None:
         raise IllegalCommand("the line-ups are already revealed", "TV Wars 6")
     waiting = [entry.network for entry in war.entries if not entry.locked]
@@ -576,10 +591,10 @@ def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> lis
                 ],
             }
         )
-    return [NewEvent(LINEUPS_REVEALED, {"lineups": lineups})]
+    return [LineupsRevealed.from_payload({"lineups": lineups})]
 
 
-def _preempt(war: WarAtTable, command: PlacePreemption) -> list[NewEvent]:
+def _preempt(war: WarAtTable, command: PlacePreemption) -> list[TvWarsEvent]:
     war.entry(command.network)
     if war.revealed is None:
         raise IllegalCommand("the Preemption tile is placed after seeing the revealed line-ups", "TV Wars 9.91")
@@ -605,10 +620,10 @@ def _preempt(war: WarAtTable, command: PlacePreemption) -> list[NewEvent]:
                 f"{start} is not the start of one",
                 "TV Wars 9.91",
             )
-    return [NewEvent(PREEMPTION_DECIDED, {"network": command.network, "start": start})]
+    return [PreemptionDecided.from_payload({"network": command.network, "start": start})]
 
 
-def _answer(war: WarAtTable, command: AnswerDice) -> list[NewEvent]:
+def _answer(war: WarAtTable, command: AnswerDice) -> list[TvWarsEvent]:
     pending = war.resolution.pending if war.phase == DICE else None
     if pending is None:
         raise IllegalCommand(
@@ -617,8 +632,7 @@ def _answer(war: WarAtTable, command: AnswerDice) -> list[NewEvent]:
         )
     values = check_answer(pending.request, command.roller, command.values, command.source)
     return [
-        NewEvent(
-            WAR_DICE_ROLLED,
+        WarDiceRolled.from_payload(
             {"key": pending.key, **roll_payload(pending.request, command.roller, values, command.source)},
         )
     ]
@@ -626,7 +640,7 @@ def _answer(war: WarAtTable, command: AnswerDice) -> list[NewEvent]:
 
 def decide_war(
     war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: Command, *, balances: Mapping[str, int]
-) -> list[NewEvent]:
+) -> list[TvWarsEvent]:
     """The events ``command`` causes in the war ``war``, given every network's ``holdings_by_network``
     and cash ``balances`` (dollars): :class:`EnterLineUp`, :class:`LockLineUp`, :class:`RevealLineUps`,
     :class:`PlacePreemption` and :class:`~companion.commands.AnswerDice` for :func:`war_pending_dice`.
@@ -654,17 +668,17 @@ def decide_war(
         raise IllegalCommand(f"a Ratings War is under way: {war_status(war)}", "TV Wars 6")
     after = war
     for event in events:
-        after = evolve_war(after, event.type, event.payload)
+        after = evolve_war(after, event)
     return events + _advance(after, holdings_by_network)
 
 
-def _advance(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> list[NewEvent]:
+def _advance(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> list[TvWarsEvent]:
     """Slot events for the half-hours settled since the last report and, when complete, the end."""
     resolution = war.resolution
     if resolution is None:
         return []
     events = [
-        NewEvent(SLOT_RESOLVED, {"index": slot.index, "slot": slot_dict(slot)})
+        SlotResolved.from_payload({"index": slot.index, "slot": slot_dict(slot)})
         for slot in resolution.slots[war.slots_reported :]
     ]
     if resolution.complete:
@@ -677,7 +691,7 @@ def _advance(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> li
 
 def war_consequences(
     war: WarAtTable, resolution: Resolution, holdings_by_network: Mapping[str, Holdings]
-) -> list[NewEvent]:
+) -> list[TvWarsEvent]:
     """The holdings events after a complete war, then ``ratings_war_ended``:
 
     * a cancelled program leaves play (6.8); a played Academy Award Movie leaves play (3.21); a played
@@ -690,7 +704,7 @@ def war_consequences(
     """
     if not resolution.complete:
         raise IllegalCommand(f"the Ratings War is not over: {resolution.pending.request.describe()}")
-    events: list[NewEvent] = []
+    events: list[TvWarsEvent] = []
     lost_programs: dict[str, set[str]] = {n: set() for n in war.networks}
     lost_bonuses: dict[str, set[str]] = {n: set() for n in war.networks}
     super_bowl_owner = None
@@ -722,8 +736,7 @@ def war_consequences(
             reason = None
         if reason is not None:
             events.append(
-                NewEvent(
-                    PROGRAM_LOST,
+                ProgramLost.from_payload(
                     {
                         "network": ref.network,
                         "tile_id": program_id,
@@ -743,8 +756,7 @@ def war_consequences(
                     "out of play": "played Critics' Choice/Viewers' Views tiles leave play",
                 }[fate.destination]
                 events.append(
-                    NewEvent(
-                        BONUS_RETURNED,
+                    BonusReturned.from_payload(
                         {
                             "network": ref.network,
                             "tile_id": bonus_id,
@@ -758,8 +770,7 @@ def war_consequences(
     for lineup in resolution.war.lineups:
         if lineup.preemption is not None:
             events.append(
-                NewEvent(
-                    PROGRAM_LOST,
+                ProgramLost.from_payload(
                     {
                         "network": lineup.network,
                         "tile_id": "PREEMPTION",
@@ -789,8 +800,7 @@ def war_consequences(
         )
     )
     events.append(
-        NewEvent(
-            RATINGS_WAR_ENDED,
+        RatingsWarEnded.from_payload(
             {"cancelled": cancelled, "networks_out": out, "super_bowl_auction": super_bowl_owner, "summary": summary},
         )
     )
@@ -800,9 +810,9 @@ def war_consequences(
 # -- evolve --------------------------------------------------------------------------------------------------
 
 
-def _war_from_reveal(payload: Mapping[str, Any], war: WarAtTable) -> tuple[War, tuple]:
+def _war_from_reveal(event: LineupsRevealed, war: WarAtTable) -> tuple[War, tuple]:
     lineups, ids = [], []
-    for item in payload["lineups"]:
+    for item in event.lineups:
         placements = []
         at = 0
         for program in item["programs"]:
@@ -822,51 +832,48 @@ def _war_from_reveal(payload: Mapping[str, Any], war: WarAtTable) -> tuple[War, 
     return War(tuple(lineups), war.february_sweeps, war.house_rules), tuple(ids)
 
 
-def evolve_war(war: WarAtTable | None, event_type: str, payload: Mapping[str, Any]) -> WarAtTable:
-    """The war after one of :data:`WAR_EVENTS` (pure). ``ratings_war_started`` makes a new war from
-    ``None`` (or replaces a finished one). Raises ``ValueError`` for another event type."""
-    if event_type == RATINGS_WAR_STARTED:
+def evolve_war(war: WarAtTable | None, event: WarEvent) -> WarAtTable:
+    """The war after one of :data:`WAR_EVENT_CLASSES` (pure). ``ratings_war_started`` makes a new war from
+    ``None`` (or replaces a finished one). Raises ``ValueError`` for another event."""
+    if isinstance(event, RatingsWarStarted):
         return WarAtTable(
-            payload["landed_by"],
-            payload["february_sweeps"],
-            tuple(Entry(n) for n in payload["networks"]),
-            payload["best_network_news"],
-            payload["preemption_holder"],
-            HouseRules(payload["counter_programming_four"]),
+            event.landed_by,
+            event.february_sweeps,
+            tuple(Entry(n) for n in event.networks),
+            event.best_network_news,
+            event.preemption_holder,
+            HouseRules(event.counter_programming_four),
         )
     if war is None:
-        raise ValueError(f"no Ratings War to apply {event_type!r} to")
-    if event_type == LINEUP_ENTERED:
+        raise ValueError(f"no Ratings War to apply {event!r} to")
+    if isinstance(event, LineupEntered):
         return replace(
             war,
             entries=tuple(
                 replace(
-                    e,
-                    placements=tuple((p, b) for p, b in payload["placements"]),
-                    promotion=payload["promotion"],
-                    entered=True,
+                    e, placements=tuple((p, b) for p, b in event.placements), promotion=event.promotion, entered=True
                 )
-                if e.network == payload["network"]
+                if e.network == event.network
                 else e
                 for e in war.entries
             ),
         )
-    if event_type == LINEUP_LOCKED:
+    if isinstance(event, LineupLocked):
         return replace(
-            war, entries=tuple(replace(e, locked=True) if e.network == payload["network"] else e for e in war.entries)
+            war, entries=tuple(replace(e, locked=True) if e.network == event.network else e for e in war.entries)
         )
-    if event_type == LINEUPS_REVEALED:
-        revealed, ids = _war_from_reveal(payload, war)
+    if isinstance(event, LineupsRevealed):
+        revealed, ids = _war_from_reveal(event, war)
         return replace(war, revealed=revealed, tile_ids=ids)
-    if event_type == PREEMPTION_DECIDED:
-        return replace(war, preemption=(payload["network"], payload["start"]))
-    if event_type == WAR_DICE_ROLLED:
-        return replace(war, dice=war.dice + ((payload["key"], tuple(payload["values"]), payload["source"]),))
-    if event_type == SLOT_RESOLVED:
-        return replace(war, slots_reported=payload["index"] + 1)
-    if event_type == RATINGS_WAR_ENDED:
-        return replace(war, over=True, summary=payload["summary"])
-    raise ValueError(f"not a Ratings War event: {event_type!r}")
+    if isinstance(event, PreemptionDecided):
+        return replace(war, preemption=(event.network, event.start))
+    if isinstance(event, WarDiceRolled):
+        return replace(war, dice=war.dice + ((event.key, tuple(event.values), event.source),))
+    if isinstance(event, SlotResolved):
+        return replace(war, slots_reported=event.index + 1)
+    if isinstance(event, RatingsWarEnded):
+        return replace(war, over=True, summary=event.summary)
+    raise ValueError(f"not a Ratings War event: {event!r}")
 
 
 # -- dice, status, history ------------------------------------------------------------------------------------
@@ -917,46 +924,50 @@ def _lineup_text(item: Mapping[str, Any]) -> str:
     return f"{item['network']}{extra}: {', '.join(parts)}"
 
 
-def describe_war_event(event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_war_event(event: WarEvent) -> str:
     """One history line per war event. Before the reveal the lines name no tile, rating or bonus (9.1)."""
-    if event_type == RATINGS_WAR_STARTED:
-        sweeps = "February Sweeps " if payload["february_sweeps"] else ""
+    if isinstance(event, RatingsWarStarted):
+        sweeps = "February Sweeps " if event.february_sweeps else ""
         return (
-            f"{sweeps}Ratings War called by {payload['landed_by']}: {', '.join(payload['networks'])} "
+            f"{sweeps}Ratings War called by {event.landed_by}: {', '.join(event.networks)} "
             f"enter their line-ups secretly (TV Wars 6{', 9.8' if sweeps else ''})"
         )
-    if event_type == LINEUP_ENTERED:
-        return f"{payload['network']} enters its line-up (secret until the reveal, TV Wars 9.1)"
-    if event_type == LINEUP_LOCKED:
-        return f"{payload['network']} locked in (TV Wars 6)"
-    if event_type == LINEUPS_REVEALED:
-        return "Line-ups revealed (TV Wars 6): " + "; ".join(_lineup_text(item) for item in payload["lineups"])
-    if event_type == PREEMPTION_DECIDED:
-        if payload["start"] is None:
-            return f"{payload['network']} keeps the Preemption tile off the card (TV Wars 9.91)"
+    if isinstance(event, LineupEntered):
+        return f"{event.network} enters its line-up (secret until the reveal, TV Wars 9.1)"
+    if isinstance(event, LineupLocked):
+        return f"{event.network} locked in (TV Wars 6)"
+    if isinstance(event, LineupsRevealed):
+        return "Line-ups revealed (TV Wars 6): " + "; ".join(_lineup_text(item) for item in event.lineups)
+    if isinstance(event, PreemptionDecided):
+        if event.start is None:
+            return f"{event.network} keeps the Preemption tile off the card (TV Wars 9.91)"
         return (
-            f"{payload['network']} preempts {span_label(payload['start'], 2)}: no competition, no "
+            f"{event.network} preempts {span_label(event.start, 2)}: no competition, no "
             f"cancellation and no Lead-In from it (TV Wars 9.91)"
         )
-    if event_type == WAR_DICE_ROLLED:
-        values = payload["values"]
+    if isinstance(event, WarDiceRolled):
+        values = event.values
         return (
-            f"{payload['roller']} rolled {'+'.join(map(str, values))} = {sum(values)} ({payload['source']}) "
-            f"for the {payload['reason']} ({payload['rule']})"
+            f"{event.roller} rolled {'+'.join(map(str, values))} = {sum(values)} ({event.source}) "
+            f"for the {event.reason} ({event.rule})"
         )
-    if event_type == SLOT_RESOLVED:
-        slot = payload["slot"]
-        if slot["preempted_by"]:
-            return f"{slot['slot']}: preempted by {slot['preempted_by']} (TV Wars 9.91)"
-        lines = [score["line"] for score in slot["scores"]]
-        lines += [tie["text"] for tie in slot["ties"]]
-        if slot["cancelled"]:
-            lines.append(slot["cancelled"]["text"])
-        lines += slot["notes"]
-        return f"{slot['slot']}: " + " ".join(lines or ["no programs on the air."])
-    if event_type == RATINGS_WAR_ENDED:
-        return payload["summary"]
-    raise ValueError(f"not a Ratings War event: {event_type!r}")
+    if isinstance(event, SlotResolved):
+        return _slot_text(event.slot)
+    if isinstance(event, RatingsWarEnded):
+        return event.summary
+    raise ValueError(f"not a Ratings War event: {event!r}")
+
+
+def _slot_text(slot: Mapping[str, Any]) -> str:
+    """A resolved slot (the resolver's :func:`~companion.games.tv_wars.ratings_war.slot_dict`) in words."""
+    if slot["preempted_by"]:
+        return f"{slot['slot']}: preempted by {slot['preempted_by']} (TV Wars 9.91)"
+    lines = [score["line"] for score in slot["scores"]]
+    lines += [tie["text"] for tie in slot["ties"]]
+    if slot["cancelled"]:
+        lines.append(slot["cancelled"]["text"])
+    lines += slot["notes"]
+    return f"{slot['slot']}: " + " ".join(lines or ["no programs on the air."])
 
 
 # -- views ----------------------------------------------------------------------------------------------------
@@ -1178,7 +1189,7 @@ __all__ = [
     "GridRow",
     "GridCell",
     "PrivateWarView",
-    "WAR_EVENTS",
+    "WAR_EVENT_CLASSES",
     "WAR_SAFE_POINT_EVENTS",
     "PROMOTION_PRICE",
     "start_war",

@@ -24,9 +24,8 @@ the highlighted tile's secret value and whether the line-up is legal (``war_priv
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kivy.factory import Factory
@@ -39,11 +38,11 @@ from kivy.uix.popup import Popup
 from kivy.uix.scrollview import ScrollView
 from kivy.utils import get_color_from_hex
 
-from companion.bank import format_dollars
 from companion.commands import Command
 from companion.errors import CommandError
 from companion.games import PlayerView
 from companion.games.tv_wars import (
+    TV_WARS,
     Bid,
     Bulletin,
     BuyMovie,
@@ -59,31 +58,22 @@ from companion.games.tv_wars import (
     Steal,
 )
 from companion.games.tv_wars.auction import BID_STEP, OPENING_BID
+from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.bankruptcy import sale_value
 from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS, Holdings, ProgramTile
 from companion.games.tv_wars.setup import STARTING_LENGTHS
 from companion.games.tv_wars.spaces import SPACES
+from companion.games.tv_wars.view import (
+    SHORT_BONUS,
+    SPECIAL_KINDS,
+    TYPE_COLOURS,
+    TYPE_LETTERS,
+    bonus_text,
+    peek_lines,
+    tile_code,
+    type_counts,
+)
 from ui.games import GameBoard
-
-#: The tiles' colours on screen (3: green Situation Comedy, red Action/Adventure, blue Drama, yellow Other).
-TYPE_COLOURS = {"green": "#66bb6a", "red": "#ef5350", "blue": "#42a5f5", "yellow": "#ffee58"}
-#: One-letter type codes for the panels (plain ASCII) and the cards.
-TYPE_LETTERS = {"green": "S", "red": "A", "blue": "D", "yellow": "O"}
-SPECIAL_KINDS = {"movie": "Mv", "super_bowl": "SB", "preemption": "Pre"}
-SHORT_BONUS = {"Star": "Star", "Emmy": "Emmy", "Critics' Choice": "CC", "Viewers' Views": "VV"}
-
-
-# -- pure helpers (no widgets): what the cards, panels and action strip show ---------------------------------
-
-
-def type_counts(holdings: Holdings) -> list[tuple[str, int]]:
-    """Public (9.1) half-hours per kind, in a fixed order: ``[("green", 6), ("red", 5), ..., ("movie", 4)]``
-    (colours for conventional programs and Specials, then ``movie``, ``super_bowl``, ``preemption``)."""
-    totals: Counter = Counter()
-    for tile in holdings.programs:
-        totals[tile.colour if tile.kind in ("program", "special") else tile.kind] += tile.length
-    order = list(TYPE_COLOURS) + list(SPECIAL_KINDS)
-    return [(kind, totals[kind]) for kind in order if totals[kind]]
 
 
 def programming_markup(holdings: Holdings) -> str:
@@ -98,67 +88,6 @@ def programming_markup(holdings: Holdings) -> str:
     return " ".join(parts) or "no programs"
 
 
-def bonus_text(holdings: Holdings) -> str:
-    """Public bonus tile counts (9.1), short: ``"2 Star 1 Emmy 1 CC"`` (values stay secret)."""
-    return " ".join(f"{count} {SHORT_BONUS[label]}" for label, count in holdings.bonus_counts().items())
-
-
-def panel_player(player: PlayerView, holdings: Holdings | None) -> PlayerView:
-    """``player`` for its OLED panel: cash stays the big figure; once the network's tiles are tracked the two
-    lines under it are its programming at a glance (``"20hh S6 A5 D5 O4"``) and its bonus tile counts
-    (``"Star 1 Emmy 1"``; plain ASCII, 9.1: counts only). Untracked networks keep the half-hours line."""
-    if holdings is None or not holdings.tracked:
-        return player
-    mix = " ".join(
-        f"{TYPE_LETTERS.get(kind, SPECIAL_KINDS.get(kind, kind))}{count if kind != 'preemption' else ''}"
-        for kind, count in type_counts(holdings)
-    )
-    lines = [f"{holdings.half_hours}hh {mix}".strip()]
-    bonuses = bonus_text(holdings)
-    if bonuses:
-        lines.append(bonuses)
-    return PlayerView(
-        player.name,
-        player.colour,
-        player.balance,
-        player.tracks,
-        player.badges,
-        player.turn,
-        player.headline,
-        tuple(lines),
-    )
-
-
-def tile_code(tile: ProgramTile) -> str:
-    """A program's secret value in a few ASCII characters for the owner's panel: ``"D70"`` (Drama, 70 RP),
-    ``"OSp"`` (a Special of type Other), ``"Mv100"``, ``"SB"``, ``"Pre"``."""
-    if tile.kind == "movie":
-        return "Mv100"
-    if tile.kind in ("super_bowl", "preemption"):
-        return SPECIAL_KINDS[tile.kind]
-    return f"{TYPE_LETTERS[tile.colour]}{'Sp' if tile.kind == 'special' else tile.rating}"
-
-
-def peek_lines(holdings: Holdings) -> list[str]:
-    """The owner's private figures for a peek (9.1), compact ASCII for a 128×64 panel: programs grouped by
-    length (``"30: S30 S40 A50 A60 D20"``), then bonus tiles with values (``"Star30 CC-31"``)."""
-    if not holdings.tracked:
-        return ["No tiles entered yet (TV Wars 2.3)"]
-    by_length: dict[int, list[str]] = {}
-    for tile in holdings.programs:
-        by_length.setdefault(tile.length, []).append(tile_code(tile))
-    lines = [f"{length * 30}: {' '.join(codes)}" for length, codes in sorted(by_length.items())]
-    bonuses = [
-        f"{SHORT_BONUS[t.label]}{t.value:+d}"
-        if t.kind in ("critics_choice", "viewers_views")
-        else f"{SHORT_BONUS[t.label]}{t.value}"
-        for t in holdings.bonuses
-    ]
-    if bonuses:
-        lines.append(" ".join(bonuses))
-    return lines or ["No programs"]
-
-
 def public_tile_label(tile: ProgramTile) -> str:
     """A program by public facts only (9.1): ``"P7 60 min Drama"``, ``"M2 Movie"``."""
     if tile.kind == "movie":
@@ -171,13 +100,53 @@ def public_tile_label(tile: ProgramTile) -> str:
 @dataclass(frozen=True)
 class Action:
     """One button of the action strip: ``label``; either a ``command`` to post or a ``dialog`` name (with
-    ``args``) for :class:`TvWarsBoard` to open; ``enabled``."""
+    ``args``, the network first) for :class:`TvWarsBoard` to open, for a command of class ``kind``;
+    ``enabled``, and when not the rules' ``reason`` (from :meth:`TvWars.legal_commands
+    <companion.games.tv_wars.rules.TvWars.legal_commands>`, shown, never matched)."""
 
     label: str
     command: Command | None = None
     dialog: str = ""
     args: tuple = ()
     enabled: bool = True
+    kind: str = ""
+    reason: str = ""
+
+
+def _seat_of(action: Action, state) -> str | None:
+    """The network an action is for: its dialog's first argument, its command's network or roller."""
+    if action.args:
+        return action.args[0]
+    for name in ("network", "roller"):
+        if action.command is not None and hasattr(action.command, name):
+            return getattr(action.command, name)
+    if action.command is not None:  # a command any network may make (reveal the line-ups)
+        return state.names[0]
+    return None
+
+
+def with_legal(state, actions: list[Action]) -> list[Action]:
+    """``actions`` enabled, disabled and explained by the rules' :meth:`legal_commands` for each one's
+    network: a command is enabled when it is offered enabled as it is; a dialog when an offer of its
+    ``kind`` is. Actions that are no command (the grid, the assets) stay as they are."""
+    offers: dict[str, tuple] = {}
+    out = []
+    for action in actions:
+        seat = _seat_of(action, state)
+        if seat is None or (action.command is None and not action.kind):
+            out.append(action)
+            continue
+        if seat not in offers:
+            offers[seat] = TV_WARS.legal_commands(state, seat)
+        if action.command is not None:
+            match = [o for o in offers[seat] if o.command == action.command]
+        else:
+            match = [o for o in offers[seat] if o.kind == action.kind and o.command is None]
+        if not match:
+            out.append(replace(action, enabled=False, reason=f"{seat} cannot do that now"))
+        else:
+            out.append(replace(action, enabled=match[0].enabled, reason=match[0].reason))
+    return out
 
 
 def _war(state) -> Any:
@@ -185,14 +154,25 @@ def _war(state) -> Any:
 
 
 def plan_actions(state, view) -> tuple[str, list[Action]]:
-    """What the action strip shows for ``state``: ``(prompt, actions)``. Public facts only (9.1). The order
-    of checks follows what the table waits for (the engine's ``busy``)."""
+    """What the action strip shows for ``state``: ``(prompt, actions)``, each action enabled or not as the
+    rules' :meth:`legal_commands` say (:func:`with_legal`). Public facts only (9.1)."""
+    prompt, actions = _plan(state, view)
+    actions = with_legal(state, actions)
+    why = [f"{a.label}: {a.reason}" for a in actions if not a.enabled and a.reason]
+    return (prompt + " [" + "; ".join(why) + "]" if why else prompt), actions
+
+
+def _plan(state, view) -> tuple[str, list[Action]]:
+    """The prompt and the buttons for what the table waits for (the engine's ``busy``), in that order."""
     if state.finished:
         return f"Game over: {state.end_reason}", [Action("Assets and winner", dialog="assets")]
     actions: list[Action] = []
     missing = [n.name for n in state.networks if not n.holdings.tracked]
     if missing:
-        actions = [Action(f"{name}: starting programs", dialog="starting", args=(name,)) for name in missing]
+        actions = [
+            Action(f"{name}: starting programs", dialog="starting", args=(name,), kind="SelectStartingProgramming")
+            for name in missing
+        ]
         if state.roll_off is not None:
             return "Best Network News roll-off (2.5); each network enters its starting programming (2.3)", actions
         return f"Each network enters its starting programming privately (2.3): {', '.join(missing)}", actions
@@ -211,7 +191,7 @@ def plan_actions(state, view) -> tuple[str, list[Action]]:
         return (
             f"{debt.network} owes {creditor} {format_dollars(debt.amount)}: it sells programs of its "
             f"choice at $500 per 10 RP per half-hour, no change (7)",
-            [Action(f"{debt.network}: sell a program", dialog="sell", args=(debt.network,))],
+            [Action(f"{debt.network}: sell a program", dialog="sell", args=(debt.network,), kind="SellProgram")],
         )
     if state.auction is not None:
         return _auction_actions(state)
@@ -219,13 +199,20 @@ def plan_actions(state, view) -> tuple[str, list[Action]]:
         entry = state.entry
         return (
             f"{entry.network} enters its new tile's value privately (9.1)",
-            [Action(f"{entry.network}: enter the value", dialog="tile_value", args=(entry.network,))],
+            [
+                Action(
+                    f"{entry.network}: enter the value",
+                    dialog="tile_value",
+                    args=(entry.network,),
+                    kind="EnterTileValue",
+                )
+            ],
         )
     landing = state.landing
     if landing is not None:
         return _landing_actions(state, landing)
     if state.playing:
-        actions = [Action(f"{state.turn} landed on...", dialog="landing", args=(state.turn,))]
+        actions = [Action(f"{state.turn} landed on...", dialog="landing", args=(state.turn,), kind="LandOn")]
         if war is not None:
             actions.append(Action("Last war's grid", dialog="grid"))
         return f"{state.turn}'s turn: roll the dice, move, then say where the token landed (2.5)", actions
@@ -235,7 +222,6 @@ def plan_actions(state, view) -> tuple[str, list[Action]]:
 def _auction_actions(state) -> tuple[str, list[Action]]:
     auction = state.auction
     bidder = auction.next_bidder
-    cash = state.network(bidder).cash
     high = f"high bid {auction.high_bidder} {format_dollars(auction.high_bid)}" if auction.high_bidder else "no bid yet"
     out = [f"{n} on Technical Difficulties (9.7)" for n in state.technical_difficulties]
     out += [f"{n} passed" for n in auction.passed]
@@ -248,13 +234,9 @@ def _auction_actions(state) -> tuple[str, list[Action]]:
     for raise_by in (0, BID_STEP):
         amount = auction.minimum + raise_by
         actions.append(
-            Action(
-                f"{bidder} bids {format_dollars(amount)}",
-                Bid(network=bidder, amount=amount, source="touch"),
-                enabled=amount <= cash,
-            )
+            Action(f"{bidder} bids {format_dollars(amount)}", Bid(network=bidder, amount=amount, source="touch"))
         )
-    actions.append(Action("Other bid", dialog="bid", args=(bidder,), enabled=auction.minimum <= cash))
+    actions.append(Action("Other bid", dialog="bid", args=(bidder,), kind="Bid"))
     actions.append(Action(f"{bidder} passes", PassBid(network=bidder, source="touch")))
     return prompt, actions
 
@@ -265,25 +247,22 @@ def _landing_actions(state, landing) -> tuple[str, list[Action]]:
     prompt = landing.status + f" ({SPACES[landing.space][1]})"
     if stage == "nominate":
         return prompt, [
-            Action("Nominate a program", dialog="nominate", args=(me,)),
+            Action("Nominate a program", dialog="nominate", args=(me,), kind="Nominate"),
             Action(f"{me} declines", Decline(network=me, source="touch")),
         ]
     if stage == "nominate_star":
         return prompt, [
             Action(f"Nominate a Star at {format_dollars(OPENING_BID)}", Nominate(network=me, source="touch")),
-            Action("Open higher", dialog="nominate", args=(me,)),
+            Action("Open higher", dialog="nominate", args=(me,), kind="Nominate"),
             Action(f"{me} declines", Decline(network=me, source="touch")),
         ]
     if stage == "movie_offer":
-        cash = state.network(me).cash
         return prompt, [
-            Action(
-                f"Buy for {format_dollars(landing.price)}", dialog="movie", args=(me,), enabled=landing.price <= cash
-            ),
+            Action(f"Buy for {format_dollars(landing.price)}", dialog="movie", args=(me,), kind="BuyMovie"),
             Action(f"{me} declines", Decline(network=me, source="touch")),
         ]
     if stage == "bulletin":
-        return prompt, [Action("Bulletin card effect", dialog="bulletin", args=(me,))]
+        return prompt, [Action("Bulletin card effect", dialog="bulletin", args=(me,), kind="Bulletin")]
     if stage in ("steal_program", "steal_star"):
         star = stage == "steal_star"
         victims = [
@@ -295,7 +274,7 @@ def _landing_actions(state, landing) -> tuple[str, list[Action]]:
             Action(f"Steal from {n.name}", Steal(network=me, victim=n.name, source="touch")) for n in victims
         ] + [Action(f"{me} declines", Decline(network=me, source="touch"))]
     if stage in ("give_program", "give_star"):
-        return prompt, [Action(f"{landing.victim} chooses", dialog="give", args=(landing.victim,))]
+        return prompt, [Action(f"{landing.victim} chooses", dialog="give", args=(landing.victim,), kind="GiveUp")]
     if stage == "ratings_war":
         return prompt + "; the war screens open when the war starts", []
     return prompt, []  # movie_roll, emmy_roll: the status bar asks for the dice
@@ -310,7 +289,11 @@ def _war_actions(state, war) -> tuple[str, list[Action]]:
         marks = " - ".join(f"{e.network} {'locked in' if e.locked else 'entering'}" for e in war.entries)
         return (
             f"Ratings War: {marks} (6)",
-            [Action(f"{e.network} line-up", dialog="lineup", args=(e.network,)) for e in war.entries if not e.locked],
+            [
+                Action(f"{e.network} line-up", dialog="lineup", args=(e.network,), kind="EnterLineUp")
+                for e in war.entries
+                if not e.locked
+            ],
         )
     if phase == wat.REVEAL:
         return "Ratings War: all locked in (6)", [Action("Reveal the line-ups", wat.RevealLineUps(source="touch"))]
@@ -318,7 +301,7 @@ def _war_actions(state, war) -> tuple[str, list[Action]]:
         holder = war.preemption_holder
         return (
             f"Ratings War: {holder} may place the Preemption tile over any hour, or not (9.91)",
-            [grid, Action(f"{holder}: Preemption", dialog="preempt", args=(holder,))],
+            [grid, Action(f"{holder}: Preemption", dialog="preempt", args=(holder,), kind="PlacePreemption")],
         )
     return wat.war_status(war), [grid]
 
@@ -338,6 +321,11 @@ class NetworkCard(BoxLayout):
     turn = BooleanProperty(False)
     dimmed = BooleanProperty(False)
     bnn = BooleanProperty(False)
+    #: Whether On the Air and Sponsor may be tapped now, and why not (the rules' legal_commands, 9.5, 9.4).
+    on_air_enabled = BooleanProperty(True)
+    sponsor_enabled = BooleanProperty(True)
+    on_air_reason = StringProperty("")
+    sponsor_reason = StringProperty("")
 
 
 class Stepper(BoxLayout):
@@ -541,6 +529,12 @@ class TvWarsBoard(GameBoard):
                 auction is not None and (player.name not in auction.bidders or player.name in auction.passed)
             )
             card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
+            offers = {o.kind: o for o in TV_WARS.legal_commands(state, player.name) if o.command is not None}
+            on_air, sponsor = offers["PassOnTheAir"], offers["LandOnSponsor"]
+            card.on_air_enabled, card.on_air_reason = on_air.enabled, on_air.reason
+            # before its 2.3 selection a network's Sponsor dialog sets its hand-kept count first
+            card.sponsor_enabled = sponsor.enabled or (not holdings.tracked and not state.finished)
+            card.sponsor_reason = "" if card.sponsor_enabled else sponsor.reason
         self.prompt, self.actions = plan_actions(state, view)
         row = self.ids.actions
         row.clear_widgets()
@@ -557,12 +551,14 @@ class TvWarsBoard(GameBoard):
 
     @staticmethod
     def panel_views(state, view) -> list[PlayerView]:
-        """The players as their OLED panels show them (:func:`panel_player`)."""
-        return [panel_player(p, state.network(p.name).holdings) for p in view.players]
+        """The players as their OLED panels show them: the public view carries each panel's text already
+        (:meth:`TvWars.public_view <companion.games.tv_wars.rules.TvWars.public_view>`)."""
+        return list(view.players)
 
     def peek(self, state, player: str) -> tuple[str, list[str]]:
-        """``(title, lines)`` of ``player``'s private figures for its own panel (peek, 9.1)."""
-        return f"{player} PRIVATE", peek_lines(state.network(player).holdings)
+        """``(title, lines)`` of ``player``'s private figures for its own panel (peek, 9.1): its
+        :meth:`~companion.games.tv_wars.rules.TvWars.private_view`."""
+        return f"{player} PRIVATE", list(TV_WARS.private_view(state, player).lines)
 
     # acting ----------------------------------------------------------------------------------------------
     def run(self, action: Action) -> None:
@@ -1329,7 +1325,6 @@ __all__ = [
     "PrivatePopup",
     "Stepper",
     "plan_actions",
-    "panel_player",
     "peek_lines",
     "programming_markup",
     "type_counts",

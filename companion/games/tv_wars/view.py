@@ -1,0 +1,103 @@
+"""TV Wars: what the shared screen and the players' OLED panels show (public facts only, TV Wars 9.1), and
+the owner's private peek. Pure helpers, no widgets: the board (``ui/games/tv_wars/board.py``) and
+:meth:`TvWars.public_view <companion.games.tv_wars.rules.TvWars.public_view>` both use them.
+
+Panel text is plain ASCII (the panels' font has no symbols). A network's panel shows its cash as the big
+figure (``PlayerView.headline``, ``"$31,000"``) and under it (``PlayerView.panel_lines``) its programming at a
+glance (``"20hh S6 A5 D5 O4"``) and its bonus tile counts (``"2 Star 1 Emmy"``), or, while its programming is
+still a hand-kept count, ``"20 half-hours"``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from companion.games import PlayerView
+from companion.games.tv_wars.bank import format_dollars
+from companion.games.tv_wars.holdings import Holdings, ProgramTile
+
+#: The tiles' colours on screen (3: green Situation Comedy, red Action/Adventure, blue Drama, yellow Other).
+TYPE_COLOURS = {"green": "#66bb6a", "red": "#ef5350", "blue": "#42a5f5", "yellow": "#ffee58"}
+#: One-letter type codes for the panels (plain ASCII) and the cards.
+TYPE_LETTERS = {"green": "S", "red": "A", "blue": "D", "yellow": "O"}
+SPECIAL_KINDS = {"movie": "Mv", "super_bowl": "SB", "preemption": "Pre"}
+SHORT_BONUS = {"Star": "Star", "Emmy": "Emmy", "Critics' Choice": "CC", "Viewers' Views": "VV"}
+#: The short badge a panel's header shows for Best Network News (2.5).
+BNN_BADGE = "BNN"
+
+
+@dataclass(frozen=True)
+class NetworkView(PlayerView):
+    """A network's :class:`~companion.games.PlayerView` with its panel's header badge, ``panel_badge``
+    (``"BNN"`` for the holder of Best Network News, 2.5; ``""`` otherwise). TRANSITIONAL: it becomes a plain
+    ``PlayerView`` once that has a ``panel_badge`` field of its own."""
+
+    panel_badge: str = ""
+
+
+def type_counts(holdings: Holdings) -> list[tuple[str, int]]:
+    """Public (9.1) half-hours per kind, in a fixed order: ``[("green", 6), ("red", 5), ..., ("movie", 4)]``
+    (colours for conventional programs and Specials, then ``movie``, ``super_bowl``, ``preemption``)."""
+    totals: Counter = Counter()
+    for tile in holdings.programs:
+        totals[tile.colour if tile.kind in ("program", "special") else tile.kind] += tile.length
+    order = list(TYPE_COLOURS) + list(SPECIAL_KINDS)
+    return [(kind, totals[kind]) for kind in order if totals[kind]]
+
+
+def bonus_text(holdings: Holdings) -> str:
+    """Public bonus tile counts (9.1), short: ``"2 Star 1 Emmy 1 CC"`` (values stay secret)."""
+    return " ".join(f"{count} {SHORT_BONUS[label]}" for label, count in holdings.bonus_counts().items())
+
+
+def panel_lines(holdings: Holdings, half_hours: int) -> tuple[str, ...]:
+    """The lines under the cash on a network's panel (public, 9.1): once its tiles are tracked, its
+    programming at a glance (``"20hh S6 A5 D5 O4"``) and its bonus tile counts if any; before that its
+    hand-kept ``"20 half-hours"``."""
+    if not holdings.tracked:
+        return (f"{half_hours} half-hours",)
+    mix = " ".join(
+        f"{TYPE_LETTERS.get(kind, SPECIAL_KINDS.get(kind, kind))}{count if kind != 'preemption' else ''}"
+        for kind, count in type_counts(holdings)
+    )
+    lines = [f"{holdings.half_hours}hh {mix}".strip()]
+    bonuses = bonus_text(holdings)
+    if bonuses:
+        lines.append(bonuses)
+    return tuple(lines)
+
+
+def headline(cash: int) -> str:
+    """A network's big panel figure: its cash, ``"$31,000"`` (ASCII minus for a debt)."""
+    return format_dollars(cash).replace("\u2212", "-")
+
+
+def tile_code(tile: ProgramTile) -> str:
+    """A program's secret value in a few ASCII characters for the owner's panel: ``"D70"`` (Drama, 70 RP),
+    ``"OSp"`` (a Special of type Other), ``"Mv100"``, ``"SB"``, ``"Pre"``."""
+    if tile.kind == "movie":
+        return "Mv100"
+    if tile.kind in ("super_bowl", "preemption"):
+        return SPECIAL_KINDS[tile.kind]
+    return f"{TYPE_LETTERS[str(tile.colour)]}{'Sp' if tile.kind == 'special' else tile.rating}"
+
+
+def peek_lines(holdings: Holdings) -> list[str]:
+    """The owner's private figures for a peek (9.1), compact ASCII for a 128×64 panel: programs grouped by
+    length (``"30: S30 S40 A50 A60 D20"``), then bonus tiles with values (``"Star30 CC-31"``)."""
+    if not holdings.tracked:
+        return ["No tiles entered yet (TV Wars 2.3)"]
+    by_length: dict[int, list[str]] = {}
+    for tile in holdings.programs:
+        by_length.setdefault(tile.length, []).append(tile_code(tile))
+    lines = [f"{length * 30}: {' '.join(codes)}" for length, codes in sorted(by_length.items())]
+    bonuses = [
+        f"{SHORT_BONUS[t.label]}{t.value:+d}"
+        if t.kind in ("critics_choice", "viewers_views")
+        else f"{SHORT_BONUS[t.label]}{t.value}"
+        for t in holdings.bonuses
+    ]
+    if bonuses:
+        lines.append(" ".join(bonuses))
+    return lines or ["No programs"]
