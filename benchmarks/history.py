@@ -109,7 +109,7 @@ def measure(table, journal, game_id: int) -> dict:
     def fold():
         result = state
         for event in events:
-            result = rules.evolve(result, event.type, event.payload)
+            result = rules.evolve(result, rules.events.decode(event.type, event.payload))  # as a replay does
 
     folds = [timed(fold) for _ in range(500)]
     figures["fold"] = folds
@@ -117,7 +117,8 @@ def measure(table, journal, game_id: int) -> dict:
     figures["append"] = repeat(lambda: timed(lambda: journal.append(scratch, [NewEvent("bench_note", {})])), 300)
     last = session.line[-1]
     figures["describe"] = [
-        timed(lambda: "; ".join(rules.describe(r.type, r.payload) for r in session.moves[last])) for _ in range(300)
+        timed(lambda: "; ".join(rules.describe(rules.events.decode(r.type, r.payload)) for r in session.moves[last]))
+        for _ in range(300)
     ]
 
     # undo / redo: runs of UNDO_RUN in a row (past the checkpoints), then as many redos

@@ -56,7 +56,7 @@ EXIT_GRACE_S = 5.0  # how long the app may take to exit after reporting its firs
 REPLAY_TARGET_EVENTS = 10_000
 #: The companion modules the kiosk imports (ui.kiosk, ui.app, build_app) and opening a TV Wars game adds.
 KIOSK_CORE = (
-    "companion.bank, companion.commands, companion.config, companion.dice, companion.errors, "
+    "companion.commands, companion.config, companion.dice, companion.errors, "
     "companion.games, companion.history, companion.journal, companion.sdnotify, companion.snapshots, "
     "companion.table, companion.tiles, companion.games.tv_wars"
 )
@@ -275,10 +275,10 @@ def _best_of(repeats: int, function) -> tuple[float, list[float], object]:
 
 
 def bench_appends(work: Path, count: int) -> list[Row]:
-    from companion.bank import Movement
     from companion.commands import BANK
     from companion.events import NewEvent
     from companion.games.tv_wars import ON_THE_AIR_PAYMENT, PassOnTheAir
+    from companion.games.tv_wars.bank import Movement
     from companion.journal import Journal
 
     rows = []

@@ -12,8 +12,7 @@ The CSV (:func:`export_figures_csv`, every game the same way) has one row for th
 force, in order: ``move, time (ISO 8601 UTC), what`` (the move in words, as the history screen says it) and
 then each seat's figures (:meth:`companion.game.Game.figures`: TV Wars' cash and half-hours, Death Show TV's
 Vitality, Channel WON's points, ...) as columns ``"<seat> <figure>"``, seats in seat order. A game may add its
-own tables besides: TV Wars' bank ledger is :func:`companion.games.tv_wars.ledger.export_ledger_csv`
-(re-exported here as :func:`export_ledger_csv`).
+own tables besides: TV Wars' bank ledger is :func:`companion.games.tv_wars.ledger.export_ledger_csv`.
 """
 
 from __future__ import annotations
@@ -90,14 +89,6 @@ def export_figures_csv(journal: Journal, game_id: int) -> str:
             state = rules.evolve(state, rules.events.decode(record.type, record.payload))
         row(move, records[0].time, session.describe_move(move))
     return out.getvalue()
-
-
-def export_ledger_csv(journal: Journal, game_id: int) -> str:
-    """TV Wars' bank ledger (:func:`companion.games.tv_wars.ledger.export_ledger_csv`), for the callers that
-    asked for it by this name."""
-    from companion.games.tv_wars.ledger import export_ledger_csv as ledger
-
-    return ledger(journal, game_id)
 
 
 def import_json(journal: Journal, text: str) -> int:

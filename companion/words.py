@@ -34,3 +34,9 @@ def and_join(names: Sequence[str], conjunction: str = "and") -> str:
     be empty (:class:`IndexError`)."""
     names = list(names)
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+def format_dollars(amount: int) -> str:
+    """``31000`` → ``"$31,000"``; ``-500`` → ``"−$500"`` (a true minus sign, readable on a panel): a ``PlayerView``'s
+    ``balance`` as the generic player card shows it."""
+    return f"−${-amount:,}" if amount < 0 else f"${amount:,}"

@@ -154,7 +154,7 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
         image, draw = _blank()
         _centred_lines(draw, message, 0, PANEL_HEIGHT)
         return image
-    badge = getattr(view, "panel_badge", "")  # TRANSITIONAL: a PlayerView field once companion.games has it
+    badge = view.panel_badge
     image = _header_layer(view.name, view.turn, badge).copy()
     if message:
         _centred_lines(ImageDraw.Draw(image), message, 20, PANEL_HEIGHT)

@@ -43,10 +43,10 @@ from dataclasses import dataclass, replace
 from conftest import NETWORKS, read_events, start_tv_wars
 from fakeclock import StampedFactory
 
-from companion.bank import MONEY_MOVED
 from companion.commands import BANK, Redo, TransferMoney, Undo
 from companion.config import parse_config
 from companion.dice import SeededDice
+from companion.games.tv_wars.bank import MONEY_MOVED
 from companion.journal import Journal
 from companion.table import Table
 from hardware.buttons import ButtonBoard

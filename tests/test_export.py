@@ -18,11 +18,11 @@ from companion.export import (
     EXPORT_FORMAT,
     export_figures_csv,
     export_json,
-    export_ledger_csv,
     import_json,
     records_from_export,
 )
 from companion.games.tv_wars import TV_WARS, LandOnSponsor, PassOnTheAir
+from companion.games.tv_wars.ledger import export_ledger_csv
 from companion.journal import Journal
 from companion.session import GameSession
 from companion.table import replay

@@ -31,7 +31,7 @@ def _journal_view(data_dir: Path):
     with Journal(data_dir / "journal.sqlite3") as journal:
         game = journal.latest_open_game()
         session = GameSession(game.id, journal.events(game.id))
-    return session.rules.view(session.state)
+    return session.rules.public_view(session.state)
 
 
 def _same_image(path: Path, expected: Image.Image) -> bool:

@@ -17,7 +17,6 @@ from companion.games import PlayerView
 from companion.games.tv_wars import TV_WARS
 from companion.games.tv_wars import view as tv_view
 from companion.games.tv_wars.holdings import Holdings
-from companion.games.tv_wars.view import NetworkView
 from companion.tracks import Track
 from hardware.panels import PANEL_HEIGHT, PANEL_WIDTH, PanelBank, render_player_panel
 
@@ -32,7 +31,7 @@ def half_hours(value):
 def network(name, colour, cash, programming, **extra):
     """A TV Wars network's view as its public view fills it in: cash as the headline, its hand-kept
     programming under it (:mod:`companion.games.tv_wars.view`)."""
-    return NetworkView(
+    return PlayerView(
         name,
         colour,
         cash,
@@ -350,7 +349,7 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
 
 words = st.text(st.sampled_from("ABCNPSWabcdeghilnorstuvy $,.-:0123456789\u2212"), min_size=1, max_size=24)
 panel_views = st.builds(
-    NetworkView,
+    PlayerView,
     name=st.sampled_from(["ABS", "CBA", "PBC", "NBS", "Alice", "A very long player name"]),
     colour=st.just("#fff"),
     balance=st.one_of(st.none(), st.integers(-99_000, 9_999_000)),

@@ -11,10 +11,10 @@ import time
 import pytest
 from conftest import NETWORKS, read_events, start_tv_wars
 
-from companion.bank import MONEY_MOVED
 from companion.commands import BANK, TransferMoney, Undo
 from companion.errors import NotOwnerThread
 from companion.games.tv_wars import PassOnTheAir
+from companion.games.tv_wars.bank import MONEY_MOVED
 
 THREADS = 6
 PER_THREAD = 1_000

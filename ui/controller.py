@@ -22,12 +22,12 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.popup import Popup
 from kivy.utils import get_color_from_hex
 
-from companion.bank import format_dollars
 from companion.commands import EndGame, NewGame, OpenGame, Redo, Undo
 from companion.config import Config
 from companion.games import find_game
 from companion.history import HistoryWindow
 from companion.table import Outcome, Table
+from companion.words import format_dollars
 from ui.dialogs import ConfirmPopup
 from ui.dice_bar import DiceMixin
 from ui.extras import TableExtras, extras_class
@@ -239,11 +239,11 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         self.open_popup(popup)
 
     def export_game(self) -> None:
-        """Write the open game's history (JSON) and bank ledger (CSV) next to the journal, and say where."""
+        """Write the open game's history (JSON) and its figures per move (CSV) next to the journal, and say where."""
         session = self.table.session
         if session is None:
             return
-        from companion.export import export_json, export_ledger_csv
+        from companion.export import export_figures_csv, export_json
 
         folder = self.table.journal.path.parent / "exports"
         stem = f"game-{session.game_id}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -251,7 +251,7 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{stem}.json").write_text(export_json(self.table.journal, session.game_id), encoding="utf-8")
             (folder / f"{stem}.csv").write_text(
-                export_ledger_csv(self.table.journal, session.game_id), encoding="utf-8"
+                export_figures_csv(self.table.journal, session.game_id), encoding="utf-8"
             )
         except OSError as error:
             self.message, self.message_refused = f"Export failed: {error}", True

@@ -40,6 +40,8 @@ class PlayerView:
     turn: bool = False
     headline: str = ""
     panel_lines: tuple[str, ...] = ()
+    #: A short word the panel's header shows in inverse video beside the name (``"BNN"``), or ``""``.
+    panel_badge: str = ""
 
 
 @dataclass(frozen=True)

@@ -237,7 +237,7 @@ elif "--pick-game" in sys.argv:  # the home screen's game picker starts a game o
             lambda: controller.table.session is not None and controller.screens.current == "dashboard",
             "the new game to open on the dashboard",
         ),
-        lambda: result.__setitem__("game", controller.table.session.rules.name),
+        lambda: result.__setitem__("game", controller.table.session.rules.info.name),
         lambda: result.__setitem__("players", [p.name for p in controller.table.session.players]),
         lambda: result.__setitem__("options", controller.table.session.options),
         lambda: result.__setitem__("key_help", controller.key_help),

@@ -396,7 +396,7 @@ elif MODE in ("no-touch", "no-touch-resume"):
             "a game to open on the dashboard",
         )
         result["started"] = {
-            "game": controller.table.session.rules.name,
+            "game": controller.table.session.rules.info.name,
             "id": controller.table.session.game_id,
             "players": [p.name for p in controller.table.view().players],
             "moves": moves(),

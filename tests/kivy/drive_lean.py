@@ -48,7 +48,7 @@ def loaded():
             "kv": files,
             "modules": modules,
             "core": core,
-            "game": controller.table.session.rules.name,
+            "game": controller.table.session.rules.info.name,
             "screen": controller.screens.current,
         }
     )

@@ -331,7 +331,8 @@ def tap_new_game() -> None:
 def wait_for_game() -> None:
     session = until(lambda: controller.table.session, f"the {GAME} game to open")
     until(
-        lambda: session.rules.name == GAME and controller.screens.current == "dashboard", f"the {GAME} game's dashboard"
+        lambda: session.rules.info.name == GAME and controller.screens.current == "dashboard",
+        f"the {GAME} game's dashboard",
     )
     result["first_game"] = session.game_id
 

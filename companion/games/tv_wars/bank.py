@@ -16,6 +16,7 @@ from companion.checks import is_whole
 from companion.commands import BANK
 from companion.errors import InsufficientFunds, MalformedCommand
 from companion.games.tv_wars.events import MoneyMoved
+from companion.words import format_dollars  # noqa: F401  (re-exported: the ledger's money text)
 
 MONEY_MOVED = "money_moved"
 
@@ -39,11 +40,6 @@ class Movement:
     def from_event(cls, event: MoneyMoved) -> Movement:
         """The movement a ``money_moved`` event records."""
         return cls(event.payer, event.payee, int(event.amount), event.reason, event.rule)
-
-
-def format_dollars(amount: int) -> str:
-    """``31000`` → ``"$31,000"``; ``-500`` → ``"−$500"`` (true minus sign, readable on a panel)."""
-    return f"−${-amount:,}" if amount < 0 else f"${amount:,}"
 
 
 def check_movement(balances: Mapping[str, int], movement: Movement) -> Movement:

@@ -31,7 +31,7 @@ from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedC
 from companion.events import Event, EventCodec
 from companion.game import LegalCommand, Outcome, Termination
 from companion.game import PrivateView as SeatPrivateView
-from companion.games import TableView
+from companion.games import PlayerView, TableView
 from companion.games.tv_wars import auction as _auction
 from companion.games.tv_wars import bankruptcy as _bankruptcy
 from companion.games.tv_wars import spaces as _spaces
@@ -636,7 +636,7 @@ class TvWars:
             if n.out:
                 badges.append("Out")
             players.append(
-                _view.NetworkView(
+                PlayerView(
                     n.name,
                     n.colour,
                     n.cash,

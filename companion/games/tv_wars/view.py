@@ -11,9 +11,7 @@ still a hand-kept count, ``"20 half-hours"``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
-from companion.games import PlayerView
 from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.holdings import Holdings, ProgramTile
 
@@ -25,15 +23,6 @@ SPECIAL_KINDS = {"movie": "Mv", "super_bowl": "SB", "preemption": "Pre"}
 SHORT_BONUS = {"Star": "Star", "Emmy": "Emmy", "Critics' Choice": "CC", "Viewers' Views": "VV"}
 #: The short badge a panel's header shows for Best Network News (2.5).
 BNN_BADGE = "BNN"
-
-
-@dataclass(frozen=True)
-class NetworkView(PlayerView):
-    """A network's :class:`~companion.games.PlayerView` with its panel's header badge, ``panel_badge``
-    (``"BNN"`` for the holder of Best Network News, 2.5; ``""`` otherwise). TRANSITIONAL: it becomes a plain
-    ``PlayerView`` once that has a ``panel_badge`` field of its own."""
-
-    panel_badge: str = ""
 
 
 def type_counts(holdings: Holdings) -> list[tuple[str, int]]:

@@ -12,8 +12,8 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.popup import Popup
 
-from companion.bank import format_dollars
 from companion.commands import BANK, TransferMoney
+from companion.games.tv_wars.bank import format_dollars
 from ui.extras import TableExtras
 
 QUICK_REASONS = ("Bulletin card", "Auction won", "Promotion (6.6)", "Correction")
