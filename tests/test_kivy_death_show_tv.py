@@ -85,6 +85,13 @@ def test_event_death_and_removal_of_a_location(played):
     assert steps["removed"]["removed"] == ["Turtle Beach"]
     moved = steps["move to removed refused"]
     assert moved["refused"] and "Turtle Beach has been removed" in moved["message"]
+    # from legal_commands: Jhon is alone on The Bunker, so Fight is shown disabled and his own Location is not
+    # marked; every other Location in play is (Move to the empty ones, Hunt on Elena's and Rex's)
+    assert "Fight here" in moved["disabled"], moved["disabled"]
+    assert sorted(moved["marked"]) == sorted(
+        ["Forest of Screams", "Dense Forest", "Monkey Forest", "The Lighthouse", "The Caves", "Bloody Beach"]
+        + ["Paradise Beach"]
+    ), moved["marked"]
     assert steps["card effect"]["cards"]["Jhon"] == 6
 
 
@@ -131,6 +138,7 @@ def test_after_the_event_the_button_and_hint_say_it_was_played(played):
     _, _, steps = played
     removed = steps["removed"]
     assert "Event played" in removed["texts"] and "Event\u2026" not in removed["texts"]
+    assert "Event played" in removed["disabled"] and "End turn" not in removed["disabled"]
     assert "Rex played their Event: end the turn" in removed["texts"]
     assert removed["status"].endswith("Rex has played their Event: end the turn")
 

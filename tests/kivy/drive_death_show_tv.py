@@ -122,6 +122,10 @@ def snapshot(label):
             "vitality": {c.name: c.vitality for c in state.contestants},
             "cards": {c.name: c.cards for c in state.contestants},
             "removed": [l.name for l in state.locations if l.removed],
+            "disabled": sorted(
+                w.text for w in b.walk() if type(w).__name__ == "BigButton" and w.disabled and w.get_root_window()
+            ),
+            "marked": [w.location for w in b.walk() if type(w).__name__ == "DstIslandCell" and w.marked],
             "overlaps": overlaps(b),
             "clipped": clipped_labels(b),
             "board_size": [b.width, b.height],
