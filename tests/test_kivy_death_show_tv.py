@@ -156,6 +156,13 @@ def test_the_odds_before_the_dice_stay_with_the_odds_given_the_first_die(played)
     assert "win 17% \u2192 0%\nlose 75% \u2192 100%" in rolling
 
 
+def test_the_card_effects_dialog_disables_what_the_rules_refuse(played):
+    _, _, steps = played
+    step = steps["card effects"]
+    assert step["popup_open"]
+    assert step["popup_disabled"] == ["Jhon: regains 1 \u2665"], step["popup_disabled"]  # Vitality 2 of 2
+
+
 def test_the_card_effects_button_has_a_short_label(played):
     _, _, steps = played
     assert "Card effects" in steps["island after"]["texts"]
