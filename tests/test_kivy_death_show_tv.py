@@ -85,6 +85,13 @@ def test_event_death_and_removal_of_a_location(played):
     assert steps["removed"]["removed"] == ["Turtle Beach"]
     moved = steps["move to removed refused"]
     assert moved["refused"] and "Turtle Beach has been removed" in moved["message"]
+    # from legal_commands: Jhon is alone on The Bunker, so Fight is shown disabled and his own Location is not
+    # marked; every other Location in play is (Move to the empty ones, Hunt on Elena's and Rex's)
+    assert "Fight here" in moved["disabled"], moved["disabled"]
+    assert sorted(moved["marked"]) == sorted(
+        ["Forest of Screams", "Dense Forest", "Monkey Forest", "The Lighthouse", "The Caves", "Bloody Beach"]
+        + ["Paradise Beach"]
+    ), moved["marked"]
     assert steps["card effect"]["cards"]["Jhon"] == 6
 
 
@@ -131,6 +138,7 @@ def test_after_the_event_the_button_and_hint_say_it_was_played(played):
     _, _, steps = played
     removed = steps["removed"]
     assert "Event played" in removed["texts"] and "Event\u2026" not in removed["texts"]
+    assert "Event played" in removed["disabled"] and "End turn" not in removed["disabled"]
     assert "Rex played their Event: end the turn" in removed["texts"]
     assert removed["status"].endswith("Rex has played their Event: end the turn")
 
@@ -146,6 +154,13 @@ def test_the_odds_before_the_dice_stay_with_the_odds_given_the_first_die(played)
     rolling = steps["rex rolled"]["texts"]
     assert "win 75% \u2192 100%\nlose 17% \u2192 0%" in rolling, rolling  # Rex rolled 5: 8 beats any d6
     assert "win 17% \u2192 0%\nlose 75% \u2192 100%" in rolling
+
+
+def test_the_card_effects_dialog_disables_what_the_rules_refuse(played):
+    _, _, steps = played
+    step = steps["card effects"]
+    assert step["popup_open"]
+    assert step["popup_disabled"] == ["Jhon: regains 1 \u2665"], step["popup_disabled"]  # Vitality 2 of 2
 
 
 def test_the_card_effects_button_has_a_short_label(played):

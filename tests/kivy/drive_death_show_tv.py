@@ -97,6 +97,11 @@ def popup_snapshot(label):
             "popup_open": open_popup is not None,
             "popup_texts": texts(open_popup) if open_popup is not None else [],
             "popup_clipped": clipped_labels(open_popup) if open_popup is not None else [],
+            "popup_disabled": sorted(
+                w.text for w in open_popup.walk() if type(w).__name__ == "BigButton" and w.disabled
+            )
+            if open_popup is not None
+            else [],
             "cards": {c.name: c.cards for c in controller.table.state.contestants},
         }
     )
@@ -122,6 +127,10 @@ def snapshot(label):
             "vitality": {c.name: c.vitality for c in state.contestants},
             "cards": {c.name: c.cards for c in state.contestants},
             "removed": [l.name for l in state.locations if l.removed],
+            "disabled": sorted(
+                w.text for w in b.walk() if type(w).__name__ == "BigButton" and w.disabled and w.get_root_window()
+            ),
+            "marked": [w.location for w in b.walk() if type(w).__name__ == "DstIslandCell" and w.marked],
             "overlaps": overlaps(b),
             "clipped": clipped_labels(b),
             "board_size": [b.width, b.height],
@@ -219,6 +228,7 @@ steps = [
     lambda: shot("13-refused"),
     lambda: tap_text("Card effects"),
     lambda: shot("14-card-effects-popup"),
+    lambda: popup_snapshot("card effects"),
     lambda: tap_text("Jhon: card +1", popup()),
     lambda: tap_text("Close", popup()),
     lambda: snapshot("card effect"),

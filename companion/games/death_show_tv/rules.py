@@ -858,15 +858,14 @@ class DeathShowTv:
           choose the cards), ``"Unarmed, no cards"`` and ``AdjustBonus`` ±1 (How Combat Is Resolved 1-2);
         * after a death they caused: one ``RemoveLocation`` per Location (The Island Shrinks);
         * the phase's actions, disabled while a Combat or death is settled or when it is not their turn:
-          ``DrawCard`` (Draw Phase); ``Fight`` and one ``Move`` and ``Hunt`` per Location, removed ones too (Action
-          Phase); ``PlayEvent`` (``command`` ``None``) and ``EndTurn`` (Event Phase); ``Discard`` (Discard
+          ``DrawCard`` (Draw Phase); ``Fight`` and one ``Move`` and ``Hunt`` per Location, removed ones too
+          (Action Phase); ``PlayEvent`` (``command`` ``None``) and ``EndTurn`` (Event Phase); ``Discard`` (Discard
           Phase, when they hold more than 7);
         * corrections for card effects the companion does not follow: ``NewWeaponLevel``, and ``AdjustHand``,
           ``Wound`` and ``Heal`` (``command`` ``None``).
 
         Empty once the game is over; a dead Contestant is offered only the removal of a Location after their
-        own death (R18, R19). Raises :class:`MalformedCommand` for a seat
-        that is no Contestant."""
+        own death (R18, R19). Raises :class:`MalformedCommand` for a seat that is no Contestant."""
         me = state.contestant(seat)
         if state.finished:
             return ()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
@@ -235,10 +235,17 @@ class DstTablePopup(Popup):
     board = ObjectProperty(None, allownone=True)
     chosen = StringProperty("")
     turn = StringProperty("")
+    #: For each correction ("card+", "card-", "wound", "heal", "level"): whether the game's ``check`` would
+    #: accept it for :attr:`chosen` now (its button is disabled otherwise); refreshed after every move.
+    allowed = DictProperty({})
+    #: The kv ids of the correction buttons.
+    BUTTONS = {"card+": "card_plus", "card-": "card_minus", "wound": "wound", "heal": "heal", "level": "level"}
 
     def fill(self, names: list[str], chosen: str, turn: str) -> None:
         """Offer the living ``names``; ``chosen`` is preselected."""
-        self.chosen, self.turn = chosen, turn
+        self.turn = turn
+        self.chosen = chosen
+        self.refresh()
         box = self.ids.who
         box.clear_widgets()
         for name in names:
@@ -248,19 +255,31 @@ class DstTablePopup(Popup):
             button.bind(on_release=lambda b: setattr(self, "chosen", b.text))
             box.add_widget(button)
 
+    def commands(self) -> dict:
+        """The correction each button posts for :attr:`chosen`."""
+        name = self.chosen
+        return {
+            "card+": AdjustHand(player=name, delta=1, reason="drew a card (card effect)"),
+            "card-": AdjustHand(player=name, delta=-1, reason="played a card"),
+            "wound": Wound(player=name, by=self.turn or name, reason="a card's effect"),
+            "heal": Heal(player=name, reason="a card's effect"),
+            "level": NewWeaponLevel(player=self.turn or name),
+        }
+
+    def on_chosen(self, *_) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Enable the buttons whose correction the game would accept now."""
+        if self.board is None or not self.chosen:
+            return
+        self.allowed = {what: not self.board.refusal(command) for what, command in self.commands().items()}
+        for what, allowed in self.allowed.items():
+            self.ids[self.BUTTONS[what]].disabled = not allowed
+
     def do(self, what: str) -> None:
         """Post one correction for :attr:`chosen`."""
-        name, board = self.chosen, self.board
-        if what == "card+":
-            board.post(AdjustHand(player=name, delta=1, reason="drew a card (card effect)"))
-        elif what == "card-":
-            board.post(AdjustHand(player=name, delta=-1, reason="played a card"))
-        elif what == "wound":
-            board.post(Wound(player=name, by=self.turn or name, reason="a card's effect"))
-        elif what == "heal":
-            board.post(Heal(player=name, reason="a card's effect"))
-        elif what == "level":
-            board.post(NewWeaponLevel(player=self.turn or name))
+        self.board.post(self.commands()[what])
 
 
 class DeathShowBoard(GameBoard):
@@ -274,6 +293,7 @@ class DeathShowBoard(GameBoard):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._report_open = False  # the last Combat's result stays up until "Back to the island"
+        self._table_popup = None  # the open corrections dialog, refreshed after every move
         self._state = None
         self.island = Factory.DstIsland()
         self.combat_view = Factory.DstCombat()
@@ -337,6 +357,8 @@ class DeathShowBoard(GameBoard):
         self._update_island(state, view)
         if self.mode == "combat":
             self._update_combat(state, view)
+        if self._table_popup is not None:
+            self._table_popup.refresh()
 
     def _set_mode(self, mode: str) -> None:
         if mode == self.mode and self.children:
@@ -601,4 +623,6 @@ class DeathShowBoard(GameBoard):
         """The corrections dialog (cards, Vitality, weapon level)."""
         popup = DstTablePopup(board=self)
         popup.fill([c.name for c in self._state.alive], self._state.turn or "", self._state.turn or "")
+        popup.bind(on_dismiss=lambda *_: setattr(self, "_table_popup", None))
+        self._table_popup = popup
         self.controller.open_popup(popup)
