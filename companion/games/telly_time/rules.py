@@ -183,6 +183,76 @@ def _cash(player: str, amount_m: int, reason: str, rule: str) -> CashChanged:
     return CashChanged(player, amount_m, reason, rule)
 
 
+def _checked_lineup(network: Network, scores: Any) -> dict[str, Show]:
+    """``network``'s shows by timeslot, once ``scores`` is checked to be one well-formed :class:`ShowScore`
+    per show (Quiz purchases only for a Quiz show, "New Genres & Show Effects"; no timeslot penalty in a
+    preferred timeslot or for an ANY show, "Wild Timeslots"). Raises the refusal otherwise."""
+    if (
+        isinstance(scores, str | bytes)
+        or not isinstance(scores, tuple | list)
+        or not all(isinstance(s, ShowScore) for s in scores)
+    ):
+        raise MalformedCommand("a lineup score lists one ShowScore per show")
+    occupied = [slot for slot in TIMESLOTS if network.show_in(slot) is not None]
+    given = [check_timeslot(s.timeslot) for s in scores]
+    if sorted(given, key=TIMESLOTS.index) != occupied:
+        raise MalformedCommand(
+            f"score each show once: {network.name} has shows in {', '.join(TIMESLOT_NAMES[s] for s in occupied)}"
+        )
+    lineup: dict[str, Show] = {slot: show for slot in TIMESLOTS if (show := network.show_in(slot)) is not None}
+    for score in scores:
+        show = lineup[score.timeslot]
+        check_whole(score.viewers, f"{show.name}'s viewers")
+        if isinstance(score.stars, str | bytes) or not isinstance(score.stars, tuple | list):
+            raise MalformedCommand(f"{show.name}'s stars are a list of viewer values")
+        for star in score.stars:
+            check_whole(star, f"a star's viewers on {show.name}")
+        check_whole(score.penalty, f"{show.name}'s timeslot penalty")
+        check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
+        if score.quiz_bought and show.printed_genre != QUIZ:
+            raise IllegalCommand(
+                f"only a Quiz show buys bonus viewers; {show.name} is {show.printed_genre or 'a starter show'}",
+                f"{RULE_GENRES}, Quiz",
+            )
+        if score.penalty and show.in_preferred(score.timeslot):
+            why = (
+                "it says ANY: it ignores any timeslot penalty"
+                if ANY in show.preferred
+                else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots"
+            )
+            raise IllegalCommand(f"{show.name} takes no timeslot penalty: {why}", RULE_WILD)
+    return lineup
+
+
+def _lineup_parts(
+    network: Network, lineup: Mapping[str, Show], scores: Sequence[ShowScore], reruns: list[str] | None
+) -> tuple[list[ShowTotal], list[tuple[str, int]]]:
+    """Each show's total (Chat counting the stars on the *other* shows) and the lineup's parts: the shows,
+    +1 viewer per filled grid square ("Empty & Filled Squares"), the pass track's viewers (doubled by
+    Preempted Timeslot) and, when ``reruns`` is given (Variety Channel), 2 viewers per genre on at least
+    two of the shows and reruns ("Telly Time Clarifications")."""
+    shows: list[ShowTotal] = []
+    parts: list[tuple[str, int]] = []
+    for score in sorted(scores, key=lambda s: TIMESLOTS.index(s.timeslot)):
+        show = lineup[score.timeslot]
+        others_stars = [v for s in scores if s is not score for v in s.stars]
+        total, show_parts = show_breakdown(show, score, others_stars)
+        shows.append(ShowTotal(score.timeslot, show.name, show.genre, total, tuple(show_parts)))
+        parts.append((show.name, total))
+    grid = _require_grid(network)
+    if grid.filled_count:
+        label = f"genre grid ({count(grid.filled_count, 'filled square')})"
+        parts.append((label, VIEWERS_PER_FILLED_SQUARE * grid.filled_count))
+    passed = network.passed
+    if passed is not None and passed.reward == "viewers" and passed.amount:
+        label = "pass track" + (f" {passed.amount} × 2 Preempted Timeslot" if passed.preempted else "")
+        parts.append((label, passed.value))
+    if reruns is not None:
+        variety, counted = variety_channel_viewers([lineup[s.timeslot].genre for s in scores] + reruns)
+        parts.append((f"Variety Channel ({', '.join(counted) or 'no genre twice'})", variety))
+    return shows, parts
+
+
 # -- guards: a command's preconditions, raising the refusal (decide) or giving the reason (legal_commands) ------
 _PHASE_WHEN = {
     PILOT: "during the Pilot Season",
@@ -770,40 +840,7 @@ class TellyTime:
         network = state.network(command.player)
         _require_lineup_to_score(state, network)
         scores = command.shows
-        if (
-            isinstance(scores, str | bytes)
-            or not isinstance(scores, tuple | list)
-            or not all(isinstance(s, ShowScore) for s in scores)
-        ):
-            raise MalformedCommand("a lineup score lists one ShowScore per show")
-        occupied = [slot for slot in TIMESLOTS if network.show_in(slot) is not None]
-        given = [check_timeslot(s.timeslot) for s in scores]
-        if sorted(given, key=TIMESLOTS.index) != occupied:
-            raise MalformedCommand(
-                f"score each show once: {network.name} has shows in {', '.join(TIMESLOT_NAMES[s] for s in occupied)}"
-            )
-        lineup: dict[str, Show] = {slot: show for slot in TIMESLOTS if (show := network.show_in(slot)) is not None}
-        for score in scores:
-            show = lineup[score.timeslot]
-            check_whole(score.viewers, f"{show.name}'s viewers")
-            if isinstance(score.stars, str | bytes) or not isinstance(score.stars, tuple | list):
-                raise MalformedCommand(f"{show.name}'s stars are a list of viewer values")
-            for star in score.stars:
-                check_whole(star, f"a star's viewers on {show.name}")
-            check_whole(score.penalty, f"{show.name}'s timeslot penalty")
-            check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
-            if score.quiz_bought and show.printed_genre != QUIZ:
-                raise IllegalCommand(
-                    f"only a Quiz show buys bonus viewers; {show.name} is {show.printed_genre or 'a starter show'}",
-                    f"{RULE_GENRES}, Quiz",
-                )
-            if score.penalty and show.in_preferred(score.timeslot):
-                why = (
-                    "it says ANY: it ignores any timeslot penalty"
-                    if ANY in show.preferred
-                    else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots"
-                )
-                raise IllegalCommand(f"{show.name} takes no timeslot penalty: {why}", RULE_WILD)
+        lineup = _checked_lineup(network, scores)
         income = check_whole(command.income_m, "income ($M)")
         costs = check_whole(command.costs_m, "costs ($M)")
         quiz = sum(s.quiz_bought for s in scores) * QUIZ_PRICE_M
@@ -824,34 +861,10 @@ class TellyTime:
             checked_others.append(
                 (_text(pair[0], "a viewer entry's label", 40), check_whole(pair[1], "viewers", minimum=None))
             )
-        # each show, with Chat counting the stars on the *other* shows
-        shows: list[ShowTotal] = []
-        parts: list[tuple[str, int]] = []
-        for score in sorted(scores, key=lambda s: TIMESLOTS.index(s.timeslot)):
-            show = lineup[score.timeslot]
-            others_stars = [v for s in scores if s is not score for v in s.stars]
-            total, show_parts = show_breakdown(show, score, others_stars)
-            shows.append(ShowTotal(score.timeslot, show.name, show.genre, total, tuple(show_parts)))
-            parts.append((show.name, total))
-        grid = _require_grid(network)
-        if grid.filled_count:
-            parts.append(
-                (
-                    f"genre grid ({count(grid.filled_count, 'filled square')})",
-                    VIEWERS_PER_FILLED_SQUARE * grid.filled_count,
-                )
-            )
-        passed = network.passed
-        if passed is not None and passed.reward == "viewers" and passed.amount:
-            label = "pass track" + (f" {passed.amount} × 2 Preempted Timeslot" if passed.preempted else "")
-            parts.append((label, passed.value))
-        if command.variety_channel:
-            reruns = [self._genre(state, g) for g in command.rerun_genres]
-            genres = [lineup[s.timeslot].genre for s in scores] + reruns
-            variety, counted = variety_channel_viewers(genres)
-            parts.append((f"Variety Channel ({', '.join(counted) or 'no genre twice'})", variety))
-        elif command.rerun_genres:
+        if command.rerun_genres and not command.variety_channel:
             raise MalformedCommand("rerun genres are only counted for Variety Channel")
+        reruns = [self._genre(state, g) for g in command.rerun_genres] if command.variety_channel else None
+        shows, parts = _lineup_parts(network, lineup, scores, reruns)
         parts += checked_others
         events: list[TellyTimeEvent] = []
         if income:

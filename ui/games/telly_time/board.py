@@ -10,6 +10,7 @@ Layout: ``board.kv`` beside this file.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -231,7 +232,7 @@ class TellyTimeBoard(GameBoard):
             cell.bind(on_release=lambda c: self.tap_square(c.square))
             self.cells.append(cell)
             self.ids.grid.add_widget(cell)
-        self._state = None
+        self._state: Any = None  # the TellyTimeState last drawn
         self._last_turn = None
 
     # -- drawing --------------------------------------------------------------------------------------
@@ -324,10 +325,10 @@ class TellyTimeBoard(GameBoard):
     def actions_for(self, state: Any) -> list[tuple[LegalCommand, Callable[[], None]]]:
         """The buttons for the shown player, as ``(legal command, handler)`` pairs in the rules' order: every
         command the rules offer the player now that is complete or that this board has a form for."""
-        actions = []
+        actions: list[tuple[LegalCommand, Callable[[], None]]] = []
         for legal in TELLY_TIME.legal_commands(state, self.shown):
             if legal.command is not None:
-                actions.append((legal, lambda c=legal.command: self._post(c)))
+                actions.append((legal, functools.partial(self._post, legal.command)))
             elif legal.kind in self.FORMS:
                 actions.append((legal, getattr(self, self.FORMS[legal.kind])))
         return actions
