@@ -34,6 +34,8 @@ from companion.commands import (
 )
 from companion.games.channel_won import CHANNEL_WON
 from companion.games.telly_time import (
+    DEFAULT_GENRES,
+    TIMESLOTS,
     AdjustCash,
     AdjustViewers,
     ChoosePilotShow,
@@ -47,7 +49,6 @@ from companion.games.telly_time import (
     StartSeason,
     TakeAction,
 )
-from companion.games.telly_time.model import DEFAULT_GENRES, TIMESLOTS
 from companion.games.tv_wars import LandOnSponsor, PassOnTheAir, SelectStartingProgramming
 
 GAMES = ("tv-wars", "death-show-tv", "channel-won", "telly-time")

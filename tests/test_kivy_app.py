@@ -412,8 +412,8 @@ def test_a_game_s_table_extras_are_found_beside_its_board():
     assert table_kv_file("tv-wars").name == "table.kv" and table_kv_file("death-show-tv") is None
     extras = extras_class("tv-wars")
     assert issubclass(extras, TableExtras) and extras is not TableExtras
-    assert set(extras.actions) == {"on_the_air", "open_sponsor", "open_transfer"}
-    assert extras_class("death-show-tv") is TableExtras and TableExtras.actions == ()
+    assert all(callable(getattr(extras, name)) for name in ("on_the_air", "open_sponsor", "open_transfer"))
+    assert extras_class("death-show-tv") is TableExtras
 
 
 def test_built_in_seats_take_each_game_s_default_names():

@@ -102,7 +102,6 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         self.popup = None
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
         self._wake = wake_trigger(self.drain)  # any thread: apply what the buttons posted, now
-        self._panel_views_for: tuple[str, object] | None = None  # (game, its boards' panel_views)
         table.subscribe(self._heard)
         if buttons is not None:  # a held peek button (config long = "peek"): display only, on the UI thread
             buttons.on_peek = lambda seat, player, held: Clock.schedule_once(lambda dt: self.peek(seat, player, held))
@@ -156,16 +155,6 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         if extras is None:
             extras = self._extras[name] = extras_class(name)(self)
         return extras
-
-    def __getattr__(self, name: str):
-        """An action of the game in use that its own layouts call as ``app.controller.<name>(...)``
-        (:attr:`ui.extras.TableExtras.actions`); anything else is an ordinary missing attribute."""
-        if name.startswith("_") or "_extras" not in self.__dict__:
-            raise AttributeError(name)
-        extras = self.extras()
-        if name in extras.actions:
-            return getattr(extras, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
         if outcome.accepted and self.panels is not None:

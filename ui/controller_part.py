@@ -39,7 +39,6 @@ class ControllerPart:
         _history: HistoryWindow | None
         _panel_trouble_seen: int
         _panel_trouble_said: str
-        _panel_views_for: tuple[str, Any] | None
 
         def post(self, command: Any) -> None: ...
 

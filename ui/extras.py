@@ -26,10 +26,6 @@ class TableExtras:
     """What one game adds to the controller; this base adds nothing. ``controller`` is the
     :class:`ui.controller.TableController` (``post``, ``say``, ``open_popup``, ``table``, ``tiles``, …)."""
 
-    #: Names of this object's methods that the game's own layouts call as ``app.controller.<name>(...)``
-    #: (the controller forwards them here while this game is the one in use).
-    actions: tuple[str, ...] = ()
-
     def __init__(self, controller: Any) -> None:
         self.controller = controller
 

@@ -8,7 +8,6 @@ import logging
 
 from companion.table import Outcome
 from ui.controller_part import ControllerPart
-from ui.games import GameBoard, board_class
 
 log = logging.getLogger("companion.ui")
 
@@ -83,19 +82,14 @@ class PlayerPanelsMixin(ControllerPart):
             self.panels.hide_private(seat)
 
     def panel_views(self, view=None) -> list:
-        """What the player panels show now: one :class:`~companion.games.PlayerView` per seat from the open
-        game's board (:meth:`ui.games.GameBoard.panel_views`, called on its class: a board may add lines), or
-        ``[]`` when no game is open. ``view`` is the table's public view if the caller has it already. The one
-        place panel views are made, for the move just committed (:meth:`_heard`) and for :meth:`refresh`."""
-        session = self.table.session
-        if session is None:
+        """What the player panels show now: one :class:`~companion.games.PlayerView` per seat, from the open
+        game's public view (each game's ``PlayerView`` carries its panel's text), or ``[]`` when no game is open.
+        ``view`` is the table's public view if the caller has it already. The one place panel views are made,
+        for the move just committed (:meth:`_heard`) and for :meth:`refresh`."""
+        if self.table.session is None:
             return []
         view = view if view is not None else self.table.view()
-        name = session.rules.info.name
-        if self._panel_views_for is None or self._panel_views_for[0] != name:
-            board_type = board_class(name) or GameBoard
-            self._panel_views_for = (name, board_type.panel_views)
-        return list(self._panel_views_for[1](session.state, view))
+        return list(view.players) if view is not None else []
 
     def _show_panels(self, view=None) -> None:
         """Hand the panel worker the panels' views now (display only). Cheap when little changed: the worker

@@ -119,10 +119,6 @@ def load_attribute(target: str) -> Any:
 def _find(name: str) -> Game:
     info = game_info(name)
     rules = load_attribute(info.rules)
-    if getattr(rules, "info", None) is None:  # TRANSITIONAL: a game still in the old shape
-        from companion.games._legacy import LegacyGame
-
-        rules = LegacyGame(rules, info)
     if not isinstance(rules, Game) or rules.info != info:
         raise UnknownGame(f"{info.rules} is not a game meeting the contract (companion.game.Game) for {name!r}")
     return rules

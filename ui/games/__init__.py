@@ -38,15 +38,6 @@ class GameBoard(BoxLayout):
         thread after every accepted or refused command."""
         raise NotImplementedError
 
-    @staticmethod
-    def panel_views(state: Any, view: Any) -> list:
-        """The players as their OLED panels show them, one :class:`~companion.games.PlayerView` per seat: by
-        default ``view.players``; a board may add lines (TV Wars: a network's holdings). A function of
-        ``state`` and ``view`` alone, called on the board's class (no widget needed) on the main thread as
-        soon as a move is committed, before the screens are redrawn
-        (:meth:`ui.controller.TableController.panel_views`)."""
-        return list(view.players)
-
 
 def board_class(game: str) -> type[GameBoard] | None:
     """The board class for the registered game ``game``, or ``None`` for the generic player cards. The first

@@ -140,10 +140,6 @@ class ChannelWon:
     docstring for the scope."""
 
     info = INFO
-    #: The registry name (``info.name``; ``tests/journal_canon.py`` and ``test_lean_start`` read ``rules.name``).
-    name = INFO.name
-    #: TRANSITIONAL (``info.default_names``): ``tests/random_games.py`` still reads ``rules.default_names``.
-    default_names = INFO.default_names
     events = CODEC
     #: Events after which the journal is backed up: the start of a round and the end of the game.
     safe_point_events = frozenset({RoundStarted.TYPE, GameOver.TYPE, GameEnded.TYPE})

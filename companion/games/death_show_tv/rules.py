@@ -160,12 +160,6 @@ class DeathShowTv:
     #: The state's meaning (raise it when the state means something new with the same fields).
     state_version: int = 0
 
-    @property
-    def name(self) -> str:
-        """``info.name``. TRANSITIONAL: ``tests/journal_canon.py`` still reads ``rules.name``; remove once it
-        reads ``rules.info.name``."""
-        return self.info.name
-
     # -- set-up ---------------------------------------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options with defaults filled in from ``INFO.options`` (see the class docstring).

@@ -407,11 +407,6 @@ class TellyTime:
     safe_point_events = frozenset({SeasonStarted.TYPE, EndScoringStarted.TYPE, GameOver.TYPE, GameEnded.TYPE})
     state_version = 0
 
-    @property
-    def name(self) -> str:
-        """The registry name (``info.name``), for code that still asks the rules object for it."""
-        return self.info.name
-
     # -- set-up ----------------------------------------------------------------------------------------
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return the options with defaults filled in; raises :class:`BadOption` for an unknown option or

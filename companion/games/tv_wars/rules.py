@@ -138,9 +138,6 @@ class TvWars:
     """The TV Wars rules, meeting :class:`companion.game.Game`. Registered as ``"tv-wars"`` (:data:`INFO`)."""
 
     info = INFO
-    #: The registry name and title (``info.name``, ``info.title``), which the table's drivers and tests read.
-    name = INFO.name
-    title = INFO.title
     #: Raised when the state's meaning changes without its fields changing (stored states are rebuilt).
     state_version = 1
 

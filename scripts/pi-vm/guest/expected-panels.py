@@ -1,8 +1,8 @@
 """What each player's OLED panel should show for the kiosk's open game, drawn by the project's own renderer.
 
 Run with the installed companion's Python (/opt/tabletop-companion/venv/bin/python) as root. Reads the
-journal read-only, replays the latest open game and draws each seat's panel the way the kiosk does for a
-TV Wars board (ui.games.tv_wars.panel_player, then hardware.panels.render_player_panel). Prints JSON:
+journal read-only, replays the latest open game and draws each seat's panel the way the kiosk does: the
+game's public view (its PlayerViews carry each panel's text), then hardware.panels.render_player_panel. Prints JSON:
 {"game": id, "seats": [{"name":..., "rows": ["<32 hex digits: 128 pixels, left = most significant>", ...]}]}
 """
 
@@ -26,13 +26,7 @@ with Journal(path, read_only=True) as journal:
         raise SystemExit("no open game in the journal")
     session = GameSession(game.id, journal.events(game.id))
 state = session.state
-view = session.rules.view(state)
-if session.rules.name == "tv-wars":
-    from ui.games.tv_wars.board import panel_player
-
-    players = [panel_player(p, state.network(p.name).holdings) for p in view.players]
-else:
-    players = list(view.players)
+players = list(session.rules.public_view(state).players)  # every game's view carries its panels' text
 seats = []
 for player in players:
     image = render_player_panel(player)
@@ -43,5 +37,5 @@ for player in players:
             bits = bits << 1 | (1 if image.getpixel((x, y)) else 0)
         rows.append(f"{bits:032x}")
     seats.append({"name": player.name, "rows": rows})
-json.dump({"game": game.id, "rules": session.rules.name, "seats": seats}, sys.stdout)
+json.dump({"game": game.id, "rules": session.rules.info.name, "seats": seats}, sys.stdout)
 print()

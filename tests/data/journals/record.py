@@ -289,6 +289,7 @@ def telly_time(table: Table, rng: random.Random) -> None:
     from telly_time_helpers import PLAYERS, pilot, start
 
     from companion.games.telly_time import (
+        TIMESLOTS,
         AdjustCash,
         AdjustViewers,
         PlaceGridMarker,
@@ -299,7 +300,6 @@ def telly_time(table: Table, rng: random.Random) -> None:
         TakeAction,
     )
     from companion.games.telly_time import Pass as PassSeason
-    from companion.games.telly_time.model import TIMESLOTS
 
     start(table)
     pilot(table)

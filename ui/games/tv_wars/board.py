@@ -40,7 +40,6 @@ from kivy.utils import get_color_from_hex
 
 from companion.commands import Command
 from companion.errors import CommandError
-from companion.games import PlayerView
 from companion.games.tv_wars import (
     TV_WARS,
     Bid,
@@ -548,12 +547,6 @@ class TvWarsBoard(GameBoard):
             row.add_widget(button)
             self.action_buttons.append(button)
         self._refresh_lineup_panel()
-
-    @staticmethod
-    def panel_views(state, view) -> list[PlayerView]:
-        """The players as their OLED panels show them: the public view carries each panel's text already
-        (:meth:`TvWars.public_view <companion.games.tv_wars.rules.TvWars.public_view>`)."""
-        return list(view.players)
 
     def peek(self, state, player: str) -> tuple[str, list[str]]:
         """``(title, lines)`` of ``player``'s private figures for its own panel (peek, 9.1): its

@@ -241,8 +241,6 @@ class TvWarsTable(TableExtras):
     ``open_transfer``) and what a tile reader's tag is (a known tile is named publicly; an unknown one is asked
     once, one dialog at a time)."""
 
-    actions = ("on_the_air", "open_sponsor", "open_transfer")
-
     def __init__(self, controller) -> None:
         super().__init__(controller)
         self._unknown_tags: list[tuple[str, str]] = []
