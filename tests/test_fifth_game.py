@@ -9,6 +9,8 @@ The distribution is built and installed by pip (``--target`` a temporary folder,
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import subprocess
 import sys
@@ -122,6 +124,8 @@ def test_a_game_is_played_journaled_undone_and_replayed(fifth_game, tmp_path):
     history = [entry.text for entry in table.history()]
     assert history[0].startswith("Game started: Pass the Remote") and any("wins with" in t for t in history)
     final = table.state
+    journal_path = table.journal.path
+    _check_export(fifth_game, journal_path.parent, table.session.game_id, table.session.line, outcome)
     _ok(table, Undo())
     assert rules.outcome(table.state) is None
     game_id = table.session.game_id
@@ -129,6 +133,29 @@ def test_a_game_is_played_journaled_undone_and_replayed(fifth_game, tmp_path):
     with Journal(tmp_path / "journal.sqlite3") as journal:
         replayed = GameSession.open(journal, game_id)
         assert replayed.state != final and replayed.state == table.state  # the undo is journaled too
+
+
+def _check_export(installed: Path, data_dir: Path, game_id: int, line: list[int], outcome) -> None:
+    """``companion export GAME --format csv`` (the installed console script, the fifth game on its path): one row
+    for the start and one per move in force, the game's own figures as ``"<seat> <figure>"`` columns, ending
+    with the winner's points."""
+    from conftest import COMPANION
+
+    completed = subprocess.run(
+        [str(COMPANION), "export", str(game_id), "--format", "csv", "--data-dir", str(data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    rows = list(csv.DictReader(io.StringIO(completed.stdout)))
+    assert list(rows[0])[:3] == ["move", "time", "what"]
+    assert {"Ann points", "Ann this turn", "Bob points", "Bob this turn"} <= set(rows[0])
+    assert [int(r["move"]) for r in rows[1:]] == list(line) and rows[0]["what"] == "game started"
+    (winner,) = outcome.winners
+    assert int(rows[-1][f"{winner} points"]) == outcome.figures[winner]["points"]
+    assert "wins with" in rows[-1]["what"] or "banks" in rows[-1]["what"]
 
 
 def test_refusals_change_nothing_and_end_game_ends_it(fifth_game, tmp_path):
