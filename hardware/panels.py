@@ -26,17 +26,19 @@ log = logging.getLogger("companion.panels")
 PANEL_WIDTH, PANEL_HEIGHT = 128, 64
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # seconds between redraw attempts of a panel that is not answering
 FRAME_RETRIES = 2  # immediate redraws of a frame that failed before the growing delays
-_FONTS: dict[int, ImageFont.FreeTypeFont] = {}
+PanelFont = ImageFont.FreeTypeFont | ImageFont.ImageFont  # what Pillow's load_default gives (bitmap without FreeType)
+_FONTS: dict[int, PanelFont] = {}
 
 
-def panel_font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font at ``size`` pixels (no system font needed)."""
+def panel_font(size: int) -> PanelFont:
+    """Pillow's bundled scalable font at ``size`` pixels (no system font needed; Pillow built without FreeType
+    gives its fixed bitmap font instead)."""
     if size not in _FONTS:
         _FONTS[size] = ImageFont.load_default(size=size)
     return _FONTS[size]
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[int]) -> ImageFont.FreeTypeFont:
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[int]) -> PanelFont:
     for size in sizes:
         font = panel_font(size)
         if draw.textlength(text, font=font) <= width:

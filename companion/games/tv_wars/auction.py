@@ -88,6 +88,9 @@ class Auction:
     def lot_text(self) -> str:
         """``"60-minute Drama"``, ``"Star"``, ``"Super Bowl"`` (public: no value, 9.1)."""
         if self.lot == "program":
+            assert self.length is not None and self.colour is not None, (
+                "a program is nominated by length and colour (3.1)"
+            )
             return f"{MINUTES[self.length]} {TYPE_WORDS[self.colour]}"
         return "Star" if self.lot == "star" else "Super Bowl"
 
@@ -194,7 +197,7 @@ def open_auction(
         "reason": reason,
         "rule": rule,
     }
-    events: list[TvWarsEvent] = [AuctionOpened.from_payload(payload)]
+    events = [AuctionOpened.from_payload(payload)]
     if not bidders:
         events.append(
             AuctionClosed.from_payload({"winner": None, "amount": 0, "lot": lot, "length": length, "colour": colour})

@@ -124,6 +124,14 @@ class FinalCount:
         done = {(n, t) for n, t, _ in self.values}
         return next((s for s in self.specials if s not in done), None)
 
+    @property
+    def special_to_roll(self) -> tuple[str, str]:
+        """:attr:`next_special` while the count waits for dice: the game ends with the last Special's roll
+        (:func:`game_ended` in the same move), so a count that asks for dice has one left (8, 7)."""
+        special = self.next_special
+        assert special is not None, f"an asset count ({self.reason}) asks for dice with no Special left to roll"
+        return special
+
 
 def sale_value(tile: ProgramTile, special_rp: int | None = None) -> tuple[int, str]:
     """``(dollars, breakdown)`` for selling ``tile`` (7): ``(10500, "7 × $500 × 3 half-hours")``. A Special
@@ -133,6 +141,7 @@ def sale_value(tile: ProgramTile, special_rp: int | None = None) -> tuple[int, s
             return 0, "Special not rolled"
         rp = special_rp
     elif tile.kind == MOVIE or tile.rating is not None:
+        assert tile.rating is not None, f"{tile.id}: an Academy Award Movie tile carries its 100 RP (TV Wars 3.2)"
         rp = tile.rating
     else:
         return 0, f"{tile.public_text} has no Rating Points"
@@ -146,7 +155,7 @@ def incur_debt(
     """Events for ``network`` owing ``amount`` dollars to ``creditor``: paid at once when it can be; else
     its cash goes first and the rest becomes a ``debt_incurred`` (7)."""
     cash = state.network(network).cash
-    events = []
+    events: list[TvWarsEvent] = []
     paid = min(cash, amount)
     if paid > 0:
         events.append(

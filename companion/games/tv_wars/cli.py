@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -44,7 +45,7 @@ def ratings_war(args: argparse.Namespace) -> int:
     from companion.games.tv_wars import ratings_war as rw
     from companion.games.tv_wars.lineup_file import load_lineup_file
 
-    def ask(pending):
+    def ask(pending: rw.PendingRoll) -> tuple[int, ...]:
         while True:
             print(f"{pending.request.describe()}; enter the dice (e.g. 3 4): ", end="", file=sys.stderr, flush=True)
             line = sys.stdin.readline()
@@ -61,6 +62,7 @@ def ratings_war(args: argparse.Namespace) -> int:
     try:
         war, given = load_lineup_file(args.file)
         odds = rw.survival_odds(war) if args.odds else None
+        roll: Callable[[rw.PendingRoll], Sequence[int]] | None
         if args.roll:
             generator = random.Random(args.seed)
             roll = lambda p: [generator.randint(1, p.request.sides) for _ in range(p.request.count)]  # noqa: E731

@@ -167,7 +167,13 @@ class ProgramTile:
             return "Super Bowl"
         if self.kind == PREEMPTION:
             return "Preemption"
-        return f"{MINUTES[self.length]} {TYPE_WORDS[self.colour]}"
+        return f"{MINUTES[self.length]} {self.type_word}"
+
+    @property
+    def type_word(self) -> str:
+        """The type of a conventional program or Special on the shared screen (``"Drama"``, 9.1)."""
+        assert self.colour is not None, f"{self.id}: a {self.kind} tile has a colour (checked when made, TV Wars 3)"
+        return TYPE_WORDS[self.colour]
 
     @property
     def private_text(self) -> str:
@@ -318,7 +324,7 @@ class Holdings:
         ``"Super Bowl"``, ``"Preemption"`` when held; types with none are left out."""
         totals: Counter = Counter()
         for tile in self.programs:
-            key = TYPE_WORDS[tile.colour] if tile.kind in (PROGRAM, SPECIAL) else tile.public_text
+            key = tile.type_word if tile.kind in (PROGRAM, SPECIAL) else tile.public_text
             totals[key] += tile.length
         return dict(totals)
 

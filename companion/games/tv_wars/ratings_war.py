@@ -151,7 +151,7 @@ class Program:
         elif self.special:
             if self.rating is not None:
                 raise MalformedCommand(f"{label}: a Special has no set rating; it is rolled (TV Wars 3.3)")
-        elif not is_whole(self.rating) or not 10 <= self.rating <= 90 or self.rating % 10:
+        elif self.rating is None or not is_whole(self.rating) or not 10 <= self.rating <= 90 or self.rating % 10:
             raise MalformedCommand(
                 f"{label}: a program's rating is 10 to 90 Rating Points in tens, not {self.rating!r} (TV Wars 3)"
             )
@@ -182,6 +182,7 @@ class Program:
             return "ACADEMY AWARD MOVIE"
         if self.special:
             return "SPECIAL"
+        assert self.colour is not None, "only the Super Bowl tile has no colour (checked when made, TV Wars 3, 9.8)"
         return COLOURS[self.colour].upper()
 
     @property
@@ -444,9 +445,9 @@ def check_lineup(lineup: LineUp, *, february_sweeps: bool = False) -> None:
     for item in lineup.held_programs:
         if not isinstance(item, Program):
             raise MalformedCommand(f"{name}: held programs are Program values, not {item!r}")
-    for item in lineup.held_bonuses:
-        if not isinstance(item, Bonus):
-            raise MalformedCommand(f"{name}: held bonus tiles are Bonus values, not {item!r}")
+    for tile in lineup.held_bonuses:
+        if not isinstance(tile, Bonus):
+            raise MalformedCommand(f"{name}: held bonus tiles are Bonus values, not {tile!r}")
     if lineup.half_hours > SLOTS:
         raise IllegalCommand(
             f"{name}'s line-up runs {lineup.half_hours} half-hours from 8:00, past 11:00", "TV Wars 6.1"
@@ -572,7 +573,10 @@ class Score:
     @property
     def total(self) -> int | None:
         """Rating Points in this slot (``None`` for the Super Bowl, which wins automatically)."""
-        return None if self.automatic_win else self.base + sum(part.value for part in self.parts)
+        if self.automatic_win:
+            return None
+        assert self.base is not None, f"{self.program}: only the Super Bowl's score has no base (TV Wars 9.8)"
+        return self.base + sum(part.value for part in self.parts)
 
     @property
     def breakdown(self) -> str:
@@ -941,10 +945,9 @@ def _standing(totals: Sequence[int | None], stakes: Sequence[bool]) -> _Standing
     Bowl, which wins automatically, 9.8), ``stakes`` whether each one's network has a program in the next
     slot and that slot is not preempted (a tie for highest is rolled only when a Lead-In is at stake for
     one of those tied, 6.4, 6.7). The lowest rated is cancelled unless unopposed (6.8)."""
-    if None in totals:  # 9.8: the Super Bowl wins automatically
-        winner, high_group, rated = totals.index(None), (), [total for total in totals if total is not None]
-    else:
-        winner, rated = None, totals
+    rated = [total for total in totals if total is not None]
+    high_group: tuple[int, ...] = ()
+    winner = totals.index(None) if None in totals else None  # 9.8: the Super Bowl wins automatically
     if not rated:
         return _Standing(None, winner, (), (), False, ())
     if winner is None:
@@ -957,6 +960,7 @@ def _standing(totals: Sequence[int | None], stakes: Sequence[bool]) -> _Standing
         if len(high_group) == 1:
             winner = high_group[0]
     bottom = min(rated)
+    low_group: tuple[int, ...]
     if len(totals) < 2:  # unopposed (6.8)
         low_group = ()
     elif rated.count(bottom) == 1:
@@ -1039,9 +1043,11 @@ def _resolve_slot(war: War, slot: int, progress: _Progress, chance) -> SlotResul
     cancellation = None
     if lowest is not None:
         by_tie = bool(standing.low_tie)
-        reason = f"lowest rated in {slot_label(slot)} with {lowest.total}" + (", after the tie-break" if by_tie else "")
+        total = lowest.total
+        assert total is not None, "the Super Bowl wins its slots and is never lowest rated (TV Wars 9.8)"
+        reason = f"lowest rated in {slot_label(slot)} with {total}" + (", after the tie-break" if by_tie else "")
         cancellation = Cancellation(
-            lowest.ref, lowest.program, slot, lowest.total, reason, "TV Wars 6.7, 6.8" if by_tie else "TV Wars 6.8"
+            lowest.ref, lowest.program, slot, total, reason, "TV Wars 6.7, 6.8" if by_tie else "TV Wars 6.8"
         )
         progress.cancelled.add(lowest.ref)
     progress.lead_in = winner if next_open else None
@@ -1092,9 +1098,10 @@ def play_out(
     dice = {key: tuple(values) for key, values in (dice or {}).items()}
     while True:
         resolution = resolve_war(war, dice)
-        if resolution.complete or roll is None:
+        pending = resolution.pending
+        if pending is None or roll is None:  # complete, or nobody to roll
             return resolution, dice
-        dice[resolution.pending.key] = tuple(roll(resolution.pending))
+        dice[pending.key] = tuple(roll(pending))
 
 
 def missing_rolls(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> tuple[PendingRoll, ...]:
@@ -1177,6 +1184,7 @@ class NetworkAftermath:
 
 def _tile_fate(placement: Placement, cancelled: bool) -> TileFate:
     bonus, program = placement.bonus, placement.program
+    assert bonus is not None, f"{program.title} has no bonus tile to follow after the war"
     if bonus.kind == STAR:
         if cancelled:
             return TileFate(bonus.describe(), program.title, False, "Star pile", "TV Wars 5.11, 6.2")
@@ -1189,7 +1197,10 @@ def _tile_fate(placement: Placement, cancelled: bool) -> TileFate:
 
 
 def _network_aftermath(resolution: Resolution, lineup: LineUp) -> NetworkAftermath:
-    lost, kept, tiles_kept, tiles_returned = [], [], [], []
+    lost: list[ProgramFate] = []
+    kept: list[ProgramFate] = []
+    tiles_kept: list[TileFate] = []
+    tiles_returned: list[TileFate] = []
     for ref, placement in lineup.placed():
         program = placement.program
         cancellation = resolution.cancellation_of(ref)
@@ -1244,7 +1255,7 @@ def consequences(resolution: Resolution) -> tuple[NetworkAftermath, ...]:
     movie was cancelled; Stars of cancelled programs return to the Star pile; Emmys to their pile;
     Critics' Choice and Viewers' Views leave play; Best Network News stays; the Super Bowl is lost; a
     played Preemption tile goes back into play. Raises :class:`IllegalCommand` while dice are missing."""
-    if not resolution.complete:
+    if resolution.pending is not None:  # not complete
         raise IllegalCommand(f"the Ratings War is not over: {resolution.pending.request.describe()} is missing")
     return tuple(_network_aftermath(resolution, lineup) for lineup in resolution.war.lineups)
 
@@ -1278,6 +1289,12 @@ class _OddsProgram(NamedTuple):
     base: int | None
     points: tuple[tuple[int, int], ...]
     stake: bool
+
+
+def _rated(total: int | None) -> int:
+    """A Special's total in a slot (:class:`_OddsProgram`): only the Super Bowl has none (9.8)."""
+    assert total is not None, "a Special always has a total; only the Super Bowl has none (TV Wars 9.8)"
+    return total
 
 
 def _combinations(rolls: Sequence[tuple[tuple[int, int], ...]]) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
@@ -1326,9 +1343,9 @@ class _OddsSlot:
             start, placement = found
             ref, program = ProgramRef(lineup.network, start), placement.program
             points = tuple(
-                tuple(
-                    sum(part.value for part in _parts(war, lineup, placement, slot, sharing, lead_in))
-                    for lead_in in (False, True)
+                (
+                    sum(part.value for part in _parts(war, lineup, placement, slot, sharing, False)),
+                    sum(part.value for part in _parts(war, lineup, placement, slot, sharing, True)),
                 )
                 for sharing in range(len(war.lineups) + 1)
             )
@@ -1375,10 +1392,11 @@ class _OddsSlot:
         rest = [total for position, total in enumerate(totals) if total is not None and position not in ending_at]
         low, high = (min(rest), max(rest)) if rest else (0, 0)
         classes: dict[tuple | int, list] = {}
+        before = [_rated(totals[position]) for position in ending_at]
         if len(ending_at) == 1:  # the usual case, made quick
-            position = ending_at[0]
+            (rated,) = before
             for (delta,), ways in self.ending_rolls:
-                total = totals[position] + delta
+                total = rated + delta
                 key = (total > low) - (total < low) + 3 * ((total > high) - (total < high)) if rest else 0
                 entry = classes.get(key)
                 if entry is None:
@@ -1387,15 +1405,15 @@ class _OddsSlot:
                     entry[1] += ways
         else:
             for deltas, ways in self.ending_rolls:
-                ranked = tuple(totals[position] + delta for position, delta in zip(ending_at, deltas))
-                key = tuple((a > b) - (a < b) for i, a in enumerate(ranked) for b in ranked[i + 1 :])
+                ranked = tuple(total + delta for total, delta in zip(before, deltas))
+                order = tuple((a > b) - (a < b) for i, a in enumerate(ranked) for b in ranked[i + 1 :])
                 if rest:
-                    key += tuple(
+                    order += tuple(
                         (total > low) - (total < low) + 3 * ((total > high) - (total < high)) for total in ranked
                     )
-                entry = classes.get(key)
+                entry = classes.get(order)
                 if entry is None:
-                    classes[key] = [ranked, ways]
+                    classes[order] = [ranked, ways]
                 else:
                     entry[1] += ways
         grouped = []
@@ -1438,7 +1456,9 @@ class _OddsSlot:
             for deltas, going_on_sums, going_on_ways in self.going_on_rolls:
                 totals = fixed[:]
                 for position, delta in zip(going_on_at, deltas):
-                    totals[position] += delta
+                    before = totals[position]
+                    assert before is not None, "a Special always has a total; only the Super Bowl has none (9.8)"
+                    totals[position] = before + delta
                 for j, total in zip(self.going_on, going_on_sums):
                     kept[j] = total
                 after = tuple(kept)
@@ -1481,7 +1501,7 @@ def survival_odds(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> 
     check_war(war)
     dice = dice or {}
     programs = list(war.programs())
-    rolls = {}
+    rolls: dict[int, tuple[tuple[int, int], ...]] = {}
     for i, (ref, placement) in enumerate(programs):
         if placement.program.special:
             key = special_key(ref)

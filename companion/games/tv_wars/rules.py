@@ -244,7 +244,7 @@ class TvWars:
         if isinstance(command, AnswerDice):
             if state.roll_off is None:
                 return self._play(state, command)
-            return self._roll_off(state, command)
+            return self._roll_off(state, state.roll_off, command)
         if isinstance(command, EndGame):
             return [GameEnded.from_payload({"reason": command.reason})]
         raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
@@ -274,13 +274,15 @@ class TvWars:
         )
         return events
 
-    def _roll_off(self, state: TvWarsState, command: AnswerDice) -> list[TvWarsEvent]:
+    def _roll_off(self, state: TvWarsState, roll_off: RollOff, command: AnswerDice) -> list[TvWarsEvent]:
+        """The events of a Best Network News roll-off roll (2.5); ``roll_off`` is ``state.roll_off``."""
         request = self.pending_dice(state)
         values = check_answer(request, command.roller, command.values, command.source)
+        assert request is not None, "check_answer refuses dice that nobody asked for"
         events: list[TvWarsEvent] = [
             DiceRolled.from_payload(roll_payload(request, command.roller, values, command.source))
         ]
-        settled = state.roll_off.with_roll(command.roller, sum(values)).leaders()
+        settled = roll_off.with_roll(command.roller, sum(values)).leaders()
         if settled is not None:
             leaders, best = settled
             if len(leaders) == 1:
@@ -369,10 +371,12 @@ class TvWars:
             )
         ended = next((e for e in events + more if isinstance(e, RatingsWarEnded)), None)
         if ended is not None:
+            war = after.war
+            assert war is not None, "a Ratings War that has ended stays on the state (6)"
             add(
                 [
                     LandingDone.from_payload(
-                        {"network": after.war.landed_by, "outcome": after.war.summary, "rule": "TV Wars 6"},
+                        {"network": war.landed_by, "outcome": war.summary, "rule": "TV Wars 6"},
                     )
                 ]
             )
@@ -457,12 +461,13 @@ class TvWars:
     def _play_dice(self, state: TvWarsState, command: AnswerDice) -> list[TvWarsEvent]:
         request = self.pending_dice(state)
         values = check_answer(request, command.roller, command.values, command.source)
+        assert request is not None, "check_answer refuses dice that nobody asked for"
         events: list[TvWarsEvent] = [
             DiceRolled.from_payload(roll_payload(request, command.roller, values, command.source))
         ]
         rp = 10 * sum(values)
         if state.final_count is not None:
-            network, tile_id = state.final_count.next_special
+            network, tile_id = state.final_count.special_to_roll
             events.append(SpecialValued.from_payload({"network": network, "tile_id": tile_id, "value": rp}))
             count = replace(state.final_count, values=state.final_count.values + ((network, tile_id, rp),))
             if count.next_special is None:
@@ -470,8 +475,8 @@ class TvWars:
                     _bankruptcy.game_ended(state, count.reason, count.rule, {(n, t): v for n, t, v in count.values})
                 )
             return events
-        if state.debts and state.debts[0].selling is not None:
-            debt = state.debts[0]
+        debt = state.debts[0] if state.debts else None
+        if debt is not None and debt.selling is not None:
             tile = state.network(debt.network).holdings.program(debt.selling)
             value, breakdown = _bankruptcy.sale_value(tile, rp)
             return events + _bankruptcy.sell(state, debt, tile, value, f"{breakdown} (Special rolled {rp} RP)")
@@ -512,6 +517,7 @@ class TvWars:
         if state.roll_off is None:
             return self._play_dice_request(state)
         roller = state.roll_off.next_roller
+        assert roller is not None, "a roll-off settles as its last contender rolls (2.5)"
         reason = "Best Network News roll-off" + (
             f", re-roll {state.roll_off.round - 1}" if state.roll_off.round > 1 else ""
         )
@@ -594,7 +600,7 @@ class TvWars:
     @staticmethod
     def _play_dice_request(state: TvWarsState) -> DiceRequest | None:
         if state.final_count is not None and state.final_count.counting:
-            network, tile_id = state.final_count.next_special
+            network, tile_id = state.final_count.special_to_roll
             return DiceRequest(network, 2, f"value of Special {tile_id} for the asset count", "TV Wars 8, 7, 3.3")
         if war_active(state.war):
             return _war.war_pending_dice(state.war)
@@ -807,7 +813,8 @@ def _fold_landing(state: TvWarsState, event: Landed | LandingStage | LandingDone
 
 
 def _fold_count_started(state: TvWarsState, event: AssetsCountStarted) -> TvWarsState:
-    return replace(state, final_count=FinalCount(event.reason, event.rule, tuple(tuple(p) for p in event.specials)))
+    specials = tuple((network, tile_id) for network, tile_id in event.specials)
+    return replace(state, final_count=FinalCount(event.reason, event.rule, specials))
 
 
 def _fold_special_valued(state: TvWarsState, event: SpecialValued) -> TvWarsState:

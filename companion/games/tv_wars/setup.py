@@ -128,9 +128,9 @@ def describe_selection(event: StartingProgramming) -> str:
     """Public line (9.1: lengths and types only): ``"ABS selects its starting programming: 10 hours
     (TV Wars 2.3)"`` followed by the half-hours per type."""
     tiles = [ProgramTile.from_dict(t) for t in event.tiles]
-    by_type = Counter()
+    by_type: Counter[str] = Counter()
     for tile in tiles:
-        by_type[TYPE_WORDS[tile.colour]] += tile.length
+        by_type[tile.type_word] += tile.length
     mix = ", ".join(f"{TYPE_WORDS[c]} {by_type[TYPE_WORDS[c]]}" for c in TYPE_WORDS if by_type[TYPE_WORDS[c]])
     hours = sum(t.length for t in tiles) / 2
     return f"{event.network} selects its starting programming, {hours:g} hours (half-hours: {mix}) (TV Wars 2.3)"

@@ -267,14 +267,25 @@ class TileEntry:
     rule: str
 
     @property
+    def program_lot(self) -> tuple[int, str]:
+        """``(length, colour)`` of a ``program`` lot: the program was nominated by both (3.1)."""
+        assert self.lot == "program" and self.length is not None and self.colour is not None, (
+            f"a program entry without its length and colour: {self}"
+        )
+        return self.length, self.colour
+
+    @property
     def status(self) -> str:
         """``"NBS enters its new 60-minute Drama's rating on its own panel"``."""
-        what = {
-            "program": f"new {MINUTES.get(self.length, '')} {TYPE_WORDS.get(self.colour, '')}'s rating",
-            "star": "new Star's value",
-            "critics_choice": "Critics' Choice tile's value",
-            "viewers_views": "Viewers' Views tile's value",
-        }[self.lot]
+        if self.lot == "program":
+            length, colour = self.program_lot
+            what = f"new {MINUTES.get(length, '')} {TYPE_WORDS.get(colour, '')}'s rating"
+        else:
+            what = {
+                "star": "new Star's value",
+                "critics_choice": "Critics' Choice tile's value",
+                "viewers_views": "Viewers' Views tile's value",
+            }[self.lot]
         return f"{self.network} enters its {what} on its own panel (TV Wars 9.1)"
 
 
@@ -283,6 +294,12 @@ class TileEntry:
 
 def _done(network: str, outcome: str, rule: str) -> TvWarsEvent:
     return LandingDone.from_payload({"network": network, "outcome": outcome, "rule": rule})
+
+
+def _rule_of(void: IllegalCommand) -> str:
+    """The rule a bonus supply refusal cites (:func:`check_bonus_supply` always names one: 5.12, 5.22, 5.32)."""
+    assert void.rule is not None, f"a supply refusal without its rule: {void.reason}"
+    return void.rule
 
 
 def _landed(network: str, space: str, stage: str | None, lengths: tuple[int, ...] = ALL_LENGTHS) -> TvWarsEvent:
@@ -325,20 +342,20 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
         try:
             check_bonus_supply(supply, _holdings(state), STAR)
         except IllegalCommand as void:
-            return events + [_landed(network, space, None), _done(network, void.reason, void.rule)]
+            return events + [_landed(network, space, None), _done(network, void.reason, _rule_of(void))]
         return events + [_landed(network, space, "nominate_star")]
     if space == "emmy_awards":
         try:
             check_bonus_supply(supply, _holdings(state), EMMY)
         except IllegalCommand as void:
-            return events + [_landed(network, space, None), _done(network, void.reason, void.rule)]
+            return events + [_landed(network, space, None), _done(network, void.reason, _rule_of(void))]
         return events + [_landed(network, space, "emmy_roll")]
     if space in ("critics_choice", "viewers_views"):
         events.append(_landed(network, space, None))
         try:
             check_bonus_supply(supply, _holdings(state), space)
         except IllegalCommand as void:
-            return events + start_final_count(state, void.reason, void.rule)
+            return events + start_final_count(state, void.reason, _rule_of(void))
         return events + [
             TileEntryOpened.from_payload(
                 {
@@ -460,7 +477,8 @@ def decide_nominate(state: TvWarsState, command: Nominate) -> list[TvWarsEvent]:
         ]
     if command.length not in landing.lengths or isinstance(command.length, bool):
         raise IllegalCommand(
-            f"a {MINUTES.get(command.length, repr(command.length))} program cannot be nominated here; "
+            f"a {MINUTES[command.length] if command.length in MINUTES else repr(command.length)} program cannot be "
+            "nominated here; "
             f"available lengths: {', '.join(MINUTES[n] for n in landing.lengths)}",
             "TV Wars 3.22" if landing.space == "movie_studio" else "TV Wars 3.11",
         )
@@ -533,15 +551,18 @@ def decide_tile_entry(state: TvWarsState, command: EnterTileValue) -> list[TvWar
     if command.network != entry.network:
         raise IllegalCommand(f"{entry.network} enters this tile's value, not {command.network}", "TV Wars 9.1")
     if entry.lot == "program":
-        spec = ProgramSpec(entry.length, entry.colour, command.value, command.special, command.name or "")
-        tile = spec.tile(next_tile_id(state.supply, "program"))
-        check_program_supply(state.supply, _holdings(state), tile)
-        return [program_acquired(entry.network, tile, entry.reason, entry.rule)]
+        length, colour = entry.program_lot
+        spec = ProgramSpec(length, colour, command.value, command.special, command.name or "")
+        program = spec.tile(next_tile_id(state.supply, "program"))
+        check_program_supply(state.supply, _holdings(state), program)
+        return [program_acquired(entry.network, program, entry.reason, entry.rule)]
     if command.special:
         raise MalformedCommand("only a program can be a Special (TV Wars 3.3)")
-    tile = BonusTile(next_tile_id(state.supply, entry.lot), entry.lot, command.value, command.name or "")
+    if command.value is None:
+        raise MalformedCommand("a bonus is whole Rating Points, not None")
+    bonus = BonusTile(next_tile_id(state.supply, entry.lot), entry.lot, command.value, command.name or "")
     check_bonus_supply(state.supply, _holdings(state), entry.lot)
-    return [bonus_acquired(entry.network, tile, entry.reason, entry.rule)]
+    return [bonus_acquired(entry.network, bonus, entry.reason, entry.rule)]
 
 
 def decide_steal(state: TvWarsState, command: Steal) -> list[TvWarsEvent]:

@@ -30,14 +30,24 @@ def program_from_tile(tile: Tile) -> Program:
     d = tile.details
     if d.get("movie"):
         return Program.movie(d.get("name", ""), d.get("colour", "yellow"))
-    return Program(d.get("length"), d.get("colour"), d.get("rating"), d.get("name", ""), special=bool(d.get("special")))
+    _require(tile, "length", "a program's length in half-hours (TV Wars 2.3)")
+    return Program(d["length"], d.get("colour"), d.get("rating"), d.get("name", ""), special=bool(d.get("special")))
 
 
 def bonus_from_tile(tile: Tile) -> Bonus:
     """The :class:`Bonus` a learned ``bonus`` tile stands for; :class:`MalformedCommand` otherwise."""
     if tile.kind != "bonus":
         raise MalformedCommand(f"tag {tile.uid} is a {tile.kind} tile, not a bonus tile")
-    return Bonus(tile.details.get("bonus"), tile.details.get("value"), tile.details.get("name", ""))
+    _require(tile, "bonus", "which bonus tile it is (TV Wars 5)")
+    _require(tile, "value", "the tile's value in Rating Points (TV Wars 5)")
+    return Bonus(tile.details["bonus"], tile.details["value"], tile.details.get("name", ""))
+
+
+def _require(tile: Tile, key: str, what: str) -> None:
+    """Refuse a learned tile whose details lack ``key`` (:class:`MalformedCommand` naming ``what`` it
+    gives); the value itself is checked by :class:`Program`/:class:`Bonus`."""
+    if key not in tile.details:
+        raise MalformedCommand(f"tag {tile.uid} is a {tile.kind} tile learned without {what}; learn it again")
 
 
 def lineup_from_slots(

@@ -90,6 +90,7 @@ from companion.games.tv_wars.ratings_war import (
     STAR,
     HouseRules,
     LineUp,
+    PendingRoll,
     Placement,
     ProgramRef,
     Resolution,
@@ -261,9 +262,13 @@ class WarAtTable:
         """The revealed war with the Preemption tile placed (9.91), or ``None`` before the reveal."""
         if self.revealed is None:
             return None
+        return self._placed(self.revealed)
+
+    def _placed(self, revealed: War) -> War:
+        """``revealed`` with the Preemption tile placed, if it was (9.91)."""
         if self.preemption is not None and self.preemption[1] is not None:
-            return with_preemption(self.revealed, *self.preemption)
-        return self.revealed
+            return with_preemption(revealed, *self.preemption)
+        return revealed
 
     @property
     def dice_map(self) -> dict[str, tuple[int, ...]]:
@@ -275,7 +280,16 @@ class WarAtTable:
         """The war resolved with the dice so far, once the Preemption is decided; ``None`` before."""
         if self.revealed is None or self.phase == PREEMPT:
             return None
-        return resolve_war(self.war, self.dice_map)
+        return resolve_war(self._placed(self.revealed), self.dice_map)
+
+    @property
+    def pending_roll(self) -> PendingRoll | None:
+        """The roll the war waits for in its dice phase (a Special's value 3.3, a tie-break 6.7), else ``None``."""
+        if self.phase != DICE:
+            return None
+        resolution = self.resolution
+        assert resolution is not None, "a war in its dice phase is resolved as far as its dice go"
+        return resolution.pending
 
     @property
     def specials(self) -> int:
@@ -290,7 +304,7 @@ class WarAtTable:
         with four Specials (``benchmarks/ratings_war.py``)."""
         if self.revealed is None or self.dice:
             return None
-        return survival_odds(self.war)
+        return survival_odds(self._placed(self.revealed))
 
     def tiles_at(self, ref: ProgramRef) -> tuple[str, str | None]:
         """(program tile id, bonus tile id|None) of the revealed program ``ref``."""
@@ -314,7 +328,7 @@ def _only_unplayable(holdings: Holdings) -> bool:
 
 def _out_events(network: str, holdings: Holdings, lost: set[str], reason: str, rule: str) -> list[TvWarsEvent]:
     """Return the tiles of a network left without programming and put it out (3, 5.11)."""
-    events = []
+    events: list[TvWarsEvent] = []
     for tile in holdings.bonuses:
         if tile.id in lost:
             continue
@@ -514,7 +528,7 @@ def _check_promotion(network: str, promotion: Any, balances: Mapping[str, int]) 
 
 def _enter(
     war: WarAtTable, holdings_by_network: Mapping[str, Holdings], command: EnterLineUp, balances: Mapping[str, int]
-) -> list[TvWarsEvent]:
+) -> LineupEntered:
     if war.phase != LINE_UPS:
         raise IllegalCommand("the line-ups are all locked in; nobody may change one now", "TV Wars 6")
     entry = war.entry(command.network)
@@ -523,11 +537,9 @@ def _enter(
     placements = _placements(command)
     _check_promotion(entry.network, command.promotion, balances)
     build_lineup(war, entry.network, holdings_by_network[entry.network], placements, command.promotion)
-    return [
-        LineupEntered.from_payload(
-            {"network": entry.network, "placements": [list(p) for p in placements], "promotion": command.promotion},
-        )
-    ]
+    return LineupEntered.from_payload(
+        {"network": entry.network, "placements": [list(p) for p in placements], "promotion": command.promotion},
+    )
 
 
 def _lock(
@@ -535,14 +547,14 @@ def _lock(
 ) -> list[TvWarsEvent]:
     entered: list[TvWarsEvent] = []
     if command.placements is not None:  # enter exactly what is on the screen, then lock it
-        entered = _enter(
+        event = _enter(
             war,
             holdings_by_network,
             EnterLineUp(network=command.network, placements=command.placements, promotion=command.promotion),
             balances,
         )
-        for event in entered:
-            war = evolve_war(war, event)
+        war = evolve_war(war, event)
+        entered = [event]
     return entered + _lock_entered(war, holdings_by_network, command, balances)
 
 
@@ -558,7 +570,7 @@ def _lock_entered(
         raise IllegalCommand(f"{entry.network} has not entered a line-up yet", "TV Wars 6, 6.1")
     _check_promotion(entry.network, entry.promotion, balances)
     build_lineup(war, entry.network, holdings_by_network[entry.network], entry.placements, entry.promotion)
-    events = [LineupLocked.from_payload({"network": entry.network, "promotion": entry.promotion})]
+    events: list[TvWarsEvent] = [LineupLocked.from_payload({"network": entry.network, "promotion": entry.promotion})]
     if entry.promotion:
         movement = Movement(
             entry.network, BANK, PROMOTION_PRICE, "Promotion: +10 on every program in this Ratings War", "TV Wars 6.6"
@@ -567,7 +579,7 @@ def _lock_entered(
     return events
 
 
-def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> list[TvWarsEvent]:
+def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> list[WarEvent]:
     if war.revealed is not None:
         raise IllegalCommand("the line-ups are already revealed", "TV Wars 6")
     waiting = [entry.network for entry in war.entries if not entry.locked]
@@ -594,7 +606,7 @@ def _reveal(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> lis
     return [LineupsRevealed.from_payload({"lineups": lineups})]
 
 
-def _preempt(war: WarAtTable, command: PlacePreemption) -> list[TvWarsEvent]:
+def _preempt(war: WarAtTable, command: PlacePreemption) -> list[WarEvent]:
     war.entry(command.network)
     if war.revealed is None:
         raise IllegalCommand("the Preemption tile is placed after seeing the revealed line-ups", "TV Wars 9.91")
@@ -623,8 +635,8 @@ def _preempt(war: WarAtTable, command: PlacePreemption) -> list[TvWarsEvent]:
     return [PreemptionDecided.from_payload({"network": command.network, "start": start})]
 
 
-def _answer(war: WarAtTable, command: AnswerDice) -> list[TvWarsEvent]:
-    pending = war.resolution.pending if war.phase == DICE else None
+def _answer(war: WarAtTable, command: AnswerDice) -> list[WarEvent]:
+    pending = war.pending_roll
     if pending is None:
         raise IllegalCommand(
             "no dice are asked for in this Ratings War right now"
@@ -655,7 +667,7 @@ def decide_war(
     if not war_active(war):
         raise IllegalCommand("no Ratings War is under way", "TV Wars 6")
     if isinstance(command, EnterLineUp):
-        return _enter(war, holdings_by_network, command, balances)
+        return [_enter(war, holdings_by_network, command, balances)]
     if isinstance(command, LockLineUp):
         return _lock(war, holdings_by_network, command, balances)
     if isinstance(command, RevealLineUps):
@@ -677,7 +689,7 @@ def _advance(war: WarAtTable, holdings_by_network: Mapping[str, Holdings]) -> li
     resolution = war.resolution
     if resolution is None:
         return []
-    events = [
+    events: list[TvWarsEvent] = [
         SlotResolved.from_payload({"index": slot.index, "slot": slot_dict(slot)})
         for slot in resolution.slots[war.slots_reported :]
     ]
@@ -702,7 +714,7 @@ def war_consequences(
       returns to the Emmy Awards pile (5.21); Critics' Choice and Viewers' Views leave play (5.31);
     * a network left with no programming is out (3): its remaining Stars return to the pile (5.11).
     """
-    if not resolution.complete:
+    if resolution.pending is not None:  # not complete
         raise IllegalCommand(f"the Ratings War is not over: {resolution.pending.request.describe()}")
     events: list[TvWarsEvent] = []
     lost_programs: dict[str, set[str]] = {n: set() for n in war.networks}
@@ -881,9 +893,9 @@ def evolve_war(war: WarAtTable | None, event: WarEvent) -> WarAtTable:
 
 def war_pending_dice(war: WarAtTable | None) -> DiceRequest | None:
     """The one roll the war waits for (a Special's value 3.3, or a tie-break 6.7), or ``None``."""
-    if not war_active(war) or war.phase != DICE:
+    if not war_active(war):
         return None
-    pending = war.resolution.pending
+    pending = war.pending_roll
     return None if pending is None else pending.request
 
 
@@ -904,7 +916,7 @@ def war_status(war: WarAtTable) -> str:
             f"(TV Wars 9.91)"
         )
     if phase == DICE:
-        pending = war.resolution.pending
+        pending = war.pending_roll
         return f"Ratings War: {pending.request.describe()}" if pending else "Ratings War: resolved"
     return war.summary or "Ratings War over"
 
@@ -1095,8 +1107,7 @@ def war_view(war: WarAtTable) -> WarView:
     resolution = war.resolution
     rows = []
     for slot in range(SLOTS):
-        settled = resolution is not None and slot < len(resolution.slots)
-        result = resolution.slots[slot] if settled else None
+        result = resolution.slots[slot] if resolution is not None and slot < len(resolution.slots) else None
         rows.append(
             GridRow(
                 slot_label(slot),
@@ -1113,7 +1124,7 @@ def war_view(war: WarAtTable) -> WarView:
         ),
         "",
     )
-    odds = ()
+    odds: tuple[tuple[str, str, str, str, float], ...] = ()
     if war.odds is not None:
         odds = tuple(
             (
@@ -1166,7 +1177,8 @@ def war_private_view(war: WarAtTable, network: str, holdings: Holdings) -> Priva
         lines.append(text)
         at += tile.length
     used = {p for p, _ in entry.placements} | {b for _, b in entry.placements if b}
-    held = tuple(t.private_text for t in (*holdings.programs, *holdings.bonuses) if t.id not in used)
+    tiles: tuple[ProgramTile | BonusTile, ...] = (*holdings.programs, *holdings.bonuses)
+    held = tuple(t.private_text for t in tiles if t.id not in used)
     problem = ""
     if entry.entered:
         try:
