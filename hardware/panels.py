@@ -19,7 +19,7 @@ from luma.core.device import dummy
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.games import PlayerView
-from companion.words import and_join, noun, verb
+from companion.words import and_join, format_dollars, noun, verb
 
 log = logging.getLogger("companion.panels")
 
@@ -143,7 +143,8 @@ def _track_layer(text: str) -> Image.Image:
 def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.Image:
     """Draw one player's panel from what its :class:`PlayerView` carries, whatever the game: a turn marker,
     the name and the view's ``panel_badge`` (a short word in inverse video, e.g. ``"BNN"``) on top,
-    ``view.headline`` (the game's big figure: ``"$31,000"``, ``"Vitality 3"``) as big as fits, and underneath
+    ``view.headline`` (the game's big figure: ``"$31,000"``, ``"Vitality 3"``; without one, the ``balance`` in
+    dollars, as every ``PlayerView`` may carry) as big as fits, and underneath
     ``view.panel_lines`` or else the first track as ``"<label> <value>"``. With ``message`` (e.g.
     ``"Refused: ABS has $2,000, cannot pay $5,000"``) the body shows the message instead of the figures.
     ``view=None`` draws ``message`` alone (idle and exit screens). Returns a new 128×64 mode-"1" image.
@@ -161,7 +162,7 @@ def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.
     if message:
         _centred_lines(ImageDraw.Draw(image), message, 20, PANEL_HEIGHT)
         return image
-    big = view.headline
+    big = view.headline or (format_dollars(view.balance) if view.balance is not None else "")
     lines = view.panel_lines[:2] if big else view.panel_lines[:3]
     layers = []
     if big:

@@ -2,6 +2,8 @@
 touches and key presses, screenshots saved to test-artifacts/, the emulated panels checked as images,
 and a SIGKILL mid-game followed by a restart that returns to exactly the same state."""
 
+import csv
+import io
 import os
 import shutil
 import signal
@@ -117,8 +119,10 @@ def test_export_from_the_history_screen_writes_json_and_csv(played):
     assert steps["exported"]["message"].startswith("Exported game #1")
     exported = sorted(p.suffix for p in (data_dir / "exports").iterdir())
     assert exported == [".csv", ".json"]
-    csv_text = next((data_dir / "exports").glob("*.csv")).read_text()
-    assert "NBS,ABS,2000,Bulletin card" in csv_text and csv_text.startswith("seq,time,payer,payee")
+    rows = list(csv.DictReader(io.StringIO(next((data_dir / "exports").glob("*.csv")).read_text())))
+    assert list(rows[0])[:4] == ["move", "time", "what", "ABS cash"]  # each seat's figures after every move
+    assert rows[0]["what"] == "game started" and rows[0]["ABS cash"] == "31000"
+    assert any("Bulletin" in row["what"] for row in rows)
 
 
 def test_ending_the_game_refuses_moves_until_undone(played):
