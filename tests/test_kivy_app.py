@@ -122,7 +122,13 @@ def test_export_from_the_history_screen_writes_json_and_csv(played):
     rows = list(csv.DictReader(io.StringIO(next((data_dir / "exports").glob("*.csv")).read_text())))
     assert list(rows[0])[:4] == ["move", "time", "what", "ABS cash"]  # each seat's figures after every move
     assert rows[0]["what"] == "game started" and rows[0]["ABS cash"] == "31000"
-    assert any("Bulletin" in row["what"] for row in rows)
+    # the moves in force, in order, each with the figures after it: passing On the Air is ABS's cash up $3,000
+    paid = [
+        (before, row)
+        for before, row in zip(rows, rows[1:])
+        if row["what"].startswith("Bank pays ABS $3,000") and int(row["ABS cash"]) - int(before["ABS cash"]) == 3000
+    ]
+    assert paid, [row["what"] for row in rows]
 
 
 def test_ending_the_game_refuses_moves_until_undone(played):

@@ -321,7 +321,9 @@ def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
     if message:
         _centred_lines(draw, message, 20, PANEL_HEIGHT)
         return image
-    big = view.headline
+    big = view.headline or (
+        f"−${-view.balance:,}" if (view.balance or 0) < 0 else f"${view.balance:,}" if view.balance is not None else ""
+    )
     lines = view.panel_lines[:2] if big else view.panel_lines[:3]
     if big:
         big = big.replace("\u2212", "-")
