@@ -1,22 +1,5 @@
-"""TV Wars (Avalon Hill): the rules engine (rule numbers from ``rules/tv-wars.txt``).
-
-* 2.4 every network starts with $31,000; 2.5 the highest roller gets Best Network News and starts (ties
-  re-roll, see ``docs/rulings.md``).
-* 2.3 each network enters its starting programming (:class:`SelectStartingProgramming`, ``setup.py``);
-  until then its programming is a hand-kept half-hour count (the table-core mode, ``AdjustTrack``).
-* Holdings (``holdings.py``): Program and Bonus tiles, the Inventory limits, the tile events; secret
-  values stay out of :meth:`TvWars.public_view` and :meth:`TvWars.describe` (9.1), see :meth:`TvWars.private_view`.
-* Full play, once every selection is in and the roll-off is over: turns clockwise; the spaces
-  (:class:`LandOn`, ``spaces.py``: 3.1-3.22, 5.1-5.32, 6.3, 9.2-9.9); Bidding (``auction.py``, 4, 9.7);
-  Bankruptcy, the asset count and the end of the game (``bankruptcy.py``: 7, 8, 3.11, 5.32, 1, 10).
-* 9.5 On the Air (+$3,000, :class:`PassOnTheAir`) and 9.4 Sponsor (:class:`LandOnSponsor`, $500 per
-  half-hour of Program tiles held, not the Preemption tile) and free-form transfers work in both modes.
-* The Ratings War at the table is ``war_at_table.py`` (landing on a Ratings War space records
-  ``ratings_war_called`` and leaves the landing open until the war's module closes it).
-
-House-rule options (``options`` mapping): ``roll_off`` (bool, default ``True``; ``False`` gives Best
-Network News to the first seat), ``starting_cash`` (int dollars, default 31,000, rule 2.4).
-"""
+"""The TV Wars rules object (:class:`companion.game.Game`): decide, evolve, describe, the views, legal commands and
+outcome. The game's scope, rule by rule, is in the package's docstring (``companion/games/tv_wars/__init__.py``)."""
 
 from __future__ import annotations
 
