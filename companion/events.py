@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
 
@@ -63,11 +63,6 @@ class EventRecord:
     type: str
     payload: Mapping[str, Any]
     schema_version: int = SCHEMA_VERSION
-
-
-#: Payload keys the table adds to every event of a move (who or what made it: ``"button"``, ``"touch"``,
-#: ``"reader"``); they are not part of any game's event.
-TABLE_KEYS: frozenset[str] = frozenset({"by"})
 
 
 #: Per event class: each field's (name, required, annotated as a tuple), worked out once.
@@ -160,53 +155,29 @@ class Event:
         return cls(**values)
 
 
-@dataclass(frozen=True)
-class RawEvent(Event):
-    """An event kept as its journal type and payload (the table's own rows; events of a game that reads
-    payloads by key)."""
-
-    raw_type: str = ""
-    raw_payload: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def type(self) -> str:
-        return self.raw_type
-
-    def to_payload(self) -> dict[str, Any]:
-        return dict(self.raw_payload)
-
-
 class EventCodec:
     """A game's event types by journal type name: :meth:`decode` turns a row's type and payload into the typed
     event. Raises :class:`JournalError` for a type the game does not have, or a payload its class cannot read.
-    ``raw_types`` are types decoded as :class:`RawEvent`."""
+    Keys the table adds to a move's payloads (``"by"``: the button, touch or reader that made it) are left unread."""
 
-    def __init__(self, classes: Iterable[type[Event]], raw_types: Iterable[str] = ()) -> None:
+    def __init__(self, classes: Iterable[type[Event]]) -> None:
         self.classes: dict[str, type[Event]] = {}
         for cls in classes:
             if not cls.TYPE or cls.TYPE in self.classes:
                 raise ValueError(f"event class {cls.__name__} has no TYPE or repeats {cls.TYPE!r}")
             self.classes[cls.TYPE] = cls
-        self.raw_types = frozenset(raw_types)
 
     @property
     def types(self) -> frozenset[str]:
         """Every journal type this codec reads."""
-        return frozenset(self.classes) | self.raw_types
+        return frozenset(self.classes)
 
     def decode(self, event_type: str, payload: Mapping[str, Any]) -> Event:
         """The event of journal type ``event_type`` with ``payload`` (the table's keys ignored)."""
         cls = self.classes.get(event_type)
         if cls is None:
-            if event_type in self.raw_types:
-                return RawEvent(event_type, {k: v for k, v in payload.items() if k not in TABLE_KEYS})
             raise JournalError(f"no event type {event_type!r} in this game")
         try:
             return cls.from_payload(payload)  # it reads its own fields only: the table's keys are left
         except (TypeError, ValueError, KeyError) as error:
             raise JournalError(f"a {event_type} event that cannot be read: {error}") from error
-
-
-def decoder_of(codec: EventCodec) -> Callable[[str, Mapping[str, Any]], Event]:
-    """``codec.decode`` (for code that keeps only the function)."""
-    return codec.decode

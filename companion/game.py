@@ -225,8 +225,3 @@ class Game(Protocol):
     def button_command(self, action: str, player: str, source: str = "button") -> Command:
         """The command a seat button's ``action`` stands for; raises ``MalformedCommand`` for an unknown one."""
         ...
-
-
-def is_finished(game: Game, state: Any) -> bool:
-    """Whether the game has ended (it has an :meth:`Game.outcome`)."""
-    return game.outcome(state) is not None

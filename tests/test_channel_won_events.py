@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from table_helpers import accepted
 from test_channel_won_core import play_to_phase2
 
 from companion.errors import JournalError
-from companion.events import EventCodec, RawEvent
+from companion.events import Event, EventCodec
 from companion.games.channel_won import CHANNEL_WON, PlayLocation
 from companion.games.channel_won.events import (
     CODEC,
@@ -97,6 +98,13 @@ SAMPLES = [
     ),
     GameEnded(reason="dinner"),
 ]
+
+
+@dataclass(frozen=True)
+class _NotChannelWon(Event):
+    """An event of no Channel WON type (another game's, say)."""
+
+    TYPE = "card_collected_elsewhere"
 
 
 def test_every_event_class_has_a_sample_and_a_journal_type():
@@ -204,5 +212,5 @@ def test_decide_returns_typed_events_and_evolve_folds_them_by_class(table):
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
     assert table.state == after
     with pytest.raises(ValueError, match="cannot apply"):
-        CHANNEL_WON.evolve(state, RawEvent("card_collected", event.to_payload()))
+        CHANNEL_WON.evolve(state, _NotChannelWon())
     assert isinstance(EventCodec(EVENT_CLASSES).decode("game_ended", {"reason": "r"}), GameEnded)
