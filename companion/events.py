@@ -116,6 +116,8 @@ class Event:
     TYPE: ClassVar[str] = ""
     #: The payload layout of this event type; raise it and extend :meth:`upcast` when the fields change.
     VERSION: ClassVar[int] = 1
+    #: Fields whose journal key differs from the field's name (a Python keyword: ``{"from_": "from"}``).
+    KEYS: ClassVar[Mapping[str, str]] = {}
 
     @property
     def type(self) -> str:
@@ -127,7 +129,8 @@ class Event:
 
     def to_payload(self) -> dict[str, Any]:
         """The journal's JSON object for this event (with ``"v"``, its layout, when that is not 1)."""
-        payload = {f.name: _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        keys = self.KEYS
+        payload = {keys.get(f.name, f.name): _jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
         if self.VERSION != 1:
             payload["v"] = self.VERSION
         return payload
@@ -146,9 +149,11 @@ class Event:
         if version != cls.VERSION:
             data = cls.upcast({k: v for k, v in payload.items() if k != "v"}, version)
         values = {}
+        keys = cls.KEYS
         for name, required, is_tuple in _layout(cls):
-            if name in data:
-                value = data[name]
+            key = keys.get(name, name)
+            if key in data:
+                value = data[key]
                 values[name] = _frozen(value) if is_tuple else value
             elif required:
                 raise JournalError(f"a {cls.TYPE} event without its {name!r} ({dict(payload)!r})")

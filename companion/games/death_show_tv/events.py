@@ -2,7 +2,7 @@
 
 Each class's ``TYPE`` is the journal type name and its fields are the journal payload's keys, exactly as the
 code before typed events wrote them, so every recorded journal still decodes: a field whose key is a Python
-keyword is renamed through :attr:`DeathShowEvent.KEYS` (``from_`` is stored as ``"from"``); the fighters of
+keyword is renamed through :attr:`companion.events.Event.KEYS` (``from_`` is stored as ``"from"``); the fighters of
 :class:`CombatStarted` and :class:`CombatResolved` are nested frozen dataclasses stored as JSON objects.
 ``describe()`` gives the history screen's line. Rule names are the sections of ``rules/death-show-tv.txt``.
 """
@@ -26,23 +26,8 @@ def cards(n: int) -> str:
 
 @dataclass(frozen=True)
 class DeathShowEvent(Event):
-    """The base of Death Show TV's events: ``KEYS`` maps a field to its journal key where the two differ."""
-
-    KEYS: ClassVar[Mapping[str, str]] = {}
-
-    def to_payload(self) -> dict[str, Any]:
-        payload = super().to_payload()
-        for field_name, key in self.KEYS.items():
-            payload[key] = payload.pop(field_name)
-        return payload
-
-    @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
-        data = dict(payload)
-        for field_name, key in cls.KEYS.items():
-            if key in data:
-                data[field_name] = data.pop(key)
-        return super().from_payload(data)
+    """The base of Death Show TV's events (a field whose journal key differs is in ``KEYS``, as for every
+    event)."""
 
     def describe(self) -> str:
         """One readable line for the history screen and ``companion replay``."""

@@ -2,7 +2,7 @@
 
 ``TYPE`` is the journal's type name and the fields are the journal payload's keys, exactly as the code before
 typed events wrote them, so every journal written since still decodes (``tests/test_recorded_journals.py``).
-Two payload keys are Python words: ``"from"`` is the field ``from_`` (:attr:`TvWarsEvent.KEYS`). Nested
+Two payload keys are Python words: ``"from"`` is the field ``from_`` (:attr:`companion.events.Event.KEYS`). Nested
 payload parts (a tile, a revealed line-up, a resolved slot, the asset count) stay JSON objects (``dict``);
 lists come back as tuples. Units: dollars for money, Rating Points (RP) for ratings, half-hours for lengths.
 
@@ -15,31 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from companion.events import Event
 
 
 @dataclass(frozen=True)
 class TvWarsEvent(Event):
-    """Base of TV Wars' events. ``KEYS`` maps a field to its payload key where the two differ."""
-
-    KEYS: ClassVar[Mapping[str, str]] = {}
-
-    def to_payload(self) -> dict[str, Any]:
-        payload = super().to_payload()
-        for name, key in self.KEYS.items():
-            payload[key] = payload.pop(name)
-        return payload
-
-    @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
-        if cls.KEYS:
-            payload = dict(payload)
-            for name, key in cls.KEYS.items():
-                if key in payload:
-                    payload[name] = payload.pop(key)
-        return super().from_payload(payload)
+    """Base of TV Wars' events (a field whose payload key differs is in ``KEYS``, as for every event)."""
 
 
 # -- the bank, the hand-kept track, the roll-off, On the Air --------------------------------------------------
