@@ -419,27 +419,12 @@ class TvWars:
                     f"{network.name} has already been paid for passing On the Air this turn", "TV Wars 9.5"
                 )
             return _spaces.land(state, network.name, space, passed)
-        if isinstance(command, (Bid, PassBid)):
-            return _auction.decide_bid(state, command)
-        if isinstance(command, Nominate):
-            return _spaces.decide_nominate(state, command)
-        if isinstance(command, Decline):
-            return _spaces.decide_decline(state, command)
-        if isinstance(command, BuyMovie):
-            return _spaces.decide_buy_movie(state, command)
-        if isinstance(command, EnterTileValue):
-            return _spaces.decide_tile_entry(state, command)
-        if isinstance(command, Steal):
-            return _spaces.decide_steal(state, command)
-        if isinstance(command, GiveUp):
-            return _spaces.decide_give_up(state, command)
-        if isinstance(command, Bulletin):
-            return _spaces.decide_bulletin(state, command)
-        if isinstance(command, SellProgram):
-            return _bankruptcy.decide_sale(state, command)
         if isinstance(command, AnswerDice):
             return self._play_dice(state, command)
-        raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
+        decide = _PLAY_STEPS.get(type(command))
+        if decide is None:
+            raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
+        return decide(state, command)
 
     def _play_dice(self, state: TvWarsState, command: AnswerDice) -> list[TvWarsEvent]:
         request = self.pending_dice(state)
@@ -884,6 +869,20 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     **{cls: _auction.describe_auction_event for cls in _auction.AUCTION_EVENT_CLASSES},
     **{cls: _spaces.describe_space_event for cls in _spaces.SPACE_EVENT_CLASSES},
     **{cls: _bankruptcy.describe_bankruptcy_event for cls in _bankruptcy.BANKRUPTCY_EVENT_CLASSES},
+}
+
+#: The play commands decided by one rule part each (the table the other games dispatch by as well).
+_PLAY_STEPS: dict[type, Callable[[TvWarsState, Any], list[TvWarsEvent]]] = {
+    Bid: _auction.decide_bid,
+    PassBid: _auction.decide_bid,
+    Nominate: _spaces.decide_nominate,
+    Decline: _spaces.decide_decline,
+    BuyMovie: _spaces.decide_buy_movie,
+    EnterTileValue: _spaces.decide_tile_entry,
+    Steal: _spaces.decide_steal,
+    GiveUp: _spaces.decide_give_up,
+    Bulletin: _spaces.decide_bulletin,
+    SellProgram: _bankruptcy.decide_sale,
 }
 
 TV_WARS = TvWars()
