@@ -4,7 +4,7 @@ Each class's ``TYPE`` is the journal type and its fields are the payload's keys,
 been written since the game was added (``tests/test_recorded_journals.py`` replays one): a field whose value
 is a typed value here (a :class:`~companion.games.telly_time.grid.LineBonus`, a
 :class:`~companion.games.telly_time.state.Show`, ...) is stored as that value's JSON object (``NESTED``). Two
-classes differ from the plain field-per-key shape, and say so: :class:`ShowMoved` (the keys ``"from"`` and
+classes differ from the plain field-per-key shape, and say so: :class:`ShowMoved` (its ``KEYS``: the keys ``"from"`` and
 ``"to"`` are Python keywords) and :class:`GridSquareSet` (``swapped_with``/``other_genre`` are written only
 for a swap). Money is in $M, viewers in whole points; squares are indexes 0-8 row by row in the journal
 and named by position in every text.
@@ -291,21 +291,11 @@ class ShowMoved(TellyTimeEvent):
     ``"from"`` and ``"to"`` (Python keywords, hence the field names)."""
 
     TYPE: ClassVar[str] = "show_moved"
+    KEYS: ClassVar[Mapping[str, str]] = {"from_slot": "from", "to_slot": "to"}
     player: str
     from_slot: str
     to_slot: str
     reason: str
-
-    def to_payload(self) -> dict[str, Any]:
-        return {"player": self.player, "from": self.from_slot, "to": self.to_slot, "reason": self.reason}
-
-    @classmethod
-    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
-        data = dict(payload)
-        for key, name in (("from", "from_slot"), ("to", "to_slot")):
-            if key in data:
-                data[name] = data.pop(key)
-        return super().from_payload(data)
 
     def describe(self) -> str:
         return (

@@ -70,7 +70,6 @@ from companion.games.tv_wars.holdings import (
 from companion.games.tv_wars.info import INFO
 from companion.games.tv_wars.ratings_war import HouseRules
 from companion.games.tv_wars.setup import (
-    ProgramSpec,
     SelectStartingProgramming,
     decide_selection,
     describe_selection,
@@ -97,10 +96,7 @@ from companion.games.tv_wars.state import (
     _with_holdings,
 )
 from companion.games.tv_wars.war_at_table import (
-    EnterLineUp,
     LockLineUp,
-    PlacePreemption,
-    RevealLineUps,
     war_active,
 )
 from companion.tracks import Track
@@ -887,29 +883,4 @@ _PLAY_STEPS: dict[type, Callable[[TvWarsState, Any], list[TvWarsEvent]]] = {
 
 TV_WARS = TvWars()
 
-__all__ = [
-    "TV_WARS",
-    "TvWars",
-    "TvWarsState",
-    "Network",
-    "RollOff",
-    "PassOnTheAir",
-    "LandOnSponsor",
-    "SelectStartingProgramming",
-    "ProgramSpec",
-    "LandOn",
-    "Nominate",
-    "Decline",
-    "BuyMovie",
-    "EnterTileValue",
-    "Steal",
-    "GiveUp",
-    "Bulletin",
-    "Bid",
-    "PassBid",
-    "SellProgram",
-    "EnterLineUp",
-    "LockLineUp",
-    "RevealLineUps",
-    "PlacePreemption",
-]
+__all__ = ["TV_WARS", "TvWars"]  # the commands, state and events are in their own modules (the package finds them)
