@@ -36,10 +36,13 @@ def _installed_packages_or_stop() -> None:
     """The suite tests the installed wheel: stop at once if a package would come from the checkout (pytest
     started with the checkout on sys.path, e.g. ``python -m pytest`` in it) or is not installed at all."""
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    # tools/mutation.py alone sets this: mutmut's mutated copy of the package is what its tests must import
+    mutants = os.environ.get("COMPANION_TESTS_FROM")
+    allowed = [site] + ([Path(mutants).resolve()] if mutants else [])
     for name in ("companion", "hardware", "ui", "firmware_bridge"):
         spec = importlib.util.find_spec(name)
         origin = Path(spec.origin).resolve() if spec and spec.origin else None
-        if origin is None or site not in origin.parents:
+        if origin is None or not any(place in origin.parents for place in allowed):
             pytest.exit(
                 f"{name} would be imported from {origin}, not from the installed wheel in {site}: "
                 "run the suite with ./run-tests (it builds and installs the wheel, then runs pytest)",

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Mutation testing of one game's rules engine with mutmut (issue 19): how many one-line careless changes to
+``companion/games/<game>/`` the game's own tests catch.
+
+    tools/mutation.py GAME [--jobs N] [--tests GLOB ...] [--keep]
+
+GAME is a package under ``companion/games/`` (``tv_wars``, ``death_show_tv``, ``channel_won``, ``telly_time``).
+The run happens in a scratch copy of the working tree (``$TMPDIR/tabletop-mutation/<game>``, tracked and new
+files, so tests not yet committed count), never in the checkout: mutmut writes its mutated copies to
+``mutants/`` there. Only the game's own test files run (``tests/test_<game>*.py`` and the game's Kivy-free
+tests named by ``--tests``), which is what a change to the game must be caught by.
+
+The one exception to "the tests run the installed wheel": mutmut must import its mutated copy, so this tool
+sets ``COMPANION_TESTS_FROM`` to the scratch ``mutants/`` folder, and ``tests/conftest.py`` then accepts
+packages imported from there instead of from site-packages (nothing else sets it).
+
+Prints the per-package figures (killed, survived, timed out, not covered by any test, score = caught /
+all) and writes every surviving mutant's diff to ``mutation-<game>.txt`` in the scratch folder, for review:
+each survivor is either killed by a new test or listed in ``docs/mutation.md`` as equivalent or accepted,
+with the reason. Needs ``mutmut`` (``pip install mutmut``; not part of the test extras: this is not run by
+``.ci/run``, a run takes from minutes to an hour per package on two cores).
+
+Exit status: 0 when the score is at least ``--target`` percent (default 85), 1 when below, 2 on a setup error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+GAMES = ("tv_wars", "death_show_tv", "channel_won", "telly_time")
+#: mutmut's exit codes per mutant, as ``mutmut results`` names them
+CAUGHT = {"killed", "timeout", "segfault", "suspicious"}
+
+
+def game_tests(game: str, extra: list[str]) -> list[str]:
+    """The test files that exercise ``game``: ``tests/test_<game>*.py`` minus the Kivy ones, plus ``extra``
+    globs (relative to the project)."""
+    names = sorted(glob.glob(str(REPO / "tests" / f"test_{game}*.py")))
+    for pattern in extra:
+        names += sorted(glob.glob(str(REPO / pattern)))
+    return [str(Path(name).relative_to(REPO)) for name in names if "kivy" not in Path(name).name]
+
+
+def scratch_copy(game: str) -> Path:
+    """The working tree's tracked and untracked (not ignored) files, copied to a fresh scratch folder."""
+    scratch = Path(tempfile.gettempdir()) / "tabletop-mutation" / game
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True)
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, files):
+        source = REPO / name.decode()
+        if source.is_file():
+            target = scratch / name.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return scratch
+
+
+def write_config(scratch: Path, game: str, tests: list[str]) -> None:
+    """mutmut's settings for this run, in the scratch copy's ``setup.cfg`` (mutmut reads its ``[mutmut]``)."""
+    lines = [
+        "[mutmut]",
+        "source_paths = companion",
+        f"only_mutate = companion/games/{game}/*",
+        "pytest_add_cli_args = -p no:cacheprovider -q",
+        "pytest_add_cli_args_test_selection =",
+        *(f"    {test}" for test in tests),
+        "",
+    ]
+    (scratch / "setup.cfg").write_text("\n".join(lines))
+
+
+def results(scratch: Path) -> dict[str, str]:
+    """mutant name -> status, as ``mutmut results --all true`` prints them (``name: status``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=scratch,
+        capture_output=True,
+        text=True,
+        env=_env(scratch),
+    )
+    statuses = {}
+    for line in done.stdout.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and name:
+            statuses[name] = status.strip()
+    return statuses
+
+
+def _env(scratch: Path) -> dict[str, str]:
+    env = dict(os.environ, COMPANION_TESTS_FROM=str(scratch / "mutants"))
+    env.pop("PYTHONSAFEPATH", None)  # mutmut puts mutants/ first on sys.path itself
+    return env
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", choices=GAMES)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutmut's --max-children")
+    parser.add_argument("--tests", nargs="*", default=[], help="more test files (globs) to run")
+    parser.add_argument("--target", type=float, default=85.0, help="the score (%%) to reach")
+    args = parser.parse_args()
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        print("mutation.py: needs mutmut in this Python (pip install mutmut)", file=sys.stderr)
+        return 2
+    tests = game_tests(args.game, args.tests)
+    if not tests:
+        print(f"mutation.py: no test files for {args.game}", file=sys.stderr)
+        return 2
+    scratch = scratch_copy(args.game)
+    write_config(scratch, args.game, tests)
+    print(f"mutation.py: {args.game}: mutating companion/games/{args.game}/ in {scratch}; tests: {' '.join(tests)}")
+    subprocess.run(
+        [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
+        cwd=scratch,
+        env=_env(scratch),
+    )
+    statuses = results(scratch)
+    if not statuses:
+        print("mutation.py: mutmut reported no mutants (see its output above)", file=sys.stderr)
+        return 2
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    caught = sum(n for status, n in counts.items() if status in CAUGHT)
+    score = 100.0 * caught / len(statuses)
+    survivors = sorted(name for name, status in statuses.items() if status not in CAUGHT)
+    report = scratch / f"mutation-{args.game}.txt"
+    with report.open("w") as out:
+        for name in survivors:
+            diff = subprocess.run(
+                [sys.executable, "-m", "mutmut", "show", name],
+                cwd=scratch,
+                capture_output=True,
+                text=True,
+                env=_env(scratch),
+            ).stdout
+            out.write(f"## {name} ({statuses[name]})\n{diff}\n")
+    figures = {"game": args.game, "mutants": len(statuses), "caught": caught, "score": round(score, 1), **counts}
+    print("mutation.py: " + json.dumps(figures))
+    print(f"mutation.py: {len(survivors)} not caught; their diffs: {report}")
+    return 0 if score >= args.target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
