@@ -45,6 +45,7 @@ SEATS = [("ABS", 17, 27, 22), ("CBA", 23, 24, 25), ("PBC", 12, 16, 20), ("NBS", 
 UNDO_PIN, REDO_PIN = 5, 6
 WHEEL_SDISTS = ["RPi.GPIO>=0.7"]  # no aarch64 wheel on PyPI: built in the guest
 UNIT = "tabletop-companion.service"
+SSH_ATTEMPT_S = 300  # boot to ssh took 25-70 s idle, up to ~4 min under load (VM.wait_ssh)
 SANDBOX = {  # what the shipped unit sets, as systemd reports it (systemctl show)
     "User": "companion",
     "Group": "companion",
@@ -89,6 +90,7 @@ class Run:
         self.vm: VM | None = None
         self.boot = 0
         self.soft_failures: list[str] = []
+        self.ssh_retries = 0  # boots reset once because ssh never answered (VM.wait_ssh)
         self.chip = "gpiochip4" if args.pi5 else "gpiochip0"
 
     # -- reporting -----------------------------------------------------------------------------------------
@@ -145,6 +147,7 @@ class Run:
         summary = {
             "timings_s": self.timings,
             "total_s": round(time.monotonic() - self.started, 1),
+            "ssh_retries": self.ssh_retries,
             "checks": self.results,
             "failure": failure,
         }
@@ -928,13 +931,28 @@ class VM:
         return subprocess.run(self.ssh_command(command), capture_output=True, timeout=timeout).returncode
 
     def wait_ssh(self, timeout: float) -> None:
+        """Wait up to ``timeout`` s for sshd. About one boot in seven under TCG never answered at all (the
+        serial log stops before systemd's user space; the cause is not known): after ``SSH_ATTEMPT_S`` without
+        an answer the guest is reset once (QMP ``system_reset``, like pressing a reset button) and waited for
+        again. Every such retry is logged, kept in the serial log and counted in summary.json's
+        ``ssh_retries``; a second boot without ssh fails the test."""
         t = time.monotonic()
-        self.run.wait_for(
-            f"ssh into the guest (boot {self.boot_name})",
-            lambda: self._dead() or self.ssh("true", timeout=60) == "",
-            timeout,
-            interval=3,
-        )
+        for attempt in (1, 2):
+            left = timeout - (time.monotonic() - t)
+            try:
+                self.run.wait_for(
+                    f"ssh into the guest (boot {self.boot_name}, attempt {attempt})",
+                    lambda: self._dead() or self.ssh("true", timeout=60) == "",
+                    min(left, SSH_ATTEMPT_S) if attempt == 1 else left,
+                    interval=3,
+                )
+                break
+            except Failure as error:
+                if attempt == 2 or not self.running() or left <= SSH_ATTEMPT_S:
+                    raise
+                self.run.ssh_retries += 1
+                self.run.log(f"{error}; resetting the guest once (QMP system_reset) and waiting again")
+                self.qmp("system_reset")
         self.run.log(f"ssh up {time.monotonic() - t:.0f} s after the wait began")
 
     def fetch(self, path: str, to: Path) -> None:
