@@ -15,7 +15,8 @@ sets ``COMPANION_TESTS_FROM`` to the scratch ``mutants/`` folder, and ``tests/co
 packages imported from there instead of from site-packages (nothing else sets it).
 
 Prints the per-package figures (killed, survived, timed out, not covered by any test, score = caught /
-all) and writes every surviving mutant's diff to ``mutation-<game>.txt`` in the scratch folder, for review:
+run; mutants an interrupted run did not reach are counted apart, and ``--results-only`` reads a stopped run's
+results again) and writes every surviving mutant's diff to ``mutation-<game>.txt`` in the scratch folder, for review:
 each survivor is either killed by a new test or listed in ``docs/mutation.md`` as equivalent or accepted,
 with the reason. Needs ``mutmut`` (``pip install mutmut``; not part of the test extras: this is not run by
 ``.ci/run``, a run takes from minutes to an hour per package on two cores).
@@ -38,7 +39,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("tv_wars", "death_show_tv", "channel_won", "telly_time")
 #: mutmut's exit codes per mutant, as ``mutmut results`` names them
-CAUGHT = {"killed", "timeout", "segfault", "suspicious"}
+CAUGHT = {"killed", "timeout", "segfault", "suspicious", "caught by type check"}
+#: not run (yet): an interrupted run leaves these; the score counts only mutants that were run
+UNRUN = {"not checked", "check was interrupted by user", "skipped"}
 
 
 def game_tests(game: str, extra: list[str]) -> list[str]:
@@ -114,6 +117,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutmut's --max-children")
     parser.add_argument("--tests", nargs="*", default=[], help="more test files (globs) to run")
     parser.add_argument("--target", type=float, default=85.0, help="the score (%%) to reach")
+    parser.add_argument(
+        "--results-only", action="store_true", help="do not run: report the scratch copy's last (maybe stopped) run"
+    )
     args = parser.parse_args()
     try:
         import mutmut  # noqa: F401
@@ -124,14 +130,17 @@ def main() -> int:
     if not tests:
         print(f"mutation.py: no test files for {args.game}", file=sys.stderr)
         return 2
-    scratch = scratch_copy(args.game)
-    write_config(scratch, args.game, tests)
-    print(f"mutation.py: {args.game}: mutating companion/games/{args.game}/ in {scratch}; tests: {' '.join(tests)}")
-    subprocess.run(
-        [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
-        cwd=scratch,
-        env=_env(scratch),
-    )
+    if args.results_only:
+        scratch = Path(tempfile.gettempdir()) / "tabletop-mutation" / args.game
+    else:
+        scratch = scratch_copy(args.game)
+        write_config(scratch, args.game, tests)
+        print(f"mutation.py: {args.game}: mutating companion/games/{args.game}/ in {scratch}; tests: {' '.join(tests)}")
+        subprocess.run(
+            [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
+            cwd=scratch,
+            env=_env(scratch),
+        )
     statuses = results(scratch)
     if not statuses:
         print("mutation.py: mutmut reported no mutants (see its output above)", file=sys.stderr)
@@ -140,8 +149,9 @@ def main() -> int:
     for status in statuses.values():
         counts[status] = counts.get(status, 0) + 1
     caught = sum(n for status, n in counts.items() if status in CAUGHT)
-    score = 100.0 * caught / len(statuses)
-    survivors = sorted(name for name, status in statuses.items() if status not in CAUGHT)
+    run = sum(n for status, n in counts.items() if status not in UNRUN)
+    score = 100.0 * caught / run if run else 0.0
+    survivors = sorted(name for name, status in statuses.items() if status not in CAUGHT | UNRUN)
     report = scratch / f"mutation-{args.game}.txt"
     with report.open("w") as out:
         for name in survivors:
@@ -153,7 +163,14 @@ def main() -> int:
                 env=_env(scratch),
             ).stdout
             out.write(f"## {name} ({statuses[name]})\n{diff}\n")
-    figures = {"game": args.game, "mutants": len(statuses), "caught": caught, "score": round(score, 1), **counts}
+    figures = {
+        "game": args.game,
+        "mutants": len(statuses),
+        "run": run,
+        "caught": caught,
+        "score": round(score, 1),
+        **counts,
+    }
     print("mutation.py: " + json.dumps(figures))
     print(f"mutation.py: {len(survivors)} not caught; their diffs: {report}")
     return 0 if score >= args.target else 1
