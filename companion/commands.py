@@ -89,12 +89,16 @@ class TransferMoney(Command):
     :data:`BANK`), for ``reason`` (free text, required). Only a game with a bank accepts it (TV Wars, whose
     ledger is ``companion.games.tv_wars.bank``); the others refuse it as a command they do not have. Refused
     if the amount is not a positive whole number of dollars, if a name is unknown, or if the payer is a
-    player whose balance is smaller than the amount."""
+    player whose balance is smaller than the amount. ``correction`` says the players are correcting the
+    record by hand (a miscount), not making a move of the game: a game whose rules forbid such a move may
+    accept it as a correction only, and marks it as one in its history and exports (the game's own rules
+    say which transfers need it)."""
 
     payer: str
     payee: str
     amount: int
     reason: str
+    correction: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -99,6 +99,53 @@ def test_scoring_and_the_grid_display(played):
     assert grid["tabs"] == ["Arkady  $10M\n29 viewers", "Virginia  $20M\n4 viewers"]
 
 
+def test_two_slot_pilot_through_the_board(played):
+    """Virginia's Pilot Season show has two preferred timeslot icons (Pilot Season + Wild Timeslots): one more
+    tap in the Pilot dialog; Arkady's, with none chosen, prefers only the slot it is placed in, as before."""
+    data_dir, _, steps = played
+    chosen = steps["pilot Virginia chosen"]
+    assert chosen["popup"] is None and not chosen["refused"]
+    assert "Reality pilot (Reality) in Late night; it prefers Late night or Primetime" in chosen["message"]
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        game_id = journal.latest_open_game().id
+        records = journal.events(game_id)
+    pilots = {r.payload["player"]: r.payload for r in records if r.type == "pilot_show_chosen"}
+    assert pilots["Virginia"]["timeslot"] == "late_night"
+    assert pilots["Virginia"]["preferred"] == ["late_night", "primetime"]
+    assert pilots["Arkady"]["timeslot"] == "8pm" and "preferred" not in pilots["Arkady"]
+    session = GameSession(game_id, records)
+    assert session.state.network("Virginia").show_in("late_night").preferred == ("late_night", "primetime")
+
+
+def test_writeoff_through_the_board(played):
+    """Writeoff is offered where its clarification applies (a Chat or Quiz show in the shown lineup), asks the
+    rules before closing (a refusal stays in the dialog with what was entered) and records the count."""
+    data_dir, _, steps = played
+    assert "Writeoff" not in steps["season 1"]["actions"]  # no Chat or Quiz show yet
+    assert "Writeoff" not in steps["Virginia waits"]["actions"]
+    assert steps["Arkady Writeoff offered"]["actions"][-1] == "Writeoff"
+    refused = steps["Writeoff refused"]
+    assert refused["popup"] == "Arkady: Writeoff counts a show's viewers"
+    assert refused["problem"] == (
+        "Refused: Chat show takes no timeslot penalty: Primetime is one of its preferred timeslots "
+        "(Telly Time: Wild Timeslots)"
+    )
+    assert refused["values"] == {"slot": "primetime", "viewers": 3, "stars": 0, "penalty": 1, "others": 6}
+    recorded = steps["Writeoff recorded"]
+    assert recorded["popup"] is None and not recorded["refused"]
+    assert recorded["message"] == (
+        "Writeoff: Arkady's Chat show (Primetime) counts 9 viewers = 3 show + 6 Chat: stars on other shows (6) "
+        "(Telly Time: Telly Time Clarifications, Writeoff)"
+    )
+    assert recorded["cash"] == refused["cash"] and recorded["viewers"] == refused["viewers"]
+    with Journal(data_dir / "journal.sqlite3") as journal:
+        records = journal.events(journal.latest_open_game().id)
+    writeoffs = [r.payload for r in records if r.type == "writeoff_counted"]
+    assert len(writeoffs) == 1  # the refused try wrote nothing
+    assert writeoffs[0]["player"] == "Arkady" and writeoffs[0]["timeslot"] == "primetime"
+    assert writeoffs[0]["total"] == 9 and writeoffs[0]["genre"] == "Chat"
+
+
 def test_journal_matches_the_board(played):
     data_dir, out_dir, steps = played
     with Journal(data_dir / "journal.sqlite3") as journal:

@@ -37,6 +37,7 @@ from companion.games.telly_time.events import (
     ShowTotal,
     TurnEnded,
     ViewersChanged,
+    WriteoffCounted,
 )
 from companion.games.telly_time.grid import LineBonus, TileLayout
 from companion.games.telly_time.state import PilotCard, Show
@@ -54,6 +55,14 @@ SAMPLES = [
     (
         PilotShowChosen("Arkady", "Comedy", "Laugh Track", "8pm", TILE, True),
         {"player", "genre", "name", "timeslot", "tile", "tile_entered"},
+    ),
+    (
+        PilotShowChosen("Arkady", "Comedy", "Either", "8pm", TILE, True, ("8pm", "weekend")),
+        {"player", "genre", "name", "timeslot", "tile", "tile_entered", "preferred"},
+    ),
+    (
+        PilotShowChosen("Kim", "Chat", "Anytime", "weekend", TILE, False, ("any",)),
+        {"player", "genre", "name", "timeslot", "tile", "tile_entered", "preferred"},
     ),
     (GridSquareSet("Kim", 8, "Chat"), {"player", "square", "genre"}),
     (GridSquareSet("Kim", 0, "Chat", 8, "Kids"), {"player", "square", "genre", "swapped_with", "other_genre"}),
@@ -96,6 +105,18 @@ SAMPLES = [
     (EndGameScored("Kim", 1, (("Ads", 1),), "Telly Time: End-Game Scoring"), {"player", "total", "parts", "rule"}),
     (GameOver({"Arkady": 30, "Virginia": 30}, ("Arkady", "Virginia")), {"viewers", "winners"}),
     (GameEnded("called off"), {"reason"}),
+    (
+        WriteoffCounted(
+            "Arkady",
+            "primetime",
+            "Talk",
+            "Chat",
+            9,
+            (("show", 3), ("Chat: stars on other shows (4+2)", 6)),
+            "Telly Time: Telly Time Clarifications, Writeoff",
+        ),
+        {"player", "timeslot", "name", "genre", "total", "parts", "rule"},
+    ),
 ]
 
 

@@ -27,10 +27,13 @@ def test_house_rules_are_data_with_rule_citing_help_and_check_options_uses_them(
         "roll_off": (bool, True),
         "starting_cash": (int, 31_000),
         "counter_programming_four": (int, -30),
+        "situation_comedies_per_length": (bool, False),
     }
     assert all("TV Wars" in o.help for o in INFO.options)
     assert TV_WARS.check_options({}) == {o.name: o.default for o in INFO.options}
-    with pytest.raises(BadOption, match="known: roll_off, starting_cash, counter_programming_four"):
+    with pytest.raises(
+        BadOption, match="known: roll_off, starting_cash, counter_programming_four, situation_comedies_per_length"
+    ):
         TV_WARS.check_options({"loans": True})
     with pytest.raises(BadOption):
         TV_WARS.check_options({"starting_cash": -1})

@@ -92,7 +92,7 @@ def test_2_3_at_most_two_of_one_type_and_length_but_five_situation_comedies(tabl
     three_red = (ProgramSpec(1, "red", 30),) * 3 + (ProgramSpec(1, "blue", 30),) * 2 + STANDARD[5:]
     error = refused(table, SelectStartingProgramming(network="ABS", programs=three_red), IllegalCommand)
     assert "at most 2" in str(error) and error.rule == "TV Wars 2.3"
-    five_sitcoms = (ProgramSpec(1, "green", 30),) * 5 + STANDARD[5:]
+    five_sitcoms = (ProgramSpec(1, "green", 30),) * 5 + STANDARD[5:-1] + (ProgramSpec(4, "red", 90),)
     accepted(table, SelectStartingProgramming(network="ABS", programs=five_sitcoms))
     refused(table, SelectStartingProgramming(network="ABS", programs=STANDARD), IllegalCommand)  # only once
 

@@ -1,16 +1,21 @@
 """Plays the start of a Telly Time game in the real Kivy app by tapping the Telly Time board.
 
 Run by tests/test_kivy_telly_time.py in a subprocess with a display (Xvfb). Usage:
-``python drive_telly_time.py DATA_DIR OUT_DIR``. Writes screenshots (``tt-*.png``), the emulated panels
-and ``result.json`` (what the board and the bars showed after each step, and any errors).
+``python drive_telly_time.py DATA_DIR OUT_DIR [--touchscreen]``. Writes screenshots (``tt-*.png``), the
+emulated panels and ``result.json`` (what the board and the bars showed after each step, and any errors).
+``--touchscreen``: the window is the 800×480 touchscreen alone (no simulator strip, so no panel images), for
+screenshots the size of the kiosk's screen.
 """
 
+import sys
+
 import harness  # first: it sets Kivy's environment and builds nothing yet
-from harness import find, tap
+from harness import find, tap, waiting
 
 from companion.commands import NewGame, PlayerSeat
 
-driver = harness.Driver()
+TOUCHSCREEN_ONLY = "--touchscreen" in sys.argv
+driver = harness.Driver(simulate=not TOUCHSCREEN_ONLY)
 controller, result = driver.controller, driver.result
 board, shot, save_panels = driver.board, driver.shot, driver.save_panels
 
@@ -90,6 +95,8 @@ def snapshot(label):
             "phase": state.phase,
             "current": state.current,
             "popup": controller.popup.title if controller.popup is not None else None,
+            "problem": getattr(controller.popup, "problem", None),
+            "values": controller.popup.values() if hasattr(controller.popup, "values") else None,
         }
     )
 
@@ -145,7 +152,10 @@ steps = [
     action("Pilot show"),
     choose("genre", "Reality"),
     choose("slot", "late_night"),
+    choose("also", "primetime"),  # two preferred timeslot icons (Wild Timeslots)
+    lambda: shot("tt-2b-pilot-two-slots-popup"),
     ok,
+    lambda: snapshot("pilot Virginia chosen"),
     action("Keep 2 cards"),
     step_field("cash1", "+", 3),
     step_field("cash2", "+", 2),
@@ -168,6 +178,21 @@ steps = [
     lambda: shot("tt-7-produce-popup"),
     ok,
     lambda: snapshot("Arkady produced Chat"),
+    tab("Arkady"),  # his Chat show: Writeoff's clarification applies (and to no show of Virginia's)
+    lambda: snapshot("Arkady Writeoff offered"),
+    lambda: shot("tt-7a-writeoff-offered"),
+    action("Writeoff"),
+    step_field("viewers", "+", 3),
+    step_field("penalty", "+", 1),
+    step_field("others", "+", 6),
+    ok,  # refused: the Chat show is in its preferred timeslot
+    waiting(lambda: controller.popup is not None and controller.popup.problem, "the Writeoff refusal in its dialog"),
+    lambda: snapshot("Writeoff refused"),
+    lambda: shot("tt-7b-writeoff-refused-popup"),
+    step_field("penalty", "−", 1),
+    ok,
+    lambda: snapshot("Writeoff recorded"),
+    tab("Virginia"),
     action("Produce show"),
     choose("genre", "Kids"),
     choose("slot", "late_night"),
@@ -217,7 +242,7 @@ steps = [
     tab("Arkady"),
     lambda: snapshot("Arkady grid"),
     lambda: shot("tt-13-arkady-grid"),
-    lambda: save_panels("tt"),
+    *([] if TOUCHSCREEN_ONLY else [lambda: save_panels("tt")]),
 ]
 
 

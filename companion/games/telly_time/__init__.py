@@ -17,7 +17,9 @@ Scope:
 * Every round: passing pays $1M per empty square; scoring adds +1 viewer per filled square; Preempted
   Timeslot doubles only the pass track's reward.
 * Genres: Kids not in primetime or late night; Quiz buys up to 5 viewers at $1M; Chat gains the viewer
-  values of the stars on the other shows; two-slot and ANY shows take no timeslot penalty.
+  values of the stars on the other shows; two-slot and ANY shows (the Pilot Season show too) take no
+  timeslot penalty in their slots, wherever they are moved; Writeoff counts a Chat show with the other
+  stars' bonus and a Quiz show without bonus viewers.
 * End game: end-game viewer bonuses without the "Genres" row; most viewers wins (ties share).
 
 House-rule and set-up options: ``INFO.options`` (:mod:`.info`). Rulings: ``docs/rulings-telly-time.md``.

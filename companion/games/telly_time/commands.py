@@ -30,19 +30,23 @@ __all__ = [
     "ShowScore",
     "StartSeason",
     "TakeAction",
+    "Writeoff",
 ]
 
 
 @dataclass(frozen=True, kw_only=True)
 class ChoosePilotShow(Command):
     """Pilot Season: ``player`` was dealt a Pilot Season show of ``genre`` (called ``name``) and places
-    it in ``timeslot`` (its preferred one). Takes the tile with that genre in the centre and puts a
-    marker on the centre ("Telly Time Pilot Season"); the other timeslots hold starter shows."""
+    it in ``timeslot``, one of its ``preferred`` timeslots ("Place your Pilot Season show in its preferred
+    timeslot"): one or two timeslot ids, ``("any",)`` for ANY ("Wild Timeslots"), or ``()`` (the default)
+    for the one timeslot it is placed in. Takes the tile with that genre in the centre and puts a marker on
+    the centre ("Telly Time Pilot Season"); the other timeslots hold starter shows."""
 
     player: str
     genre: str
     timeslot: str
     name: str = ""
+    preferred: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -215,3 +219,18 @@ class ChooseMogulLine(Command):
 
     player: str
     line: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Writeoff(Command):
+    """Writeoff (a base-game network card): count the viewers of ``player``'s show in ``show.timeslot`` as
+    "Telly Time Clarifications", Writeoff says. ``show`` is the :class:`ShowScore` as counted at the table
+    (the show's own viewers, the current viewer values of the stars on it, any timeslot penalty);
+    ``other_stars`` are the current viewer values of the stars on the lineup's *other* shows, counted only
+    for a Chat show ("count bonus viewers from other stars in your lineup"). A Quiz show counts no bonus
+    viewers, so ``show.quiz_bought`` must be 0. The count is recorded; the card's effect (printed in the base
+    game) is entered as the table applies it."""
+
+    player: str
+    show: ShowScore
+    other_stars: tuple[int, ...] = ()

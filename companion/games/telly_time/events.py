@@ -63,6 +63,7 @@ __all__ = [
     "TellyTimeEvent",
     "TurnEnded",
     "ViewersChanged",
+    "WriteoffCounted",
 ]
 
 #: A part of a score: ``(label, viewers)``, e.g. ``("Chat: stars on other shows (4+2)", 6)``.
@@ -155,7 +156,10 @@ class ViewersChanged(TellyTimeEvent):
 @dataclass(frozen=True)
 class PilotShowChosen(TellyTimeEvent):
     """``player``'s Pilot Season show ``name`` of ``genre`` goes in ``timeslot``; the player takes the tile
-    with that genre in the centre (``tile``, as entered; ``tile_entered`` when it came from the set-up)."""
+    with that genre in the centre (``tile``, as entered; ``tile_entered`` when it came from the set-up).
+    ``preferred``: the show's two preferred timeslots or ``("any",)`` ("Wild Timeslots"); ``()`` when it
+    prefers only ``timeslot`` (the key is in the payload only when not empty, so earlier journals read the
+    same)."""
 
     TYPE: ClassVar[str] = "pilot_show_chosen"
     NESTED: ClassVar = {"tile": (TileLayout.to_payload, TileLayout.from_payload)}
@@ -165,13 +169,31 @@ class PilotShowChosen(TellyTimeEvent):
     timeslot: str
     tile: TileLayout
     tile_entered: bool = False
+    preferred: tuple[str, ...] = ()
+
+    @property
+    def show_preferred(self) -> tuple[str, ...]:
+        """The show's preferred timeslots: ``preferred``, or ``(timeslot,)`` when none were given."""
+        return self.preferred or (self.timeslot,)
+
+    def to_payload(self) -> dict[str, Any]:
+        payload = super().to_payload()
+        if not self.preferred:
+            del payload["preferred"]
+        return payload
 
     def describe(self) -> str:
         tile = "its squares come from the set-up" if self.tile_entered else "enter the genres of its other 8 squares"
+        if ANY in self.preferred:
+            prefers = "; it says ANY: no timeslot penalty anywhere"
+        elif len(self.preferred) > 1:
+            prefers = f"; it prefers {' or '.join(TIMESLOT_NAMES[s] for s in self.preferred)}"
+        else:
+            prefers = ""
         return (
             f"{self.player} places the Pilot Season show {self.name} ({self.genre}) in "
-            f"{TIMESLOT_NAMES[self.timeslot]} and takes the {self.genre} tile with a marker on the centre; "
-            f"{tile} ({RULE_PILOT})"
+            f"{TIMESLOT_NAMES[self.timeslot]}{prefers} and takes the {self.genre} tile with a marker on the "
+            f"centre; {tile} ({RULE_PILOT})"
         )
 
 
@@ -485,6 +507,29 @@ class LineupScored(TellyTimeEvent):
 
 
 @dataclass(frozen=True)
+class WriteoffCounted(TellyTimeEvent):
+    """Writeoff counted ``total`` viewers on ``player``'s show ``name`` (of ``genre``) in ``timeslot``, from
+    ``parts`` ((label, viewers) pairs): a Chat show with the bonus from the other stars of the lineup, a
+    Quiz show without bonus viewers ("Telly Time Clarifications", Writeoff). Changes nothing by itself."""
+
+    TYPE: ClassVar[str] = "writeoff_counted"
+    NESTED: ClassVar = {"parts": (lambda parts: [list(p) for p in parts], _pairs)}
+    player: str
+    timeslot: str
+    name: str
+    genre: str
+    total: int
+    parts: tuple[Part, ...]
+    rule: str = ""
+
+    def describe(self) -> str:
+        return (
+            f"Writeoff: {self.player}'s {self.name} ({TIMESLOT_NAMES[self.timeslot]}) counts "
+            f"{count(self.total, 'viewer')} = {parts_text(self.parts)}{_rule(self.rule)}"
+        )
+
+
+@dataclass(frozen=True)
 class EndScoringStarted(TellyTimeEvent):
     """Season ``season`` was the last: score the end-game viewer bonuses."""
 
@@ -567,6 +612,7 @@ EVENTS: tuple[type[TellyTimeEvent], ...] = (
     EndGameScored,
     GameOver,
     GameEnded,
+    WriteoffCounted,
 )
 
 #: The codec that reads the game's journal rows back into these events.

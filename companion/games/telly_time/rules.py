@@ -49,6 +49,7 @@ from companion.games.telly_time.commands import (
     ShowScore,
     StartSeason,
     TakeAction,
+    Writeoff,
 )
 from companion.games.telly_time.events import (
     CODEC,
@@ -75,6 +76,7 @@ from companion.games.telly_time.events import (
     TellyTimeEvent,
     TurnEnded,
     ViewersChanged,
+    WriteoffCounted,
 )
 from companion.games.telly_time.grid import (
     CENTRE,
@@ -139,6 +141,9 @@ from companion.words import and_join, count, noun
 
 __all__ = ["TELLY_TIME", "TellyTime", "show_breakdown", "variety_channel_viewers"]
 
+#: "Telly Time Clarifications", Writeoff.
+RULE_WRITEOFF = f"{RULE_CLARIFY}, Writeoff"
+
 #: One million dollars: Telly Time keeps cash in whole $M, the shared ``TransferMoney`` counts dollars.
 DOLLARS_PER_M = 1_000_000
 
@@ -201,27 +206,33 @@ def _checked_lineup(network: Network, scores: Any) -> dict[str, Show]:
         )
     lineup: dict[str, Show] = {slot: show for slot in TIMESLOTS if (show := network.show_in(slot)) is not None}
     for score in scores:
-        show = lineup[score.timeslot]
-        check_whole(score.viewers, f"{show.name}'s viewers")
-        if isinstance(score.stars, str | bytes) or not isinstance(score.stars, tuple | list):
-            raise MalformedCommand(f"{show.name}'s stars are a list of viewer values")
-        for star in score.stars:
-            check_whole(star, f"a star's viewers on {show.name}")
-        check_whole(score.penalty, f"{show.name}'s timeslot penalty")
-        check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
-        if score.quiz_bought and show.printed_genre != QUIZ:
-            raise IllegalCommand(
-                f"only a Quiz show buys bonus viewers; {show.name} is {show.printed_genre or 'a starter show'}",
-                f"{RULE_GENRES}, Quiz",
-            )
-        if score.penalty and show.in_preferred(score.timeslot):
-            why = (
-                "it says ANY: it ignores any timeslot penalty"
-                if ANY in show.preferred
-                else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots"
-            )
-            raise IllegalCommand(f"{show.name} takes no timeslot penalty: {why}", RULE_WILD)
+        _check_show_score(lineup[score.timeslot], score)
     return lineup
+
+
+def _check_show_score(show: Show, score: ShowScore) -> None:
+    """Check one show's count (``score``, for ``show`` in ``score.timeslot``): whole viewers and stars ≥ 0,
+    Quiz purchases 0-5 and only for a show printed Quiz ("New Genres & Show Effects"), and no timeslot
+    penalty in a preferred timeslot or for an ANY show ("Wild Timeslots"). Raises the refusal otherwise."""
+    check_whole(score.viewers, f"{show.name}'s viewers")
+    if isinstance(score.stars, str | bytes) or not isinstance(score.stars, tuple | list):
+        raise MalformedCommand(f"{show.name}'s stars are a list of viewer values")
+    for star in score.stars:
+        check_whole(star, f"a star's viewers on {show.name}")
+    check_whole(score.penalty, f"{show.name}'s timeslot penalty")
+    check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
+    if score.quiz_bought and show.printed_genre != QUIZ:
+        raise IllegalCommand(
+            f"only a Quiz show buys bonus viewers; {show.name} is {show.printed_genre or 'a starter show'}",
+            f"{RULE_GENRES}, Quiz",
+        )
+    if score.penalty and show.in_preferred(score.timeslot):
+        why = (
+            "it says ANY: it ignores any timeslot penalty"
+            if ANY in show.preferred
+            else f"{TIMESLOT_NAMES[score.timeslot]} is one of its preferred timeslots"
+        )
+        raise IllegalCommand(f"{show.name} takes no timeslot penalty: {why}", RULE_WILD)
 
 
 def _lineup_parts(
@@ -520,6 +531,15 @@ class TellyTime:
         genre = self._genre(state, command.genre)
         timeslot = check_timeslot(command.timeslot)
         name = _text(command.name, "a show's name", required=False) or f"{genre} pilot"
+        preferred = self._check_preferred(command.preferred) if command.preferred != () else ()
+        if preferred and not Show(name, genre, genre, preferred).in_preferred(timeslot):
+            raise IllegalCommand(
+                f"place the Pilot Season show in its preferred timeslot: "
+                f"{' or '.join(TIMESLOT_NAMES[s] for s in preferred)}, not {TIMESLOT_NAMES[timeslot]}",
+                RULE_PILOT,
+            )
+        if preferred == (timeslot,):
+            preferred = ()  # one preferred timeslot, the one it is placed in: written as every earlier game did
         _require_no_tile(state, network)
         taken = [n.name for n in state.networks if n.grid is not None and n.grid.squares[CENTRE] == genre]
         if taken:
@@ -529,7 +549,7 @@ class TellyTime:
         self._check_kids(genre, timeslot, "a Kids show")
         tile = state.options["tiles"].get(genre)
         grid = grid_from_tile(genre, tile)
-        return [PilotShowChosen(network.name, genre, name, timeslot, grid.layout(), tile is not None)]
+        return [PilotShowChosen(network.name, genre, name, timeslot, grid.layout(), tile is not None, preferred)]
 
     def _set_square(self, state: TellyTimeState, command: SetGridSquare) -> list[TellyTimeEvent]:
         network = state.network(command.player)
@@ -783,6 +803,37 @@ class TellyTime:
             raise IllegalCommand(f"{show.name} is already {genre}", f"{RULE_CLARIFY}, {reason}")
         return [ShowGenreChanged(network.name, timeslot, genre, reason)]
 
+    def _writeoff(self, state: TellyTimeState, command: Writeoff) -> list[TellyTimeEvent]:
+        """Writeoff's count ("Telly Time Clarifications", Writeoff): a Chat show (printed Chat, ruling 13)
+        counts the bonus viewers from the other stars of the lineup; a Quiz show counts no bonus viewers."""
+        network = state.network(command.player)
+        _require_open(state)
+        score = command.show
+        if not isinstance(score, ShowScore):
+            raise MalformedCommand(f"Writeoff counts one show, given as a ShowScore, not {score!r}")
+        timeslot = check_timeslot(score.timeslot)
+        show = network.show_in(timeslot)
+        if show is None:
+            raise IllegalCommand(f"{network.name} has no show in {TIMESLOT_NAMES[timeslot]}", RULE_WRITEOFF)
+        others = command.other_stars
+        if isinstance(others, str | bytes) or not isinstance(others, tuple | list):
+            raise MalformedCommand("the other stars are a list of viewer values")
+        for star in others:
+            check_whole(star, "a star's viewers on another show")
+        if score.quiz_bought and show.printed_genre == QUIZ:
+            raise IllegalCommand(
+                f"when counting viewers on a Quiz show ({show.name}), don't count any bonus viewers", RULE_WRITEOFF
+            )
+        if others and show.printed_genre != CHAT:
+            raise IllegalCommand(
+                f"only a Chat show counts the bonus viewers from other stars; {show.name} is "
+                f"{show.printed_genre or 'a starter show'}",
+                RULE_WRITEOFF,
+            )
+        _check_show_score(show, score)
+        total, parts = show_breakdown(show, score, list(others))
+        return [WriteoffCounted(network.name, timeslot, show.name, show.genre, total, tuple(parts), RULE_WRITEOFF)]
+
     def _adjust_cash(self, state: TellyTimeState, command: AdjustCash) -> list[TellyTimeEvent]:
         network = state.network(command.player)
         _require_open(state)
@@ -945,6 +996,7 @@ class TellyTime:
         PlaceGridMarker: _place_marker,
         MoveShow: _move_show,
         ChangeShowGenre: _change_genre,
+        Writeoff: _writeoff,
         AdjustCash: _adjust_cash,
         AdjustViewers: _adjust_viewers,
         TransferMoney: _transfer,
@@ -1034,7 +1086,7 @@ class TellyTime:
         itself). Each is disabled, with the reason and rule ``decide`` would refuse it with, when it cannot
         be made now; ``command`` is set where nothing is left to choose (Start season 1). Nothing once the
         game is over. Corrections accepted at any time (MoveShow, ChangeShowGenre, EndGame, TransferMoney)
-        are not listed. Raises ``MalformedCommand`` for a seat that is not playing."""
+        and the Writeoff count are not listed. Raises ``MalformedCommand`` for a seat that is not playing."""
         network = state.network(seat)
         if state.finished:
             return ()
@@ -1110,7 +1162,7 @@ def _fold_viewers(state: TellyTimeState, event: ViewersChanged) -> TellyTimeStat
 
 @_folds(PilotShowChosen)
 def _fold_pilot(state: TellyTimeState, event: PilotShowChosen) -> TellyTimeState:
-    show = Show(event.name, event.genre, event.genre, (event.timeslot,))
+    show = Show(event.name, event.genre, event.genre, event.show_preferred)
     lineup = tuple(show if slot == event.timeslot else STARTER_SHOW for slot in TIMESLOTS)
     return _change(state, event.player, grid=event.tile.grid(event.genre), pilot=show, lineup=lineup)
 
@@ -1230,6 +1282,11 @@ def _fold_over(state: TellyTimeState, event: GameOver) -> TellyTimeState:
     return replace(
         state, phase=OVER, winners=tuple(winners), finished=True, end_reason=f"{and_join(list(winners))} {most}"
     )
+
+
+@_folds(WriteoffCounted)
+def _fold_writeoff(state: TellyTimeState, event: WriteoffCounted) -> TellyTimeState:
+    return state  # the count is a record; the card's effect is entered as the table applies it
 
 
 @_folds(GameEnded)

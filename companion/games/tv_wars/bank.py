@@ -1,6 +1,7 @@
 """The TV Wars bank ledger (TV Wars 2.4, 7, 9.4, 9.5): whole dollars as ``int``, every movement a journaled
 ``money_moved`` event (TV Wars is the only game with a bank; the shared opt-in command that moves money is
-:class:`companion.commands.TransferMoney`).
+:class:`companion.commands.TransferMoney`, which in full play is a hand correction only, marked as one: TV Wars 4
+"nor may loans be made").
 
 Balances are a plain ``Mapping[str, int]`` of player name to dollars. The bank (:data:`BANK`) has
 unlimited money. A payment larger than a player's balance is refused with :class:`InsufficientFunds`;

@@ -8,12 +8,17 @@ nothing. Bonus tiles cannot be sold and have no monetary value (7, 8).
 Debts (7): a debt from a Bulletin or movement that a network cannot pay is paid with all its cash and
 the rest stays owed (:class:`Debt`); the network sells programs of its choice (:class:`SellProgram`)
 until it is paid. No change is given: a sale worth more than the debt forfeits the excess. A network that
-sells its last program with debt still owed is out (3); the unpaid rest is lost to the creditor (ruling).
+sells its last program with debt still owed is out (3), its Bonus tiles back to their piles (5.11, 5.22);
+the unpaid rest is lost to the creditor (ruling). A network whose only programming left is the Preemption
+or Super Bowl tile (no Rating Points, so nothing 7 lets it sell) stays in the game until the next Ratings
+War (9.8, 9.91) and the unpaid rest is lost the same way (``debt_written_off``, see docs/rulings.md).
 A purchase never leads here: bids and movies above cash are refused (4, 7).
 
 Events:
 
 * ``debt_incurred``: ``{"network", "creditor", "amount" (still owed after paying its cash), "reason", "rule"}``;
+* ``debt_written_off``: ``{"network", "creditor", "amount", "reason", "rule"}``: the debt can never be paid
+  (only the Preemption/Super Bowl tile left) and leaves the queue;
 * ``sale_started``: ``{"network", "tile_id"}`` when a Special's value must be rolled first;
 * ``program_sold``: ``{"network", "tile_id", "value", "applied", "forfeited", "breakdown", "creditor"}``
   (followed by ``program_lost`` and, for a network creditor, the bank's ``money_moved`` to it);
@@ -35,6 +40,7 @@ from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.events import (
     AssetsCountStarted,
     DebtIncurred,
+    DebtWrittenOff,
     GameEnded,
     MoneyMoved,
     NetworkOut,
@@ -44,15 +50,15 @@ from companion.games.tv_wars.events import (
     SpecialValued,
     TvWarsEvent,
 )
-from companion.games.tv_wars.holdings import MOVIE, SPECIAL, ProgramTile
+from companion.games.tv_wars.holdings import MOVIE, PREEMPTION, SPECIAL, SUPER_BOWL, Holdings, ProgramTile, out_events
 from companion.words import count
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
 
 #: The bankruptcy and asset-count events (7, 8).
-BANKRUPTCY_EVENT_CLASSES = (DebtIncurred, SaleStarted, ProgramSold, AssetsCountStarted, SpecialValued)
-BankruptcyEvent = DebtIncurred | SaleStarted | ProgramSold | AssetsCountStarted | SpecialValued
+BANKRUPTCY_EVENT_CLASSES = (DebtIncurred, SaleStarted, ProgramSold, AssetsCountStarted, SpecialValued, DebtWrittenOff)
+BankruptcyEvent = DebtIncurred | SaleStarted | ProgramSold | AssetsCountStarted | SpecialValued | DebtWrittenOff
 BANKRUPTCY_EVENTS = tuple(cls.TYPE for cls in BANKRUPTCY_EVENT_CLASSES)
 DEBT_INCURRED, SALE_STARTED, PROGRAM_SOLD = DebtIncurred.TYPE, SaleStarted.TYPE, ProgramSold.TYPE
 ASSETS_COUNT_STARTED, SPECIAL_VALUED = AssetsCountStarted.TYPE, SpecialValued.TYPE
@@ -175,18 +181,39 @@ def incur_debt(
                 {"network": network, "creditor": creditor, "amount": amount - paid, "reason": reason, "rule": rule},
             )
         )
-        if not state.network(network).holdings.programs:
-            events.extend(_out_with_debt(network, amount - paid))
+        events.extend(_unpayable(network, creditor, amount - paid, state.network(network).holdings, reason))
     return events
 
 
-def _out_with_debt(network: str, owed: int) -> list[TvWarsEvent]:
+#: Program tiles without Rating Points: 7 sells programs by their Rating Points, so these cannot be sold.
+UNSELLABLE_KINDS = (PREEMPTION, SUPER_BOWL)
+
+
+def sellable(holdings: Holdings) -> tuple[ProgramTile, ...]:
+    """The Program tiles of ``holdings`` that can be sold to the bank (7: all but the Preemption and
+    Super Bowl tiles, which have no Rating Points)."""
+    return tuple(t for t in holdings.programs if t.kind not in UNSELLABLE_KINDS)
+
+
+def _unpayable(network: str, creditor: str, owed: int, left: Holdings, reason: str) -> list[TvWarsEvent]:
+    """The events when ``network`` still owes ``owed`` and holds ``left``: none while it can sell a
+    program; out of the game with no programming at all (3, its Bonus tiles returned, 5.11, 5.22); with
+    only the Preemption/Super Bowl tile, the debt is written off and it stays in until the next Ratings
+    War (7, 9.8, 9.91)."""
+    if sellable(left):
+        return []
+    never = f"{format_dollars(owed)} of its debt is never paid"
+    if not left.programs:
+        return list(out_events(network, left, set(), f"no programming left to sell; {never}", "TV Wars 7, 3"))
+    tiles = " and ".join(t.public_text for t in left.programs)
     return [
-        NetworkOut.from_payload(
+        DebtWrittenOff.from_payload(
             {
                 "network": network,
-                "reason": f"no programming left to sell; {format_dollars(owed)} of its debt is never paid",
-                "rule": "TV Wars 7, 3",
+                "creditor": creditor,
+                "amount": owed,
+                "reason": f"{reason}: only the {tiles} tile is left, which has no Rating Points to sell; {never}",
+                "rule": "TV Wars 7, 9.8, 9.91",
             },
         )
     ]
@@ -204,7 +231,10 @@ def decide_sale(state: TvWarsState, command: SellProgram) -> list[TvWarsEvent]:
         )
     if debt.selling is not None:
         raise IllegalCommand(f"{debt.network} first rolls for the Special it is selling", "TV Wars 7")
-    tile = state.network(command.network).holdings.program(command.tile_id)
+    holdings = state.network(command.network).holdings
+    tile = holdings.program(command.tile_id)
+    if not sellable(holdings):  # a debt an earlier version left owed with nothing to sell (7, 9.8, 9.91)
+        return _unpayable(debt.network, debt.creditor, debt.amount, holdings, debt.reason)
     if tile.kind == SPECIAL:
         return [SaleStarted.from_payload({"network": debt.network, "tile_id": tile.id})]
     value, breakdown = sale_value(tile)
@@ -252,13 +282,13 @@ def sell(state: TvWarsState, debt: Debt, tile: ProgramTile, value: int, breakdow
             )
         )
     left = state.network(debt.network).holdings.without_program(tile.id)
-    if debt.amount > applied and not left.programs:
-        events.extend(_out_with_debt(debt.network, debt.amount - applied))
+    if debt.amount > applied:
+        events.extend(_unpayable(debt.network, debt.creditor, debt.amount - applied, left, debt.reason))
     return events
 
 
 def evolve_debts(
-    debts: tuple[Debt, ...], event: DebtIncurred | SaleStarted | ProgramSold | NetworkOut
+    debts: tuple[Debt, ...], event: DebtIncurred | SaleStarted | ProgramSold | NetworkOut | DebtWrittenOff
 ) -> tuple[Debt, ...]:
     """The debt queue after one bankruptcy event, or a network going out (its debts go with it) (pure)."""
     if isinstance(event, DebtIncurred):
@@ -270,6 +300,9 @@ def evolve_debts(
         return debts[1:] if head.amount <= 0 else (head,) + debts[1:]
     if isinstance(event, NetworkOut):
         return tuple(d for d in debts if d.network != event.network)
+    if isinstance(event, DebtWrittenOff):  # the first debt of that network to that creditor
+        at = next((i for i, d in enumerate(debts) if (d.network, d.creditor) == (event.network, event.creditor)), None)
+        return debts if at is None else debts[:at] + debts[at + 1 :]
     return debts
 
 
@@ -338,6 +371,12 @@ def describe_bankruptcy_event(event: BankruptcyEvent) -> str:
         return (
             f"{event.network} still owes {creditor} {format_dollars(event.amount)} "
             f"({event.reason}): it must sell programs (TV Wars 7)"
+        )
+    if isinstance(event, DebtWrittenOff):
+        creditor = "the bank" if event.creditor == BANK else event.creditor
+        return (
+            f"{event.network} cannot pay {creditor} {format_dollars(event.amount)} ({event.reason}); it stays "
+            f"in the game until the next Ratings War ({event.rule})"
         )
     if isinstance(event, SaleStarted):
         return f"{event.network} sells Special {event.tile_id}: roll for its value (TV Wars 7, 3.3)"

@@ -31,7 +31,9 @@ class TvWarsEvent(Event):
 @dataclass(frozen=True)
 class MoneyMoved(TvWarsEvent):
     """``amount`` dollars (> 0) from ``payer`` to ``payee`` (a network or ``"bank"``) for ``reason``; ``rule``
-    names the rule that caused it (``""`` for a free-form transfer)."""
+    names the rule that caused it (``""`` for a free-form transfer); ``correction`` marks a hand correction
+    of the record (a free transfer in full play, TV Wars 4), journaled only when true (the key is absent
+    from every earlier payload, which reads back as ``False``)."""
 
     TYPE: ClassVar[str] = "money_moved"
     payer: str
@@ -39,6 +41,14 @@ class MoneyMoved(TvWarsEvent):
     amount: int
     reason: str
     rule: str = ""
+    correction: bool = False
+
+    def to_payload(self) -> dict[str, Any]:
+        """The journal's object; ``correction`` only when true (so ordinary movements are written as before)."""
+        payload = super().to_payload()
+        if not self.correction:
+            del payload["correction"]
+        return payload
 
 
 @dataclass(frozen=True)
@@ -353,6 +363,21 @@ class DebtIncurred(TvWarsEvent):
 
 
 @dataclass(frozen=True)
+class DebtWrittenOff(TvWarsEvent):
+    """``network``'s debt of ``amount`` dollars to ``creditor`` can never be paid: it holds programming, but
+    only tiles without Rating Points (the Preemption or Super Bowl tile), which 7 does not let it sell. The
+    debt leaves the queue and the network stays in the game (7 "remains in the game until he has no
+    programming", 9.8, 9.91; see docs/rulings.md)."""
+
+    TYPE: ClassVar[str] = "debt_written_off"
+    network: str
+    creditor: str
+    amount: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class SaleStarted(TvWarsEvent):
     """``network`` sells Special ``tile_id``: its value is rolled first (7, 3.3)."""
 
@@ -528,4 +553,5 @@ EVENT_CLASSES: tuple[type[TvWarsEvent], ...] = (
     WarDiceRolled,
     SlotResolved,
     RatingsWarEnded,
+    DebtWrittenOff,
 )

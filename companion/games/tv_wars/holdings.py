@@ -483,6 +483,42 @@ def apply_holdings_event(
     raise ValueError(f"not a holdings event: {event!r}")
 
 
+def out_events(
+    network: str, holdings: Holdings, lost: set[str] | frozenset[str], reason: str, rule: str
+) -> list[BonusReturned | NetworkOut]:
+    """The events of ``network`` going out of the game with ``holdings`` (3: no programming left, by a
+    Ratings War, bankruptcy 7 or Steal a Program 9.2): its Bonus tiles not already in ``lost`` return first,
+    Stars to the bottom of the Star pile (5.11), Emmys to the Emmy Awards pile (5.21, so 5.22 counts them
+    right), Critics' Choice and Viewers' Views out of play (5.31; see docs/rulings.md); then
+    ``network_out`` with ``reason`` and ``rule``."""
+    events: list[BonusReturned | NetworkOut] = []
+    for tile in holdings.bonuses:
+        if tile.id in lost:
+            continue
+        destination, why, tile_rule = {
+            STAR: ("Star pile", "a network without programming returns its Stars", "TV Wars 5.11"),
+            EMMY: (
+                "Emmy Awards pile",
+                "a network out of the game returns its Emmys (see docs/rulings.md)",
+                "TV Wars 5.21, 5.22",
+            ),
+        }.get(
+            tile.kind,
+            (
+                "out of play",
+                "a network out of the game plays no more Critics' Choice/Viewers' Views (see docs/rulings.md)",
+                "TV Wars 5.31",
+            ),
+        )
+        events.append(
+            BonusReturned.from_payload(
+                {"network": network, "tile_id": tile.id, "reason": why, "rule": tile_rule, "destination": destination},
+            )
+        )
+    events.append(NetworkOut.from_payload({"network": network, "reason": reason, "rule": rule}))
+    return events
+
+
 def program_acquired(network: str, tile: ProgramTile, reason: str, rule: str) -> ProgramAcquired:
     """The ``program_acquired`` event."""
     return ProgramAcquired(network, tile.to_dict(), reason, rule)
@@ -566,6 +602,7 @@ __all__ = [
     "check_bonus_supply",
     "next_tile_id",
     "private_view_of",
+    "out_events",
     "program_acquired",
     "bonus_acquired",
 ]

@@ -34,6 +34,13 @@ INFO = GameInfo(
             "Counter-Programming penalty when four networks share a colour in a slot: -30 or -20 "
             "(TV Wars 6.5 stops at three; see docs/rulings.md)",
         ),
+        OptionSpec(
+            "situation_comedies_per_length",
+            bool,
+            False,
+            "five Situation Comedies of each length instead of five in all "
+            "(TV Wars 2.3 'up to five Situation Comedies'; see docs/rulings.md)",
+        ),
     ),
     board="ui.games.tv_wars.board:TvWarsBoard",
     cli="companion.games.tv_wars.cli:add_subcommands",

@@ -1,9 +1,9 @@
 """TV Wars' own export table: the bank ledger as CSV, one row per ``money_moved`` event (the generic
 figures CSV is :func:`companion.export.export_figures_csv`).
 
-Columns: ``seq, time (ISO 8601 UTC), payer, payee, amount_dollars, reason, rule, in_force, move``
+Columns: ``seq, time (ISO 8601 UTC), payer, payee, amount_dollars, reason, rule, in_force, move, correction``
 (``in_force`` is ``no`` for a movement that has been undone; ``move`` is the history entry number shown on
-the screen, shared by a command's events).
+the screen, shared by a command's events; ``correction`` is ``yes`` for a hand correction, TV Wars 4).
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ def export_ledger_csv(journal: Journal, game_id: int) -> str:
     in_force = set(session.line)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["seq", "time", "payer", "payee", "amount_dollars", "reason", "rule", "in_force", "move"])
+    writer.writerow(
+        ["seq", "time", "payer", "payee", "amount_dollars", "reason", "rule", "in_force", "move", "correction"]
+    )
     for record in events:
         if record.type != MoneyMoved.TYPE:
             continue
@@ -47,6 +49,7 @@ def export_ledger_csv(journal: Journal, game_id: int) -> str:
                 money.rule,
                 "yes" if record.move in in_force else "no",
                 record.move,
+                "yes" if money.correction else "no",
             ]
         )
     return out.getvalue()

@@ -37,6 +37,7 @@ from companion.games.tv_wars.events import (
     BestNetworkNewsPassed,
     BonusAcquired,
     DebtIncurred,
+    DebtWrittenOff,
     DiceRolled,
     GameEnded,
     Landed,
@@ -140,16 +141,26 @@ class TvWars:
             for seat in players
         )
         house_rules = HouseRules(options["counter_programming_four"])
+        per_length = options["situation_comedies_per_length"]
         if options["roll_off"]:
-            return TvWarsState(networks, None, RollOff(tuple(names)), house_rules=house_rules)
-        return TvWarsState(networks, names[0], None, turn=names[0], house_rules=house_rules)
+            return TvWarsState(
+                networks,
+                None,
+                RollOff(tuple(names)),
+                house_rules=house_rules,
+                situation_comedies_per_length=per_length,
+            )
+        return TvWarsState(
+            networks, names[0], None, turn=names[0], house_rules=house_rules, situation_comedies_per_length=per_length
+        )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Return the house-rule options (:attr:`GameInfo.options <companion.game.GameInfo.options>`) with
         their defaults filled in: ``roll_off`` (bool, default True, 2.5), ``starting_cash`` (whole dollars
-        ≥ 0, default 31,000, rule 2.4) and ``counter_programming_four`` (-30 default or -20: four networks of
-        one colour in a slot, 6.5, see docs/rulings.md). Raises :class:`BadOption` for an unknown option or
-        a wrong value."""
+        ≥ 0, default 31,000, rule 2.4), ``counter_programming_four`` (-30 default or -20: four networks of
+        one colour in a slot, 6.5, see docs/rulings.md) and ``situation_comedies_per_length`` (bool, default
+        False: 2.3's five Situation Comedies in all; True: five of each length, see docs/rulings.md). Raises
+        :class:`BadOption` for an unknown option or a wrong value."""
         known = {spec.name: spec for spec in INFO.options}
         for option in options:
             if option not in known:
@@ -161,6 +172,11 @@ class TvWars:
         if not is_whole(cash) or cash < 0:
             raise BadOption("starting_cash", f"must be whole dollars ≥ 0, not {cash!r}")
         HouseRules(checked["counter_programming_four"])
+        if not isinstance(checked["situation_comedies_per_length"], bool):
+            raise BadOption(
+                "situation_comedies_per_length",
+                f"must be true or false (TV Wars 2.3), not {checked['situation_comedies_per_length']!r}",
+            )
         return checked
 
     # -- decide: command -> events --------------------------------------------------------------------
@@ -209,9 +225,7 @@ class TvWars:
         if isinstance(command, LandOnSponsor):
             return self._sponsor(state, command)
         if isinstance(command, TransferMoney):
-            reason = command.reason.strip() if isinstance(command.reason, str) else command.reason
-            movement = Movement(command.payer, command.payee, command.amount, reason)
-            return [check_movement(state.balances, movement).to_event()]
+            return self._transfer(state, command)
         if isinstance(command, AdjustTrack):
             network = state.network(command.player)
             if network.holdings.tracked:
@@ -227,6 +241,29 @@ class TvWars:
         if isinstance(command, EndGame):
             return [GameEnded.from_payload({"reason": command.reason})]
         raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
+
+    def _transfer(self, state: TvWarsState, command: TransferMoney) -> list[TvWarsEvent]:
+        """The shared free-form :class:`TransferMoney`. Before full play the table keeps the game by hand and
+        any transfer goes. In full play the engine makes every movement the rules cause, so a free one is a
+        hand correction (the Banker's, 2.4) and is marked as one; between two networks it is refused unless
+        flagged ``correction``: "nor may loans be made" (4) and money between networks moves only through
+        the rules' effects (Bulletin pay/collect each 9.6, debts 7)."""
+        if not isinstance(command.correction, bool):
+            raise MalformedCommand(f"correction is true or false, not {command.correction!r}")
+        reason = command.reason.strip() if isinstance(command.reason, str) else command.reason
+        movement = check_movement(state.balances, Movement(command.payer, command.payee, command.amount, reason))
+        between_networks = BANK not in (movement.payer, movement.payee)
+        if state.playing and between_networks and not command.correction:
+            raise IllegalCommand(
+                f"{movement.payer} cannot pay {movement.payee} by hand: no loans, and money between networks "
+                f"moves only through the rules (Bulletin pay/collect, debts); a miscount is put right as a "
+                f"correction",
+                "TV Wars 4",
+            )
+        event = movement.to_event()
+        if command.correction or state.playing:
+            event = replace(event, correction=True)
+        return [event]
 
     def _sponsor(self, state: TvWarsState, command: LandOnSponsor) -> list[TvWarsEvent]:
         network = state.network(command.network)
@@ -789,7 +826,7 @@ def _fold_special_valued(state: TvWarsState, event: SpecialValued) -> TvWarsStat
     )
 
 
-def _fold_debts(state: TvWarsState, event: DebtIncurred | SaleStarted | ProgramSold) -> TvWarsState:
+def _fold_debts(state: TvWarsState, event: DebtIncurred | SaleStarted | ProgramSold | DebtWrittenOff) -> TvWarsState:
     return replace(state, debts=_bankruptcy.evolve_debts(state.debts, event))
 
 
@@ -817,6 +854,7 @@ _FOLDS: dict[type[Event], Callable[[TvWarsState, Any], TvWarsState]] = {
     DebtIncurred: _fold_debts,
     SaleStarted: _fold_debts,
     ProgramSold: _fold_debts,
+    DebtWrittenOff: _fold_debts,
 }
 
 
@@ -827,7 +865,8 @@ def _describe_money(event: MoneyMoved) -> str:
     payer = "Bank" if event.payer == BANK else event.payer
     payee = "the bank" if event.payee == BANK else event.payee
     rule = f" ({event.rule})" if event.rule else ""
-    return f"{payer} pays {payee} {format_dollars(event.amount)}: {event.reason}{rule}"
+    marked = "Correction by hand: " if event.correction else ""
+    return f"{marked}{payer} pays {payee} {format_dollars(event.amount)}: {event.reason}{rule}"
 
 
 def _describe_track(event: TrackChanged) -> str:

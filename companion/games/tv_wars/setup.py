@@ -2,9 +2,10 @@
 
 Each network starts with ten hours of programming: five 30-minute, four 60-minute, one 90-minute and one
 120-minute programs, "no more than two programs of the same type and length. Exception: A player may
-select up to five Situation Comedies." (Ruling in ``docs/rulings.md``: up to five Situation Comedies of
-one length.) The types are chosen openly; the Producer deals the tiles face down, so each tile's rating
-(or that it is a Special) is entered privately by its owner (9.1) with the selection.
+select up to five Situation Comedies." (Ruling in ``docs/rulings.md``: up to five Situation Comedies in
+all; the house rule ``situation_comedies_per_length`` reads it as five of each length.) The types are
+chosen openly; the Producer deals the tiles face down, so each tile's rating (or that it is a Special) is
+entered privately by its owner (9.1) with the selection.
 
 Command :class:`SelectStartingProgramming`; event ``starting_programming``
 ``{"network", "tiles": [ProgramTile.to_dict(), ...], "rule": "TV Wars 2.3"}`` (the network's holdings
@@ -37,7 +38,7 @@ STARTING_PROGRAMMING = StartingProgramming.TYPE
 #: Program tiles each network starts with, by length in half-hours (2.3).
 STARTING_LENGTHS = {1: 5, 2: 4, 3: 1, 4: 1}
 MAX_SAME_TYPE_AND_LENGTH = 2  # 2.3
-MAX_SITUATION_COMEDIES = 5  # 2.3 exception (per length, see docs/rulings.md)
+MAX_SITUATION_COMEDIES = 5  # 2.3 exception (in all; per length as a house rule, see docs/rulings.md)
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,10 @@ class SelectStartingProgramming(Command):
     private = True
 
 
-def check_selection(programs: tuple[ProgramSpec, ...]) -> None:
+def check_selection(programs: tuple[ProgramSpec, ...], *, sitcoms_per_length: bool = False) -> None:
     """Raise :class:`IllegalCommand` (TV Wars 2.3) unless ``programs`` is five 30-, four 60-, one 90- and
-    one 120-minute programs with at most two of one type and length (five for Situation Comedies)."""
+    one 120-minute programs with at most two of one type and length, except Situation Comedies: at most
+    five in all (``sitcoms_per_length``: the house rule, five of each length instead)."""
     for spec in programs:
         if not isinstance(spec, ProgramSpec):
             raise MalformedCommand(f"a starting program is a ProgramSpec, not {spec!r}")
@@ -89,6 +91,13 @@ def check_selection(programs: tuple[ProgramSpec, ...]) -> None:
         raise IllegalCommand(
             f"the starting programming is five 30-, four 60-, one 90- and one 120-minute "
             f"programs; this selection has {have}",
+            "TV Wars 2.3",
+        )
+    sitcoms = sum(1 for s in programs if s.colour == "green")
+    if not sitcoms_per_length and sitcoms > MAX_SITUATION_COMEDIES:
+        raise IllegalCommand(
+            f"{sitcoms} Situation Comedies: a network may select up to {MAX_SITUATION_COMEDIES} Situation "
+            f"Comedies in all (the house rule situation_comedies_per_length allows five of each length)",
             "TV Wars 2.3",
         )
     for (length, colour), count in Counter((s.length, s.colour) for s in programs).items():
@@ -109,7 +118,7 @@ def decide_selection(state: TvWarsState, command: SelectStartingProgramming) -> 
     programs = tuple(command.programs) if isinstance(command.programs, (tuple, list)) else None
     if programs is None:
         raise MalformedCommand(f"programs is a list of ProgramSpec, not {command.programs!r}")
-    check_selection(programs)
+    check_selection(programs, sitcoms_per_length=state.situation_comedies_per_length)
     supply: Supply = state.supply
     for length, count in STARTING_LENGTHS.items():
         if supply.programs_left(length) < count:

@@ -38,7 +38,6 @@ from companion.games.tv_wars.events import (
     Landed,
     LandingDone,
     LandingStage,
-    NetworkOut,
     ProgramMoved,
     RatingsWarCalled,
     TileEntryOpened,
@@ -56,6 +55,7 @@ from companion.games.tv_wars.holdings import (
     check_bonus_supply,
     check_program_supply,
     next_tile_id,
+    out_events,
     program_acquired,
 )
 from companion.games.tv_wars.ratings_war import EMMY, EMMY_VALUE
@@ -601,12 +601,8 @@ def decide_give_up(state: TvWarsState, command: GiveUp) -> list[TvWarsEvent]:
             ),
             _done(landing.network, f"steals a program from {victim.name}", "TV Wars 9.2"),
         ]
-        if len(victim.holdings.programs) == 1:
-            events.append(
-                NetworkOut.from_payload(
-                    {"network": victim.name, "reason": "lost its last program", "rule": "TV Wars 3"}
-                )
-            )
+        if len(victim.holdings.programs) == 1:  # out (3); its Bonus tiles go back first (5.11, 5.22)
+            events.extend(out_events(victim.name, victim.holdings, set(), "lost its last program", "TV Wars 3"))
         return events
     tile = victim.holdings.bonus(command.tile_id)
     if tile.kind != STAR:

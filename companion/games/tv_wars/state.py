@@ -11,7 +11,7 @@ state is compared field by field, ``tests/test_recorded_journals.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.dice import RollOff
@@ -66,6 +66,9 @@ class TvWarsState:
     war_called: tuple[str, bool] | None = None
     war: WarAtTable | None = None
     house_rules: HouseRules = HouseRules()
+    #: The house rule reading 2.3's five Situation Comedies per length (option ``situation_comedies_per_length``;
+    #: default five in all). Left out of a recorded state's comparison while at its default (it came later).
+    situation_comedies_per_length: bool = field(default=False, metadata={"added_later": True})
 
     @property
     def playing(self) -> bool:

@@ -68,7 +68,6 @@ from companion.games.tv_wars.events import (
     LineupEntered,
     LineupLocked,
     LineupsRevealed,
-    NetworkOut,
     PreemptionDecided,
     ProgramLost,
     RatingsWarEnded,
@@ -83,11 +82,10 @@ from companion.games.tv_wars.holdings import (
     BonusTile,
     Holdings,
     ProgramTile,
+    out_events,
 )
 from companion.games.tv_wars.ratings_war import (
-    EMMY,
     SLOTS,
-    STAR,
     HouseRules,
     LineUp,
     PendingRoll,
@@ -326,36 +324,6 @@ def _only_unplayable(holdings: Holdings) -> bool:
     return bool(holdings.programs) and all(t.kind in (SUPER_BOWL, PREEMPTION) for t in holdings.programs)
 
 
-def _out_events(network: str, holdings: Holdings, lost: set[str], reason: str, rule: str) -> list[TvWarsEvent]:
-    """Return the tiles of a network left without programming and put it out (3, 5.11)."""
-    events: list[TvWarsEvent] = []
-    for tile in holdings.bonuses:
-        if tile.id in lost:
-            continue
-        destination, why, tile_rule = {
-            STAR: ("Star pile", "a network without programming returns its Stars", "TV Wars 5.11"),
-            EMMY: (
-                "Emmy Awards pile",
-                "a network out of the game returns its Emmys (see docs/rulings.md)",
-                "TV Wars 5.21, 5.22",
-            ),
-        }.get(
-            tile.kind,
-            (
-                "out of play",
-                "a network out of the game plays no more Critics' Choice/Viewers' Views (see docs/rulings.md)",
-                "TV Wars 5.31",
-            ),
-        )
-        events.append(
-            BonusReturned.from_payload(
-                {"network": network, "tile_id": tile.id, "reason": why, "rule": tile_rule, "destination": destination},
-            )
-        )
-    events.append(NetworkOut.from_payload({"network": network, "reason": reason, "rule": rule}))
-    return events
-
-
 def start_war(
     landed_by: str,
     february_sweeps: bool,
@@ -412,7 +380,7 @@ def start_war(
                             },
                         )
                     )
-            events += _out_events(
+            events += out_events(
                 network,
                 holdings,
                 set(),
@@ -798,7 +766,7 @@ def war_consequences(
         holdings = holdings_by_network[network]
         if all(t.id in lost_programs[network] for t in holdings.programs):
             out.append(network)
-            events += _out_events(
+            events += out_events(
                 network, holdings, lost_bonuses[network], "no programming left after the Ratings War", "TV Wars 3, 6.8"
             )
     cancelled = [c.text for c in resolution.cancellations]

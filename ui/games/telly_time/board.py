@@ -4,7 +4,9 @@ squares, and the buttons for what the game asks for now (Pilot Season set-up, tu
 Like every board it only reads the state and posts commands (``companion.games.telly_time``). Which buttons
 it shows, and which of them can be used now, come from the rules (``TELLY_TIME.legal_commands``): a button
 the rules show disabled is dimmed, and a tap on it says why (the rules' reason and rule), posting nothing.
-Dialogs are :class:`TellyFormPopup` forms of choice buttons and +/− steppers, so nothing needs typing.
+Dialogs are :class:`TellyFormPopup` forms of choice buttons and +/− steppers, so nothing needs typing; the
+Pilot Season and Writeoff dialogs ask the rules (a dry run of ``decide``) before closing, so a refusal is
+shown in the dialog with what was entered kept.
 Layout: ``board.kv`` beside this file.
 """
 
@@ -24,6 +26,7 @@ from kivy.uix.popup import Popup
 from kivy.uix.togglebutton import ToggleButton
 from kivy.utils import get_color_from_hex
 
+from companion.errors import CommandError
 from companion.game import LegalCommand
 from companion.games.telly_time import (
     TELLY_TIME,
@@ -42,9 +45,19 @@ from companion.games.telly_time import (
     SetLineBonus,
     ShowScore,
     TakeAction,
+    Writeoff,
 )
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES, SQUARE_NAMES
-from companion.games.telly_time.state import ANY, QUIZ, QUIZ_MAX_VIEWERS, TIMESLOT_NAMES, TIMESLOTS
+from companion.games.telly_time.state import (
+    ANY,
+    CHAT,
+    QUIZ,
+    QUIZ_MAX_VIEWERS,
+    SCORING,
+    SEASON,
+    TIMESLOT_NAMES,
+    TIMESLOTS,
+)
 from ui.games import GameBoard
 
 #: Labels offered for a line's printed bonus (the tiles' bonuses are entered, not in the rulebook).
@@ -146,10 +159,14 @@ class TellyStepper(BoxLayout):
 
 
 class TellyFormPopup(Popup):
-    """A dialog of labelled fields and an OK button that calls ``on_ok(values)`` (field name → value)."""
+    """A dialog of labelled fields and an OK button that calls ``on_ok(values)`` (field name → value).
+
+    With ``check`` (``values`` → the refusal to show, ``""`` when the rules accept them), OK first asks it: a
+    refusal is shown in the dialog (``problem``) and the dialog stays open with everything entered kept."""
 
     ok_text = StringProperty("OK")
     note = StringProperty("")
+    problem = StringProperty("")
 
     def __init__(
         self,
@@ -158,12 +175,13 @@ class TellyFormPopup(Popup):
         on_ok: Callable[[dict], None],
         ok_text: str = "OK",
         note: str = "",
+        check: Callable[[dict], str] | None = None,
         **kwargs: Any,
     ) -> None:
         """``fields``: ``(name, label, widget)`` for a row of one field, or ``(None, label, [(name, widget),
         ...])`` for a row of several side by side."""
         super().__init__(title=title, **kwargs)
-        self.ok_text, self.note, self._on_ok = ok_text, note, on_ok
+        self.ok_text, self.note, self._on_ok, self._check = ok_text, note, on_ok, check
         self.fields = {}
         rows = self.ids.rows
         for name, label, widget in fields:
@@ -181,9 +199,14 @@ class TellyFormPopup(Popup):
         return {name: (int(w.value) if isinstance(w, TellyStepper) else w.value) for name, w in self.fields.items()}
 
     def ok(self) -> None:
-        """Close and hand the values on."""
+        """Close and hand the values on (unless ``check`` refuses them: then say why and stay open)."""
+        values = self.values()
+        if self._check is not None:
+            self.problem = self._check(values)
+            if self.problem:
+                return
         self.dismiss(animation=False)
-        self._on_ok(self.values())
+        self._on_ok(values)
 
 
 def choice(options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None) -> TellyChoice:
@@ -324,14 +347,29 @@ class TellyTimeBoard(GameBoard):
 
     def actions_for(self, state: Any) -> list[tuple[LegalCommand, Callable[[], None]]]:
         """The buttons for the shown player, as ``(legal command, handler)`` pairs in the rules' order: every
-        command the rules offer the player now that is complete or that this board has a form for."""
+        command the rules offer the player now that is complete or that this board has a form for; then
+        Writeoff (which the rules do not list) during a season or its scoring when the shown lineup holds a
+        Chat or Quiz show, where "Telly Time Clarifications", Writeoff, applies."""
         actions: list[tuple[LegalCommand, Callable[[], None]]] = []
         for legal in TELLY_TIME.legal_commands(state, self.shown):
             if legal.command is not None:
                 actions.append((legal, functools.partial(self._post, legal.command)))
             elif legal.kind in self.FORMS:
                 actions.append((legal, getattr(self, self.FORMS[legal.kind])))
+        if (
+            state.phase in (SEASON, SCORING)
+            and state.pending is None
+            and self._writeoff_shows(state.network(self.shown))
+        ):
+            actions.append((LegalCommand("Writeoff", "Writeoff"), self.open_writeoff))
         return actions
+
+    @staticmethod
+    def _writeoff_shows(network: Any) -> list[tuple[str, Any]]:
+        """``(timeslot, show)`` of ``network``'s shows printed Chat or Quiz: where "Telly Time Clarifications",
+        Writeoff, changes how the card counts viewers (the rules list no button for the card itself)."""
+        shows = ((slot, network.show_in(slot)) for slot in TIMESLOTS)
+        return [(slot, show) for slot, show in shows if show is not None and show.printed_genre in (CHAT, QUIZ)]
 
     def _legal(self, kind: str) -> LegalCommand | None:
         for legal in TELLY_TIME.legal_commands(self._state, self.shown):
@@ -361,6 +399,16 @@ class TellyTimeBoard(GameBoard):
 
     def _post(self, command) -> None:
         self.controller.post(command)
+
+    def _refusal(self, command) -> str:
+        """``""`` when the rules accept ``command`` now, else ``"Refused: "`` and their reason: a dry run of
+        ``decide`` on the table's state, which changes nothing."""
+        session = self.controller.table.session
+        try:
+            session.rules.decide(session.state, command)
+        except CommandError as error:
+            return f"Refused: {error}"
+        return ""
 
     def _open(self, popup: Popup) -> Popup:
         return self.controller.open_popup(popup)
@@ -392,17 +440,62 @@ class TellyTimeBoard(GameBoard):
         )
 
     def open_pilot(self) -> None:
-        """Pilot Season show: its genre (the tile's centre) and its preferred timeslot."""
+        """Pilot Season show: its genre (the tile's centre), the timeslot it goes in and which timeslots it
+        prefers ("Place your Pilot Season show in its preferred timeslot"): by default only that one; a second
+        icon or ANY as printed ("Wild Timeslots"). Asks the rules before closing (:meth:`_refusal`)."""
         name = self.shown
+        slots = [(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS]
+
+        def command(v: dict) -> ChoosePilotShow:
+            also = v["also"]
+            preferred = () if not also else (ANY,) if also == ANY else tuple(dict.fromkeys((v["slot"], also)))
+            return ChoosePilotShow(player=name, genre=v["genre"], timeslot=v["slot"], preferred=preferred)
+
         self._open(
             TellyFormPopup(
                 f"{name}: Pilot Season show",
                 [
                     ("genre", "Genre", choice(self._genres(), columns=5)),
-                    ("slot", "Timeslot", choice([(s, TIMESLOT_NAMES[s]) for s in TIMESLOTS])),
+                    ("slot", "Timeslot", choice(slots)),
+                    ("also", "Also prefers", choice([("", "Only it")] + slots + [(ANY, "ANY")])),
                 ],
-                lambda v: self._post(ChoosePilotShow(player=name, genre=v["genre"], timeslot=v["slot"])),
+                lambda v: self._post(command(v)),
                 note="Takes the tile with this genre in the centre; marker on the centre.",
+                check=lambda v: self._refusal(command(v)),
+            )
+        )
+
+    def open_writeoff(self) -> None:
+        """Writeoff's count of one Chat or Quiz show ("Telly Time Clarifications", Writeoff): the show's own
+        viewers, its stars' and any timeslot penalty as counted at the table, and for a Chat show the viewers of
+        the stars on the other shows; a Quiz show counts no bonus viewers. Asks the rules before closing, so a
+        refusal (other stars on a Quiz show, a penalty in a preferred timeslot) is shown and what was entered
+        kept."""
+        network = self._network()
+        shows = self._writeoff_shows(network)
+
+        def command(v: dict) -> Writeoff:
+            score = ShowScore(v["slot"], v["viewers"], (v["stars"],) if v["stars"] else (), v["penalty"])
+            return Writeoff(player=network.name, show=score, other_stars=(v["others"],) if v["others"] else ())
+
+        self._open(
+            TellyFormPopup(
+                f"{network.name}: Writeoff counts a show's viewers",
+                [
+                    (
+                        "slot",
+                        "Show",
+                        choice([(slot, f"{show.name} ({TIMESLOT_NAMES[slot]})") for slot, show in shows], columns=2),
+                    ),
+                    ("viewers", "Viewers", TellyStepper(0, 0, 30)),
+                    ("stars", "Its stars", TellyStepper(0, 0, 30)),
+                    ("penalty", "Penalty", TellyStepper(0, 0, 10)),
+                    ("others", "Other stars", TellyStepper(0, 0, 30)),
+                ],
+                lambda v: self._post(command(v)),
+                ok_text="Record",
+                note="Chat: + stars on other shows. Quiz: no bonus viewers.",
+                check=lambda v: self._refusal(command(v)),
             )
         )
 

@@ -83,9 +83,18 @@ class TransferPopup(Popup):
             self.amount = min(int(self.amount) * 10 + int(key), 9_999_999)
 
     def submit(self) -> None:
-        """Post the transfer; the table checks it (a refusal shows in the message bar)."""
+        """Post the transfer; the table checks it (a refusal shows in the message bar). A reason starting
+        "Correction" posts it as a hand correction (in full play the only way money moves between two
+        networks by hand: TV Wars 4, no loans)."""
+        reason = self.reason.strip()
         self.controller.post(
-            TransferMoney(payer=self.payer, payee=self.payee, amount=int(self.amount), reason=self.reason.strip())
+            TransferMoney(
+                payer=self.payer,
+                payee=self.payee,
+                amount=int(self.amount),
+                reason=reason,
+                correction=reason.casefold().startswith("correction"),
+            )
         )
         self.dismiss(animation=False)
 
