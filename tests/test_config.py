@@ -572,8 +572,8 @@ CARD_BACKGROUND = "#212630"
 #: colour-blindness. CAM02-UCS is built so that a distance of 1 is about one just-noticeable difference between
 #: patches side by side; seats are told apart across a table, on a name or a strip, not side by side, so the
 #: margin is far larger: the previous red and green seats were 6.0 apart under deuteranopia (the pair that
-#: players confused), and 15 is 2.5 times that. The palette's closest pair (vermillion and reddish purple under
-#: protanopia) is 16.0 apart; the closest to the background, 43.
+#: players confused), and 15 is 2.5 times that. The palette's closest pair (vermillion and reddish purple, under one of
+#: the simulations) is 16.0 apart; the closest to the background, 43.
 MIN_SEAT_DISTANCE = 15.0
 #: Minimum CAM02-UCS distance between a seat colour and the card background it is drawn on.
 MIN_BACKGROUND_DISTANCE = 30.0
