@@ -94,8 +94,8 @@ class Zones:
         if view is None:
             return ()
         if message:
-            lines = wrap_message(message)
-            return self.full_message if len(lines) > len(self.without_figure) else self.without_figure[: len(lines)]
+            wrapped = wrap_message(message)
+            return self.full_message if len(wrapped) > len(self.without_figure) else self.without_figure[: len(wrapped)]
         big, lines = _figure_and_lines(view)
         cells = self.under_figure if big else self.without_figure
         if not lines and view.tracks:

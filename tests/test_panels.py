@@ -395,3 +395,15 @@ def test_wait_drawn_does_not_wait_for_a_panel_that_is_not_answering():
         assert same(bank.frames()[1][0], render_player_panel(PlayerView("ABS", "#fff", 34000, headline=f"${34000:,}")))
     finally:
         bank.close()
+
+
+def test_a_seat_card_carries_its_seats_shape():
+    import ui.player_panels  # noqa: F401  (adds the seat mark's rule to the card's)
+    from ui.widgets import PlayerCard
+
+    card = PlayerCard(player_colour=[0xD5 / 255, 0x5E / 255, 0, 1])
+    assert card.seat_shape == "circle"
+    card.player_colour = [0xF0 / 255, 0xE4 / 255, 0x42 / 255, 1]
+    assert card.seat_shape == "diamond"
+    card.player_colour = [1, 1, 1, 1]
+    assert card.seat_shape == ""
