@@ -101,7 +101,35 @@ NAMED_COLOURS = {
     "orange": "#fb8c00",
     "purple": "#8e24aa",
     "cyan": "#00acc1",
+    # the Okabe-Ito colours of the default seats (SEAT_PALETTE)
+    "vermillion": "#d55e00",
+    "sky blue": "#56b4e9",
+    "okabe yellow": "#f0e442",
+    "reddish purple": "#cc79a7",
 }
+#: The default seats' colours, in seat order, each with the shape that marks the seat beside its colour (on the
+#: touchscreen's seat cards and in its panel's header): four of Okabe and Ito's colours for colour-blind readers
+#: ("Color Universal Design", 2008), chosen so that under a simulated deuteranopia, protanopia and tritanopia
+#: (severity 100) every pair stays at least 15 apart in CAM02-UCS and every colour at least 30 from the UI's
+#: dark card background (tests/test_config.py measures both with colorspacious). The previous red and green
+#: seats were 6 apart under deuteranopia.
+SEAT_PALETTE: tuple[tuple[str, str], ...] = (
+    ("#d55e00", "circle"),  # vermillion
+    ("#56b4e9", "square"),  # sky blue
+    ("#f0e442", "diamond"),  # yellow
+    ("#cc79a7", "cross"),  # reddish purple
+)
+#: The shapes :func:`seat_shape` gives.
+SEAT_SHAPES = tuple(shape for _, shape in SEAT_PALETTE)
+
+
+def seat_shape(colour: str) -> str:
+    """The shape marking a seat of ``colour`` (``"#rrggbb"``, any case) beside its colour: ``"circle"``,
+    ``"square"``, ``"diamond"`` or ``"cross"`` for the colours of :data:`SEAT_PALETTE`, ``""`` for any other
+    colour (a seat given its own colour is told apart by its name)."""
+    return dict(SEAT_PALETTE).get(colour.lower(), "")
+
+
 #: Keys a simulator button may use: one letter/digit/punctuation, or a named key.
 NAMED_KEYS = ("backspace", "enter", "spacebar", "tab", "escape", "up", "down", "left", "right")
 _HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -420,10 +448,10 @@ class Config:
 
 
 _DEFAULT_SEATS = (
-    ("ABS", "#e53935", (17, "q"), (27, "w"), (22, "e")),
-    ("CBA", "#1e88e5", (23, "a"), (24, "s"), (25, "d")),
-    ("PBC", "#43a047", (12, "z"), (16, "x"), (20, "c")),
-    ("NBS", "#fdd835", (13, "u"), (19, "i"), (26, "o")),
+    ("ABS", SEAT_PALETTE[0][0], (17, "q"), (27, "w"), (22, "e")),
+    ("CBA", SEAT_PALETTE[1][0], (23, "a"), (24, "s"), (25, "d")),
+    ("PBC", SEAT_PALETTE[2][0], (12, "z"), (16, "x"), (20, "c")),
+    ("NBS", SEAT_PALETTE[3][0], (13, "u"), (19, "i"), (26, "o")),
 )
 #: The built-in seats' names (the default game's): other games give such seats their own default names.
 BUILT_IN_SEAT_NAMES: tuple[str, ...] = tuple(seat[0] for seat in _DEFAULT_SEATS)

@@ -5,6 +5,12 @@ real SSD1306/SH1106/SSD1309 panels opened by :mod:`hardware.panel_devices`), a p
 :func:`render_player_panel` that draws a :class:`companion.games.PlayerView` into a 128×64 1-bit PIL image,
 and :class:`PanelBank`, which redraws on its own thread only the panels whose content changed, so the
 UI thread and the table never wait for a slow I2C bus.
+
+The layout is made for a 128×64 monochrome panel: fixed zones (:data:`ZONES`: the header with the turn marker,
+the seat's shape, the name and the badge; the headline figure, whose size never depends on what is under it; up
+to two secondary lines of one fixed height) in Terminus, a bitmap font drawn for small monochrome screens
+(``hardware/fonts``, SIL Open Font License): text 14 px (cap height 10 px, one blank row between lines), the
+figure 24 px (cap height 15 px). tests/test_panel_audit.py measures every game's panels against these zones.
 """
 
 from __future__ import annotations
@@ -13,11 +19,14 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
 
 from luma.core.device import dummy
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.config import seat_shape
 from companion.games import PlayerView
 from companion.words import and_join, format_dollars, noun, verb
 
@@ -26,33 +35,177 @@ log = logging.getLogger("companion.panels")
 PANEL_WIDTH, PANEL_HEIGHT = 128, 64
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # seconds between redraw attempts of a panel that is not answering
 FRAME_RETRIES = 2  # immediate redraws of a frame that failed before the growing delays
-PanelFont = ImageFont.FreeTypeFont | ImageFont.ImageFont  # what Pillow's load_default gives (bitmap without FreeType)
-_FONTS: dict[int, PanelFont] = {}
+PanelFont = ImageFont.ImageFont | ImageFont.FreeTypeFont
+FONT_DIR = Path(__file__).with_name("fonts")
+#: The Terminus bold sizes shipped in ``hardware/fonts`` (px: the glyph cell's height).
+FONT_SIZES = (12, 14, 16, 18, 20, 22, 24, 28, 32)
+TEXT_SIZE = 14  # every line of text: cap height 10 px, ink in rows 1–13 of its 14-row cell, 8 px a letter
+FIGURE_SIZES = (24, 22, 20, 18)  # the headline: 24 px (cap 15 px); smaller only if the figure is wider than the panel
+MARGIN = 4  # px kept clear at the left and right edges
 
 
-def panel_font(size: int) -> PanelFont:
-    """Pillow's bundled scalable font at ``size`` pixels (no system font needed; Pillow built without FreeType
-    gives its fixed bitmap font instead)."""
-    if size not in _FONTS:
-        _FONTS[size] = ImageFont.load_default(size=size)
-    return _FONTS[size]
+@cache
+def panel_font(size: int) -> ImageFont.ImageFont:
+    """Terminus bold at the largest shipped size (:data:`FONT_SIZES`) not over ``size`` pixels (12 px at least).
+    Bitmap glyphs: every pixel where the font's designer put it, nothing scaled or smoothed."""
+    chosen = max([s for s in FONT_SIZES if s <= size] or [FONT_SIZES[0]])
+    return ImageFont.load(str(FONT_DIR / f"ter-u{chosen}b.pil"))
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, width: int, sizes: Sequence[int]) -> PanelFont:
-    for size in sizes:
-        font = panel_font(size)
-        if draw.textlength(text, font=font) <= width:
-            return font
-    return panel_font(sizes[-1])
+def text_font() -> ImageFont.ImageFont:
+    """The font of every text line (the name, the secondary lines, messages): Terminus bold 14 px."""
+    return panel_font(TEXT_SIZE)
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> list[str]:
+@cache
+def narrow_font() -> ImageFont.ImageFont:
+    """Terminus *normal* 14 px, for a line drawn 7 px a letter (:func:`_fitted`): its letters are a column
+    narrower than the bold ones, so a dark column still parts most of them."""
+    return ImageFont.load(str(FONT_DIR / "ter-u14n.pil"))
+
+
+def figure_font() -> ImageFont.ImageFont:
+    """The headline figure's font: Terminus bold 24 px."""
+    return panel_font(FIGURE_SIZES[0])
+
+
+def _ascii(text: str) -> str:
+    """``text`` in the fonts' latin-1 range: the minus sign as a hyphen, an ellipsis as three dots, anything else
+    outside latin-1 as ``?``."""
+    text = text.replace("\u2212", "-").replace("\u2026", "...").replace("\u2013", "-").replace("\u2014", "-")
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+@dataclass(frozen=True)
+class Zones:
+    """Where each part of a panel may light pixels: ``(first row, last row)`` of ink, inclusive. Text is drawn
+    in cells of :data:`TEXT_SIZE` rows whose ink is in rows 1–13, so a line whose cell starts at ``y`` lights
+    rows ``y + 1`` to ``y + 13``; between any two zones at least one row stays dark."""
+
+    header: tuple[int, int] = (0, 12)  # the name's cell at y = -1; the badge in inverse video on rows 0–12
+    figure: tuple[int, int] = (14, 33)  # 24 px figure: "$" from row 14, digits' baseline on row 29, "y" to 33
+    under_figure: tuple[int, ...] = (35, 49)  # the cells of the lines under a figure: ink 36–48, 50–62
+    without_figure: tuple[int, ...] = (15, 31, 47)  # the cells of up to three lines without a figure
+    full_message: tuple[int, ...] = (-1, 15, 31, 47)  # a message that needs four lines takes the header's rows
+    pitch: int = 14  # the smallest distance from one line's cell to the next
+
+    def line_cells(self, view: PlayerView | None, message: str = "") -> tuple[int, ...]:
+        """The cells (top rows) of the text lines ``view`` (with ``message``) draws under its header."""
+        if view is None:
+            return ()
+        if message:
+            wrapped = wrap_message(message)
+            return self.full_message if len(wrapped) > len(self.without_figure) else self.without_figure[: len(wrapped)]
+        big, lines = _figure_and_lines(view)
+        cells = self.under_figure if big else self.without_figure
+        if not lines and view.tracks:
+            return (self.under_figure[-1],)
+        return cells[: len(fit_lines(lines, len(cells)))]
+
+    def layout(self, view: PlayerView | None, message: str = "") -> dict[str, tuple[int, int]]:
+        """The zones ``render_player_panel(view, message=message)`` draws in, by name: ``"header"``,
+        ``"figure"``, ``"line1"``…, or ``"message"`` for a panel with no view."""
+        if view is None:
+            return {"message": (0, PANEL_HEIGHT - 2)}
+        zones: dict[str, tuple[int, int]] = {}
+        cells = self.line_cells(view, message)
+        if not (message and cells == self.full_message):
+            zones["header"] = self.header
+        if not message and _figure_and_lines(view)[0]:
+            zones["figure"] = self.figure
+        for number, cell in enumerate(cells, 1):
+            zones[f"line{number}"] = (max(0, cell + 1), cell + TEXT_SIZE - 1)
+        return zones
+
+
+ZONES = Zones()
+
+
+def _figure_and_lines(view: PlayerView) -> tuple[str, tuple[str, ...]]:
+    """The headline figure (``""``: none) and the secondary lines a view's panel shows: two under a figure,
+    three without one."""
+    big = view.headline or (format_dollars(view.balance) if view.balance is not None else "")
+    lines = view.panel_lines[:2] if big else view.panel_lines[:3]
+    return _ascii(big), tuple(_ascii(line) for line in lines)
+
+
+@cache
+def _ink(font: PanelFont, text: str) -> tuple[int, int, int, int]:
+    """The box ``(left, top, right, bottom)`` (right and bottom exclusive) that ``text`` lights in its glyph
+    cells: a bitmap font's ``getbbox`` gives the cells themselves."""
+    image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
+    ImageDraw.Draw(image).text((0, 0), text, font=font, fill=1)
+    box = image.getbbox()
+    assert box is not None, f"{text!r} lights nothing"
+    return box
+
+
+def fit_lines(lines: Sequence[str], room: int) -> list[str]:
+    """``lines`` (a view's secondary lines) as drawn in ``room`` cells: each line whole when it fits one cell (17
+    letters); a longer one wrapped in whole words onto the cells no other line needs, in order; what still does
+    not fit is cut after its last whole word that fits, ending in ``"."`` (:func:`_fitted`)."""
+    letters = _letters(7)
+    spare = room - len(lines)
+    shown: list[str] = []
+    for line in lines[:room]:
+        parts = _wrap(line, letters) if len(line) > letters else [line]
+        take = min(len(parts), 1 + max(0, spare))
+        spare -= take - 1
+        shown += parts[: take - 1] + [" ".join(parts[take - 1 :])]
+    return shown
+
+
+def _width(text: str, font: PanelFont) -> float:
+    return font.getlength(text)
+
+
+def _fitted(text: str, width: int) -> tuple[str, int]:
+    """``text`` as it fits ``width`` pixels in the text font: ``(text, advance)``, the advance (px a letter) 8,
+    else 7 (in :func:`narrow_font`, a pixel closer), else the text cut at its last whole
+    word that fits (or letter), ending in ``"."``."""
+    letters = len(text)
+    if letters * 8 - 1 <= width:
+        return text, 8
+    if letters * 7 - 1 <= width:
+        return text, 7
+    most = (width + 1) // 7 - 1  # letters that fit, the "." after them
+    cut = text[:most].rstrip()
+    if " " in cut and text[most : most + 1] not in ("", " "):
+        cut = cut[: cut.rindex(" ")].rstrip() or cut
+    return cut + ".", 7
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, x: float, y: int, text: str, advance: int, fill: int = 1) -> None:
+    """``text`` in the text font from ``x`` with its cell's top at ``y``, ``advance`` px a letter."""
+    if advance == 8:
+        draw.text((x, y), text, font=text_font(), fill=fill)
+        return
+    font = narrow_font()
+    for index, letter in enumerate(text):
+        draw.text((x + index * advance, y), letter, font=font, fill=fill)
+
+
+def _centred(draw: ImageDraw.ImageDraw, y: int, text: str) -> None:
+    """One line of text centred on the panel, its cell's top at ``y``."""
+    text, advance = _fitted(text, PANEL_WIDTH - 2 * MARGIN)
+    _draw_text(draw, (PANEL_WIDTH - len(text) * advance + 1) // 2, y, text, advance)
+
+
+def _wrap(text: str, letters: int) -> list[str]:
+    """``text`` in lines of at most ``letters`` letters, broken between whole words (a word longer than a line
+    is broken where the line ends); a newline in ``text`` always starts a line."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
         for word in paragraph.split():
-            candidate = f"{line} {word}".strip()
-            if draw.textlength(candidate, font=font) <= width or not line:
+            while len(word) > letters:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:letters])
+                word = word[letters:]
+            candidate = f"{line} {word}" if line else word
+            if len(candidate) <= letters:
                 line = candidate
             else:
                 lines.append(line)
@@ -61,23 +214,49 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, font, width: int) -> list[str]:
     return lines
 
 
-def _centred_lines(draw: ImageDraw.ImageDraw, text: str, top: int, bottom: int) -> None:
-    """``text`` wrapped and centred between ``top`` and ``bottom``, in the biggest size that fits."""
-    for size in (16, 14, 12, 10):
-        font = panel_font(size)
-        lines = _wrap(draw, text, font, PANEL_WIDTH - 4)
-        step = size + 2
-        if len(lines) * step <= bottom - top or size == 10:
-            break
-    lines = lines[: max(1, (bottom - top) // step)]
-    y = top + (bottom - top - step * len(lines)) // 2
-    for line in lines:
-        draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
-        y += step
+def wrap_message(text: str) -> list[str]:
+    """``text`` (a refusal, a note) wrapped in whole words for a panel's message: the lines as drawn. In order of
+    preference: three lines of 15 letters (8 px each) under the name, three of 17 (7 px each), four of 15 or 17
+    over the whole panel (the header's rows too); only when even four lines of 17 cannot hold it does the last
+    line end in ``"..."`` after its last whole word that fits (the full text is on the touchscreen)."""
+    text = _ascii(text)
+    for most in (len(ZONES.without_figure), len(ZONES.full_message)):
+        for advance in (8, 7):
+            lines = _wrap(text, _letters(advance))
+            if len(lines) <= most:
+                return lines
+    letters = _letters(7)
+    lines = lines[:most]
+    last = lines[-1]
+    while last and len(last) + 3 > letters:
+        last = last[: last.rindex(" ")] if " " in last else last[:-1]
+    lines[-1] = last.rstrip(" ,;:") + "..."
+    return lines
 
 
-#: Rendered layers kept (a header, a figure, the lines under it; about 1 KB each): FreeType drawing is most of a
-#: panel's cost (2.6 ms a panel here), and most of a panel stays the same from one move to the next.
+def _letters(advance: int) -> int:
+    """Letters a line holds between the margins at ``advance`` px a letter (15 at 8 px, 17 at 7 px)."""
+    return (PANEL_WIDTH - 2 * MARGIN + 1) // advance
+
+
+def _shape(draw: ImageDraw.ImageDraw, shape: str, x: int, y: int, size: int = 9) -> None:
+    """The seat's shape (:func:`companion.config.seat_shape`) in a ``size``-pixel square from ``(x, y)``."""
+    last = size - 1
+    if shape == "circle":
+        draw.ellipse((x, y, x + last, y + last), fill=1)
+    elif shape == "square":
+        draw.rectangle((x + 1, y + 1, x + last - 1, y + last - 1), fill=1)
+    elif shape == "diamond":
+        half = last // 2
+        draw.polygon([(x + half, y), (x + last, y + half), (x + half, y + last), (x, y + half)], fill=1)
+    elif shape == "cross":
+        third = size // 3
+        draw.rectangle((x + third, y, x + last - third, y + last), fill=1)
+        draw.rectangle((x, y + third, x + last, y + last - third), fill=1)
+
+
+#: Rendered layers kept (a header, a figure, the lines under it; about 1 KB each): most of a panel stays the same
+#: from one move to the next, so a cash change draws only its new figure.
 LAYER_CACHE = 256
 
 
@@ -87,124 +266,145 @@ def _blank() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 
 @lru_cache(maxsize=LAYER_CACHE)
-def _header_layer(name: str, turn: bool, badge: str) -> Image.Image:
-    """The turn marker, the name, the badge and the rule under them (rows 0–18). Read only: a cached layer."""
+def _header_layer(name: str, turn: bool, badge: str, shape: str) -> Image.Image:
+    """Rows 0–12: the turn marker (a solid triangle), the seat's shape, the name and the badge in inverse video
+    at the right. A name too long for the room left is cut, ending in ``"."``. Read only: a cached layer."""
     image, draw = _blank()
-    name_x = 2
-    if turn:  # a solid triangle: "your turn"
-        draw.polygon([(1, 2), (1, 14), (8, 8)], fill=1)
-        name_x = 11
-    draw.text((name_x, 0), name, font=_fit(draw, name, 90 - name_x, (16, 14, 12)), fill=1)
+    x = 1
+    if turn:
+        draw.polygon([(x, 1), (x, 11), (x + 5, 6)], fill=1)
+        x += 8
+    if shape:
+        _shape(draw, shape, x, 2)
+        x += 12
+    right = PANEL_WIDTH - 1
     if badge:
-        font = panel_font(12)
-        x = PANEL_WIDTH - draw.textlength(badge, font=font) - 4
-        draw.rectangle((x - 2, 1, PANEL_WIDTH - 1, 16), fill=1)
-        draw.text((x, 2), badge, font=font, fill=0)
-    draw.line((0, 18, PANEL_WIDTH, 18), fill=1)
+        badge, advance = _fitted(_ascii(badge), 40)
+        left = right - len(badge) * advance - 2
+        draw.rectangle((left, 0, right - 1, 12), fill=1)
+        _draw_text(draw, left + 2, -1, badge, advance, fill=0)
+        right = left - 3
+    text, advance = _fitted(_ascii(name), right - x)
+    _draw_text(draw, x, -1, text, advance)
     return image
 
 
 @lru_cache(maxsize=LAYER_CACHE)
-def _figure_layer(big: str, lines: int) -> Image.Image:
-    """The big figure from row 20, as big as fits above ``lines`` lines. Read only: a cached layer."""
+def _figure_layer(big: str) -> Image.Image:
+    """The headline figure centred in rows 14–33, 24 px (a figure wider than the panel in the largest of
+    :data:`FIGURE_SIZES` that fits), its baseline on row 29 whatever the size. Read only: a cached layer."""
     image, draw = _blank()
-    room = PANEL_HEIGHT - 20 - 14 * lines  # pixels left for the big figure above the lines
-    sizes = tuple(size for size in (26, 24, 22, 20, 18, 16, 14) if size <= room) or (14,)
-    font = _fit(draw, big, PANEL_WIDTH - 4, sizes)
-    draw.text(((PANEL_WIDTH - draw.textlength(big, font=font)) / 2, 20), big, font=font, fill=1)
+    for size in FIGURE_SIZES:
+        font = panel_font(size)
+        if _width(big, font) <= PANEL_WIDTH - 2 * MARGIN:
+            break
+    baseline = _ink(font, "H")[3]  # the row under the capitals, in the glyph cell
+    draw.text(((PANEL_WIDTH - _width(big, font)) // 2, 30 - baseline), big, font=font, fill=1)
     return image
 
 
 @lru_cache(maxsize=LAYER_CACHE)
-def _lines_layer(lines: tuple[str, ...]) -> Image.Image:
-    """``lines`` centred at the bottom, 14 rows each. Read only: a cached layer."""
+def _lines_layer(lines: tuple[str, ...], cells: tuple[int, ...]) -> Image.Image:
+    """``lines`` centred, each in its cell (:class:`Zones`). Read only: a cached layer."""
     image, draw = _blank()
-    y = PANEL_HEIGHT - 1 - 14 * len(lines)
+    for line, cell in zip(lines, cells):
+        _centred(draw, cell, line)
+    return image
+
+
+@lru_cache(maxsize=LAYER_CACHE)
+def _message_layer(message: str) -> Image.Image:
+    """A message (:func:`wrap_message`) under the header, or on the whole panel when it needs four lines.
+    Read only: a cached layer."""
+    image, draw = _blank()
+    lines = wrap_message(message)
+    cells = ZONES.full_message if len(lines) > len(ZONES.without_figure) else ZONES.without_figure
+    advance = 8 if all(len(line) <= _letters(8) for line in lines) else 7  # one letter width for the message
+    for line, cell in zip(lines, cells):
+        _draw_text(draw, (PANEL_WIDTH - len(line) * advance + 1) // 2, cell, line, advance)
+    return image
+
+
+def _centred_message(message: str) -> Image.Image:
+    """A message alone on the panel (idle and exit screens): wrapped in whole words and centred, in the largest
+    of 24, 20, 16 and 14 px whose lines fit."""
+    image, draw = _blank()
+    text = _ascii(message)
+    for size in (24, 20, 16, 14):
+        font = panel_font(size)
+        letters = int((PANEL_WIDTH - 2 * MARGIN) // _width("0", font))
+        lines = _wrap(text, letters)
+        box = _ink(font, "Hg")
+        step = box[3] - box[1] + 2
+        if len(lines) * step <= PANEL_HEIGHT - 2:
+            break
+    lines = lines[: (PANEL_HEIGHT - 2) // step]
+    y = (PANEL_HEIGHT - 1 - step * len(lines)) // 2 - box[1] + 1
     for line in lines:
-        line = line.replace("\u2212", "-")
-        font = _fit(draw, line, PANEL_WIDTH - 4, (13, 12, 10))
-        draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
-        y += 14
-    return image
-
-
-@lru_cache(maxsize=LAYER_CACHE)
-def _track_layer(text: str) -> Image.Image:
-    """A track's words on the bottom row. Read only: a cached layer."""
-    image, draw = _blank()
-    font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
-    bottom = draw.textbbox((0, 0), text, font=font)[3]
-    draw.text(
-        ((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text, font=font, fill=1
-    )
+        draw.text(((PANEL_WIDTH - _width(line, font)) // 2, y), line, font=font, fill=1)
+        y += step
     return image
 
 
 def render_player_panel(view: PlayerView | None, *, message: str = "") -> Image.Image:
-    """Draw one player's panel from what its :class:`PlayerView` carries, whatever the game: a turn marker,
-    the name and the view's ``panel_badge`` (a short word in inverse video, e.g. ``"BNN"``) on top,
-    ``view.headline`` (the game's big figure: ``"$31,000"``, ``"Vitality 3"``; without one, the ``balance`` in
-    dollars, as every ``PlayerView`` may carry) as big as fits, and underneath
-    ``view.panel_lines`` or else the first track as ``"<label> <value>"``. With ``message`` (e.g.
-    ``"Refused: ABS has $2,000, cannot pay $5,000"``) the body shows the message instead of the figures.
-    ``view=None`` draws ``message`` alone (idle and exit screens). Returns a new 128×64 mode-"1" image.
+    """Draw one player's panel from what its :class:`PlayerView` carries, whatever the game, in fixed zones
+    (:data:`ZONES`): on top a turn marker, the seat's shape (:func:`companion.config.seat_shape` of
+    ``view.colour``), the name and the view's ``panel_badge`` (a short word in inverse video, e.g. ``"BNN"``);
+    then ``view.headline`` (the game's big figure: ``"$31,000"``, ``"Vitality 3"``; without one, the ``balance``
+    in dollars, as every ``PlayerView`` may carry) always in 24 px, and underneath up to two of
+    ``view.panel_lines`` (three without a figure), or else the first track as ``"<label> <value>"``. With
+    ``message`` (e.g. ``"Refused: ABS has $2,000, cannot pay $5,000"``) the body shows the message
+    (:func:`wrap_message`) instead of the figures. ``view=None`` draws ``message`` alone (idle and exit screens).
+    Returns a new 128×64 mode-"1" image.
 
-    Built from cached layers (:data:`LAYER_CACHE`), each drawn as it would be on the panel itself: the header,
-    then the figure and the lines laid over it. Only the header clears pixels (the badge's letters), inside its
-    own rows, so lighting the pixels each later layer lights gives the very picture drawing them in turn would;
-    a cash change draws only its new figure."""
+    Built from cached layers (:data:`LAYER_CACHE`), each drawn on its own blank image and laid over the others
+    (lighting what it lights): the zones do not overlap, so this is the very picture drawing them in turn would
+    give; a cash change draws only its new figure."""
     if view is None:
-        image, draw = _blank()
-        _centred_lines(draw, message, 0, PANEL_HEIGHT)
-        return image
-    badge = view.panel_badge
-    image = _header_layer(view.name, view.turn, badge).copy()
-    if message:
-        _centred_lines(ImageDraw.Draw(image), message, 20, PANEL_HEIGHT)
-        return image
-    big = view.headline or (format_dollars(view.balance) if view.balance is not None else "")
-    lines = view.panel_lines[:2] if big else view.panel_lines[:3]
+        return _centred_message(message)
+    image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
+    cells = ZONES.line_cells(view, message)
     layers = []
-    if big:
-        layers.append(_figure_layer(big.replace("\u2212", "-"), len(lines)))  # the bundled font has no U+2212
-    if lines:
-        layers.append(_lines_layer(tuple(lines)))
-    elif view.tracks:
-        track = view.tracks[0]
-        layers.append(_track_layer(f"{track.label} {track.value}"))
+    if not (message and cells == ZONES.full_message):
+        layers.append(_header_layer(view.name, view.turn, view.panel_badge, seat_shape(view.colour)))
+    if message:
+        layers.append(_message_layer(message))
+    else:
+        big, lines = _figure_and_lines(view)
+        if big:
+            layers.append(_figure_layer(big))
+        if lines:
+            layers.append(
+                _lines_layer(tuple(fit_lines(lines, len(ZONES.under_figure if big else ZONES.without_figure))), cells)
+            )
+        elif view.tracks:
+            track = view.tracks[0]
+            layers.append(_lines_layer((_ascii(f"{track.label} {track.value}"),), cells))
     for layer in layers:
         image.paste(1, (0, 0), layer)  # light what the layer lights
     return image
 
 
 def render_private_panel(title: str, lines: Sequence[str]) -> Image.Image:
-    """Draw a player's private page (a peek, TV Wars 9.1): ``title`` in inverse video on top (e.g. ``"ABS
-    PRIVATE"``) and ``lines`` (plain ASCII) word-wrapped underneath in the biggest of 12/11/10 px that fits;
-    what still does not fit ends in ``"..."``. Only ever shown on that player's own panel. Returns a 128×64
-    mode-"1" image."""
-    image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, PANEL_WIDTH - 1, 14), fill=1)
-    head = _fit(draw, title, PANEL_WIDTH - 4, (12, 10))
-    draw.text(((PANEL_WIDTH - draw.textlength(title, font=head)) / 2, 1), title, font=head, fill=0)
-    top, room = 16, PANEL_HEIGHT - 16
-    for size in (12, 11, 10):
-        font = panel_font(size)
-        wrapped = [part for line in lines for part in _wrap(draw, line.replace("\u2212", "-"), font, PANEL_WIDTH - 2)]
-        step = size + 1
-        if len(wrapped) * step <= room or size == 10:
-            break
-    fits = max(1, room // step)
-    if len(wrapped) > fits:
-        wrapped = wrapped[:fits]
+    """Draw a player's private page (a peek, TV Wars 9.1): ``title`` in inverse video on rows 0–12 (e.g. ``"ABS
+    PRIVATE"``) and ``lines`` (plain ASCII) word-wrapped underneath in the text font, three lines of up to 17
+    letters (7 px each); what still does not fit ends in ``"..."``. Only ever shown on that player's own panel.
+    Returns a 128×64 mode-"1" image."""
+    image, draw = _blank()
+    draw.rectangle((0, 0, PANEL_WIDTH - 1, 12), fill=1)
+    head, advance = _fitted(_ascii(title), PANEL_WIDTH - 2 * MARGIN)
+    _draw_text(draw, (PANEL_WIDTH - len(head) * advance + 1) // 2, -1, head, advance, fill=0)
+    letters = (PANEL_WIDTH - 2 + 1) // 7
+    wrapped = [part for line in lines for part in _wrap(_ascii(line), letters)]
+    cells = ZONES.without_figure
+    if len(wrapped) > len(cells):
+        wrapped = wrapped[: len(cells)]
         last = wrapped[-1]
-        while last and draw.textlength(last + "...", font=font) > PANEL_WIDTH - 2:
+        while last and len(last) + 3 > letters:
             last = last[:-1]
         wrapped[-1] = last + "..."
-    y = top
-    for line in wrapped:
-        draw.text((1, y), line, font=font, fill=1)
-        y += step
+    for line, cell in zip(wrapped, cells):
+        _draw_text(draw, 1, cell, line, 7)
     return image
 
 

@@ -562,3 +562,63 @@ def test_spi_panels_have_no_multiplexer_by_default():
         }
     )
     assert config.multiplexer == "none" and parse_config({"panels": {"driver": "sh1106"}}).multiplexer == "switch"
+
+
+# -- the default seat colours (issue 18, item 7) ---------------------------------------------------------------
+
+#: The UI's dark card background (ui/kv: rgba 0.13, 0.15, 0.19), the colour a seat's name and strip sit on.
+CARD_BACKGROUND = "#212630"
+#: Minimum CAM02-UCS distance between two default seats, with normal vision and under each simulated
+#: colour-blindness. CAM02-UCS is built so that a distance of 1 is about one just-noticeable difference between
+#: patches side by side; seats are told apart across a table, on a name or a strip, not side by side, so the
+#: margin is far larger: the previous red and green seats were 6.0 apart under deuteranopia (the pair that
+#: players confused), and 15 is 2.5 times that. The palette's closest pair (vermillion and reddish purple, under one of
+#: the simulations) is 16.0 apart; the closest to the background, 43.
+MIN_SEAT_DISTANCE = 15.0
+#: Minimum CAM02-UCS distance between a seat colour and the card background it is drawn on.
+MIN_BACKGROUND_DISTANCE = 30.0
+
+
+def _appearances(colour: str):
+    """``colour`` in CAM02-UCS as seen with normal vision and with deuteranopia, protanopia and tritanopia
+    (colorspacious' Machado et al. 2009 simulation, severity 100)."""
+    import numpy
+    from colorspacious import cspace_convert
+
+    rgb = numpy.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)]) / 255
+    seen = [rgb] + [
+        numpy.clip(cspace_convert(rgb, {"name": "sRGB1+CVD", "cvd_type": kind, "severity": 100}, "sRGB1"), 0, 1)
+        for kind in ("deuteranomaly", "protanomaly", "tritanomaly")
+    ]
+    return [cspace_convert(value, "sRGB1", "CAM02-UCS") for value in seen]
+
+
+def _distance(a: str, b: str) -> float:
+    import numpy
+
+    return min(float(numpy.linalg.norm(x - y)) for x, y in zip(_appearances(a), _appearances(b)))
+
+
+def test_the_default_seats_stay_apart_for_colour_blind_players_and_from_the_background():
+    import itertools
+
+    colours = [seat.colour for seat in default_config().seats]
+    assert len(set(colours)) == 4
+    for a, b in itertools.combinations(colours, 2):
+        assert _distance(a, b) >= MIN_SEAT_DISTANCE, (a, b, _distance(a, b))
+    for colour in colours:
+        assert _distance(colour, CARD_BACKGROUND) >= MIN_BACKGROUND_DISTANCE, (
+            colour,
+            _distance(colour, CARD_BACKGROUND),
+        )
+    # the measure can fail: the previous red and green seats are too close under deuteranopia
+    assert _distance("#e53935", "#43a047") < MIN_SEAT_DISTANCE
+
+
+def test_each_default_seat_has_its_own_shape_and_other_colours_none():
+    from companion.config import SEAT_SHAPES, seat_shape
+
+    shapes = [seat_shape(seat.colour) for seat in default_config().seats]
+    assert shapes == list(SEAT_SHAPES) and len(set(shapes)) == 4
+    assert seat_shape(default_config().seats[0].colour.upper()) == shapes[0]
+    assert seat_shape("#123456") == ""

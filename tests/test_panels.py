@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops
 
 from companion.commands import PlayerSeat
 from companion.games import PlayerView
@@ -44,19 +44,19 @@ def network(name, colour, cash, programming, **extra):
 
 def _tv_wars_start():
     """ABS at the start of a real TV Wars game without the roll-off: Best Network News, $31,000, 20 half-hours."""
-    state = TV_WARS.new_game((PlayerSeat("ABS", "#e53935"), PlayerSeat("CBA", "#1e88e5")), {"roll_off": False})
+    state = TV_WARS.new_game((PlayerSeat("ABS", "#d55e00"), PlayerSeat("CBA", "#56b4e9")), {"roll_off": False})
     return TV_WARS.public_view(state).players[0]
 
 
 VIEWS = {
     "abs-start": _tv_wars_start(),
-    "cba-rich": network("CBA", "#1e88e5", 1_234_500, 48),
-    "nbs-broke": network("NBS", "#fdd835", 0, 0),
+    "cba-rich": network("CBA", "#56b4e9", 1_234_500, 48),
+    "nbs-broke": network("NBS", "#f0e442", 0, 0),
     # games without money: a headline and up to two lines (Death Show TV's Contestant, Channel WON's reporter)
     "contestant": PlayerView(
-        "Alice", "#e53935", None, headline="Vitality 3", panel_lines=("Beach - 5 cards", "Weapons level 2"), turn=True
+        "Alice", "#d55e00", None, headline="Vitality 3", panel_lines=("Beach - 5 cards", "Weapons level 2"), turn=True
     ),
-    "reporter": PlayerView("Ben", "#1e88e5", None, headline="12 pts", panel_lines=("3 tiles left",)),
+    "reporter": PlayerView("Ben", "#56b4e9", None, headline="12 pts", panel_lines=("3 tiles left",)),
 }
 
 
@@ -83,7 +83,7 @@ def test_panel_layout_matches_reference(name):
 def test_different_figures_give_different_pictures():
     assert not same(
         render_player_panel(VIEWS["abs-start"]),
-        render_player_panel(network("ABS", "#e53935", 34000, 20, badges=("Best Network News",), panel_badge="BNN")),
+        render_player_panel(network("ABS", "#d55e00", 34000, 20, badges=("Best Network News",), panel_badge="BNN")),
     )
 
 
@@ -198,8 +198,8 @@ def test_not_answering_text_counts_from_one():
 @pytest.mark.parametrize(
     "name, view, message",
     [
-        ("turn-marker", network("PBC", "#43a047", 52000, 22, turn=True), ""),
-        ("refusal", network("NBS", "#fdd835", 2000, 20), "Refused: NBS has $2,000, cannot pay $5,000"),
+        ("turn-marker", network("PBC", "#cc79a7", 52000, 22, turn=True), ""),
+        ("refusal", network("NBS", "#f0e442", 2000, 20), "Refused: NBS has $2,000, cannot pay $5,000"),
         ("exit", None, "Companion\nstopped"),
     ],
 )
@@ -245,8 +245,8 @@ def test_a_private_page_shows_on_its_own_seat_only_and_ends_on_release():
     bank = PanelBank(2)
     try:
         views = [
-            PlayerView("ABS", "#e53935", 31_000, headline=f"${31_000:,}"),
-            PlayerView("CBA", "#1e88e5", 28_000, headline=f"${28_000:,}"),
+            PlayerView("ABS", "#d55e00", 31_000, headline=f"${31_000:,}"),
+            PlayerView("CBA", "#56b4e9", 28_000, headline=f"${28_000:,}"),
         ]
         bank.show(views)
         assert bank.wait_idle()
@@ -267,7 +267,7 @@ def test_a_private_page_shows_on_its_own_seat_only_and_ends_on_release():
 def test_a_private_page_times_out_by_itself():
     bank = PanelBank(1)
     try:
-        bank.show([PlayerView("ABS", "#e53935", 31_000, headline=f"${31_000:,}")])
+        bank.show([PlayerView("ABS", "#d55e00", 31_000, headline=f"${31_000:,}")])
         bank.show_private(0, "ABS PRIVATE", ["secret"], seconds=0.2)
         assert bank.private_showing(0)
         import time
@@ -278,7 +278,7 @@ def test_a_private_page_times_out_by_itself():
         _, frames = bank.frames()
         assert (
             ImageChops.difference(
-                frames[0], render_player_panel(PlayerView("ABS", "#e53935", 31_000, headline=f"${31_000:,}"))
+                frames[0], render_player_panel(PlayerView("ABS", "#d55e00", 31_000, headline=f"${31_000:,}"))
             ).getbbox()
             is None
         )
@@ -300,52 +300,30 @@ def test_a_private_page_too_long_for_the_panel_ends_in_an_ellipsis_inside_it():
 
 
 def drawn_in_one_go(view: PlayerView, message: str = "") -> Image.Image:
-    """The oracle: the panel as render_player_panel drew it before its layers were cached, one draw after the
-    other on one image."""
-    from hardware.panels import _centred_lines, _fit, panel_font
+    """The oracle: the panel drawn by the layers' own drawing functions, uncached (``__wrapped__``), each onto
+    the same image in turn."""
+    from companion.config import seat_shape
+    from hardware import panels
 
     image = Image.new("1", (PANEL_WIDTH, PANEL_HEIGHT), 0)
-    draw = ImageDraw.Draw(image)
-    badge = getattr(view, "panel_badge", "")
-    name_x = 2
-    if view.turn:
-        draw.polygon([(1, 2), (1, 14), (8, 8)], fill=1)
-        name_x = 11
-    draw.text((name_x, 0), view.name, font=_fit(draw, view.name, 90 - name_x, (16, 14, 12)), fill=1)
-    if badge:
-        font = panel_font(12)
-        x = PANEL_WIDTH - draw.textlength(badge, font=font) - 4
-        draw.rectangle((x - 2, 1, PANEL_WIDTH - 1, 16), fill=1)
-        draw.text((x, 2), badge, font=font, fill=0)
-    draw.line((0, 18, PANEL_WIDTH, 18), fill=1)
+    cells = panels.ZONES.line_cells(view, message)
+    layers = []
+    if not (message and cells == panels.ZONES.full_message):
+        layers.append(panels._header_layer.__wrapped__(view.name, view.turn, view.panel_badge, seat_shape(view.colour)))
     if message:
-        _centred_lines(draw, message, 20, PANEL_HEIGHT)
-        return image
-    big = view.headline or (
-        f"−${-view.balance:,}" if (view.balance or 0) < 0 else f"${view.balance:,}" if view.balance is not None else ""
-    )
-    lines = view.panel_lines[:2] if big else view.panel_lines[:3]
-    if big:
-        big = big.replace("\u2212", "-")
-        room = PANEL_HEIGHT - 20 - 14 * len(lines)
-        sizes = tuple(size for size in (26, 24, 22, 20, 18, 16, 14) if size <= room) or (14,)
-        font = _fit(draw, big, PANEL_WIDTH - 4, sizes)
-        draw.text(((PANEL_WIDTH - draw.textlength(big, font=font)) / 2, 20), big, font=font, fill=1)
-    if lines:
-        y = PANEL_HEIGHT - 1 - 14 * len(lines)
-        for line in lines:
-            line = line.replace("\u2212", "-")
-            font = _fit(draw, line, PANEL_WIDTH - 4, (13, 12, 10))
-            draw.text(((PANEL_WIDTH - draw.textlength(line, font=font)) / 2, y), line, font=font, fill=1)
-            y += 14
-    elif view.tracks:
-        track = view.tracks[0]
-        text = f"{track.label} {track.value}"
-        font = _fit(draw, text, PANEL_WIDTH - 4, (13, 12, 10))
-        bottom = draw.textbbox((0, 0), text, font=font)[3]
-        draw.text(
-            ((PANEL_WIDTH - draw.textlength(text, font=font)) / 2, PANEL_HEIGHT - 1 - bottom), text, font=font, fill=1
-        )
+        layers.append(panels._message_layer.__wrapped__(message))
+    else:
+        big, lines = panels._figure_and_lines(view)
+        if big:
+            layers.append(panels._figure_layer.__wrapped__(big))
+        room = len(panels.ZONES.under_figure if big else panels.ZONES.without_figure)
+        if lines:
+            layers.append(panels._lines_layer.__wrapped__(tuple(panels.fit_lines(lines, room)), cells))
+        elif view.tracks:
+            text = f"{view.tracks[0].label} {view.tracks[0].value}"
+            layers.append(panels._lines_layer.__wrapped__((text,), cells))
+    for layer in layers:
+        image.paste(1, (0, 0), layer)
     return image
 
 
@@ -353,7 +331,7 @@ words = st.text(st.sampled_from("ABCNPSWabcdeghilnorstuvy $,.-:0123456789\u2212"
 panel_views = st.builds(
     PlayerView,
     name=st.sampled_from(["ABS", "CBA", "PBC", "NBS", "Alice", "A very long player name"]),
-    colour=st.just("#fff"),
+    colour=st.sampled_from(["#fff", "#d55e00", "#56b4e9", "#f0e442", "#cc79a7"]),
     balance=st.one_of(st.none(), st.integers(-99_000, 9_999_000)),
     tracks=st.one_of(
         st.just(()),
@@ -417,3 +395,15 @@ def test_wait_drawn_does_not_wait_for_a_panel_that_is_not_answering():
         assert same(bank.frames()[1][0], render_player_panel(PlayerView("ABS", "#fff", 34000, headline=f"${34000:,}")))
     finally:
         bank.close()
+
+
+def test_a_seat_card_carries_its_seats_shape():
+    import ui.player_panels  # noqa: F401  (adds the seat mark's rule to the card's)
+    from ui.widgets import PlayerCard
+
+    card = PlayerCard(player_colour=[0xD5 / 255, 0x5E / 255, 0, 1])
+    assert card.seat_shape == "circle"
+    card.player_colour = [0xF0 / 255, 0xE4 / 255, 0x42 / 255, 1]
+    assert card.seat_shape == "diamond"
+    card.player_colour = [1, 1, 1, 1]
+    assert card.seat_shape == ""

@@ -6,10 +6,47 @@ from __future__ import annotations
 
 import logging
 
+from kivy.lang import Builder
+
 from companion.table import Outcome
 from ui.controller_part import ControllerPart
 
 log = logging.getLogger("companion.ui")
+
+
+#: The seat's mark beside its colour on the generic seat cards (:class:`ui.widgets.PlayerCard`): the shape of
+#: :func:`companion.config.seat_shape` (the same as in its OLED panel's header), 16 dp, in the seat's colour, at
+#: the card's top left under its colour strip (the diamond: the square turned 45 degrees). A rule added to the
+#: card's own (ui/kv/dashboard.kv): Kivy applies both to every card.
+SEAT_MARK_KV = """
+#:import seat_shape companion.config.seat_shape
+<PlayerCard>:
+    seat_shape: seat_shape("#%02x%02x%02x" % tuple(round(c * 255) for c in self.player_colour[:3]))
+    canvas.after:
+        Color:
+            rgba: root.player_colour if root.seat_shape else (0, 0, 0, 0)
+        Ellipse:
+            pos: self.x + dp(8), self.top - dp(30)
+            size: (dp(16), dp(16)) if root.seat_shape == "circle" else (0, 0)
+        Rectangle:
+            pos: self.x + dp(9), self.top - dp(29)
+            size: (dp(14), dp(14)) if root.seat_shape == "square" else (0, 0)
+        Rectangle:
+            pos: self.x + dp(13), self.top - dp(30)
+            size: (dp(6), dp(16)) if root.seat_shape == "cross" else (0, 0)
+        Rectangle:
+            pos: self.x + dp(8), self.top - dp(25)
+            size: (dp(16), dp(6)) if root.seat_shape == "cross" else (0, 0)
+        PushMatrix:
+        Rotate:
+            angle: 45
+            origin: self.x + dp(16), self.top - dp(22)
+        Rectangle:
+            pos: self.x + dp(10.5), self.top - dp(27.5)
+            size: (dp(11), dp(11)) if root.seat_shape == "diamond" else (0, 0)
+        PopMatrix:
+"""
+Builder.load_string(SEAT_MARK_KV, filename="seat_marks.kv")
 
 
 class PlayerPanelsMixin(ControllerPart):
