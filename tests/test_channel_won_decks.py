@@ -103,7 +103,7 @@ def test_trey_demark_replaces_the_location_row_then_the_discards_are_reshuffled(
     assert table.state.piles.location_row == 5
     collect(table, "location", times=2)
     assert table.state.piles.location_deck == 0
-    notice = "Location deck empty: reshuffle the 5 discards into a new deck (rule: Channel WON Prepping the Next Round"
+    notice = "Location deck empty: reshuffle the 5 discards (rule: Channel WON Prepping the Next Round; ruling Decks)"
     assert any(note.startswith(notice) for note in notes(table))
     drawn = accepted(table, CollectCard(player=table.state.turn, kind="location"))
     assert [r.type for r in drawn.records] == ["deck_reshuffled", "card_collected"]

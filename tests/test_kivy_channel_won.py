@@ -201,3 +201,20 @@ def test_categories_in_play_are_shown_when_some_are_left_out(played):
         steps["new game"]["categories_note"] == "5 of 6 categories in play; left out: Fluff (set-up option categories)"
     )
     assert steps["phase 2"]["categories_note"] == "" and steps["six"]["categories_note"] == ""
+
+
+def test_the_board_says_when_a_deck_is_empty_and_to_reshuffle_its_discards(played):
+    """Trey DeMark's power discards the Location row; two Locations later the deck is empty and the board says
+    to reshuffle the discards (ruling Decks); the next Location taken records the reshuffle."""
+    data_dir, _, _, steps = played
+    empty = steps["deck empty"]
+    assert (
+        empty["decks_note"]
+        == "Location deck empty: reshuffle the 5 discards (rule: Prepping the Next Round; ruling Decks)"
+    )
+    assert empty["take_buttons"]["location"] == ["Location\n0 + 5 up", False]
+    assert empty["clipped"] == [] and empty["overlaps"] == []
+    after = steps["reshuffled"]
+    assert after["decks_note"] == "" and after["take_buttons"]["location"][0] == "Location\n4 + 5 up"
+    types = [e.type for e in events(data_dir, 3)]
+    assert types[1:3] == ["ability_used", "row_replaced"] and types[-2:] == ["deck_reshuffled", "card_collected"]

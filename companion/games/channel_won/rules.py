@@ -785,7 +785,8 @@ class ChannelWon:
 
     def legal_commands(self, state: ChannelWonState, seat: str) -> tuple[ChannelWonMove, ...]:
         """What ``seat`` may do now, as :class:`ChannelWonMove` entries: in Phase 1 collect a Location, Source or
-        Inside Scoop card and use the Reporter Power; in Phase 2 the power, pass, be done, Early Bird, and on each
+        Inside Scoop card from its deck (``"collect"``) or a face-up Location or Source (``"collect_row"``) and
+        use the Reporter Power; in Phase 2 the power, pass, be done, Early Bird, and on each
         Lead of the Lineup its Location, Security Footage, Star Witness, closing it, Discredit, Final Touch, a
         Source of its category and a Bonus Source of each other category in play (``command`` is ``None`` for
         the Sources: the player enters the printed value). Each is asked of :meth:`decide` itself (which is
@@ -832,6 +833,9 @@ class ChannelWon:
         if state.phase == 1:
             for kind, word in (("location", "a Location"), ("source", "a Source"), ("scoop", "an Inside Scoop")):
                 offer(CollectCard(player=seat, kind=kind), f"Collect {word}", "collect", category=kind)
+            for kind, word in (("location", "Location"), ("source", "Source")):
+                face_up = CollectCard(player=seat, kind=kind, from_row=True)
+                offer(face_up, f"Collect a face-up {word}", "collect_row", category=kind)
         offer(UseAbility(player=seat), "Use the Reporter Power", "ability")
         if state.phase == 1:
             return tuple(moves)

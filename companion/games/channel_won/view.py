@@ -113,7 +113,7 @@ def warning(state: ChannelWonState) -> str:
 
 def deck_notices(state: ChannelWonState) -> list[str]:
     """What the table must do about an empty deck, one line each (``[]`` when nothing): a Location or Source
-    deck empty with discards, ``"Location deck empty: reshuffle the 5 discards into a new deck (rule: ...)"``
+    deck empty with discards, ``"Location deck empty: reshuffle the 5 discards (rule: ...)"``
     (the companion records the reshuffle when the next card is taken from it); empty without discards, take
     from the face-up row only; the Inside Scoop deck empty: its discards are not shuffled back."""
     if state.finished:
@@ -126,8 +126,8 @@ def deck_notices(state: ChannelWonState) -> list[str]:
             continue
         if piles.discard(kind) > 0:
             lines.append(
-                f"{word} deck empty: reshuffle the {count(piles.discard(kind), 'discard')} into a new deck "
-                f"(rule: {R_PREPPING}, ruling Decks)"
+                f"{word} deck empty: reshuffle the {count(piles.discard(kind), 'discard')} "
+                f"(rule: {R_PREPPING}; ruling Decks)"
             )
         elif state.phase == 1 and piles.row(kind) > 0:
             lines.append(f"{word} deck empty, no discards: take from the face-up row ({piles.row(kind)} left)")
