@@ -908,12 +908,12 @@ def played_kind(command: Command) -> str:
 
 def _from_pile(piles: Piles, kind: str, from_row: bool) -> Piles:
     """``piles`` after one ``kind`` card is taken: face up from its row, which is replenished from the deck
-    while it has cards, or the deck's top card (Phase 1; Library Archives). A pile never shows below 0."""
+    (up to five, while the deck has cards), or the deck's top card (Phase 1; Library Archives). A pile never
+    shows below 0."""
     if from_row and kind != "scoop":
         piles = piles.moved(**{f"{kind}_row": -1 if piles.row(kind) > 0 else 0})
-        if piles.deck(kind) > 0:
-            piles = piles.moved(**{f"{kind}_deck": -1, f"{kind}_row": 1})
-        return piles
+        refill = min(ROW - piles.row(kind), piles.deck(kind))  # back to five while the deck has cards
+        return piles.moved(**{f"{kind}_deck": -refill, f"{kind}_row": refill})
     return piles.moved(**{f"{kind}_deck": -1 if piles.deck(kind) > 0 else 0})
 
 
@@ -936,13 +936,9 @@ def _card_collected(state: ChannelWonState, event: CardCollected) -> ChannelWonS
 
 
 def _deck_reshuffled(state: ChannelWonState, event: DeckReshuffled) -> ChannelWonState:
-    """The discards become the deck, and the face-up row is filled up to five from it (Setup's row of five)."""
+    """The discards become the deck (the row is topped up from it when a face-up card is next taken)."""
     kind = event.deck
-    piles = state.piles.moved(**{f"{kind}_deck": event.cards, f"{kind}_discard": -event.cards})
-    refill = min(ROW - piles.row(kind), piles.deck(kind))
-    if refill > 0:
-        piles = piles.moved(**{f"{kind}_deck": -refill, f"{kind}_row": refill})
-    return replace(state, piles=piles)
+    return replace(state, piles=state.piles.moved(**{f"{kind}_deck": event.cards, f"{kind}_discard": -event.cards}))
 
 
 def _row_replaced(state: ChannelWonState, event: RowReplaced) -> ChannelWonState:
