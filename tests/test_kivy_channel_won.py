@@ -218,3 +218,13 @@ def test_the_board_says_when_a_deck_is_empty_and_to_reshuffle_its_discards(playe
     assert after["decks_note"] == "" and after["take_buttons"]["location"][0] == "Location\n4 + 5 up"
     types = [e.type for e in events(data_dir, 3)]
     assert types[1:3] == ["ability_used", "row_replaced"] and types[-2:] == ["deck_reshuffled", "card_collected"]
+
+
+def test_the_early_bird_button_says_the_player_who_just_acted_acts_again(played):
+    """Early Bird: "an additional action on the same turn immediately after taking an action": the button is
+    the previous player's and says so ("Early Bird / Ben again"), not a bare name beside the next turn."""
+    _, _, result, _ = played
+    enabled = [s["early_bird"] for s in result["steps"] if s["phase"] == 2 and not s["early_bird"][1]]
+    assert enabled, "no step offered Early Bird"
+    for text, _, last_actor in enabled:
+        assert text == f"Early Bird\n{last_actor} again"

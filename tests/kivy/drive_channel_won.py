@@ -124,6 +124,7 @@ def snapshot(label):
             "results_button": [b.ids.results_button.text, b.ids.results_button.opacity, b.ids.results_button.disabled],
             "categories_note": b.ids.categories_note.text if b.ids.categories_note.opacity else "",
             "decks_note": b.ids.decks_note.text if b.ids.decks_note.opacity else "",
+            "early_bird": [b.early_bird_text, b.early_bird_disabled, state.last_actor],
             "take_buttons": {kind: [text, b.collect_off.get(kind)] for kind, text in b.collect_texts.items()},
             "stars_text": b.stars_text,
             "board_size": list(b.size),

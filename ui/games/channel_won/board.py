@@ -454,9 +454,13 @@ class ChannelWonBoard(GameBoard):
             self.ability_text = f"Ability\n{ability.short}"
         else:
             self.ability_text = f"Ability\n{turn.character or 'Character'}"
+        # Early Bird is the previous player's (the one who just acted, not the one whose turn it is): the button
+        # says they act again (Inside Scoop Cards: "an additional action on the same turn")
         self.early_bird_disabled = not self._enabled(self.offered(state, state.last_actor), "early_bird")
         self.early_bird_text = (
-            f"Early Bird\n{state.last_actor}" if state.last_actor and not self.early_bird_disabled else "Early Bird"
+            f"Early Bird\n{state.last_actor} again"
+            if state.last_actor and not self.early_bird_disabled
+            else "Early Bird"
         )
         self.results_available = state.scoring is not None and (state.finished or not state.acted)
         self.results_text = f"Round {state.scoring.round}\nresults" if state.scoring is not None else ""
