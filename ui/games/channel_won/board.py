@@ -510,9 +510,9 @@ class ChannelWonBoard(GameBoard):
 
     def _draw_lineup(self, state) -> None:
         grid = self.ids.lineup
-        grid.cols = len(state.lineup)
         if len(grid.children) != len(state.lineup):
-            grid.clear_widgets()
+            grid.clear_widgets()  # before the new column count: a grid never holds more children than cells
+            grid.cols = len(state.lineup)
             for _ in state.lineup:
                 column = CwLeadColumn()
                 column.bind(on_release=lambda c: self.open_lead(c.category))
