@@ -635,9 +635,26 @@ def test_next_round_fewest_points_first_ties_by_previous_order(table):
 
 
 def test_next_round_tie_for_fewest_goes_to_earlier_in_previous_order(table):
-    play_to_phase2(table, n=3, first_player="Cleo")  # order Cleo, Ava, Ben
-    everyone_done(table)  # nobody scores
-    assert table.state.order == ("Cleo", "Ava", "Ben")
+    """Prepping the Next Round: "In the case of a tie for lowest points, the player who falls first in the
+    previous turn order breaks the tie": the round just played, not seat order nor round 1's order."""
+    start(table, 3, first_player="Cleo")  # seats Ava, Ben, Cleo; round 1 order Cleo, Ava, Ben
+    plan1 = {"Cleo": [("Politics", 3), ("Entertainment", 1)], "Ava": [("Crime", 2), ("Sports", 1)]}
+    play_round(table, {**plan1, "Ben": [("Business", 1)]})
+    assert table.state.scores == {"Ava": 3, "Ben": 1, "Cleo": 4} and table.state.stars == 5
+    assert table.state.round == 2 and table.state.order == ("Ben", "Cleo", "Ava")  # Ben fewest, then clockwise
+    play_round(table, {"Ben": [("Politics", 1), ("Sports", 1)], "Cleo": [("Crime", 1), ("Business", 1)]})
+    assert table.state.scores == {"Ava": 3, "Ben": 3, "Cleo": 6} and table.state.round == 3
+    # Ava and Ben tie for fewest: Ben is before Ava in round 2's order (Ben, Cleo, Ava), Ava before Ben in
+    # seat order and in round 1's order
+    assert table.state.order == ("Ben", "Cleo", "Ava") and table.state.turn == "Ben"
+
+
+def test_next_round_tie_by_previous_order_under_the_fewest_points_house_rule(table):
+    """Prepping the Next Round under ``next_round_order = "fewest_points"``: a tie keeps the previous order."""
+    start(table, 3, first_player="Cleo", next_round_order="fewest_points")  # round 1 order Cleo, Ava, Ben
+    play_round(table, {"Ben": [("Politics", 2)], "Cleo": [("Crime", 1), ("Business", 1)], "Ava": [("Sports", 1)]})
+    assert table.state.scores == {"Ava": 1, "Ben": 2, "Cleo": 2}
+    assert table.state.order == ("Ava", "Cleo", "Ben")  # Cleo and Ben tie: Cleo was first in round 1
 
 
 def test_next_round_order_house_rule_everyone_by_points(table):
@@ -735,6 +752,35 @@ def test_game_end_still_tied_co_anchors(table):
     assert over.payload["result"] == "co_anchors" and over.payload["winners"] == ["Ava", "Ben"]
     assert "Ava and Ben share the anchor desk as co-anchors" in table.view().status
     assert {p.name: p.badges[-1] for p in table.view().players} == {"Ava": "Co-anchor", "Ben": "Co-anchor"}
+
+
+def test_final_tie_break_counts_reported_leads_not_reporter_tiles(table):
+    """Ending the Game: "the player who reported on the most Leads in the final round wins". In round 3 Ben
+    and Ava both have two Reporter Tiles out, but Ben's Fluff Lead is never closed: Ava reported two Leads,
+    Ben one."""
+    tied_after_two_rounds(table)
+    collect_all(table)
+    assert table.state.round == 3 and table.state.order == ("Ben", "Ava")
+    for command in (
+        PlayLocation(player="Ben", lead="Sports"),
+        PlayLocation(player="Ava", lead="Crime"),
+        PlaySource(player="Ben", lead="Sports", value=2),
+        PlaySource(player="Ava", lead="Crime", value=1),
+        CloseLead(player="Ben", lead="Sports"),
+        CloseLead(player="Ava", lead="Crime"),
+        PlayLocation(player="Ben", lead="Fluff"),  # never closed: unreported
+        PlayLocation(player="Ava", lead="Business"),
+        DeclareDone(player="Ben"),
+        PlaySource(player="Ava", lead="Business", value=1),
+        CloseLead(player="Ava", lead="Business"),
+    ):
+        accepted(table, command)
+    assert table.state.tiles_left("Ben") == table.state.tiles_left("Ava") == 1
+    over = everyone_done(table)[-1].records[-1]
+    assert table.state.scores == {"Ava": 7, "Ben": 7}
+    assert over.payload["reported"] == [["Ava", 2], ["Ben", 1]]  # Crime and Business; Sports only
+    assert over.payload["result"] == "won" and over.payload["winners"] == ["Ava"]
+    assert CHANNEL_WON.outcome(table.state).ranking == ("Ava", "Ben")
 
 
 def test_tie_break_by_leads_reported_in_final_round_directly():

@@ -21,6 +21,7 @@ from companion.games.channel_won.events import (
     AbilityUsed,
     CardCollected,
     ChannelWonEvent,
+    DeckReshuffled,
     GameEnded,
     GameOver,
     LeadClosed,
@@ -31,6 +32,7 @@ from companion.games.channel_won.events import (
     RatingDropped,
     ReportingStarted,
     RoundStarted,
+    RowReplaced,
     ScoopPlayed,
     ScoreMove,
     SourcePlayed,
@@ -97,6 +99,8 @@ SAMPLES = [
         rule="Channel WON Ending the Game",
     ),
     GameEnded(reason="dinner"),
+    DeckReshuffled(deck="location", cards=5, rule="Channel WON Prepping the Next Round (ruling: decks)"),
+    RowReplaced(row="location", discarded=5, dealt=5, rule="Channel WON Character Abilities"),
 ]
 
 

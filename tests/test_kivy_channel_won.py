@@ -201,3 +201,30 @@ def test_categories_in_play_are_shown_when_some_are_left_out(played):
         steps["new game"]["categories_note"] == "5 of 6 categories in play; left out: Fluff (set-up option categories)"
     )
     assert steps["phase 2"]["categories_note"] == "" and steps["six"]["categories_note"] == ""
+
+
+def test_the_board_says_when_a_deck_is_empty_and_to_reshuffle_its_discards(played):
+    """Trey DeMark's power discards the Location row; two Locations later the deck is empty and the board says
+    to reshuffle the discards (ruling Decks); the next Location taken records the reshuffle."""
+    data_dir, _, _, steps = played
+    empty = steps["deck empty"]
+    assert (
+        empty["decks_note"]
+        == "Location deck empty: reshuffle the 5 discards (rule: Prepping the Next Round; ruling Decks)"
+    )
+    assert empty["take_buttons"]["location"] == ["Location\n0 + 5 up", False]
+    assert empty["clipped"] == [] and empty["overlaps"] == []
+    after = steps["reshuffled"]
+    assert after["decks_note"] == "" and after["take_buttons"]["location"][0] == "Location\n4 + 5 up"
+    types = [e.type for e in events(data_dir, 3)]
+    assert types[1:3] == ["ability_used", "row_replaced"] and types[-2:] == ["deck_reshuffled", "card_collected"]
+
+
+def test_the_early_bird_button_says_the_player_who_just_acted_acts_again(played):
+    """Early Bird: "an additional action on the same turn immediately after taking an action": the button is
+    the previous player's and says so ("Early Bird / Ben again"), not a bare name beside the next turn."""
+    _, _, result, _ = played
+    enabled = [s["early_bird"] for s in result["steps"] if s["phase"] == 2 and not s["early_bird"][1]]
+    assert enabled, "no step offered Early Bird"
+    for text, _, last_actor in enabled:
+        assert text == f"Early Bird\n{last_actor} again"

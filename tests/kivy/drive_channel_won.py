@@ -123,6 +123,9 @@ def snapshot(label):
             },
             "results_button": [b.ids.results_button.text, b.ids.results_button.opacity, b.ids.results_button.disabled],
             "categories_note": b.ids.categories_note.text if b.ids.categories_note.opacity else "",
+            "decks_note": b.ids.decks_note.text if b.ids.decks_note.opacity else "",
+            "early_bird": [b.early_bird_text, b.early_bird_disabled, state.last_actor],
+            "take_buttons": {kind: [text, b.collect_off.get(kind)] for kind, text in b.collect_texts.items()},
             "stars_text": b.stars_text,
             "board_size": list(b.size),
             "overlaps": overlaps(b),
@@ -132,11 +135,18 @@ def snapshot(label):
 
 
 def collect_round():
-    """Phase 1 by touch: the turn's player taps Take Location / Source / Scoop in rotation."""
-    kinds = ["Take\nLocation", "Take\nSource", "Take\nScoop"]
+    """Phase 1 by touch: the turn's player taps Location / Source / Scoop (take a card), a kind for a whole turn of the
+    table and then the next (so every hand gets each kind), the next kind when a deck and its row are empty."""
+    kinds = ["Location\n", "Source\n", "Scoop\n"]  # each button ends with its deck's counts
     count = 0
     while controller.table.state.phase == 1:
-        tap_text(kinds[count % 3], board())
+        wanted = count // len(controller.table.state.names)
+        for step in range(3):
+            try:
+                harness.tap_text(kinds[(wanted + step) % 3], board())
+                break
+            except LookupError:  # that kind is used up (its button is disabled)
+                continue
         controller.drain()
         controller.refresh()
         count += 1
@@ -322,7 +332,7 @@ steps = [
     lambda: tap_text("Round 1\nresults", board()),  # reopened from its button
     lambda: results_state("results reopened"),
     lambda: tap_text("Close", popup()),
-    lambda: tap_text("Take\nLocation", board()),  # round 2's first action: the button goes
+    lambda: harness.tap_text("Location\n", board()),  # round 2's first action: the button goes
     lambda: snapshot("round 2 first card"),
     lambda: tap(controller.screens.get_screen("dashboard").ids.undo_button),
     lambda: snapshot("first card undone"),
@@ -345,6 +355,18 @@ steps = [
     lambda: snapshot("channel none"),
     lambda: shot("cw-channel-none"),
     lambda: save_panels("channel-none"),
+    # the decks: Trey DeMark discards and replaces the Location row, the Location deck runs out, the board
+    # says to reshuffle the discards, and the next Location taken records the reshuffle
+    lambda: controller.post(
+        NewGame(game="channel-won", players=SEATS[:2], options={"characters": {"Ava": "Trey DeMark"}})
+    ),
+    lambda: board().use_ability(),
+    lambda: harness.tap_text("Location\n", board()),
+    lambda: harness.tap_text("Location\n", board()),
+    lambda: snapshot("deck empty"),
+    lambda: shot("cw-deck-empty"),
+    lambda: harness.tap_text("Location\n", board()),
+    lambda: snapshot("reshuffled"),
 ]
 
 

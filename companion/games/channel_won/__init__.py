@@ -6,7 +6,10 @@ Scope (section names from ``rules/channel-won.txt``; rulings in ``docs/rulings-c
   dealt as a stack per category, the top card of each stack being this round's Lead (the Lineup); five
   stars; each player three Reporter Tiles, a score of 0, a Pass Token (play side) and a Character whose
   once-per-game Reporter Power is tracked as used / unused.
-* Phase 1: players collect one card per turn up to the hand limit of SEVEN; then Phase 2 starts.
+* Phase 1: players collect one card per turn up to the hand limit of SEVEN (a face-up Location or Source,
+  the row replenished from its deck, or a deck's top card); then Phase 2 starts. The decks, face-up rows,
+  discard piles and each hand's card kinds are counted (Components: 6 Sources per category, 12 Locations,
+  24 Inside Scoops); an empty Location or Source deck is made again from its discards, Inside Scoops never.
 * Phase 2: one action per turn: play a Location (one per Lead, places a Reporter Tile), a Source of the
   Lead's category once it has its Location (a tile unless already there; three Leads per player), an
   Inside Scoop (Early Bird, Discredit, Final Touch, Star Witness, Security Footage, Library Archives),

@@ -103,18 +103,25 @@ def _lookup(pairs: tuple[tuple[str, int], ...], key: str) -> int | None:
 @dataclass(frozen=True)
 class Character:
     """A Character card (Character Abilities): ``name``, ``role``, the ``phase`` (1 or 2) its once-per-game
-    Reporter Power may be used in (``None`` if not known: any phase), and the ``power`` in words."""
+    Reporter Power may be used in (``None`` if not known: any phase), the ``power`` in words, and
+    ``replaces_row``: the face-up row (``"location"`` or ``"source"``) the power discards and replaces
+    (``""``: none the companion knows of)."""
 
     name: str
     role: str = ""
     phase: int | None = None
     power: str = ""
+    replaces_row: str = ""
 
 
 #: The Characters the rulebook prints (it illustrates one). Others are accepted by name, phase unknown.
 KNOWN_CHARACTERS = {
     "Trey DeMark": Character(
-        "Trey DeMark", "Business Analyst", 1, "Discard and replace all of the face up cards in the Location row"
+        "Trey DeMark",
+        "Business Analyst",
+        1,
+        "Discard and replace all of the face up cards in the Location row",
+        "location",
     ),
 }
 

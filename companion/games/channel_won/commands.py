@@ -112,6 +112,7 @@ class Refusal(IllegalCommand):
 @dataclass(frozen=True)
 class ChannelWonMove(LegalCommand):
     """One of :meth:`ChannelWon.legal_commands`, with what a board needs to place it: ``action`` (``"collect"``,
+    ``"collect_row"`` (face up),
     ``"ability"``, ``"pass"``, ``"done"``, ``"early_bird"``, or on a Lead ``"location"``, ``"security_footage"``,
     ``"star_witness"``, ``"close"``, ``"discredit"``, ``"final_touch"``, ``"source"``), the ``lead`` (category) it
     is on, the ``category`` of the card (a Source of another category is a Bonus Source; for ``"collect"`` the

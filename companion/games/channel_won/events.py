@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from companion.events import Event, EventCodec
-from companion.games.channel_won.state import HAND_LIMIT, SCOOPS, STARS
+from companion.games.channel_won.state import HAND_LIMIT, KIND_WORDS, SCOOPS, STARS
 from companion.games.channel_won.view import format_breakdown, format_points
 from companion.words import and_join, verb
 
@@ -306,6 +306,39 @@ class GameOver(ChannelWonEvent):
 
 
 @dataclass(frozen=True)
+class DeckReshuffled(ChannelWonEvent):
+    """The ``deck`` (``"location"`` or ``"source"``) was empty when a card was needed from it: its ``cards``
+    discards were shuffled into a new face-down deck (ruling: decks, ``docs/rulings-channel-won.md``)."""
+
+    TYPE = "deck_reshuffled"
+    deck: str
+    cards: int
+    rule: str = ""
+
+    def describe(self) -> str:
+        return f"The {KIND_WORDS[self.deck]} deck is empty: its {self.cards} discards are shuffled into a new deck"
+
+
+@dataclass(frozen=True)
+class RowReplaced(ChannelWonEvent):
+    """The face-up ``row`` (``"location"`` or ``"source"``) was discarded (``discarded`` cards) and
+    ``dealt`` new cards were flipped up from its deck (Trey DeMark's Reporter Power: "Discard and replace
+    all of the face up cards in the Location row")."""
+
+    TYPE = "row_replaced"
+    row: str
+    discarded: int
+    dealt: int
+    rule: str = ""
+
+    def describe(self) -> str:
+        return (
+            f"The {KIND_WORDS[self.row]} row is discarded ({self.discarded} cards) and {self.dealt} new cards "
+            "are flipped up"
+        )
+
+
+@dataclass(frozen=True)
 class GameEnded(ChannelWonEvent):
     """The table ended the game (:class:`companion.commands.EndGame`) for ``reason``."""
 
@@ -332,6 +365,8 @@ EVENT_CLASSES: tuple[type[ChannelWonEvent], ...] = (
     RoundStarted,
     GameOver,
     GameEnded,
+    DeckReshuffled,
+    RowReplaced,
 )
 
 #: Decodes Channel WON's journal rows into these events.

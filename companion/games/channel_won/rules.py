@@ -44,6 +44,7 @@ from companion.games.channel_won.events import (
     AbilityUsed,
     CardCollected,
     ChannelWonEvent,
+    DeckReshuffled,
     GameEnded,
     GameOver,
     LeadClosed,
@@ -54,6 +55,7 @@ from companion.games.channel_won.events import (
     RatingDropped,
     ReportingStarted,
     RoundStarted,
+    RowReplaced,
     ScoopPlayed,
     ScoreMove,
     SourcePlayed,
@@ -64,6 +66,9 @@ from companion.games.channel_won.state import (
     DISCREDIT_POINTS,
     FINAL_TOUCH_POINTS,
     HAND_LIMIT,
+    INSIDE_SCOOP_CARDS,
+    KIND_WORDS,
+    KINDS,
     LEADS_PER_CATEGORY,
     R_BONUS,
     R_CHARACTERS,
@@ -73,17 +78,21 @@ from companion.games.channel_won.state import (
     R_PASSING,
     R_PHASE1,
     R_PHASE2,
+    R_PREPPING,
     R_RATINGS,
     R_ROUND_END,
+    R_SCOOPS,
     R_SETUP,
     R_SOURCES,
     ROUNDS,
+    ROW,
     SCOOPS,
     SECURITY_FOOTAGE,
     STAR_WITNESS_POINTS,
     ChannelWonState,
     Lead,
     LeadResult,
+    Piles,
     Play,
     Reporter,
     RoundScoring,
@@ -254,6 +263,7 @@ class ChannelWon:
             turn=order[0],
             score_open_leads=options["score_open_leads"],
             next_round_order=options["next_round_order"],
+            piles=Piles.dealt(len(categories), INSIDE_SCOOP_CARDS, 0),
         )
 
     # -- decide ---------------------------------------------------------------------------------------------
@@ -294,10 +304,13 @@ class ChannelWon:
         if reporter.hand >= HAND_LIMIT:
             raise Refusal("hand full", f"{reporter.name} already holds {HAND_LIMIT} cards, the hand limit", R_PHASE1)
         self._check_turn(state, reporter.name, R_PHASE1)
+        events: list[ChannelWonEvent] = []
+        if command.kind:
+            events += self._draw_check(state, command.kind, command.from_row)
         hands = {r.name: r.hand for r in state.reporters}
         hands[reporter.name] += 1
         following = self._next_in_order(state, reporter.name, lambda name: hands[name] < HAND_LIMIT)
-        events: list[ChannelWonEvent] = [
+        events.append(
             CardCollected(
                 player=reporter.name,
                 kind=command.kind,
@@ -305,10 +318,37 @@ class ChannelWon:
                 hand=hands[reporter.name],
                 next=following,
             )
-        ]
+        )
         if following is None:
             events.append(ReportingStarted(round=state.round, first=state.order[0]))
         return events
+
+    @staticmethod
+    def _draw_check(state: ChannelWonState, kind: str, from_row: bool) -> list[ChannelWonEvent]:
+        """Phase 1: whether a ``kind`` card can be taken (``from_row``: face up, then the row is replenished from
+        the deck; else the deck's top card); the :class:`DeckReshuffled` that must come first when the deck it
+        needs is empty and has discards (ruling: decks). Raises :class:`Refusal` for an Inside Scoop from a row,
+        an empty row or an empty deck without discards (Phase 1; Inside Scoop Cards: not shuffled back)."""
+        word = KIND_WORDS[kind]
+        piles = state.piles
+        if from_row:
+            if kind == "scoop":
+                raise Refusal(
+                    "no Inside Scoop row",
+                    "Inside Scoops are drawn from their deck: only Locations and Sources have a face-up row",
+                    R_PHASE1,
+                )
+            if piles.row(kind) < 1:
+                raise Refusal("row empty", f"the face-up {word} row is empty", R_PHASE1)
+        elif piles.deck(kind) < 1 and (kind == "scoop" or piles.discard(kind) < 1):
+            if kind == "scoop":
+                reason = "the Inside Scoop deck is empty; played and discarded Inside Scoops are not shuffled back"
+                raise Refusal("deck empty", reason, R_SCOOPS)
+            rows = f"; {piles.row(kind)} face up in the row" if piles.row(kind) else ""
+            raise Refusal("deck empty", f"the {word} deck is empty and has no discards{rows}", R_PHASE1)
+        if kind != "scoop" and piles.deck(kind) < 1 and piles.discard(kind) > 0:
+            return [DeckReshuffled(deck=kind, cards=piles.discard(kind), rule=f"{R_PREPPING} (ruling: decks)")]
+        return []
 
     def _ability(self, state: ChannelWonState, command: UseAbility) -> list[ChannelWonEvent]:
         reporter = state.reporter(command.player)
@@ -324,7 +364,7 @@ class ChannelWon:
                 R_CHARACTERS,
             )
         self._check_turn(state, reporter.name, R_CHARACTERS)
-        return [
+        events: list[ChannelWonEvent] = [
             AbilityUsed(
                 player=reporter.name,
                 character=reporter.character,
@@ -333,6 +373,11 @@ class ChannelWon:
                 round=state.round,
             )
         ]
+        if card.replaces_row:
+            kind = card.replaces_row
+            dealt = min(ROW, state.piles.deck(kind))
+            events.append(RowReplaced(row=kind, discarded=state.piles.row(kind), dealt=dealt, rule=R_CHARACTERS))
+        return events
 
     def _check_turn(self, state: ChannelWonState, name: str, rule: str) -> None:
         if state.turn != name:
@@ -378,15 +423,40 @@ class ChannelWon:
             return [LeadClosed(player=reporter.name, lead=lead.category, next=following)]
         if reporter.hand < 1:
             raise Refusal("no cards left", f"{reporter.name} has no cards left in hand", R_PHASE2)
+        self._check_holds(reporter, played_kind(command))
         if isinstance(command, PlayLocation):
             return [self._location(state, reporter, state.lead(command.lead), command.location, following)]
         if isinstance(command, PlaySource):
-            return [self._source(state, reporter, command, following)]
+            played = self._source(state, reporter, command, following)
+            if not command.from_archives:
+                return [played]
+            return self._archives_check(state) + [played]
         return [self._scoop(state, reporter, command, following)]
+
+    @staticmethod
+    def _check_holds(reporter: Reporter, kind: str) -> None:
+        """Refuse a play of a ``kind`` card the hand is known not to hold (Phase 2: "from their hand")."""
+        if reporter.holding(kind) < 1 and reporter.unknown < 1:
+            word = KIND_WORDS[kind]
+            raise Refusal(
+                f"no {word} in hand", f"{reporter.name} holds no {word} card ({reporter.kinds_text()})", R_PHASE2
+            )
+
+    @staticmethod
+    def _archives_check(state: ChannelWonState) -> list[ChannelWonEvent]:
+        """Library Archives takes a card from the face-up Source row, then the row is replenished from the deck:
+        refused with the row empty; a :class:`DeckReshuffled` first when the deck is empty and has discards."""
+        piles = state.piles
+        if piles.source_row < 1:
+            raise Refusal("Source row empty", "the face-up Source row is empty", "Channel WON Library Archives")
+        if piles.source_deck < 1 and piles.source_discard > 0:
+            return [DeckReshuffled(deck="source", cards=piles.source_discard, rule=f"{R_PREPPING} (ruling: decks)")]
+        return []
 
     def _early_bird(self, state: ChannelWonState, reporter: Reporter) -> list[ChannelWonEvent]:
         if reporter.hand < 1:
             raise Refusal("no cards left", f"{reporter.name} has no cards left in hand", R_PHASE2)
+        self._check_holds(reporter, "scoop")
         if state.last_actor != reporter.name:
             last = f"the last action was {state.last_actor}'s" if state.last_actor else "no action was just taken"
             raise Refusal(
@@ -715,7 +785,8 @@ class ChannelWon:
 
     def legal_commands(self, state: ChannelWonState, seat: str) -> tuple[ChannelWonMove, ...]:
         """What ``seat`` may do now, as :class:`ChannelWonMove` entries: in Phase 1 collect a Location, Source or
-        Inside Scoop card and use the Reporter Power; in Phase 2 the power, pass, be done, Early Bird, and on each
+        Inside Scoop card from its deck (``"collect"``) or a face-up Location or Source (``"collect_row"``) and
+        use the Reporter Power; in Phase 2 the power, pass, be done, Early Bird, and on each
         Lead of the Lineup its Location, Security Footage, Star Witness, closing it, Discredit, Final Touch, a
         Source of its category and a Bonus Source of each other category in play (``command`` is ``None`` for
         the Sources: the player enters the printed value). Each is asked of :meth:`decide` itself (which is
@@ -762,6 +833,9 @@ class ChannelWon:
         if state.phase == 1:
             for kind, word in (("location", "a Location"), ("source", "a Source"), ("scoop", "an Inside Scoop")):
                 offer(CollectCard(player=seat, kind=kind), f"Collect {word}", "collect", category=kind)
+            for kind, word in (("location", "Location"), ("source", "Source")):
+                face_up = CollectCard(player=seat, kind=kind, from_row=True)
+                offer(face_up, f"Collect a face-up {word}", "collect_row", category=kind)
         offer(UseAbility(player=seat), "Use the Reporter Power", "ability")
         if state.phase == 1:
             return tuple(moves)
@@ -822,9 +896,61 @@ def _on_lead(state: ChannelWonState, category: str, change: Callable[[Lead], Lea
     return replace(state, lineup=_replace_in(state.lineup, index, change(state.lineup[index])))
 
 
+def played_kind(command: Command) -> str:
+    """The kind of card (:data:`KINDS`) a Phase 2 play takes from the hand: a Location, a Source, or an Inside
+    Scoop (every :class:`PlayScoop`, and a Source played with Library Archives: its Source is from the row)."""
+    if isinstance(command, PlayLocation):
+        return "location"
+    if isinstance(command, PlaySource) and not command.from_archives:
+        return "source"
+    return "scoop"
+
+
+def _from_pile(piles: Piles, kind: str, from_row: bool) -> Piles:
+    """``piles`` after one ``kind`` card is taken: face up from its row, which is replenished from the deck
+    (up to five, while the deck has cards), or the deck's top card (Phase 1; Library Archives). A pile never
+    shows below 0."""
+    if from_row and kind != "scoop":
+        piles = piles.moved(**{f"{kind}_row": -1 if piles.row(kind) > 0 else 0})
+        refill = min(ROW - piles.row(kind), piles.deck(kind))  # back to five while the deck has cards
+        return piles.moved(**{f"{kind}_deck": -refill, f"{kind}_row": refill})
+    return piles.moved(**{f"{kind}_deck": -1 if piles.deck(kind) > 0 else 0})
+
+
+def _hand_less(reporter: Reporter, kind: str) -> dict[str, int]:
+    """The changes to ``reporter`` for one ``kind`` card leaving the hand (one of kind not said, when none
+    of that kind is known)."""
+    changes = {"hand": reporter.hand - 1}
+    if reporter.holding(kind) > 0:
+        changes[f"{kind}s"] = reporter.holding(kind) - 1
+    return changes
+
+
 def _card_collected(state: ChannelWonState, event: CardCollected) -> ChannelWonState:
-    state = _with_reporter(state, event.player, hand=event.hand)
+    changes: dict[str, Any] = {"hand": event.hand}
+    if event.kind in KINDS:
+        changes[f"{event.kind}s"] = state.reporter(event.player).holding(event.kind) + 1
+        state = replace(state, piles=_from_pile(state.piles, event.kind, event.from_row))
+    state = _with_reporter(state, event.player, **changes)
     return replace(state, turn=event.next or state.turn, acted=True)
+
+
+def _deck_reshuffled(state: ChannelWonState, event: DeckReshuffled) -> ChannelWonState:
+    """The discards become the deck (the row is topped up from it when a face-up card is next taken)."""
+    kind = event.deck
+    return replace(state, piles=state.piles.moved(**{f"{kind}_deck": event.cards, f"{kind}_discard": -event.cards}))
+
+
+def _row_replaced(state: ChannelWonState, event: RowReplaced) -> ChannelWonState:
+    kind = event.row
+    piles = state.piles.moved(
+        **{
+            f"{kind}_row": event.dealt - event.discarded,
+            f"{kind}_discard": event.discarded,
+            f"{kind}_deck": -event.dealt,
+        }
+    )
+    return replace(state, piles=piles)
 
 
 def _reporting_started(state: ChannelWonState, event: ReportingStarted) -> ChannelWonState:
@@ -835,10 +961,14 @@ def _ability_used(state: ChannelWonState, event: AbilityUsed) -> ChannelWonState
     return _with_reporter(state, event.player, ability_used=True)
 
 
-def _acted(state: ChannelWonState, player: str, following: str | None, card: bool = True) -> ChannelWonState:
-    """After a Phase 2 action of ``player``: one card fewer in hand (``card``), the turn to ``following``."""
+def _acted(state: ChannelWonState, player: str, following: str | None, card: str = "") -> ChannelWonState:
+    """After a Phase 2 action of ``player``: one ``card`` (a kind, ``""``: none) fewer in hand (an Inside Scoop
+    goes to its discard pile: "After Inside Scoops are played ... they are added to a discard pile"), the turn
+    to ``following``."""
     if card:
-        state = _with_reporter(state, player, hand=state.reporter(player).hand - 1)
+        state = _with_reporter(state, player, **_hand_less(state.reporter(player), card))
+    if card == "scoop":
+        state = replace(state, piles=state.piles.moved(scoop_discard=1))
     return replace(state, turn=following, last_actor=player, acted=True)
 
 
@@ -848,7 +978,7 @@ def _location_played(state: ChannelWonState, event: LocationPlayed) -> ChannelWo
         event.lead,
         lambda lead: replace(lead, location=event.location, contributors=lead.contributors + (event.player,)),
     )
-    return _acted(state, event.player, event.next)
+    return _acted(state, event.player, event.next, "scoop" if event.scoop else "location")
 
 
 def _add_play(event: SourcePlayed | ScoopPlayed, play: Play) -> Callable[[Lead], Lead]:
@@ -866,24 +996,28 @@ def _source_played(state: ChannelWonState, event: SourcePlayed) -> ChannelWonSta
         play = Play(f"{event.category} bonus", "bonus", event.points, event.player)
     else:
         play = Play(event.source_type or f"{event.category} Source", "source", event.points, event.player)
-    return _acted(_on_lead(state, event.lead, _add_play(event, play)), event.player, event.next)
+    state = _on_lead(state, event.lead, _add_play(event, play))
+    if event.from_archives:  # the Source comes from the face-up row, the hand gives the Inside Scoop
+        state = replace(state, piles=_from_pile(state.piles, "source", True))
+        return _acted(state, event.player, event.next, "scoop")
+    return _acted(state, event.player, event.next, "source")
 
 
 def _scoop_played(state: ChannelWonState, event: ScoopPlayed) -> ChannelWonState:
     if event.scoop == "early_bird":  # the card is spent; the turn comes back and is nobody's "last action"
-        state = _with_reporter(state, event.player, hand=state.reporter(event.player).hand - 1)
-        return replace(state, turn=event.next, last_actor=None, acted=True)
+        state = _acted(state, event.player, event.next, "scoop")
+        return replace(state, last_actor=None)
     play = Play(SCOOPS[event.scoop], event.scoop, event.points, event.player)
-    return _acted(_on_lead(state, event.lead, _add_play(event, play)), event.player, event.next)
+    return _acted(_on_lead(state, event.lead, _add_play(event, play)), event.player, event.next, "scoop")
 
 
 def _lead_closed(state: ChannelWonState, event: LeadClosed) -> ChannelWonState:
     state = _on_lead(state, event.lead, lambda lead: replace(lead, closed=True))
-    return _acted(state, event.player, event.next, card=False)
+    return _acted(state, event.player, event.next)
 
 
 def _passed(state: ChannelWonState, event: Passed) -> ChannelWonState:
-    return _acted(_with_reporter(state, event.player, passed=True), event.player, event.next, card=False)
+    return _acted(_with_reporter(state, event.player, passed=True), event.player, event.next)
 
 
 def _player_done(state: ChannelWonState, event: PlayerDone) -> ChannelWonState:
@@ -932,11 +1066,23 @@ def _round_started(state: ChannelWonState, event: RoundStarted) -> ChannelWonSta
         turn=event.order[0],
         last_actor=None,
         lineup=tuple(Lead(stack[number - 1]) for stack in state.stacks),
-        reporters=tuple(replace(r, hand=0, passed=False, done=False) for r in state.reporters),
+        reporters=tuple(
+            replace(r, hand=0, passed=False, done=False, locations=0, sources=0, scoops=0) for r in state.reporters
+        ),
+        piles=_prepped(state),
         last_round=event.reported,
         scoring=scoring,
         acted=False,
     )
+
+
+def _prepped(state: ChannelWonState) -> Piles:
+    """The piles for the next round (End of Round, Prepping the Next Round): the hands' Inside Scoops join
+    the Inside Scoop discards (not shuffled back); every Source and Location card is shuffled into its deck
+    and five of each flipped up."""
+    piles = state.piles
+    held = sum(r.scoops for r in state.reporters)
+    return Piles.dealt(len(state.categories), piles.scoop_deck, piles.scoop_discard + held)
 
 
 def _game_over(state: ChannelWonState, event: GameOver) -> ChannelWonState:
@@ -973,6 +1119,8 @@ FOLDS: dict[type[Event], Callable[[ChannelWonState, Any], ChannelWonState]] = {
     RoundStarted: _round_started,
     GameOver: _game_over,
     GameEnded: _game_ended,
+    DeckReshuffled: _deck_reshuffled,
+    RowReplaced: _row_replaced,
 }
 
 CHANNEL_WON = ChannelWon()

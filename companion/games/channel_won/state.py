@@ -6,11 +6,12 @@ The numbers the rulebook prints and the names of the rules refusals cite are her
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import MalformedCommand
 from companion.games.channel_won.cards import LeadCard, category_named
+from companion.words import count
 
 HAND_LIMIT = 7  # Phase 1: "the hand limit of SEVEN cards"
 TILES = 3  # Setup: "The three remaining Reporter Tiles will be used to report on stories"
@@ -21,6 +22,14 @@ STAR_WITNESS_POINTS = 2  # Inside Scoop Cards: Star Witness, "a 2-point Source"
 DISCREDIT_POINTS = -2  # Inside Scoop Cards: Discredit, "decreases the value of a Lead by 2 points"
 FINAL_TOUCH_POINTS = 2  # Inside Scoop Cards: Final Touch, "increases the value of a Lead by 2 points"
 SECURITY_FOOTAGE = "Security Footage"
+SOURCES_PER_CATEGORY = 6  # Components: "36 Source Cards (6 from each category)"
+LOCATION_CARDS = 12  # Components: "12 Location Cards"
+INSIDE_SCOOP_CARDS = 24  # Components: "24 Inside Scoop Cards"
+ROW = 5  # Setup: "Flip up five cards next to the deck to form a row" (Sources and Locations)
+
+#: The card kinds a hand holds (Phase 1: "either a Location Card, a Source Card, or an Inside Scoop Card").
+KINDS = ("location", "source", "scoop")
+KIND_WORDS = {"location": "Location", "source": "Source", "scoop": "Inside Scoop"}
 
 #: Categories used by player count (Setup).
 CATEGORY_COUNT = {2: 4, 3: 5, 4: 5, 5: 6, 6: 6}
@@ -46,6 +55,8 @@ R_ROUND_END = "Channel WON End of Round"
 R_RATINGS = "Channel WON Network Ratings"
 R_GAME_END = "Channel WON Ending the Game"
 R_CHARACTERS = "Channel WON Character Abilities"
+R_PREPPING = "Channel WON Prepping the Next Round"
+R_SCOOPS = "Channel WON Inside Scoop Cards"
 
 
 @dataclass(frozen=True)
@@ -92,11 +103,13 @@ class Lead:
     @property
     def reported(self) -> bool:
         """Whether it counts as reported if the round ended now: closed, with a Source, worth more than 0
-        (Network Ratings: "a Lead that is not closed or has a score of zero or less" is unreported)."""
-        return self.closed and self.sourced and self.value > 0
+        (Network Ratings: "a Lead that is not closed or has a score of zero or less" is unreported). The one
+        definition: the warning, the board and the End of Round scoring all ask :meth:`why_unreported`."""
+        return not self.why_unreported()
 
     def why_unreported(self) -> str:
-        """Why the Lead is unreported now (``""`` if it is reported)."""
+        """Why the Lead is unreported now (``""`` if it is reported): ``"not closed"``, ``"closed without a
+        Source"`` or ``"worth N"`` (N ≤ 0), the first that applies (Network Ratings; Sources)."""
         if not self.closed:
             return "not closed"
         if not self.sourced:
@@ -114,7 +127,8 @@ class Lead:
 class Reporter:
     """A player: ``name``, ``colour``, ``score`` (points on the Score Track, never below 0), ``hand`` (cards
     held), ``passed`` (Pass Token on the pause side), ``done`` for the round, ``character`` (a Character
-    card name, ``""`` if not said) and ``ability_used``."""
+    card name, ``""`` if not said) and ``ability_used``; of the ``hand``, ``locations``, ``sources`` and
+    ``scoops`` are the cards whose kind was said when collected (the rest: :attr:`unknown`)."""
 
     name: str
     colour: str
@@ -124,6 +138,73 @@ class Reporter:
     done: bool = False
     character: str = ""
     ability_used: bool = False
+    locations: int = 0
+    sources: int = 0
+    scoops: int = 0
+
+    def holding(self, kind: str) -> int:
+        """Cards of ``kind`` (one of :data:`KINDS`) known to be in the hand."""
+        return {"location": self.locations, "source": self.sources, "scoop": self.scoops}[kind]
+
+    @property
+    def unknown(self) -> int:
+        """Cards in hand collected without saying their kind (the seat's one button)."""
+        return self.hand - self.locations - self.sources - self.scoops
+
+    def kinds_text(self) -> str:
+        """``"2 Locations, 4 Sources, 1 Inside Scoop"`` (``"no cards"`` for an empty hand)."""
+        parts = [count(self.holding(kind), KIND_WORDS[kind]) for kind in KINDS if self.holding(kind)]
+        if self.unknown:
+            parts.append(f"{self.unknown} of kind not said")
+        return ", ".join(parts) or "no cards"
+
+
+@dataclass(frozen=True)
+class Piles:
+    """The cards outside the hands and the Lineup, as counts (Setup; Phase 1; Prepping the Next Round):
+    the Source deck, its face-up row and its discards; the Location deck, row and discards; the Inside
+    Scoop deck and its discard pile (Inside Scoops "are not shuffled back into the game"). All 0 in a
+    state built before the piles were tracked. Exact while every collected card's kind is said."""
+
+    source_deck: int = 0
+    source_row: int = 0
+    source_discard: int = 0
+    location_deck: int = 0
+    location_row: int = 0
+    location_discard: int = 0
+    scoop_deck: int = 0
+    scoop_discard: int = 0
+
+    def deck(self, kind: str) -> int:
+        """Cards in the ``kind`` deck (``location``, ``source`` or ``scoop``)."""
+        return int(getattr(self, f"{kind}_deck"))
+
+    def row(self, kind: str) -> int:
+        """Face-up cards in the ``kind`` row (0 for Inside Scoops: they have no row)."""
+        return int(getattr(self, f"{kind}_row", 0))
+
+    def discard(self, kind: str) -> int:
+        """Cards on the ``kind`` discard pile."""
+        return int(getattr(self, f"{kind}_discard"))
+
+    def moved(self, **changes: int) -> Piles:
+        """These piles with each named pile changed by the given number of cards."""
+        return replace(self, **{name: getattr(self, name) + delta for name, delta in changes.items()})
+
+    @classmethod
+    def dealt(cls, categories: int, scoop_deck: int, scoop_discard: int) -> Piles:
+        """Fresh Source and Location decks with five face up each (Setup; Prepping the Next Round: "Shuffle both
+        the Source and Location Cards, then flip up five new cards from each deck") for ``categories`` in play,
+        beside the Inside Scoops as they stand."""
+        sources = SOURCES_PER_CATEGORY * categories
+        return cls(
+            source_deck=sources - ROW,
+            source_row=ROW,
+            location_deck=LOCATION_CARDS - ROW,
+            location_row=ROW,
+            scoop_deck=scoop_deck,
+            scoop_discard=scoop_discard,
+        )
 
 
 @dataclass(frozen=True)
@@ -173,7 +254,8 @@ class ChannelWonState:
     ``last_round`` the Leads each player reported in the latest scored round (for the tie-break);
     ``score_open_leads`` and ``next_round_order`` are the house rules; ``scoring`` the latest scored round
     (:class:`RoundScoring`, ``None`` before the first round ends) and ``acted`` whether anyone has collected
-    or played since it (the screen offers the results until then).
+    or played since it (the screen offers the results until then); ``piles`` the decks, face-up rows and
+    discard piles (:class:`Piles`).
     """
 
     reporters: tuple[Reporter, ...]
@@ -194,6 +276,7 @@ class ChannelWonState:
     next_round_order: str = "clockwise"
     scoring: RoundScoring | None = None
     acted: bool = False
+    piles: Piles = Piles()
 
     @property
     def finished(self) -> bool:

@@ -12,7 +12,10 @@ from companion.games.channel_won.cards import character
 from companion.games.channel_won.info import INFO
 from companion.games.channel_won.state import (
     HAND_LIMIT,
+    KIND_WORDS,
     R_PHASE1,
+    R_PREPPING,
+    R_SCOOPS,
     R_SETUP,
     ROUNDS,
     STARS,
@@ -108,6 +111,42 @@ def warning(state: ChannelWonState) -> str:
     return ""
 
 
+def deck_notices(state: ChannelWonState) -> list[str]:
+    """What the table must do about an empty deck, one line each (``[]`` when nothing): a Location or Source
+    deck empty with discards, ``"Location deck empty: reshuffle the 5 discards (rule: ...)"``
+    (the companion records the reshuffle when the next card is taken from it); empty without discards, take
+    from the face-up row only; the Inside Scoop deck empty: its discards are not shuffled back."""
+    if state.finished:
+        return []
+    piles = state.piles
+    lines = []
+    for kind in ("location", "source"):
+        word = KIND_WORDS[kind]
+        if piles.deck(kind) > 0:
+            continue
+        if piles.discard(kind) > 0:
+            lines.append(
+                f"{word} deck empty: reshuffle the {count(piles.discard(kind), 'discard')} "
+                f"(rule: {R_PREPPING}; ruling Decks)"
+            )
+        elif state.phase == 1 and piles.row(kind) > 0:
+            lines.append(f"{word} deck empty, no discards: take from the face-up row ({piles.row(kind)} left)")
+        elif state.phase == 1:
+            lines.append(f"No {word} cards left to collect this round ({R_PHASE1})")
+    if piles.scoop_deck == 0 and state.phase == 1:
+        lines.append(f"Inside Scoop deck empty: its discards are not shuffled back into the game ({R_SCOOPS})")
+    return lines
+
+
+def piles_text(state: ChannelWonState) -> str:
+    """``"Decks: Sources 19 + 5 face up, Locations 7 + 5 face up, Inside Scoops 24 (0 discarded)"``."""
+    piles = state.piles
+    return (
+        f"Decks: Sources {piles.source_deck} + {piles.source_row} face up, Locations {piles.location_deck} + "
+        f"{piles.location_row} face up, Inside Scoops {piles.scoop_deck} ({piles.scoop_discard} discarded)"
+    )
+
+
 def status(state: ChannelWonState) -> str:
     """The status line: the result, or the round, phase and whose turn it is, plus any warning."""
     if state.finished:
@@ -154,7 +193,7 @@ def public_view(state: ChannelWonState) -> TableView:
                 lines,
             )
         )
-    notes = [f"Network Rating {state.stars} of {STARS} stars"]
+    notes = deck_notices(state) + [f"Network Rating {state.stars} of {STARS} stars", piles_text(state)]
     for lead in state.lineup:
         state_word = "closed" if lead.closed else "open"
         who = ", ".join(lead.contributors) or "no reporters"
@@ -177,6 +216,7 @@ def private_view(state: ChannelWonState, seat: str) -> PrivateView:
     power = "used" if reporter.ability_used else "ready"
     items = [
         ("Cards in hand", f"{reporter.hand} of {HAND_LIMIT}"),
+        ("Cards by kind", reporter.kinds_text()),
         ("Reporter Tiles", f"{tiles} of {TILES} left"),
         ("Reporting on", leads),
         ("Pass Token", "done" if reporter.done else ("pause" if reporter.passed else "play")),

@@ -35,6 +35,7 @@ from companion.games.channel_won import (
     PlayScoop,
     PlaySource,
     UseAbility,
+    deck_notices,
     format_breakdown,
     result_lines,
     stars_text,
@@ -200,6 +201,16 @@ class ChannelWonBoard(GameBoard):
     results_text = StringProperty("")
     results_available = BooleanProperty(False)
     categories_note = StringProperty("")
+    decks_note = StringProperty("")
+    #: Phase 1's take buttons by card kind: their text (with the deck and face-up counts) and whether off.
+    collect_texts = DictProperty({})
+    collect_off = DictProperty({})
+    take_location_text = StringProperty("Take\nLocation")
+    take_source_text = StringProperty("Take\nSource")
+    take_scoop_text = StringProperty("Take\nScoop")
+    take_location_off = BooleanProperty(False)
+    take_source_off = BooleanProperty(False)
+    take_scoop_off = BooleanProperty(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -221,10 +232,13 @@ class ChannelWonBoard(GameBoard):
         self.controller.post(command)
 
     def collect(self, kind: str) -> None:
-        """Phase 1: the player whose turn it is takes a card of ``kind`` (location, source, scoop)."""
+        """Phase 1: the player whose turn it is takes a card of ``kind`` (location, source, scoop): the deck's
+        top card, or a face-up one when the rules allow only that (the deck is empty)."""
         state = self.current
         if state is not None and state.turn:
-            self.post(CollectCard(player=state.turn, kind=kind))
+            offered = self.offered(state, state.turn)
+            face_up = not self._enabled(offered, f"collect:{kind}") and self._enabled(offered, f"collect_row:{kind}")
+            self.post(CollectCard(player=state.turn, kind=kind, from_row=face_up))
 
     def pass_turn(self) -> None:
         """Phase 2: the player whose turn it is passes (Pass Token to pause)."""
@@ -384,7 +398,9 @@ class ChannelWonBoard(GameBoard):
         if not seat:
             return {}
         moves = CHANNEL_WON.legal_commands(state, seat)
-        return {(f"collect:{m.category}" if m.action == "collect" else m.action): m for m in moves if not m.lead}
+        return {
+            (f"{m.action}:{m.category}" if m.action.startswith("collect") else m.action): m for m in moves if not m.lead
+        }
 
     @staticmethod
     def _enabled(offered: dict[str, Any], action: str) -> bool:
@@ -412,6 +428,22 @@ class ChannelWonBoard(GameBoard):
         turn = state.reporter(state.turn) if state.turn else None
         offered = self.offered(state, state.turn)
         self.collect_disabled = not any(move.enabled for key, move in offered.items() if key.startswith("collect"))
+        piles = state.piles
+        words = {"location": "Location", "source": "Source", "scoop": "Scoop"}
+        self.collect_texts = {
+            kind: f"{word}\n{piles.deck(kind)} + {piles.row(kind)} up"
+            if kind != "scoop"
+            else f"{word}\n{piles.deck(kind)} left"
+            for kind, word in words.items()
+        }
+        self.collect_off = {
+            kind: not (self._enabled(offered, f"collect:{kind}") or self._enabled(offered, f"collect_row:{kind}"))
+            for kind in words
+        }
+        for kind in words:
+            setattr(self, f"take_{kind}_text", self.collect_texts[kind])
+            setattr(self, f"take_{kind}_off", self.collect_off[kind])
+        self.decks_note = " · ".join(deck_notices(state)).replace("Channel WON ", "")
         self.pass_disabled = not self._enabled(offered, "pass")
         self.done_disabled = not self._enabled(offered, "done")
         self.ability_disabled = not self._enabled(offered, "ability")
@@ -422,9 +454,13 @@ class ChannelWonBoard(GameBoard):
             self.ability_text = f"Ability\n{ability.short}"
         else:
             self.ability_text = f"Ability\n{turn.character or 'Character'}"
+        # Early Bird is the previous player's (the one who just acted, not the one whose turn it is): the button
+        # says they act again (Inside Scoop Cards: "an additional action on the same turn")
         self.early_bird_disabled = not self._enabled(self.offered(state, state.last_actor), "early_bird")
         self.early_bird_text = (
-            f"Early Bird\n{state.last_actor}" if state.last_actor and not self.early_bird_disabled else "Early Bird"
+            f"Early Bird\n{state.last_actor} again"
+            if state.last_actor and not self.early_bird_disabled
+            else "Early Bird"
         )
         self.results_available = state.scoring is not None and (state.finished or not state.acted)
         self.results_text = f"Round {state.scoring.round}\nresults" if state.scoring is not None else ""
@@ -474,9 +510,9 @@ class ChannelWonBoard(GameBoard):
 
     def _draw_lineup(self, state) -> None:
         grid = self.ids.lineup
-        grid.cols = len(state.lineup)
         if len(grid.children) != len(state.lineup):
-            grid.clear_widgets()
+            grid.clear_widgets()  # before the new column count: a grid never holds more children than cells
+            grid.cols = len(state.lineup)
             for _ in state.lineup:
                 column = CwLeadColumn()
                 column.bind(on_release=lambda c: self.open_lead(c.category))
