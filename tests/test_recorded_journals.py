@@ -37,6 +37,19 @@ def test_every_version_folder_holds_all_four_games():
         assert sorted(p.stem for p in folder.glob("*.json")) == sorted(GAMES), folder
 
 
+def _as_recorded(got, expected):
+    """``got`` (today's canonical state) without the dataclass fields added since ``expected`` was recorded:
+    a new field has a default (or an upcast) and the fields the recording has must replay to the same values
+    (brief: "a new field needs a default or an upcast")."""
+    if isinstance(got, dict) and isinstance(expected, dict):
+        if "__type__" in got and got.get("__type__") == expected.get("__type__"):
+            return {key: _as_recorded(value, expected[key]) for key, value in got.items() if key in expected}
+        return {key: _as_recorded(value, expected.get(key)) for key, value in got.items()}
+    if isinstance(got, list) and isinstance(expected, list) and len(got) == len(expected):
+        return [_as_recorded(g, e) for g, e in zip(got, expected)]
+    return got
+
+
 def _open(path: Path):
     journal = Journal(path)
     table = Table(journal)
@@ -60,7 +73,8 @@ def test_a_recorded_journal_replays_to_what_it_was(recorded: Path, tmp_path: Pat
             assert got["game"] == expected["game"] == recorded.stem
             for key in ("line", "redo_stack", "finished", "entries", "event_types"):
                 assert got[key] == expected[key], f"{attempt}: {key} differs"
-            assert got["state"] == expected["state"], f"{attempt}: the replayed state differs"
+            state = _as_recorded(got["state"], expected["state"])
+            assert state == expected["state"], f"{attempt}: the replayed state differs"
         finally:
             journal.close()
     assert hashlib.sha256(recorded.read_bytes()).hexdigest() == committed, "the committed file was changed"

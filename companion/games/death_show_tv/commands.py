@@ -86,7 +86,8 @@ class DeclareFighter(Command):
 @dataclass(frozen=True, kw_only=True)
 class AdjustBonus(Command):
     """Seat button "Bonus +1" / "Bonus -1": ``fighter`` (the one declaring now) changes the bonus being
-    entered for their Equipment and Unexpected Twist cards by ``delta`` before confirming."""
+    entered for their Equipment and Unexpected Twist cards by ``delta`` before confirming. Refused for a
+    fighter holding no cards (the bonus is a card shown, How Combat Is Resolved 1)."""
 
     fighter: str
     delta: int = 1
@@ -95,7 +96,8 @@ class AdjustBonus(Command):
 @dataclass(frozen=True, kw_only=True)
 class Confirm(Command):
     """Seat button "Confirm", meaning what ``player`` is expected to do next: declare Unarmed with the bonus
-    entered on the buttons (Combat), draw the turn's card (Draw Phase) or end the turn (Event Phase)."""
+    entered on the buttons (Combat; a bonus is one card shown and spent, as on the touch dialog, ruling R3),
+    draw the turn's card (Draw Phase) or end the turn (Event Phase)."""
 
     player: str
 

@@ -149,8 +149,8 @@ class DeathShowTv:
     (starting Vitality, default 4, When a Contestant Dies), ``roll_off`` (first player by a roll-off, default
     true, Starting the Game), ``location_rules`` (Location name → note of its optional special rule, Location
     Cards), ``starting_cards`` (Show cards dealt at the start, default 0, ruling R2), ``event_fumbles`` (an
-    Event card's die fumbles on a 1, default true, R6) and ``two_player_rule`` (``"start"``, ``"two_left"``
-    or ``"off"``, R8).
+    Event card's die fumbles on a 1, default true, R6), ``two_player_rule`` (``"start"``, ``"two_left"``
+    or ``"off"``, R8) and ``multiple_combat_fumbles`` (``"instead_of_lowest"`` or ``"and_lowest"``, R5).
     """
 
     info: GameInfo = INFO
@@ -165,8 +165,8 @@ class DeathShowTv:
         """The options with defaults filled in from ``INFO.options`` (see the class docstring).
 
         Raises :class:`BadOption` for an unknown option, a value of the wrong kind, a Vitality outside 1-20,
-        starting cards outside 0-7, a ``two_player_rule`` not among its choices, or a ``location_rules`` entry
-        naming no Location or with an empty or over-long note.
+        starting cards outside 0-7, a ``two_player_rule`` or ``multiple_combat_fumbles`` not among its choices,
+        or a ``location_rules`` entry naming no Location or with an empty or over-long note.
         """
         specs = {spec.name: spec for spec in self.info.options}
         if not isinstance(options, Mapping):
@@ -221,7 +221,12 @@ class DeathShowTv:
             Contestant(seat.name, seat.colour, options["vitality"], None, options["starting_cards"]) for seat in players
         )
         locations = tuple(Location(name, False, options["location_rules"].get(name, "")) for name in LOCATIONS)
-        settings = Settings(options["vitality"], options["event_fumbles"], options["two_player_rule"])
+        settings = Settings(
+            options["vitality"],
+            options["event_fumbles"],
+            options["two_player_rule"],
+            options["multiple_combat_fumbles"],
+        )
         state = DeathShowState(contestants, locations, settings)
         if options["roll_off"]:
             return replace(state, roll_off=RollOff(tuple(names)))
@@ -505,6 +510,11 @@ class DeathShowTv:
         draft = fighter.draft + delta
         if delta == 0 or not -MAX_BONUS <= draft <= MAX_BONUS:
             raise MalformedCommand(f"the bonus entered stays from -{MAX_BONUS} to {MAX_BONUS} (now {fighter.draft})")
+        held = script.state.contestant(fighter.name).cards
+        if draft and held < 1:  # the bonus is a card shown (R3), as the touch dialog's
+            raise IllegalCommand(
+                f"{fighter.name} holds no cards, so has no Equipment or Unexpected Twist to show", f"{R_COMBAT} 1"
+            )
         script.add(BonusDrafted(fighter.name, delta, draft))
 
     def _confirm(self, script: _Script, command: Confirm) -> None:
@@ -512,8 +522,9 @@ class DeathShowTv:
         me = self._alive(state, command.player)
         if state.combat is not None and state.combat.next_to_declare is not None:
             fighter = self._declaring(state, me.name)
+            # the bonus entered is one card shown and spent (R3), exactly as the touch dialog declares it
             bonuses = (("Bonus cards", fighter.draft),) if fighter.draft else ()
-            self._declare(script, DeclareFighter(fighter=me.name, bonuses=bonuses, cards_spent=0))
+            self._declare(script, DeclareFighter(fighter=me.name, bonuses=bonuses))
         elif state.phase == "draw" and state.turn == me.name and not busy(state):
             self._draw(script, DrawCard(player=me.name))
         elif state.phase == "event" and state.turn == me.name and not busy(state):
@@ -568,7 +579,7 @@ class DeathShowTv:
         combat = state.combat
         assert combat is not None
         rolled = [f.rolled(state.fumble_faces(f)) for f in combat.fighters]
-        result = resolve_rolled(rolled)
+        result = resolve_rolled(rolled, state.settings.lowest_also)
         winners = [combat.fighters[i] for i in result.winners]
         losers = [combat.fighters[i] for i in result.losers]
         if result.nothing:

@@ -194,11 +194,18 @@ class CombatReport:
 @dataclass(frozen=True)
 class Settings:
     """The game's set-up choices (see :meth:`DeathShowTv.check_options`): starting ``vitality``,
-    ``event_fumbles`` (ruling R6) and ``two_player_rule`` (``"start"``, ``"two_left"`` or ``"off"``, R8)."""
+    ``event_fumbles`` (ruling R6), ``two_player_rule`` (``"start"``, ``"two_left"`` or ``"off"``, R8) and
+    ``multiple_combat_fumbles`` (``"instead_of_lowest"`` or ``"and_lowest"``, R5)."""
 
     vitality: int = START_VITALITY
     event_fumbles: bool = True
     two_player_rule: str = "start"
+    multiple_combat_fumbles: str = "instead_of_lowest"
+
+    @property
+    def lowest_also(self) -> bool:
+        """R5's house-rule reading: in a Multiple Combat the lowest non-Fumbling totals lose beside the Fumblers."""
+        return self.multiple_combat_fumbles == "and_lowest"
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def combat_odds(state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None
     combat = state.combat
     if combat is None or combat.next_to_declare is not None:
         return None
-    chances = odds([f.dice_for_odds(state.fumble_faces(f)) for f in combat.fighters])
+    chances = odds([f.dice_for_odds(state.fumble_faces(f)) for f in combat.fighters], state.settings.lowest_also)
     return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
 
 
@@ -79,7 +79,9 @@ def combat_odds_now(state: DeathShowState) -> tuple[tuple[str, Chances], ...] | 
     combat = state.combat
     if combat is None or combat.next_to_declare is not None or not any(f.values for f in combat.fighters):
         return None
-    chances = odds([f.dice_for_odds(state.fumble_faces(f), given_roll=True) for f in combat.fighters])
+    chances = odds(
+        [f.dice_for_odds(state.fumble_faces(f), given_roll=True) for f in combat.fighters], state.settings.lowest_also
+    )
     return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
 
 
