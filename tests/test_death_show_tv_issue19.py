@@ -8,20 +8,28 @@ from __future__ import annotations
 
 import pytest
 from conftest import read_events
-from test_death_show_tv_core import RULES, _crowd, _fight_setup, c, declare_all, dice, ok, refused, start
+from test_death_show_tv_core import RULES, _crowd, _fight_setup, c, declare_all, dice, ok, place, refused, start
 
 from companion.commands import NewGame, PlayerSeat
 from companion.errors import BadOption, IllegalCommand
 from companion.games.death_show_tv import (
     AdjustBonus,
+    AdjustHand,
     CardsMoved,
     Confirm,
     DeclareFighter,
+    Discard,
     DrawCard,
     EndTurn,
     Move,
+    NewWeaponLevel,
+    OnAir,
     PlayEvent,
+    PlayOnAir,
     RemoveLocation,
+    ReshuffleDiscards,
+    RuleChangeReplaced,
+    ShowDeckReshuffled,
     Wound,
 )
 from companion.games.death_show_tv.combat import FighterDice, odds, odds_by_dice, odds_by_enumeration, resolve
@@ -192,3 +200,111 @@ def test_bonus_button_refused_with_no_cards_like_the_touch_dialog(table):
     ok(table, Confirm(player="Jhon"))  # Unarmed with no bonus is still fine
     assert table.state.combat.fighters[0].bonus == 0
     ok(table, AdjustBonus(fighter="Kelpie", delta=1))  # Kelpie holds a card: she may enter a bonus
+
+
+# -- the Show deck, the discards and the ON AIR cards (issue 19) ----------------------------------------------
+
+
+def _piles(table):
+    state = table.state
+    assert state.card_total == 82  # Components: 82 Show cards, each in exactly one place
+    return state.show_deck, state.discards, len(state.on_air)
+
+
+def test_the_deal_draws_and_every_card_played_go_from_the_deck_to_the_discards(table):
+    """Setup 4 (one deck of 82); Phases of a Turn 1 (a draw); the Trail, the cards shown (R3) and the Event
+    go to the discards; Loot moves a card between hands only."""
+    _fight_setup(table)  # 3 × 3 dealt; Kelpie and Jhon drew; Jhon played a Trail
+    assert _piles(table) == (82 - 9 - 2, 1, 0)
+    ok(table, DeclareFighter(fighter="Jhon", weapon="Machete", weapon_bonus=3, bonuses=(("Armour", 2),)))
+    ok(table, DeclareFighter(fighter="Kelpie"))
+    assert _piles(table) == (71, 3, 0)
+    dice(table, 4, 6)  # Jhon wins armed: Loot only
+    assert _piles(table) == (71, 3, 0)
+    ok(table, PlayEvent(player="Jhon", card="Storm"))
+    assert _piles(table) == (71, 4, 0)
+    ok(table, EndTurn(player="Jhon"), DrawCard(player="Elena"))
+    assert _piles(table) == (70, 4, 0)
+    ok(table, Wound(player="Kelpie", by="Elena", reason="Incendio", amount=3))  # death by other means
+    assert _piles(table) == (70, 4 + 3, 0)  # Kelpie's 3 cards discarded
+    assert "Show deck 70 · discards 7 · ON AIR 0" in table.view().notes
+
+
+def _empty_the_deck(table):
+    """Two Contestants; corrections draw the whole deck and discard ten (the Show deck runs out)."""
+    start(table, 2)
+    ok(table, DrawCard(player="Kelpie"), AdjustHand(player="Kelpie", delta=70, reason="card effects"))
+    ok(table, AdjustHand(player="Kelpie", delta=-10, reason="played"))
+    ok(table, AdjustHand(player="Jhon", delta=11, reason="card effects"))
+    assert _piles(table) == (0, 10, 0)
+
+
+def test_deck_empty_the_view_says_reshuffle_the_discards_and_the_reshuffle_refills_it(table):
+    """Running Out of Show Cards: "shuffle the discarded Show cards and put them back into play"."""
+    _empty_the_deck(table)
+    notes = table.view().notes
+    assert "deck empty: reshuffle the discards (10 cards) (Running Out of Show Cards)" in notes
+    assert [e.enabled for e in RULES.legal_commands(table.state, "Jhon") if e.kind == "ReshuffleDiscards"] == [True]
+    ok(table, ReshuffleDiscards(player="Jhon"))
+    assert _piles(table) == (10, 0, 0)
+    assert not any(n.startswith("deck empty") for n in table.view().notes)
+    refused(table, ReshuffleDiscards(player="Jhon"), IllegalCommand, "still holds 10 cards", "Running Out")
+    assert _events(table, ShowDeckReshuffled)[-1].cards == 10
+
+
+def test_a_draw_from_an_empty_deck_reshuffles_the_discards_first(table):
+    _empty_the_deck(table)
+    ok(table, Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"))
+    assert table.state.phase == "discard"
+    ok(table, Discard(player="Kelpie", count=54), Discard(player="Jhon", count=4))  # down to 7 each
+    ok(table, DrawCard(player="Jhon"))
+    assert _piles(table) == (10 + 54 + 4 - 1, 0, 0)
+    assert "The Show deck ran out: the 68 cards discarded are shuffled into a new deck" in table.history()[-1].text
+
+
+def test_nothing_left_to_draw_the_draw_phase_draws_nothing_and_corrections_are_refused(table):
+    """R20: with the deck and the discards empty no card can be drawn; the Draw Phase goes on to the Action."""
+    start(table, 2)
+    ok(table, DrawCard(player="Kelpie"), AdjustHand(player="Jhon", delta=81, reason="card effects"))
+    assert _piles(table) == (0, 0, 0)
+    assert "deck and discards empty: no Show card can be drawn (Running Out of Show Cards)" in table.view().notes
+    refused(table, AdjustHand(player="Kelpie", delta=1), IllegalCommand, "only 0 cards can be drawn")
+    refused(table, ReshuffleDiscards(player="Kelpie"), IllegalCommand, "discards are empty")
+    ok(table, Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"))
+    ok(table, Discard(player="Jhon", count=74))
+    ok(table, DrawCard(player="Jhon"))  # the discards (74) were reshuffled by the draw
+    assert _piles(table) == (73, 0, 0)
+
+
+def test_new_weapon_level_the_rule_change_is_discarded_and_replaced_from_the_deck(table):
+    """R16: the Rule Change is played as drawn, discarded, and a new card drawn: the hand count stays."""
+    start(table, 2)
+    ok(table, DrawCard(player="Kelpie"), NewWeaponLevel(player="Kelpie"))
+    assert (c(table, "Kelpie").cards, _piles(table)) == (1, (80, 1, 0))
+    assert _events(table, RuleChangeReplaced) == [RuleChangeReplaced("Kelpie", "Types of Show Cards: Rule Change")]
+
+
+def test_on_air_cards_lie_face_up_until_the_revealers_next_turn(table):
+    """Show Cards: Generic Rules, ON AIR: face up in front of the last player affected, discarded at the start
+    of the turn of the player who revealed it."""
+    start(table, 3, starting_cards=2)
+    ok(table, DrawCard(player="Kelpie"), PlayOnAir(player="Kelpie", card="Curfew", in_front_of="Jhon"))
+    assert table.state.on_air == (OnAir("Curfew", "Kelpie", "Jhon"),) and c(table, "Kelpie").cards == 2
+    assert _piles(table) == (82 - 6 - 1, 0, 1)
+    assert "ON AIR: Curfew (Kelpie's) in front of Jhon until Kelpie's turn" in table.view().notes
+    ok(table, Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"))
+    place(table, ("Jhon", "Turtle Beach"), ("Elena", "Bloody Beach"))
+    assert table.state.turn == "Kelpie" and table.state.on_air == ()
+    assert _piles(table) == (82 - 6 - 3, 1, 0)
+    assert "Curfew (Kelpie's ON AIR) ends and is discarded: the start of Kelpie's turn" in table.history()[-1].text
+
+
+def test_an_on_air_event_is_the_phases_one_event_and_ends_with_its_revealers_death(table):
+    """Phases of a Turn 3 (at most 1 Event); R21: the ON AIR cards of a dead Contestant are discarded."""
+    start(table, 3, starting_cards=2)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"))
+    refused(table, PlayOnAir(player="Jhon", card="Fog", event=True), IllegalCommand, "Kelpie's turn")
+    ok(table, PlayOnAir(player="Kelpie", card="Fog", event=True))
+    refused(table, PlayEvent(player="Kelpie", card="Storm"), IllegalCommand, "at most 1 Event")
+    ok(table, Wound(player="Kelpie", by="Kelpie", reason="own trap", amount=4))
+    assert table.state.on_air == () and _piles(table) == (82 - 7, 1 + 2, 0)  # Fog and her two cards

@@ -154,3 +154,26 @@ class RemoveLocation(Command):
 
     player: str
     location: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReshuffleDiscards(Command):
+    """The Show deck has run out: ``player`` (anyone still in the game) shuffles the discards into a new
+    deck (Running Out of Show Cards). Refused while the deck still holds cards or the discards are empty.
+    A draw from an empty deck reshuffles by itself first."""
+
+    player: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayOnAir(Command):
+    """``player`` plays an ON AIR card ``card`` (an ongoing effect, Show Cards: Generic Rules): one card
+    leaves the hand and lies face up in front of ``in_front_of`` (the last player affected; ``""`` = the
+    player) until the start of ``player``'s next turn, when the companion discards it. ``event``: the card
+    is the Event of the player's Event Phase (Phases of a Turn 3: at most one); otherwise an Equipment or
+    Unexpected Twist, played at any time."""
+
+    player: str
+    card: str
+    in_front_of: str = ""
+    event: bool = False
