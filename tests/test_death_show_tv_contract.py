@@ -160,7 +160,15 @@ def test_an_unknown_event_type_or_a_payload_missing_a_key_is_a_journal_error():
 
 def test_the_house_rules_are_option_specs_and_check_options_fills_their_defaults():
     names = [spec.name for spec in INFO.options]
-    assert names == ["vitality", "roll_off", "location_rules", "starting_cards", "event_fumbles", "two_player_rule"]
+    assert names == [
+        "vitality",
+        "roll_off",
+        "location_rules",
+        "starting_cards",
+        "event_fumbles",
+        "two_player_rule",
+        "multiple_combat_fumbles",
+    ]
     assert RULES.check_options({}) == {spec.name: spec.default for spec in INFO.options}
     for spec in INFO.options:
         assert isinstance(spec.default, spec.kind), spec.name

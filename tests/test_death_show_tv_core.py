@@ -808,7 +808,7 @@ def test_buttons_bonus_confirm_and_roll_drive_a_whole_turn(table):
     assert table.state.combat.fighters[0].draft == 2 and not table.state.combat.fighters[0].declared
     ok(table, button("sponsor", "Jhon"))
     fighter = table.state.combat.fighters[0]
-    assert fighter.declared and fighter.bonus == 2 and c(table, "Jhon").cards == 3
+    assert fighter.declared and fighter.bonus == 2 and c(table, "Jhon").cards == 2  # the bonus card was shown (R3)
     ok(table, button("sponsor", "Kelpie"))
     refused(table, button("roll", "Kelpie"), DiceError, "Jhon")
     ok(table, button("roll", "Jhon"), button("roll", "Kelpie"))

@@ -41,6 +41,7 @@ def test_every_screen_was_captured_with_nothing_overlapping_or_cut_off(played):
         "14-card-effects-popup",
         "15-eight-discard",
         "16-eight-players",
+        "17-deck-empty",
     ):
         assert (out_dir / f"dst-{name}.png").stat().st_size > 5000, name
     for label, step in steps.items():
@@ -167,3 +168,14 @@ def test_the_card_effects_button_has_a_short_label(played):
     _, _, steps = played
     assert "Card effects" in steps["island after"]["texts"]
     assert not any(t.startswith("Cards /") for step in steps.values() for t in step.get("texts", []))
+
+
+def test_the_board_says_when_the_show_deck_runs_out_and_reshuffles_it(played):
+    """Running Out of Show Cards: the island's deck line warns once the deck is empty; Reshuffle refills it."""
+    _, _, steps = played
+    empty = " | ".join(steps["deck empty"]["texts"])
+    assert "Deck empty: reshuffle 10 discards (Running Out of Show Cards)" in empty
+    assert "Reshuffle" in steps["deck empty"]["texts"]
+    after = " | ".join(steps["reshuffled"]["texts"])
+    assert "Show deck 10 · discards 0" in after and "Reshuffle" not in steps["reshuffled"]["texts"]
+    assert "shuffled into a new deck" in steps["reshuffled"]["message"]

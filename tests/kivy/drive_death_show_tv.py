@@ -8,13 +8,14 @@ The story: four Contestants (Vitality 2); the roll-off; three Moves by tapping t
 Kelpie (tap, confirm), declares a Weapon +2 and a +1 card with the steppers, Kelpie fights Unarmed, the
 odds show, dice are entered, the result shows; Rex plays Killer Squirrels on Kelpie, who dies; Rex taps
 Turtle Beach to remove it; a tap on the removed Location is refused; then an eight-Contestant game to see
-the crowded layout.
+the crowded layout; then a two-Contestant game whose Show deck runs out, and the Reshuffle button.
 """
 
 import harness  # first: it sets Kivy's environment and builds nothing yet
 from harness import find, tap, tap_text
 
 from companion.commands import AnswerDice, NewGame, PlayerSeat
+from companion.games.death_show_tv import AdjustHand
 
 driver = harness.Driver(prefix="dst-")  # screenshots and panels: dst-*.png
 controller, result = driver.controller, driver.result
@@ -242,6 +243,16 @@ steps = [
     lambda: snapshot("eight players"),
     lambda: shot("16-eight-players"),
     lambda: save_panels("eight"),
+    # the Show deck runs out (corrections draw it all): the board says so and offers the reshuffle
+    lambda: new_game(2, roll_off=False),
+    lambda: tap_text("Draw card"),
+    lambda: controller.post(AdjustHand(player="Jhon", delta=71, reason="card effects")),
+    lambda: controller.post(AdjustHand(player="Jhon", delta=-10, reason="played")),
+    lambda: controller.post(AdjustHand(player="Kelpie", delta=10, reason="card effects")),
+    lambda: snapshot("deck empty"),
+    lambda: shot("17-deck-empty"),
+    lambda: tap_text("Reshuffle"),
+    lambda: snapshot("reshuffled"),
 ]
 
 

@@ -15,7 +15,9 @@ Rules implemented (``rules/death-show-tv.txt``):
 How Fumbles and Multiple Combat combine is a ruling (``docs/rulings-death-show-tv.md``, R5): Fumblers are
 the Losers (they "automatically lose"); the Winners are the highest non-Fumbling totals; if nobody fumbled,
 the lowest totals lose; if every fighter fumbled, or nobody fumbled and every total is equal, nothing
-happens. With two fighters this is exactly How Combat Is Resolved 4.
+happens. With two fighters this is exactly How Combat Is Resolved 4. The house-rule reading
+(``lowest_also``, option ``multiple_combat_fumbles = "and_lowest"``): the Fumblers lose *and* so do the
+lowest non-Fumbling totals (unless those are also the highest); with two fighters it is the same.
 """
 
 from __future__ import annotations
@@ -91,10 +93,11 @@ class Result:
         return not self.winners and not self.losers
 
 
-def resolve(outcomes: Sequence[tuple[bool, int]]) -> Result:
+def resolve(outcomes: Sequence[tuple[bool, int]], lowest_also: bool = False) -> Result:
     """Who wins and who loses, from each fighter's ``(fumbled, total)`` in fighter order.
 
-    Implements How Combat Is Resolved 4 and Multiple Combat 2 with ruling R5 (see module docstring).
+    Implements How Combat Is Resolved 4 and Multiple Combat 2 with ruling R5 (see module docstring);
+    ``lowest_also`` is R5's house-rule reading (the lowest non-Fumbling totals lose beside the Fumblers).
     Raises ``ValueError`` for fewer than two fighters (a combat always has an attacker and a defender).
     """
     if len(outcomes) < 2:
@@ -105,17 +108,18 @@ def resolve(outcomes: Sequence[tuple[bool, int]]) -> Result:
         return Result((), ())
     high = max(outcomes[i][1] for i in standing)
     winners = tuple(i for i in standing if outcomes[i][1] == high)
-    if fumbled:
-        return Result(winners, fumbled)
     low = min(outcomes[i][1] for i in standing)
+    lowest = tuple(i for i in standing if outcomes[i][1] == low) if low != high else ()
+    if fumbled:
+        return Result(winners, tuple(sorted(fumbled + lowest)) if lowest_also else fumbled)
     if low == high:
         return Result((), ())
-    return Result(winners, tuple(i for i in standing if outcomes[i][1] == low))
+    return Result(winners, lowest)
 
 
-def resolve_rolled(fighters: Sequence[RolledFighter]) -> Result:
+def resolve_rolled(fighters: Sequence[RolledFighter], lowest_also: bool = False) -> Result:
     """:func:`resolve` for rolled fighters."""
-    return resolve([(fighter.fumble, fighter.total) for fighter in fighters])
+    return resolve([(fighter.fumble, fighter.total) for fighter in fighters], lowest_also)
 
 
 @dataclass(frozen=True)
@@ -170,21 +174,24 @@ def _product(values: Iterable[Fraction]) -> Fraction:
     return result
 
 
-def odds(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
-    """Each fighter's exact :class:`Chances`, in the same order, under :func:`resolve`. Remembered for the
-    last combats asked about: the view, the board and the panels ask for the same odds after every move.
+def odds(fighters: Sequence[FighterDice], lowest_also: bool = False) -> tuple[Chances, ...]:
+    """Each fighter's exact :class:`Chances`, in the same order, under :func:`resolve` (with
+    ``lowest_also``, R5's house-rule reading). Remembered for the last combats asked about: the view, the
+    board and the panels ask for the same odds after every move.
 
     Closed form, by conditioning on one fighter's result (the others are independent): a fighter with a
     clean total *t* wins when every other fighter fumbles or totals at most *t*, except when nobody fumbles
     and all equal *t*; it loses when nobody fumbles and everyone totals at least *t*, with the same
-    exception; a fighter who fumbles loses unless everyone fumbles. Cost grows as fighters² × totals, so a
-    full eight-fighter Multiple Combat is instant. Raises ``ValueError`` for fewer than two fighters.
+    exception; a fighter who fumbles loses unless everyone fumbles. With ``lowest_also`` a clean *t* loses
+    when every other fighter fumbles or totals at least *t*, minus the case where every other fumbles or
+    equals *t* (then *t* is also the highest). Cost grows as fighters² × totals, so a full eight-fighter
+    Multiple Combat is instant. Raises ``ValueError`` for fewer than two fighters.
     """
-    return _odds(tuple(fighters))
+    return _odds(tuple(fighters), lowest_also)
 
 
 @functools.lru_cache(maxsize=32)
-def _odds(fighters: tuple[FighterDice, ...]) -> tuple[Chances, ...]:
+def _odds(fighters: tuple[FighterDice, ...], lowest_also: bool = False) -> tuple[Chances, ...]:
     """:func:`odds` for a tuple of fighters (hashable, so remembered)."""
     if len(fighters) < 2:
         raise ValueError("a combat needs at least two fighters")
@@ -199,12 +206,19 @@ def _odds(fighters: tuple[FighterDice, ...]) -> tuple[Chances, ...]:
             at_least = _product(sum((q for u, q in ts.items() if u >= t), Fraction(0)) for _, ts in others)
             equal = _product(ts.get(t, Fraction(0)) for _, ts in others)
             win += p * (at_most - equal)
-            lose += p * (at_least - equal)
+            if lowest_also:
+                at_least_or_fumble = _product(
+                    f + sum((q for u, q in ts.items() if u >= t), Fraction(0)) for f, ts in others
+                )
+                equal_or_fumble = _product(f + ts.get(t, Fraction(0)) for f, ts in others)
+                lose += p * (at_least_or_fumble - equal_or_fumble)
+            else:
+                lose += p * (at_least - equal)
         result.append(Chances(win, lose, 1 - win - lose))
     return tuple(result)
 
 
-def odds_by_enumeration(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
+def odds_by_enumeration(fighters: Sequence[FighterDice], lowest_also: bool = False) -> tuple[Chances, ...]:
     """The same figures as :func:`odds`, by enumerating every combination of the fighters' distinct
     results through :func:`resolve` (slower; the tests and the benchmark use it as a cross-check)."""
     if len(fighters) < 2:
@@ -220,7 +234,7 @@ def odds_by_enumeration(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
     losses = [Fraction(0)] * len(fighters)
     for combo in itertools.product(*per_fighter):
         p = _product(prob for _, prob in combo)
-        result = resolve([outcome for outcome, _ in combo])
+        result = resolve([outcome for outcome, _ in combo], lowest_also)
         for i in result.winners:
             wins[i] += p
         for i in result.losers:
@@ -228,7 +242,7 @@ def odds_by_enumeration(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
     return tuple(Chances(w, l, 1 - w - l) for w, l in zip(wins, losses))
 
 
-def odds_by_dice(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
+def odds_by_dice(fighters: Sequence[FighterDice], lowest_also: bool = False) -> tuple[Chances, ...]:
     """The same figures by rolling out every face of every die (6^dice outcomes; the slowest cross-check)."""
     dice_counts = [0 if f.rolled is not None else f.dice for f in fighters]
     total_dice = sum(dice_counts)
@@ -242,7 +256,7 @@ def odds_by_dice(fighters: Sequence[FighterDice]) -> tuple[Chances, ...]:
             values = faces[k : k + count] if fighter.rolled is None else tuple(fighter.rolled)
             k += count
             outcomes.append((any(v in fighter.fumble_faces for v in values), sum(values) + fighter.bonus))
-        result = resolve(outcomes)
+        result = resolve(outcomes, lowest_also)
         for i in result.winners:
             wins[i] += 1
         for i in result.losers:

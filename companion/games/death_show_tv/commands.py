@@ -86,7 +86,8 @@ class DeclareFighter(Command):
 @dataclass(frozen=True, kw_only=True)
 class AdjustBonus(Command):
     """Seat button "Bonus +1" / "Bonus -1": ``fighter`` (the one declaring now) changes the bonus being
-    entered for their Equipment and Unexpected Twist cards by ``delta`` before confirming."""
+    entered for their Equipment and Unexpected Twist cards by ``delta`` before confirming. Refused for a
+    fighter holding no cards (the bonus is a card shown, How Combat Is Resolved 1)."""
 
     fighter: str
     delta: int = 1
@@ -95,7 +96,8 @@ class AdjustBonus(Command):
 @dataclass(frozen=True, kw_only=True)
 class Confirm(Command):
     """Seat button "Confirm", meaning what ``player`` is expected to do next: declare Unarmed with the bonus
-    entered on the buttons (Combat), draw the turn's card (Draw Phase) or end the turn (Event Phase)."""
+    entered on the buttons (Combat; a bonus is one card shown and spent, as on the touch dialog, ruling R3),
+    draw the turn's card (Draw Phase) or end the turn (Event Phase)."""
 
     player: str
 
@@ -152,3 +154,26 @@ class RemoveLocation(Command):
 
     player: str
     location: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReshuffleDiscards(Command):
+    """The Show deck has run out: ``player`` (anyone still in the game) shuffles the discards into a new
+    deck (Running Out of Show Cards). Refused while the deck still holds cards or the discards are empty.
+    A draw from an empty deck reshuffles by itself first."""
+
+    player: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayOnAir(Command):
+    """``player`` plays an ON AIR card ``card`` (an ongoing effect, Show Cards: Generic Rules): one card
+    leaves the hand and lies face up in front of ``in_front_of`` (the last player affected; ``""`` = the
+    player) until the start of ``player``'s next turn, when the companion discards it. ``event``: the card
+    is the Event of the player's Event Phase (Phases of a Turn 3: at most one); otherwise an Equipment or
+    Unexpected Twist, played at any time."""
+
+    player: str
+    card: str
+    in_front_of: str = ""
+    event: bool = False

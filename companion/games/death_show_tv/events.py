@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self
 
 from companion.events import Event, EventCodec
 from companion.games.death_show_tv.state import PHASE_NAMES
-from companion.words import count, noun
+from companion.words import count, noun, verb
 
 
 def cards(n: int) -> str:
@@ -439,6 +439,71 @@ class GameEnded(DeathShowEvent):
         return f"Game ended: {self.reason}"
 
 
+@dataclass(frozen=True)
+class ShowDeckReshuffled(DeathShowEvent):
+    """The Show deck ran out: the ``cards`` in the discards are shuffled into a new deck (Running Out of Show
+    Cards), because ``player`` said so or because a card had to be drawn (``player`` draws it)."""
+
+    TYPE: ClassVar[str] = "show_deck_reshuffled"
+    player: str
+    cards: int
+    rule: str = ""
+
+    def describe(self) -> str:
+        return f"The Show deck ran out: the {cards(self.cards)} discarded are shuffled into a new deck{self._rule()}"
+
+
+@dataclass(frozen=True)
+class RuleChangeReplaced(DeathShowEvent):
+    """``player``'s Rule Change card, played as it was drawn, goes to the discards and a fresh card from the
+    Show deck replaces it (Types of Show Cards: Rule Change; ruling R16): the hand count stays."""
+
+    TYPE: ClassVar[str] = "rule_change_replaced"
+    player: str
+    rule: str = ""
+
+    def describe(self) -> str:
+        return f"{self.player} discards the Rule Change card and draws a new Show card{self._rule()}"
+
+
+@dataclass(frozen=True)
+class OnAirPlayed(DeathShowEvent):
+    """``player`` played the ON AIR card ``card`` (one card leaves the hand): it lies face up in front of
+    ``in_front_of`` (the last player affected) until the start of ``player``'s next turn (Show Cards:
+    Generic Rules); ``event``: it is the Event of ``player``'s Event Phase (Phases of a Turn 3)."""
+
+    TYPE: ClassVar[str] = "on_air_played"
+    player: str
+    card: str
+    in_front_of: str
+    event: bool = False
+    rule: str = ""
+
+    def describe(self) -> str:
+        kind = "the ON AIR Event" if self.event else "the ON AIR card"
+        return (
+            f"{self.player} plays {kind} {self.card}, face up in front of {self.in_front_of} until "
+            f"{self.player}'s next turn{self._rule()}"
+        )
+
+
+@dataclass(frozen=True)
+class OnAirEnded(DeathShowEvent):
+    """The ON AIR ``cards`` that ``player`` revealed end and are discarded, for the ``reason`` (the start of
+    ``player``'s turn, Show Cards: Generic Rules; or ``player``'s death, ruling R21)."""
+
+    TYPE: ClassVar[str] = "on_air_ended"
+    player: str
+    cards: tuple[str, ...]
+    reason: str
+    rule: str = ""
+
+    def describe(self) -> str:
+        n = len(self.cards)
+        ends = f"{verb(n, 'ends', 'end')} and {verb(n, 'is', 'are')} discarded"
+        return f"{', '.join(self.cards)} ({self.player}'s ON AIR) {ends}: {self.reason}{self._rule()}"
+
+
 #: Every Death Show TV event class, in the order the rules introduce them.
 EVENT_CLASSES: tuple[type[DeathShowEvent], ...] = (
     DiceRolled,
@@ -461,6 +526,10 @@ EVENT_CLASSES: tuple[type[DeathShowEvent], ...] = (
     LocationRemoved,
     GameOver,
     GameEnded,
+    ShowDeckReshuffled,
+    RuleChangeReplaced,
+    OnAirPlayed,
+    OnAirEnded,
 )
 
 #: Decodes Death Show TV's journal rows (type, payload) into these events.

@@ -8,6 +8,9 @@ from companion.game import ButtonSlot, GameInfo, OptionSpec
 
 #: The two-player rule's settings (ruling R8): as printed (a game started with two), also when two are left, never.
 TWO_PLAYER_RULES = ("start", "two_left", "off")
+#: How a Fumble combines with Multiple Combat 2 (ruling R5): the Fumblers lose instead of the lowest totals
+#: (the default), or the lowest non-Fumbling totals lose as well.
+MULTIPLE_COMBAT_FUMBLES = ("instead_of_lowest", "and_lowest")
 
 OPTIONS = (
     OptionSpec(
@@ -36,6 +39,13 @@ OPTIONS = (
         "start",
         "when Two-Player Games' fumble on a 1 or 2 applies: 'start' (a game of two), 'two_left' or 'off' (R8)",
         choices=TWO_PLAYER_RULES,
+    ),
+    OptionSpec(
+        "multiple_combat_fumbles",
+        str,
+        "instead_of_lowest",
+        "a Multiple Combat with a Fumble: the Fumblers lose 'instead_of_lowest' total, or 'and_lowest' too (R5)",
+        choices=MULTIPLE_COMBAT_FUMBLES,
     ),
 )
 

@@ -36,7 +36,9 @@ from companion.games.death_show_tv.commands import (
     Move,
     NewWeaponLevel,
     PlayEvent,
+    PlayOnAir,
     RemoveLocation,
+    ReshuffleDiscards,
     Wound,
 )
 from companion.games.death_show_tv.events import (
@@ -57,9 +59,13 @@ from companion.games.death_show_tv.events import (
     KillerChosen,
     LocationRemoved,
     Moved,
+    OnAirEnded,
+    OnAirPlayed,
     PhaseChanged,
     ResolvedFighter,
     RollOffTied,
+    RuleChangeReplaced,
+    ShowDeckReshuffled,
     StartingFighter,
     TurnStarted,
     VitalityChanged,
@@ -80,6 +86,7 @@ from companion.games.death_show_tv.state import (
     DeathShowState,
     Fighter,
     Location,
+    OnAir,
     Settings,
 )
 from companion.games.death_show_tv.view import (
@@ -89,6 +96,7 @@ from companion.games.death_show_tv.view import (
     R_EVENT,
     R_EVENT_COMBAT,
     R_FIGHT,
+    R_GENERIC,
     R_HUNT,
     R_KILLED,
     R_LOOT,
@@ -97,6 +105,8 @@ from companion.games.death_show_tv.view import (
     R_OBJECTIVE,
     R_OTHER_DEATH,
     R_PHASES,
+    R_RULE_CHANGE,
+    R_RUNNING_OUT,
     R_SHRINKS,
     R_START,
     R_UNARMED,
@@ -149,8 +159,8 @@ class DeathShowTv:
     (starting Vitality, default 4, When a Contestant Dies), ``roll_off`` (first player by a roll-off, default
     true, Starting the Game), ``location_rules`` (Location name → note of its optional special rule, Location
     Cards), ``starting_cards`` (Show cards dealt at the start, default 0, ruling R2), ``event_fumbles`` (an
-    Event card's die fumbles on a 1, default true, R6) and ``two_player_rule`` (``"start"``, ``"two_left"``
-    or ``"off"``, R8).
+    Event card's die fumbles on a 1, default true, R6), ``two_player_rule`` (``"start"``, ``"two_left"``
+    or ``"off"``, R8) and ``multiple_combat_fumbles`` (``"instead_of_lowest"`` or ``"and_lowest"``, R5).
     """
 
     info: GameInfo = INFO
@@ -165,8 +175,8 @@ class DeathShowTv:
         """The options with defaults filled in from ``INFO.options`` (see the class docstring).
 
         Raises :class:`BadOption` for an unknown option, a value of the wrong kind, a Vitality outside 1-20,
-        starting cards outside 0-7, a ``two_player_rule`` not among its choices, or a ``location_rules`` entry
-        naming no Location or with an empty or over-long note.
+        starting cards outside 0-7, a ``two_player_rule`` or ``multiple_combat_fumbles`` not among its choices,
+        or a ``location_rules`` entry naming no Location or with an empty or over-long note.
         """
         specs = {spec.name: spec for spec in self.info.options}
         if not isinstance(options, Mapping):
@@ -221,8 +231,14 @@ class DeathShowTv:
             Contestant(seat.name, seat.colour, options["vitality"], None, options["starting_cards"]) for seat in players
         )
         locations = tuple(Location(name, False, options["location_rules"].get(name, "")) for name in LOCATIONS)
-        settings = Settings(options["vitality"], options["event_fumbles"], options["two_player_rule"])
-        state = DeathShowState(contestants, locations, settings)
+        settings = Settings(
+            options["vitality"],
+            options["event_fumbles"],
+            options["two_player_rule"],
+            options["multiple_combat_fumbles"],
+        )
+        dealt = options["starting_cards"] * len(contestants)
+        state = DeathShowState(contestants, locations, settings, show_deck=SHOW_CARDS - dealt)
         if options["roll_off"]:
             return replace(state, roll_off=RollOff(tuple(names)))
         return replace(state, turn=names[0], phase="draw", turn_number=1)
@@ -262,6 +278,8 @@ class DeathShowTv:
             Wound: self._wound,
             Heal: self._heal,
             RemoveLocation: self._remove_location,
+            ReshuffleDiscards: self._reshuffle,
+            PlayOnAir: self._on_air,
             EndGame: self._end_game,
         }
 
@@ -292,9 +310,55 @@ class DeathShowTv:
     # draw, rule change
     def _draw(self, script: _Script, command: DrawCard) -> None:
         me = self._my_phase(script.state, command.player, "draw", "draw the turn's card")
-        self._check_hand(me, +1)
-        script.add(HandChanged(me.name, 1, me.cards + 1, "draws a Show card", f"{R_PHASES} 1"))
-        script.add(PhaseChanged("action", "Move, Hunt or Fight", f"{R_PHASES} 2"))
+        if self._draw_cards(script, me.name, 1, "draws a Show card", f"{R_PHASES} 1"):
+            script.add(PhaseChanged("action", "Move, Hunt or Fight", f"{R_PHASES} 2"))
+        else:  # ruling R20: nothing left to draw
+            reason = "no Show card is left to draw (the deck and the discards are empty); Move, Hunt or Fight"
+            script.add(PhaseChanged("action", reason, f"{R_PHASES} 2; {R_RUNNING_OUT}"))
+
+    def _draw_cards(self, script: _Script, player: str, count: int, reason: str, rule: str) -> int:
+        """``player`` draws up to ``count`` Show cards (one :class:`HandChanged`), the discards shuffled into
+        a new deck first when the deck holds too few (Running Out of Show Cards); returns how many were
+        drawn (fewer only when the deck and the discards together hold fewer, ruling R20)."""
+        state = script.state
+        count = min(count, state.drawable)
+        if count and state.show_deck < count:
+            script.add(ShowDeckReshuffled(player, state.discards, R_RUNNING_OUT))
+        if count:
+            held = script.state.contestant(player).cards
+            script.add(HandChanged(player, count, held + count, reason, rule))
+        return count
+
+    def _reshuffle(self, script: _Script, command: ReshuffleDiscards) -> None:
+        state = script.state
+        me = self._alive(state, command.player)
+        if state.phase == "setup":
+            raise IllegalCommand("nobody draws before the first player is chosen", R_START)
+        if state.show_deck:
+            raise IllegalCommand(
+                f"the Show deck still holds {cards(state.show_deck)}: reshuffle only when it runs out", R_RUNNING_OUT
+            )
+        if not state.discards:
+            raise IllegalCommand("the discards are empty: there is nothing to shuffle", R_RUNNING_OUT)
+        script.add(ShowDeckReshuffled(me.name, state.discards, R_RUNNING_OUT))
+
+    def _on_air(self, script: _Script, command: PlayOnAir) -> None:
+        state = script.state
+        me = self._alive(state, command.player)
+        card = _text(command.card, "the ON AIR card's name")
+        if not isinstance(command.event, bool):
+            raise MalformedCommand(f"event must be true or false, not {command.event!r}")
+        target = command.in_front_of or me.name
+        self._alive(state, target)
+        if command.event:
+            me = self._my_phase(state, me.name, "event", "play an Event")
+            if state.events_played >= 1:
+                raise IllegalCommand(f"{me.name} has already played an Event this phase: at most 1 Event", R_EVENT)
+        elif state.phase == "setup":
+            raise IllegalCommand("nobody plays cards before the first player is chosen", R_START)
+        if me.cards < 1:
+            raise IllegalCommand(f"{me.name} holds no cards, so has no ON AIR card to play", R_GENERIC)
+        script.add(OnAirPlayed(me.name, card, target, command.event, R_GENERIC))
 
     def _check_hand(self, me: Contestant, delta: int) -> None:
         if not 0 <= me.cards + delta <= SHOW_CARDS:
@@ -310,6 +374,13 @@ class DeathShowTv:
         if state.weapon_level >= MAX_WEAPON_LEVEL:
             raise IllegalCommand(f"all {MAX_WEAPON_LEVEL} Weapon levels are already active", R_WEAPONS)
         script.add(WeaponLevelRaised(me.name, state.weapon_level + 1, "Types of Show Cards: Rule Change; Weapons"))
+        if state.drawable:  # R16: the Rule Change card is discarded and a fresh card replaces it
+            if not state.show_deck:
+                script.add(ShowDeckReshuffled(me.name, state.discards, R_RUNNING_OUT))
+            script.add(RuleChangeReplaced(me.name, R_RULE_CHANGE))
+        elif me.cards:  # R20: nothing left to replace it
+            reason = "discards the Rule Change card; no Show card is left to replace it"
+            script.add(HandChanged(me.name, -1, me.cards - 1, reason, f"{R_RULE_CHANGE}; {R_RUNNING_OUT}"))
 
     # actions
     def _open_location(self, state: DeathShowState, where: Any) -> Location:
@@ -505,6 +576,11 @@ class DeathShowTv:
         draft = fighter.draft + delta
         if delta == 0 or not -MAX_BONUS <= draft <= MAX_BONUS:
             raise MalformedCommand(f"the bonus entered stays from -{MAX_BONUS} to {MAX_BONUS} (now {fighter.draft})")
+        held = script.state.contestant(fighter.name).cards
+        if draft and held < 1:  # the bonus is a card shown (R3), as the touch dialog's
+            raise IllegalCommand(
+                f"{fighter.name} holds no cards, so has no Equipment or Unexpected Twist to show", f"{R_COMBAT} 1"
+            )
         script.add(BonusDrafted(fighter.name, delta, draft))
 
     def _confirm(self, script: _Script, command: Confirm) -> None:
@@ -512,8 +588,9 @@ class DeathShowTv:
         me = self._alive(state, command.player)
         if state.combat is not None and state.combat.next_to_declare is not None:
             fighter = self._declaring(state, me.name)
+            # the bonus entered is one card shown and spent (R3), exactly as the touch dialog declares it
             bonuses = (("Bonus cards", fighter.draft),) if fighter.draft else ()
-            self._declare(script, DeclareFighter(fighter=me.name, bonuses=bonuses, cards_spent=0))
+            self._declare(script, DeclareFighter(fighter=me.name, bonuses=bonuses))
         elif state.phase == "draw" and state.turn == me.name and not busy(state):
             self._draw(script, DrawCard(player=me.name))
         elif state.phase == "event" and state.turn == me.name and not busy(state):
@@ -568,7 +645,7 @@ class DeathShowTv:
         combat = state.combat
         assert combat is not None
         rolled = [f.rolled(state.fumble_faces(f)) for f in combat.fighters]
-        result = resolve_rolled(rolled)
+        result = resolve_rolled(rolled, state.settings.lowest_also)
         winners = [combat.fighters[i] for i in result.winners]
         losers = [combat.fighters[i] for i in result.losers]
         if result.nothing:
@@ -605,9 +682,7 @@ class DeathShowTv:
             script.add(VitalityChanged(name, -1, before - 1, "lost the Combat", f"{R_COMBAT} 4"))
         for fighter in winners:
             if fighter.unarmed:
-                cards = script.state.contestant(fighter.name).cards
-                if cards < SHOW_CARDS:
-                    script.add(HandChanged(fighter.name, 1, cards + 1, "won Unarmed: draws a Show card", R_UNARMED))
+                self._draw_cards(script, fighter.name, 1, "won Unarmed: draws a Show card", R_UNARMED)
         for name in hurt:
             loser = script.state.contestant(name)
             if not loser.alive or loser.cards == 0 or not champions:
@@ -620,12 +695,22 @@ class DeathShowTv:
             if champions:
                 remover = champions[0] if len(champions) == 1 else None
                 held = script.state.contestant(name).cards
-                script.add(ContestantDied(name, "combat", tuple(champions), remover, held, R_KILLED))
+                self._died(script, ContestantDied(name, "combat", tuple(champions), remover, held, R_KILLED))
             else:  # only the Event card won (R10)
                 held = script.state.contestant(name).cards
-                script.add(ContestantDied(name, "other", (), combat.attacker.roller, held, R_OTHER_DEATH))
+                self._died(script, ContestantDied(name, "other", (), combat.attacker.roller, held, R_OTHER_DEATH))
         self._check_end(script)
         self._settle(script)
+
+    def _died(self, script: _Script, died: ContestantDied) -> None:
+        """A death, then the end of the ON AIR cards the dead revealed: their turn never starts again (R21)."""
+        script.add(died)
+        self._end_on_air(script, died.player, f"{died.player} is out of the show")
+
+    def _end_on_air(self, script: _Script, revealer: str, reason: str) -> None:
+        ended = tuple(card.card for card in script.state.on_air if card.revealer == revealer)
+        if ended:
+            script.add(OnAirEnded(revealer, ended, reason, R_GENERIC))
 
     def _check_end(self, script: _Script) -> None:
         """Objective of the Game: the last Contestant standing wins; if the last die together, nobody does."""
@@ -669,6 +754,7 @@ class DeathShowTv:
         following = state.next_alive_after(state.turn) if state.turn is not None else None
         assert following is not None  # someone is alive while the game goes on
         script.add(TurnStarted(following, state.turn_number + 1))
+        self._end_on_air(script, following, f"the start of {following}'s turn")
 
     def _discard(self, script: _Script, command: Discard) -> None:
         state = script.state
@@ -700,7 +786,15 @@ class DeathShowTv:
             raise MalformedCommand("a change of cards must not be 0")
         reason = _text(command.reason, "the reason") if command.reason else "corrected by hand"
         self._check_hand(me, delta)
-        script.add(HandChanged(me.name, delta, me.cards + delta, reason, ""))
+        if delta > 0 and delta > state.drawable:
+            raise IllegalCommand(
+                f"only {cards(state.drawable)} can be drawn (the Show deck and the discards): not {delta}",
+                R_RUNNING_OUT,
+            )
+        if delta > 0:
+            self._draw_cards(script, me.name, delta, reason, "")
+        else:
+            script.add(HandChanged(me.name, delta, me.cards + delta, reason, ""))
         if not busy(script.state):
             self._after_hand_change(script)
 
@@ -719,7 +813,7 @@ class DeathShowTv:
         lost = min(amount, me.vitality)
         script.add(VitalityChanged(me.name, -lost, me.vitality - lost, f"{reason} (caused by {by.name})", ""))
         if me.vitality - lost == 0:
-            script.add(ContestantDied(me.name, "other", (), by.name, me.cards, R_OTHER_DEATH))
+            self._died(script, ContestantDied(me.name, "other", (), by.name, me.cards, R_OTHER_DEATH))
             self._check_end(script)
             self._settle(script)
 
@@ -855,6 +949,8 @@ class DeathShowTv:
           ``DrawCard`` (Draw Phase); ``Fight`` and one ``Move`` and ``Hunt`` per Location, removed ones too
           (Action Phase); ``PlayEvent`` (``command`` ``None``) and ``EndTurn`` (Event Phase); ``Discard`` (Discard
           Phase, when they hold more than 7);
+        * ``ReshuffleDiscards`` (enabled once the Show deck has run out) and ``PlayOnAir`` (``command``
+          ``None``: an ON AIR card put face up, Show Cards: Generic Rules);
         * corrections for card effects the companion does not follow: ``NewWeaponLevel``, and ``AdjustHand``,
           ``Wound`` and ``Heal`` (``command`` ``None``).
 
@@ -894,6 +990,11 @@ class DeathShowTv:
             found.append(self.check(state, EndTurn(player=seat), "End turn"))
         elif state.phase == "discard" and me.cards > HAND_LIMIT:
             found.append(self.check(state, Discard(player=seat), f"{seat} −1"))
+        found.append(self.check(state, ReshuffleDiscards(player=seat), "Reshuffle the discards"))
+        on_air = [PlayOnAir(player=seat, card="ON AIR card")]
+        if state.phase == "event":
+            on_air.append(PlayOnAir(player=seat, card="ON AIR Event", event=True))
+        found.append(self._open(state, "ON AIR card…", *on_air))
         found.append(self.check(state, NewWeaponLevel(player=seat), "New Weapon Level"))
         hand = (AdjustHand(player=seat, delta=1), AdjustHand(player=seat, delta=-1))
         found.append(self._open(state, "Cards ±", *hand))
@@ -970,7 +1071,13 @@ def _phase_changed(state: DeathShowState, e: PhaseChanged) -> DeathShowState:
 
 
 def _hand_changed(state: DeathShowState, e: HandChanged) -> DeathShowState:
+    """More cards are drawn from the Show deck; fewer are played or discarded, to the discards."""
+    state = _cards_out(state, e.delta) if e.delta > 0 else replace(state, discards=state.discards - e.delta)
     return _with(state, e.player, cards=e.cards)
+
+
+def _cards_out(state: DeathShowState, drawn: int) -> DeathShowState:
+    return replace(state, show_deck=state.show_deck - drawn)
 
 
 def _cards_moved(state: DeathShowState, e: CardsMoved) -> DeathShowState:
@@ -986,8 +1093,8 @@ def _moved(state: DeathShowState, e: Moved) -> DeathShowState:
 
 
 def _event_played(state: DeathShowState, e: EventPlayed) -> DeathShowState:
-    state = _add_cards(state, e.player, -1)
-    return replace(state, events_played=state.events_played + 1)
+    state = _add_cards(state, e.player, -1)  # to the discards (Fighting an Event: "discarded afterwards")
+    return replace(state, events_played=state.events_played + 1, discards=state.discards + 1)
 
 
 def _combat_started(state: DeathShowState, e: CombatStarted) -> DeathShowState:
@@ -1018,6 +1125,7 @@ def _declared(state: DeathShowState, e: FighterDeclared) -> DeathShowState:
         cards_spent=e.cards_spent,
         draft=0,
     )
+    state = replace(state, discards=state.discards + e.cards_spent)  # R3
     return _add_cards(state, e.fighter, -e.cards_spent)
 
 
@@ -1046,6 +1154,8 @@ def _died(state: DeathShowState, e: ContestantDied) -> DeathShowState:
         state = _add_cards(state, e.killers[0], e.cards)
     elif e.cause == "combat":
         roll_off = RollOff(e.killers)
+    else:  # Killing a Contestant by Other Means: "they discard all of their Show cards"
+        state = replace(state, discards=state.discards + e.cards)
     return replace(state, deaths=state.deaths + (Death(e.player, e.cause, e.killers, e.remover, e.cards, roll_off),))
 
 
@@ -1070,6 +1180,27 @@ def _game_ended(state: DeathShowState, e: GameEnded) -> DeathShowState:
     return replace(state, finished=True, end_reason=e.reason)
 
 
+def _reshuffled(state: DeathShowState, e: ShowDeckReshuffled) -> DeathShowState:
+    return replace(state, show_deck=state.show_deck + e.cards, discards=state.discards - e.cards)
+
+
+def _rule_change_replaced(state: DeathShowState, e: RuleChangeReplaced) -> DeathShowState:
+    return replace(state, show_deck=state.show_deck - 1, discards=state.discards + 1)
+
+
+def _on_air_played(state: DeathShowState, e: OnAirPlayed) -> DeathShowState:
+    state = replace(
+        _add_cards(state, e.player, -1),
+        on_air=state.on_air + (OnAir(e.card, e.player, e.in_front_of),),
+    )
+    return replace(state, events_played=state.events_played + 1) if e.event else state
+
+
+def _on_air_ended(state: DeathShowState, e: OnAirEnded) -> DeathShowState:
+    kept = tuple(card for card in state.on_air if card.revealer != e.player)
+    return replace(state, on_air=kept, discards=state.discards + len(state.on_air) - len(kept))
+
+
 #: How each event class folds into the state (the one dispatch of :meth:`DeathShowTv.evolve`).
 _EVOLVE: dict[type[Event], Callable[[DeathShowState, Any], DeathShowState]] = {
     DiceRolled: _dice_rolled,
@@ -1092,6 +1223,10 @@ _EVOLVE: dict[type[Event], Callable[[DeathShowState, Any], DeathShowState]] = {
     LocationRemoved: _location_removed,
     GameOver: _game_over,
     GameEnded: _game_ended,
+    ShowDeckReshuffled: _reshuffled,
+    RuleChangeReplaced: _rule_change_replaced,
+    OnAirPlayed: _on_air_played,
+    OnAirEnded: _on_air_ended,
 }
 
 DEATH_SHOW_TV = DeathShowTv()

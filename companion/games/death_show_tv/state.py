@@ -1,7 +1,8 @@
 """Death Show TV state: plain frozen dataclasses, folded from the events (:mod:`.events`) by
 :meth:`DeathShowTv.evolve`.
 
-Card identities are not tracked, only how many Show cards each Contestant holds (issue 4).
+Card identities are not tracked, only how many Show cards each Contestant holds (issue 4), how many lie
+in the Show deck and in the discards, and which ON AIR cards lie face up in front of whom (issue 19).
 """
 
 from __future__ import annotations
@@ -170,6 +171,21 @@ class Death:
     cards: int
     roll_off: RollOff | None = None
 
+    @property
+    def cards_pending(self) -> int:
+        """The dead Contestant's cards while several killers roll off for them (held by nobody yet)."""
+        return self.cards if self.cause == "combat" and self.remover is None else 0
+
+
+@dataclass(frozen=True)
+class OnAir:
+    """An ON AIR card face up on the table (Show Cards: Generic Rules): its ``card`` name, the ``revealer``
+    who played it (its effect ends at the start of their turn) and ``in_front_of`` (the last player affected)."""
+
+    card: str
+    revealer: str
+    in_front_of: str
+
 
 @dataclass(frozen=True)
 class CombatReport:
@@ -194,11 +210,18 @@ class CombatReport:
 @dataclass(frozen=True)
 class Settings:
     """The game's set-up choices (see :meth:`DeathShowTv.check_options`): starting ``vitality``,
-    ``event_fumbles`` (ruling R6) and ``two_player_rule`` (``"start"``, ``"two_left"`` or ``"off"``, R8)."""
+    ``event_fumbles`` (ruling R6), ``two_player_rule`` (``"start"``, ``"two_left"`` or ``"off"``, R8) and
+    ``multiple_combat_fumbles`` (``"instead_of_lowest"`` or ``"and_lowest"``, R5)."""
 
     vitality: int = START_VITALITY
     event_fumbles: bool = True
     two_player_rule: str = "start"
+    multiple_combat_fumbles: str = "instead_of_lowest"
+
+    @property
+    def lowest_also(self) -> bool:
+        """R5's house-rule reading: in a Multiple Combat the lowest non-Fumbling totals lose beside the Fumblers."""
+        return self.multiple_combat_fumbles == "and_lowest"
 
 
 @dataclass(frozen=True)
@@ -209,7 +232,10 @@ class DeathShowState:
     ``weapon_level`` usable now (1-3); ``roll_off`` for the first player; ``turn`` (whose turn) and
     ``phase`` (one of :data:`PHASES`); ``events_played`` this Event Phase; ``resume_phase`` (the phase to go
     to when the current Combat and its deaths are settled); ``combat`` in progress; ``last_combat`` report;
-    ``deaths`` still being settled (oldest first); ``finished``, ``winner`` and ``end_reason``.
+    ``deaths`` still being settled (oldest first); ``finished``, ``winner`` and ``end_reason``; the Show
+    cards outside the hands: ``show_deck`` (face down), ``discards`` and the ``on_air`` cards face up (Show
+    Cards; Running Out of Show Cards). Every one of the 82 Show cards is in exactly one of these, a hand,
+    or a dead Contestant's cards the killers roll off for (:attr:`card_total`).
     """
 
     contestants: tuple[Contestant, ...]
@@ -228,6 +254,22 @@ class DeathShowState:
     finished: bool = False
     winner: str | None = None
     end_reason: str = ""
+    show_deck: int = SHOW_CARDS
+    discards: int = 0
+    on_air: tuple[OnAir, ...] = ()
+
+    @property
+    def card_total(self) -> int:
+        """Show cards accounted for: the deck, the discards, the ON AIR cards, the hands and the cards of a
+        dead Contestant the killers roll off for; always 82 (Components) in a game started with deck
+        tracking."""
+        held = sum(c.cards for c in self.contestants) + sum(d.cards_pending for d in self.deaths)
+        return self.show_deck + self.discards + len(self.on_air) + held
+
+    @property
+    def drawable(self) -> int:
+        """Cards that can still be drawn: the Show deck, then the discards reshuffled (Running Out of Show Cards)."""
+        return self.show_deck + self.discards
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -36,6 +36,26 @@ R_KILLED = "Killing a Contestant in Combat"
 R_OTHER_DEATH = "Killing a Contestant by Other Means"
 R_SHRINKS = "The Island Shrinks"
 R_OBJECTIVE = "Objective of the Game"
+R_RUNNING_OUT = "Running Out of Show Cards"
+R_GENERIC = "Show Cards: Generic Rules (ON AIR)"
+R_RULE_CHANGE = "Types of Show Cards: Rule Change"
+
+
+def deck_notes(state: DeathShowState) -> list[str]:
+    """The Show cards outside the hands: ``"Show deck 40 · discards 12 · ON AIR 1"``, then, once the deck has
+    run out, ``"deck empty: reshuffle the discards (12 cards) (Running Out of Show Cards)"`` (or that nothing
+    is left to draw), then each ON AIR card face up and when it ends (Show Cards: Generic Rules)."""
+    notes = [f"Show deck {state.show_deck} · discards {state.discards} · ON AIR {len(state.on_air)}"]
+    if state.phase != "setup" and not state.finished and not state.show_deck:
+        if state.discards:
+            notes.append(f"deck empty: reshuffle the discards ({cards(state.discards)}) ({R_RUNNING_OUT})")
+        else:
+            notes.append(f"deck and discards empty: no Show card can be drawn ({R_RUNNING_OUT})")
+    notes += [
+        f"ON AIR: {card.card} ({card.revealer}'s) in front of {card.in_front_of} until {card.revealer}'s turn"
+        for card in state.on_air
+    ]
+    return notes
 
 
 def pending_dice(state: DeathShowState) -> DiceRequest | None:
@@ -69,7 +89,7 @@ def combat_odds(state: DeathShowState) -> tuple[tuple[str, Chances], ...] | None
     combat = state.combat
     if combat is None or combat.next_to_declare is not None:
         return None
-    chances = odds([f.dice_for_odds(state.fumble_faces(f)) for f in combat.fighters])
+    chances = odds([f.dice_for_odds(state.fumble_faces(f)) for f in combat.fighters], state.settings.lowest_also)
     return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
 
 
@@ -79,7 +99,9 @@ def combat_odds_now(state: DeathShowState) -> tuple[tuple[str, Chances], ...] | 
     combat = state.combat
     if combat is None or combat.next_to_declare is not None or not any(f.values for f in combat.fighters):
         return None
-    chances = odds([f.dice_for_odds(state.fumble_faces(f), given_roll=True) for f in combat.fighters])
+    chances = odds(
+        [f.dice_for_odds(state.fumble_faces(f), given_roll=True) for f in combat.fighters], state.settings.lowest_also
+    )
     return tuple((f.name, c) for f, c in zip(combat.fighters, chances))
 
 
@@ -186,6 +208,7 @@ def public_view(state: DeathShowState) -> TableView:
         if c.cards > HAND_LIMIT
     ]
     notes += [f"{loc.name} rule: {loc.rule}" for loc in state.locations if loc.rule and not loc.removed]
+    notes += deck_notes(state)
     return TableView(INFO.title, tuple(players), pending_dice(state), status(state), state.finished, tuple(notes))
 
 

@@ -425,6 +425,14 @@ class DeathShowBoard(GameBoard):
             row.where = c.location or ("" if not c.alive else "off the island")
             row.turn = state.turn == c.name and not state.finished
             row.over_limit = c.alive and c.cards > HAND_LIMIT
+        island.deck_empty = not state.show_deck and state.phase != "setup" and not state.finished
+        if island.deck_empty and state.discards:  # Running Out of Show Cards
+            island.deck = f"Deck empty: reshuffle {state.discards} discards (Running Out of Show Cards)"
+        elif island.deck_empty:
+            island.deck = "Deck and discards empty: no Show card to draw"
+        else:
+            on_air = f" · ON AIR {len(state.on_air)}" if state.on_air else ""
+            island.deck = f"Show deck {state.show_deck} · discards {state.discards}{on_air}"
         self._update_actions(state, view, remover, legal)
 
     def _enabled(self, legal, kind: str, location: str | None = None) -> bool:
@@ -476,6 +484,9 @@ class DeathShowBoard(GameBoard):
             discards = [self.entry_for(self.legal(state, c.name), "Discard") for c in state.alive]
             for entry in [e for e in discards if e is not None and e.enabled][:2]:
                 offer(entry)
+        reshuffle = self.entry_for(legal, "ReshuffleDiscards")
+        if reshuffle is not None and reshuffle.enabled:  # the deck has run out (Running Out of Show Cards)
+            offer(reshuffle, "Reshuffle", size_hint_x=0.9)
         if not state.finished and state.phase != "setup":
             add("Card effects", self.open_table_popup, size_hint_x=0.9)
         if state.last_combat is not None and state.combat is None and not state.finished:

@@ -1,0 +1,190 @@
+"""Death Show TV played at random TO ITS END choosing only among ``legal_commands(state, seat)`` (brief 19,
+item 3), through a real :class:`companion.table.Table` on a real SQLite journal. Entries whose ``command`` is
+``None`` get their arguments from hypothesis, within what the rules allow. After every step the rulebook's
+invariants hold:
+
+* Vitality from 0 to the starting Vitality (When a Contestant Dies); the dead hold no cards and stand nowhere;
+* the 82 Show cards (Components) are all somewhere: deck + discards + ON AIR + hands + a dead Contestant's
+  cards the killers roll off for, none negative (Show Cards; Running Out of Show Cards);
+* when a turn follows another every living Contestant holds at most 7 (Phases of a Turn 4);
+* removed Locations are never occupied and each settled death removed exactly one (The Island Shrinks, R12);
+* Weapon level 1-3 (Types of Show Cards: Weapons); at most one Event per Event Phase (Phases of a Turn 3);
+* ON AIR cards belong to living revealers (R21); a finished game has its one winner alive, or none alive.
+
+Every enabled entry is accepted by ``decide``; a sample of the disabled ones is refused. At the end the
+journal file is reopened and replays to the live state.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.commands import AnswerDice, NewGame, OpenGame, PlayerSeat
+from companion.dice import SeededDice
+from companion.errors import CommandError
+from companion.games.death_show_tv import (
+    DEATH_SHOW_TV,
+    HAND_LIMIT,
+    AdjustHand,
+    DeclareFighter,
+    Heal,
+    PlayEvent,
+    PlayOnAir,
+    Wound,
+)
+from companion.journal import Journal
+from companion.table import Table, replay
+
+RULES = DEATH_SHOW_TV
+NAMES = ("Kelpie", "Jhon", "Elena", "Rex")
+#: How often each kind is picked among the enabled entries (the corrections rarely, so games end).
+WEIGHTS = {"AdjustHand": 1, "Heal": 1, "NewWeaponLevel": 1, "PlayOnAir": 1, "ReshuffleDiscards": 2, "Wound": 2}
+
+
+def _fill(data, state, seat, entry):
+    """A complete command for ``seat``'s open ``entry`` (``command`` is ``None``), drawn within the rules."""
+    me = state.contestant(seat)
+    if entry.kind == "DeclareFighter":
+        armed = me.cards > 0 and data.draw(st.booleans(), label="armed")
+        level = data.draw(st.integers(1, state.weapon_level), label="level") if armed else 1
+        room = me.cards - armed
+        extras = data.draw(st.lists(st.integers(-1, 4), max_size=min(room, 3)), label="extras")
+        shown = armed + len(extras)
+        return DeclareFighter(
+            fighter=seat,
+            weapon="Katana" if armed else "Unarmed",
+            weapon_bonus=data.draw(st.integers(0, 4), label="weapon bonus") if armed else 0,
+            weapon_level=level,
+            bonuses=tuple((f"Card {i}", v) for i, v in enumerate(extras)),
+            dice=data.draw(st.sampled_from([1, 2]), label="dice") if shown else 1,
+            cards_spent=data.draw(st.one_of(st.none(), st.integers(0, shown)), label="spent"),
+        )
+    if entry.kind == "PlayEvent":
+        if data.draw(st.booleans(), label="event combat"):
+            alive = [c for c in state.alive]
+            first = data.draw(st.sampled_from(alive), label="target")
+            together = [c.name for c in alive if first.location is not None and c.location == first.location]
+            targets = data.draw(st.lists(st.sampled_from(together), unique=True), label="more") if together else []
+            targets = [first.name] + [t for t in targets if t != first.name]
+            value = data.draw(st.integers(-1, 5), label="combat value")
+            return PlayEvent(player=seat, card="Killer Squirrels", combat_value=value, targets=tuple(targets))
+        return PlayEvent(player=seat, card="Storm")
+    if entry.kind == "AdjustHand":
+        deltas = [d for d in range(-me.cards, min(state.drawable, 3) + 1) if d]
+        return AdjustHand(player=seat, delta=data.draw(st.sampled_from(deltas), label="delta"), reason="card")
+    if entry.kind == "Wound":
+        by = data.draw(st.sampled_from([c.name for c in state.contestants]), label="by")
+        return Wound(player=seat, by=by, reason="Fire", amount=data.draw(st.integers(1, 3), label="amount"))
+    if entry.kind == "Heal":
+        top = state.settings.vitality - me.vitality
+        return Heal(player=seat, reason="Medkit", amount=data.draw(st.integers(1, top), label="heal"))
+    if entry.kind == "PlayOnAir":
+        event = state.phase == "event" and state.turn == seat and not state.events_played
+        event = event and not state.combat and not state.deaths and data.draw(st.booleans(), label="on air event")
+        others = [c.name for c in state.alive]
+        front = data.draw(st.sampled_from(others), label="in front of")
+        return PlayOnAir(player=seat, card="Curfew", in_front_of=front, event=event)
+    raise AssertionError(f"no filler for {entry.kind}")
+
+
+def _offers(state):
+    """Every seat's entries, as (seat, entry) pairs."""
+    return [(seat, entry) for seat in state.names for entry in RULES.legal_commands(state, seat)]
+
+
+def _check(state, before) -> None:
+    top = state.settings.vitality
+    held = 0
+    for c in state.contestants:
+        assert 0 <= c.vitality <= top and c.cards >= 0
+        if not c.alive:
+            assert c.cards == 0 and c.location is None
+        held += c.cards
+    assert state.show_deck >= 0 and state.discards >= 0
+    pending = sum(d.cards_pending for d in state.deaths)
+    assert state.show_deck + state.discards + len(state.on_air) + held + pending == 82
+    removed = {loc.name for loc in state.locations if loc.removed}
+    assert not removed & {c.location for c in state.alive}
+    dead = sum(not c.alive for c in state.contestants)
+    if not state.finished and not state.deaths:
+        assert len(removed) == dead
+    assert len(removed) <= dead
+    assert 1 <= state.weapon_level <= 3 and 0 <= state.events_played <= 1
+    assert all(state.contestant(card.revealer).alive for card in state.on_air)
+    if state.turn_number != before.turn_number and before.phase != "setup" and state.phase == "draw":
+        assert all(c.cards <= HAND_LIMIT for c in state.alive), "a turn started with a hand over 7"
+    if state.finished and state.end_reason and state.winner is not None:
+        assert [c.name for c in state.alive] == [state.winner]
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+@given(st.data())
+def test_random_legal_games_to_their_end_keep_the_invariants_and_replay(data):
+    players = data.draw(st.integers(2, 4), label="players")
+    options = {
+        "vitality": data.draw(st.integers(1, 2), label="vitality"),
+        "roll_off": data.draw(st.booleans(), label="roll_off"),
+        "starting_cards": data.draw(st.integers(0, 4), label="starting cards"),
+        "two_player_rule": data.draw(st.sampled_from(["start", "two_left", "off"]), label="two players"),
+        "multiple_combat_fumbles": data.draw(st.sampled_from(["instead_of_lowest", "and_lowest"]), label="R5"),
+        "event_fumbles": data.draw(st.booleans(), label="event fumbles"),
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "journal.sqlite3"
+        journal = Journal(path)
+        table = Table(journal, dice=SeededDice(1))
+        table.claim()
+        seats = tuple(PlayerSeat(n) for n in NAMES[:players])
+        outcome = table.execute(NewGame(game="death-show-tv", players=seats, options=options))
+        assert outcome.accepted, outcome.message
+        game_id = outcome.records[0].game_id
+        for _ in range(400):
+            state = table.state
+            if state.finished:
+                break
+            offers = _offers(state)
+            enabled = [(s, e) for s, e in offers if e.enabled]
+            disabled = [(s, e) for s, e in offers if not e.enabled and e.command is not None]
+            assert enabled, f"nothing enabled: {RULES.status(state)}"
+            for seat, entry in enabled:  # every enabled complete entry is accepted by decide
+                if entry.command is not None and entry.kind != "RollDice":
+                    RULES.decide(state, entry.command)
+            for seat, entry in disabled[:: max(1, len(disabled) // 5)]:  # a sample of the disabled: refused
+                try:
+                    RULES.decide(state, entry.command)
+                except CommandError:
+                    continue
+                raise AssertionError(f"{entry.label} was offered disabled ({entry.reason}) but decide accepts it")
+            pool = [pair for pair in enabled for _ in range(WEIGHTS.get(pair[1].kind, 8))]
+            seat, entry = data.draw(st.sampled_from(pool), label="entry")
+            if entry.kind == "RollDice":
+                request = RULES.pending_dice(state)
+                faces = st.integers(1, 6)
+                command = AnswerDice(roller=seat, values=tuple(data.draw(faces) for _ in range(request.count)))
+            elif entry.command is None:
+                command = _fill(data, state, seat, entry)
+            else:
+                command = entry.command
+            result = table.execute(command)
+            assert result.accepted, f"{command!r} from an enabled entry was refused: {result.message}"
+            _check(table.state, state)
+        assert table.state.finished, f"not over after 400 steps: {RULES.status(table.state)}"
+        live = table.state
+        journal.close()
+        reopened = Journal(path)
+        try:
+            assert replay(reopened.events(game_id)).state == live
+            again = Table(reopened)
+            again.claim()
+            assert again.execute(OpenGame(game_id=game_id)).accepted
+            assert again.state == live
+        finally:
+            reopened.close()
