@@ -20,7 +20,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from companion.commands import AnswerDice, NewGame, OpenGame, PlayerSeat
@@ -43,6 +43,15 @@ RULES = DEATH_SHOW_TV
 NAMES = ("Kelpie", "Jhon", "Elena", "Rex")
 #: How often each kind is picked among the enabled entries (the corrections rarely, so games end).
 WEIGHTS = {"AdjustHand": 1, "Heal": 1, "NewWeaponLevel": 1, "PlayOnAir": 1, "ReshuffleDiscards": 2, "Wound": 2}
+#: Steps after which the players only play by the rulebook (no corrections for card effects, no bonus
+#: adjusting) and, in their Action Phase, Fight or Hunt when they can: a Combat not tied costs its loser 1 Vitality
+#: (How Combat Is Resolved 4), so with at most 2 Vitality the show ends (Winning the Game); the table rolls
+#: the dice then (drawn faces may all be 1s: Fumbles, a tie, nothing happens). Before it the
+#: corrections may cycle for ever (a card drawn, an ON AIR card played, ...), each a real change.
+LONG_GAME = 150
+#: The steps a steered game may take in all before it counts as stuck.
+MAX_STEPS = 1_000
+CORRECTIONS = {"AdjustHand", "Heal", "NewWeaponLevel", "PlayOnAir", "Wound", "AdjustBonus"}
 
 
 def _fill(data, state, seat, entry):
@@ -96,6 +105,18 @@ def _offers(state):
     return [(seat, entry) for seat in state.names for entry in RULES.legal_commands(state, seat)]
 
 
+def _steer(state, enabled, steps):
+    """The enabled pairs a player picks among: all of them up to :data:`LONG_GAME` steps, then only the
+    rulebook's play, Fight and Hunt first in an Action Phase (the game's end comes from Combats)."""
+    if steps <= LONG_GAME:
+        return enabled
+    played = [(s, e) for s, e in enabled if e.kind not in CORRECTIONS] or enabled
+    if state.phase == "action" and not state.combat and not state.deaths:
+        fights = [(s, e) for s, e in played if e.kind in ("Fight", "Hunt")]
+        return fights or played
+    return played
+
+
 def _check(state, before) -> None:
     top = state.settings.vitality
     held = 0
@@ -121,9 +142,12 @@ def _check(state, before) -> None:
         assert [c.name for c in state.alive] == [state.winner]
 
 
+#: Shrinking a whole game takes minutes; a failure prints its draws (and hypothesis' seed) as found.
 @settings(
     max_examples=40,
     deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    report_multiple_bugs=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 @given(st.data())
@@ -140,45 +164,10 @@ def test_random_legal_games_to_their_end_keep_the_invariants_and_replay(data):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "journal.sqlite3"
         journal = Journal(path)
-        table = Table(journal, dice=SeededDice(1))
-        table.claim()
-        seats = tuple(PlayerSeat(n) for n in NAMES[:players])
-        outcome = table.execute(NewGame(game="death-show-tv", players=seats, options=options))
-        assert outcome.accepted, outcome.message
-        game_id = outcome.records[0].game_id
-        for _ in range(400):
-            state = table.state
-            if state.finished:
-                break
-            offers = _offers(state)
-            enabled = [(s, e) for s, e in offers if e.enabled]
-            disabled = [(s, e) for s, e in offers if not e.enabled and e.command is not None]
-            assert enabled, f"nothing enabled: {RULES.status(state)}"
-            for seat, entry in enabled:  # every enabled complete entry is accepted by decide
-                if entry.command is not None and entry.kind != "RollDice":
-                    RULES.decide(state, entry.command)
-            for seat, entry in disabled[:: max(1, len(disabled) // 5)]:  # a sample of the disabled: refused
-                try:
-                    RULES.decide(state, entry.command)
-                except CommandError:
-                    continue
-                raise AssertionError(f"{entry.label} was offered disabled ({entry.reason}) but decide accepts it")
-            pool = [pair for pair in enabled for _ in range(WEIGHTS.get(pair[1].kind, 8))]
-            seat, entry = data.draw(st.sampled_from(pool), label="entry")
-            if entry.kind == "RollDice":
-                request = RULES.pending_dice(state)
-                faces = st.integers(1, 6)
-                command = AnswerDice(roller=seat, values=tuple(data.draw(faces) for _ in range(request.count)))
-            elif entry.command is None:
-                command = _fill(data, state, seat, entry)
-            else:
-                command = entry.command
-            result = table.execute(command)
-            assert result.accepted, f"{command!r} from an enabled entry was refused: {result.message}"
-            _check(table.state, state)
-        assert table.state.finished, f"not over after 400 steps: {RULES.status(table.state)}"
-        live = table.state
-        journal.close()
+        try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
+            game_id, live = _play(data, journal, players, options)
+        finally:
+            journal.close()
         reopened = Journal(path)
         try:
             assert replay(reopened.events(game_id)).state == live
@@ -188,3 +177,48 @@ def test_random_legal_games_to_their_end_keep_the_invariants_and_replay(data):
             assert again.state == live
         finally:
             reopened.close()
+
+
+def _play(data, journal, players, options):
+    """One game on ``journal`` to its end: (its game id, the final state)."""
+    table = Table(journal, dice=SeededDice(1))
+    table.claim()
+    seats = tuple(PlayerSeat(n) for n in NAMES[:players])
+    outcome = table.execute(NewGame(game="death-show-tv", players=seats, options=options))
+    assert outcome.accepted, outcome.message
+    game_id = outcome.records[0].game_id
+    for steps in range(1, MAX_STEPS + 1):
+        state = table.state
+        if state.finished:
+            break
+        offers = _offers(state)
+        enabled = [(s, e) for s, e in offers if e.enabled]
+        disabled = [(s, e) for s, e in offers if not e.enabled and e.command is not None]
+        assert enabled, f"nothing enabled: {RULES.status(state)}"
+        for seat, entry in enabled:  # every enabled complete entry is accepted by decide
+            if entry.command is not None and entry.kind != "RollDice":
+                RULES.decide(state, entry.command)
+        for seat, entry in disabled[:: max(1, len(disabled) // 5)]:  # a sample of the disabled: refused
+            try:
+                RULES.decide(state, entry.command)
+            except CommandError:
+                continue
+            raise AssertionError(f"{entry.label} was offered disabled ({entry.reason}) but decide accepts it")
+        pool = [pair for pair in _steer(state, enabled, steps) for _ in range(WEIGHTS.get(pair[1].kind, 8))]
+        seat, entry = data.draw(st.sampled_from(pool), label="entry")
+        if entry.kind == "RollDice" and steps > LONG_GAME:  # the table's own dice: drawn faces could all be
+            command = entry.command  # Fumbles, and "if both players roll a Fumble, nothing happens" for ever
+        elif entry.kind == "RollDice":
+            request = RULES.pending_dice(state)
+            faces = st.integers(1, 6)
+            command = AnswerDice(roller=seat, values=tuple(data.draw(faces) for _ in range(request.count)))
+        elif entry.command is None:
+            command = _fill(data, state, seat, entry)
+        else:
+            command = entry.command
+        result = table.execute(command)
+        assert result.accepted, f"{command!r} from an enabled entry was refused: {result.message}"
+        assert table.state != state, f"{entry.label} ({command!r}) was enabled but changed nothing"
+        _check(table.state, state)
+    assert table.state.finished, f"not over after {MAX_STEPS} steps: {RULES.status(table.state)}"
+    return game_id, table.state
