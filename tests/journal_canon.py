@@ -2,9 +2,7 @@
 
 ``canonical(value)`` turns a game state (frozen dataclasses, tuples, dicts, sets, enums) into JSON data:
 a dataclass becomes ``{"__type__": class name, field: value, ...}`` with every field (``compare=False``
-ones too; one declared with ``metadata={"added_later": True}`` is left out while it holds its default,
-so a field added after a journal was recorded compares as the same state), a set a sorted list, a dict's
-keys strings. ``expected_of(session)`` is what
+ones too), a set a sorted list, a dict's keys strings. ``expected_of(session)`` is what
 ``tests/data/journals/record.py`` writes beside each recorded journal and
 ``tests/test_recorded_journals.py`` compares with today's replay.
 """
@@ -23,8 +21,6 @@ def canonical(value):
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {"__type__": type(value).__name__}
         for field in dataclasses.fields(value):
-            if field.metadata.get("added_later") and getattr(value, field.name) == field.default:
-                continue  # a field added after the journals were recorded, at its default: the same state
             out[field.name] = canonical(getattr(value, field.name))
         return out
     if isinstance(value, enum.Enum):

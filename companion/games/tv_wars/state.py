@@ -11,7 +11,7 @@ state is compared field by field, ``tests/test_recorded_journals.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.dice import RollOff
@@ -68,7 +68,7 @@ class TvWarsState:
     house_rules: HouseRules = HouseRules()
     #: The house rule reading 2.3's five Situation Comedies per length (option ``situation_comedies_per_length``;
     #: default five in all). Left out of a recorded state's comparison while at its default (it came later).
-    situation_comedies_per_length: bool = field(default=False, metadata={"added_later": True})
+    situation_comedies_per_length: bool = False
 
     @property
     def playing(self) -> bool:
