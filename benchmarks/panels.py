@@ -164,6 +164,8 @@ def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
 
     def measure() -> None:
         try:
+            if not app.hardware_ready.wait(30):  # opened just after the first frames (ui.app)
+                raise RuntimeError("the buttons and panels were not attached after the first frame")
             panels = controller.panels
             if not panels.wait_idle(30):
                 raise RuntimeError("the panels did not draw the resumed game")
@@ -244,8 +246,7 @@ def child(journal_path: Path, presses: int, gap: float, out: Path) -> None:
     try:
         app.run()
     finally:
-        controller.panels.close()
-        controller.buttons.close()
+        app.close_hardware()
         journal.close()
 
 

@@ -43,8 +43,14 @@ def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
+#: The companion's own subcommands. Parsing a command line that starts with one of them needs no game's
+#: subcommands, so the games' command-line modules are not imported (``companion run`` starts sooner: issue 17).
+BUILT_IN_COMMANDS = frozenset({"run", "games", "export", "replay", "bridge-sim", "selftest"})
+
+
+def build_parser(*, games: bool = True) -> argparse.ArgumentParser:
+    """The argument parser for every subcommand; without ``games``, only :data:`BUILT_IN_COMMANDS` (the games'
+    own subcommands, :func:`_add_game_subcommands`, are left out and their modules not imported)."""
     parser = argparse.ArgumentParser(prog="companion", description="Tabletop Companion: keeps the table honest.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -118,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each button (default 10)"
     )
 
-    _add_game_subcommands(sub)
+    if games:
+        _add_game_subcommands(sub)
     return parser
 
 
@@ -146,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         except CompanionError as error:
             print(f"companion: {error}", file=sys.stderr)
             return 1
-    args = build_parser().parse_args(argv)
+    args = build_parser(games=argv[:1] == [] or argv[0] not in BUILT_IN_COMMANDS).parse_args(argv)
     if getattr(args, "run", None) is not None:  # a game's own subcommand (a calculator): no config, no journal
         return args.run(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

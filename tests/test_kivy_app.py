@@ -430,12 +430,12 @@ def test_built_in_seats_take_each_game_s_default_names():
     """A config without [[players]] names its seats after the default game; another game gives them its own default
     names, whatever the game; seats the config names keep their names in every game."""
     from companion.config import default_config, parse_config
-    from companion.games import find_game
+    from companion.games import game_info
     from ui.home import seat_names
 
     config = default_config()
-    assert seat_names(config, find_game("tv-wars"), 2) == ["ABS", "CBA"]
-    assert seat_names(config, find_game("death-show-tv"), 3) == ["Kelpie", "Jhon", "Elena"]
-    assert seat_names(config, find_game("telly-time"), 4) == ["Arkady", "Virginia", "Kim", "Lou"]
+    assert seat_names(config, game_info("tv-wars"), 2) == ["ABS", "CBA"]
+    assert seat_names(config, game_info("death-show-tv"), 3) == ["Kelpie", "Jhon", "Elena"]
+    assert seat_names(config, game_info("telly-time"), 4) == ["Arkady", "Virginia", "Kim", "Lou"]
     named = parse_config({"players": [{"name": "Ann"}, {"name": "Bob"}]})
-    assert seat_names(named, find_game("death-show-tv"), 2) == ["Ann", "Bob"]
+    assert seat_names(named, game_info("death-show-tv"), 2) == ["Ann", "Bob"]

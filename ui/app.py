@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -56,6 +57,10 @@ __all__ = [
 
 log = logging.getLogger("companion.ui")
 
+#: Seconds after the first frame at the latest that the buttons, panels and readers are attached, should the
+#: second frame (:meth:`CompanionApp._ready`) never come.
+HARDWARE_AFTER_S = 1.0
+
 
 class CompanionApp(ExitGestureMixin, App):
     """The touchscreen app. ``simulate`` adds the emulated panels and keyboard buttons below it; the exit gesture is
@@ -71,9 +76,17 @@ class CompanionApp(ExitGestureMixin, App):
         notice: str = "",
         start_new: bool = False,
         resume: int | None = None,
+        open_hardware=None,
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
+        #: ``() -> (TableController.attach_hardware's keywords, problems)``, run just after the first frames
+        #: (:meth:`attach_hardware`); ``None`` once run, or when the controller was given its hardware already.
+        self._open_hardware = open_hardware
+        #: Set (from the main thread) once the buttons, panels and readers are attached: other threads wait on it.
+        self.hardware_ready = threading.Event()
+        if open_hardware is None:
+            self.hardware_ready.set()
         self.controller = controller
         controller.chosen_game = controller.config.game
         self.simulate = simulate
@@ -163,7 +176,46 @@ class CompanionApp(ExitGestureMixin, App):
         Window.unbind(on_flip=self._ready)
         session = self.controller.table.session
         notify("READY=1\nSTATUS=" + (f"game #{session.game_id} open" if session else "home screen"))
+        Window.bind(on_flip=self._second_frame)
         Clock.schedule_once(lambda dt: Window.canvas.ask_update(), 0)
+        # should no second frame come (nothing to redraw), the hardware is attached all the same
+        Clock.schedule_once(self.attach_hardware, HARDWARE_AFTER_S)
+
+    def _second_frame(self, window) -> None:
+        Window.unbind(on_flip=self._second_frame)
+        Clock.schedule_once(self.attach_hardware, 0)
+
+    def attach_hardware(self, *_) -> None:
+        """Open the buttons, panels and readers and hand them to the controller
+        (:meth:`TableController.attach_hardware`): run on the main thread once the first two frames are on the
+        screen (issue 17: the picture does not wait for gpiozero, luma.oled and pyserial to load, nor for the
+        panels' first frames to cross the I²C bus), or at once when asked. Runs once; a failure to open any of
+        them is said in the message bar (the touchscreen works without them) and never stops the kiosk."""
+        opener, self._open_hardware = self._open_hardware, None
+        if opener is None:
+            return
+        try:
+            hardware, problems = opener()
+        except Exception as error:  # nothing the hardware does may take the touchscreen down
+            log.exception("opening the buttons, panels and readers failed")
+            hardware, problems = {}, [f"Buttons, panels and readers are off: {error}"]
+        self.controller.attach_hardware(**hardware)
+        if problems:
+            self.controller.say(" · ".join(filter(None, [self.notice, *problems])), refused=True)
+        self.hardware_ready.set()
+
+    def close_hardware(self) -> None:
+        """Stop the readers, show the panels' exit screens and release the pins (each once; any not attached
+        is skipped)."""
+        controller = self.controller
+        self._open_hardware = None  # a stop before the first frame opens nothing
+        readers, panels, buttons = controller.readers, controller.panels, controller.buttons
+        if readers is not None:
+            readers.stop()
+        if panels is not None:
+            panels.close()
+        if buttons is not None:
+            buttons.close()
 
     def stop(self, *largs):
         self._leaving = True  # our own stop (exit gesture, SIGTERM, a driver) may close the window
@@ -176,20 +228,28 @@ class CompanionApp(ExitGestureMixin, App):
         self.stop()
 
     def _first_frame(self, window) -> None:
-        # benchmarks/run.py: note when the first frame reached the screen and the memory then, then quit
+        # benchmarks/run.py: note when the first frame reached the screen, then, once the hardware is attached
+        # (its memory counts), the memory, and quit
         Window.unbind(on_flip=self._first_frame)
         drawn = repr(time.time())
-        try:
-            with open("/proc/self/status") as status:
-                memory = " ".join(
-                    line.split(":")[0] + "=" + line.split()[1]
-                    for line in status
-                    if line.startswith(("VmRSS:", "VmHWM:"))
-                )
-        except OSError:
-            memory = ""
-        Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n")
-        Clock.schedule_once(lambda dt: self.stop(), 0)
+
+        def measure(dt) -> None:
+            if not self.hardware_ready.is_set():
+                Clock.schedule_once(measure, 0.05)
+                return
+            try:
+                with open("/proc/self/status") as status:
+                    memory = " ".join(
+                        line.split(":")[0] + "=" + line.split()[1]
+                        for line in status
+                        if line.startswith(("VmRSS:", "VmHWM:"))
+                    )
+            except OSError:
+                memory = ""
+            Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n")
+            self.stop()
+
+        Clock.schedule_once(measure, 0)
 
     def _update_panels(self, dt) -> None:
         panels = self.controller.panels
@@ -237,16 +297,6 @@ class CompanionApp(ExitGestureMixin, App):
             return False
         return self.controller.buttons.key_up(key_name(key, None))
 
-    def on_start(self) -> None:
-        if self.controller.readers is not None:
-            self.controller.readers.start()
-            self.controller._reader_status_changed()
-
     def on_stop(self) -> None:
         notify("STOPPING=1")
-        if self.controller.readers is not None:
-            self.controller.readers.stop()
-        if self.controller.panels is not None:
-            self.controller.panels.close()
-        if self.controller.buttons is not None:
-            self.controller.buttons.close()
+        self.close_hardware()

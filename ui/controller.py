@@ -24,7 +24,7 @@ from kivy.utils import get_color_from_hex
 
 from companion.commands import EndGame, NewGame, OpenGame, Redo, Undo
 from companion.config import Config
-from companion.games import find_game
+from companion.games import find_game, game_info
 from companion.history import HistoryWindow
 from companion.table import Outcome, Table
 from companion.words import format_dollars
@@ -85,17 +85,15 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         **kwargs,
     ) -> None:
         super().__init__(**kwargs)
-        self.table, self.config, self.buttons, self.panels = table, config, buttons, panels
+        self.table, self.config = table, config
+        self.buttons = self.panels = self.readers = None  # attach_hardware, at once or after the first frame
         self.touch_problem = f"Touch unavailable: {touch_problem}" if touch_problem else ""
         self._button_inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._new_game_armed_until = 0.0
-        self.readers, self.tray, self.tiles = readers, tray, tiles
+        self.tray, self.tiles = tray, tiles
         self._extras: dict[str, TableExtras] = {}  # per game, made when first used (ui.extras)
         self._key_help_for: tuple | None = None
         self._panel_trouble_seen, self._panel_trouble_said = 0, ""
-        if readers is not None:  # reader threads report status and tiles; hand them to the main thread
-            readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
-            readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
         self.built_in_dice = config.dice_mode == "built-in"
         self.screens: Any = None  # the ScreenManager, set by the app when it builds the window
         self._history: HistoryWindow | None = None  # the history screen's rows, only while it is shown
@@ -103,8 +101,30 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         self._refresh = Clock.create_trigger(lambda dt: self.refresh(), -1)
         self._wake = wake_trigger(self.drain)  # any thread: apply what the buttons posted, now
         table.subscribe(self._heard)
+        if buttons is not None or panels is not None or readers is not None:
+            self._connect(buttons, panels, readers)
+
+    def _connect(self, buttons, panels, readers) -> None:
+        self.buttons, self.panels, self.readers = buttons, panels, readers
+        if readers is not None:  # reader threads report status and tiles; hand them to the main thread
+            readers.on_status = lambda status: Clock.schedule_once(lambda dt: self._reader_status_changed())
+            readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
         if buttons is not None:  # a held peek button (config long = "peek"): display only, on the UI thread
             buttons.on_peek = lambda seat, player, held: Clock.schedule_once(lambda dt: self.peek(seat, player, held))
+
+    def attach_hardware(self, *, buttons=None, panels=None, readers=None) -> None:
+        """Take the seat buttons (:class:`hardware.buttons.ButtonBoard`), the player panels
+        (:class:`hardware.panels.PanelBank`) and the readers (:class:`firmware_bridge.service.ReaderService`,
+        started here) once they are open, on the main thread. The kiosk opens them just after its first frame
+        (:meth:`ui.app.CompanionApp.attach_hardware`, issue 17), so the screen comes up without waiting for
+        gpiozero, luma and pyserial; until then each is ``None``, as when it cannot be opened at all. Their
+        views, key help and the Home screen's panel text follow at once (:meth:`refresh`)."""
+        self._connect(buttons, panels, readers)
+        self._key_help_for = None
+        if readers is not None:
+            readers.start()
+            self._reader_status_changed()
+        self.refresh()
 
     def post(self, command) -> None:
         """Queue a command for the table (applied on the next clock tick)."""
@@ -303,15 +323,16 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
             return
         table = self.table
         self.buttons.seat_players([p.name for p in view.players] if view else [])
-        rules = table.session.rules if table.session else find_game(self.chosen_game or self.config.game)
+        # on Home, the chosen game's facts only: its rules are imported when a game starts (issue 17)
+        info = table.session.rules.info if table.session else game_info(self.chosen_game or self.config.game)
         names = (
             [p.name for p in view.players]
             if view
-            else seat_names(self.config, rules, min(len(self.config.seats), rules.info.max_players))
+            else seat_names(self.config, info, min(len(self.config.seats), info.max_players))
         )
-        if (rules.info.name, names) != self._key_help_for:  # only when the game or its seats change
-            self._key_help_for = (rules.info.name, names)
-            self.buttons.use_game(rules.info.buttons)
+        if (info.name, names) != self._key_help_for:  # only when the game or its seats change
+            self._key_help_for = (info.name, names)
+            self.buttons.use_game(info.buttons)
             self.key_help = "  ·  ".join(self.buttons.key_help(names) + [f"Dice tray {SIMULATED_TRAY_KEY}"])
 
     def _refresh_board(self, session, view) -> None:

@@ -10,7 +10,8 @@ from kivy.metrics import dp
 
 from companion.commands import NewGame, OpenGame, PlayerSeat
 from companion.config import BUILT_IN_SEAT_NAMES, Config
-from companion.games import find_game, game_names, game_title
+from companion.game import GameInfo
+from companion.games import game_info, game_names, game_title
 from ui.controller_part import ControllerPart
 from ui.widgets import GameChoice
 
@@ -28,9 +29,9 @@ class HomeMixin(ControllerPart):
         return (unfinished or games or [None])[0]
 
     def _home_new_game_text(self) -> str:
-        rules = find_game(self.config.game)
-        count = min(len(self.config.seats), rules.info.max_players)
-        return f"new {rules.info.title} game, {count} {rules.info.player_word}"
+        info = game_info(self.config.game)  # the Home screen imports no game's rules (issue 17: lean start)
+        count = min(len(self.config.seats), info.max_players)
+        return f"new {info.title} game, {count} {info.player_word}"
 
     def home_button(self, action: str) -> None:
         """A table button pressed on the Home screen: ``undo`` resumes the last game (:meth:`_last_game`),
@@ -46,9 +47,8 @@ class HomeMixin(ControllerPart):
             return
         if time.monotonic() < self._new_game_armed_until:
             self._new_game_armed_until = 0.0
-            rules = find_game(self.config.game)
             self.chosen_game = self.config.game
-            self.new_game(min(len(self.config.seats), rules.info.max_players))
+            self.new_game(min(len(self.config.seats), game_info(self.config.game).max_players))
             return
         self._new_game_armed_until = time.monotonic() + NEW_GAME_CONFIRM
         self._tell_table(f"Press Redo again to start a {self._home_new_game_text()}")
@@ -86,7 +86,7 @@ class HomeMixin(ControllerPart):
         """Start a new game of the chosen game (``chosen_game``) with the first ``count`` seats. The config's
         house rules apply to the configured game only; another game starts with its own defaults."""
         game = self.chosen_game or self.config.game
-        names = seat_names(self.config, find_game(game), count)
+        names = seat_names(self.config, game_info(game), count)
         seats = tuple(PlayerSeat(name, s.colour) for name, s in zip(names, self.config.seats))
         options = dict(self.config.house_rules) if game == self.config.game else {}
         self.post(NewGame(game=game, players=seats, options=options))
@@ -107,11 +107,11 @@ class HomeMixin(ControllerPart):
     def _refresh_home(self) -> None:
         """Redraw the Home screen: the game picker, the New game buttons, the saved games and the hint."""
         home = self.screens.get_screen("home")
-        rules = find_game(self.chosen_game or self.config.game)
-        home.game_title = rules.info.title
-        self._show_game_picker(home.ids.game_picker, rules.info.name)
+        info = game_info(self.chosen_game or self.config.game)  # its rules are imported when a game starts
+        home.game_title = info.title
+        self._show_game_picker(home.ids.game_picker, info.name)
         if not home.ids.new_game_box.children:
-            self._show_new_game_buttons(home.ids.new_game_box, rules)
+            self._show_new_game_buttons(home.ids.new_game_box, info)
         self._show_saved_games(home.ids.games_box)
         hint = []
         if self.buttons is not None:
@@ -133,14 +133,14 @@ class HomeMixin(ControllerPart):
         for button in picker.children:
             button.state = "down" if button.game == chosen else "normal"
 
-    def _show_new_game_buttons(self, box, rules) -> None:
-        """One New game button per player count the game and the seats allow, with the seats' names for it."""
+    def _show_new_game_buttons(self, box, info: GameInfo) -> None:
+        """One New game button per player count the game (``info``) and the seats allow, with the seats' names."""
         from kivy.factory import Factory
 
-        word = rules.info.player_word
-        counts = range(rules.info.min_players, min(rules.info.max_players, len(self.config.seats)) + 1)
+        word = info.player_word
+        counts = range(info.min_players, min(info.max_players, len(self.config.seats)) + 1)
         for count in counts:
-            names = " · ".join(seat_names(self.config, rules, count))
+            names = " · ".join(seat_names(self.config, info, count))
             room = 800 / max(3, len(counts)) / 9  # characters a name line holds at 15sp
             small = "15sp" if len(names) <= room else "12sp"
             noun = word[:-1] if count == 1 and word.endswith("s") else word  # "1 player"
@@ -170,12 +170,12 @@ class HomeMixin(ControllerPart):
             box.add_widget(Factory.BarLabel(text="No saved games yet.", size_hint_y=None, height=dp(40)))
 
 
-def seat_names(config: Config, rules, count: int) -> list[str]:
-    """The names of the first ``count`` seats for a game of ``rules``: the config's own names, except that the
+def seat_names(config: Config, info: GameInfo, count: int) -> list[str]:
+    """The names of the first ``count`` seats for a game (its ``info``): the config's own names, except that the
     built-in seats (:data:`companion.config.BUILT_IN_SEAT_NAMES`, a config without ``[[players]]``) take the game's
     own ``default_names`` when it has enough of them."""
     names = [seat.name for seat in config.seats[:count]]
-    defaults = tuple(rules.info.default_names)
+    defaults = tuple(info.default_names)
     if tuple(names) == BUILT_IN_SEAT_NAMES[:count] and len(defaults) >= count:
         return list(defaults[:count])
     return names

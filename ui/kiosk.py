@@ -82,10 +82,7 @@ def run(
         # a clean stop is a safe point too: the backup thread writes it, and Journal.close() (in the CLI)
         # lets it finish
         app.controller.table.journal.backup_soon()
-        app.controller.readers.stop()
-        app.controller.panels.close()
-        if app.controller.buttons is not None:
-            app.controller.buttons.close()
+        app.close_hardware()
         if hardware_lock is not None:
             hardware_lock.release()
     return EXIT_LEFT_KIOSK if app.left_kiosk else 0
@@ -159,45 +156,60 @@ def build_app(
     from companion.table import Table
     from companion.tiles import TileRegistry
     from firmware_bridge.dice_match import RollTray
-    from firmware_bridge.reader import ReaderSpec
-    from firmware_bridge.service import ReaderService
-    from hardware.panels import PanelBank
     from ui.app import CompanionApp, TableController
 
-    specs = [
-        ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source)  # ConfigError before GPIO
-        for index, spec in enumerate(config.readers)
-    ]
+    specs = _reader_specs(config)  # a ConfigError before any window opens
     if simulate and config.panel_driver != "emulated" and panel_bus is None:
         log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels", config.panel_driver)
     table = Table(journal, dice=SeededDice(config.dice_seed))
     notices = [notice] if notice else []
     if touch_problem:
         notices.append(f"Touch unavailable: {touch_problem}")
-    controllers: list = []  # the buttons post through the controller (built below): Home navigation
-
-    def post_button(command) -> None:
-        if controllers:
-            controllers[0].post_button(command)
-        else:
-            table.post(command)
-
-    buttons = _open_buttons(config, table, post_button, simulate, notices)
-    devices = _open_panel_devices(config, simulate, panel_bus, notices)
     dice_port = DiceReaderPort()
     controller = TableController(
         table,
         config,
-        buttons=buttons,
-        panels=PanelBank(devices=devices),
-        readers=ReaderService(specs, dice_port=dice_port, simulate_dice=simulate),  # desktop: a simulated reader
         tray=RollTray(dice_port),
         tiles=_tile_registry(journal, TileRegistry),
         touch_problem=touch_problem,
     )
-    controllers.append(controller)
-    notice = " · ".join(filter(None, notices))
-    return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
+
+    def open_hardware() -> tuple[dict, list[str]]:
+        """The buttons, panels and readers (:meth:`TableController.attach_hardware`'s keywords) and what could
+        not be opened; called by the app on its main thread just after the first frame."""
+        from firmware_bridge.service import ReaderService
+        from hardware.panels import PanelBank
+
+        problems: list[str] = []
+        hardware = {
+            # the buttons post through the controller: on Home the table buttons navigate
+            "buttons": _open_buttons(config, table, controller.post_button, simulate, problems),
+            "panels": PanelBank(devices=_open_panel_devices(config, simulate, panel_bus, problems)),
+            # on a desktop, a simulated dice reader too
+            "readers": ReaderService(specs, dice_port=dice_port, simulate_dice=simulate),
+        }
+        return hardware, problems
+
+    return CompanionApp(
+        controller,
+        simulate=simulate,
+        notice=" · ".join(notices),
+        start_new=start_new,
+        resume=resume,
+        open_hardware=open_hardware,
+    )
+
+
+def _reader_specs(config: Config) -> list:
+    """The configured readers (:class:`firmware_bridge.reader.ReaderSpec`); raises ConfigError for a broken one.
+    Without readers, nothing of the serial bridge is imported before the first frame."""
+    if not config.readers:
+        return []
+    from firmware_bridge.reader import ReaderSpec
+
+    return [
+        ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source) for index, spec in enumerate(config.readers)
+    ]
 
 
 def _configure_kivy(simulate: bool, touch) -> str:

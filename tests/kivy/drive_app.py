@@ -269,18 +269,23 @@ elif "--dead-panel" in sys.argv:  # CBA's panel (the 2nd) stops answering mid-ga
     controller.bind(message=lambda _, text: said.append(text))
     down = set()
     tries = []  # when the 2nd panel was tried while it was not answering (the panel bank's retries)
-    second = controller.panels.devices[1]
 
-    def flaky(image, draw=second.display):
-        if down:
-            tries.append(image)
-            raise OSError(121, "Remote I/O error")
-        draw(image)
+    def cable() -> None:
+        """The 2nd panel's device fails to draw while ``down`` (the panels are attached when the steps begin)."""
+        second = controller.panels.devices[1]
 
-    second.display = flaky
+        def flaky(image, draw=second.display):
+            if down:
+                tries.append(image)
+                raise OSError(121, "Remote I/O error")
+            draw(image)
+
+        second.display = flaky
+
     mark = {}
 
     steps = [
+        cable,
         lambda: tap_text("2 networks"),
         lambda: down.add(1),
         lambda: controller.panels.flash(1, "Cable test", seconds=120),  # something new to draw

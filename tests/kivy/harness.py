@@ -367,12 +367,13 @@ class Driver:
         seat, button = self.button_on_key(name)
         who = "table" if seat is None else self.config.seats[seat].name
         label = f"key {name} ({who} {button.action})"
-        buttons = self.controller.buttons
-        detector = buttons.detectors.get(button.pin) if buttons is not None and button.pin is not None else None
         mark: dict = {}
 
-        def down() -> None:
+        def down() -> None:  # the buttons are attached by now (the runner waits for it): look for the pin's detector
+            buttons = self.controller.buttons
+            detector = buttons.detectors.get(button.pin) if buttons is not None and button.pin is not None else None
             mark.update(
+                detector=detector,
                 heard=len(self.heard),
                 presses=detector.presses if detector else 0,
                 releases=detector.releases if detector else 0,
@@ -380,13 +381,17 @@ class Driver:
             key_down(name)
 
         def pressed() -> None:
-            until(lambda: detector.presses > mark["presses"], f"the debounced press of {label}")
+            detector = mark["detector"]
+            if detector is not None:
+                until(lambda: detector.presses > mark["presses"], f"the debounced press of {label}")
 
         def up() -> None:
             key_up(name)
 
         def released() -> None:
-            until(lambda: detector.releases > mark["releases"], f"the debounced release of {label}")
+            detector = mark["detector"]
+            if detector is not None:
+                until(lambda: detector.releases > mark["releases"], f"the debounced release of {label}")
 
         def told() -> None:
             until(
@@ -394,8 +399,7 @@ class Driver:
                 lambda: f"the table to tell the outcome of {label} (message: {self.controller.message!r})",
             )
 
-        steps = [down, pressed, up, released] if detector is not None else [down, up]
-        return steps + ([told] if heard else [])
+        return [down, pressed, up, released] + ([told] if heard else [])
 
     def write_result(self) -> None:
         """Write ``result`` to ``OUT_DIR/result.json`` (done at the end; a step may do it earlier too)."""
@@ -418,6 +422,8 @@ class Driver:
 
         def not_ready() -> str:
             """What the window still has to do before a step may look at it or tap it ("" if nothing)."""
+            if not self.app.hardware_ready.is_set():  # opened just after the first frames (ui.app)
+                return "the buttons, panels and readers to be attached after the first frame"
             if any(isinstance(w, ModalView) and not w._is_open for w in Window.children):
                 return "the closing dialog to leave the window"
             pending = unsettled()
