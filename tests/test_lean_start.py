@@ -111,10 +111,34 @@ def test_the_kiosk_loads_only_the_open_games_board_and_layout(tmp_path, game):
     assert step["game"] == game and step["screen"] == "dashboard"
     board_kv = f"games/{BOARD_MODULES[game].split('.')[2]}/board.kv"
     assert [kv for kv in step["kv"] if kv.startswith("games/")] == [board_kv]
-    assert {"kv/common.kv", "kv/home.kv", "kv/dashboard.kv", "kv/history.kv", "kv/dialogs.kv"} <= set(step["kv"])
+    assert {"kv/common.kv", "kv/home.kv", "kv/dashboard.kv", "kv/dialogs.kv"} <= set(step["kv"])
+    assert "kv/history.kv" not in step["kv"]  # the history screen is made (and its layout loaded) when first shown
     assert BOARD_MODULES[game] in step["modules"]
     package = BOARD_MODULES[game].rpartition(".")[0]  # ui.games.<game>: its light __init__ is found for every game
     others = [
         m for m in step["modules"] if m.startswith("ui.games.") and not m.startswith(package) and m.count(".") > 2
     ]
     assert others == [] and _others(game, step["modules"]) == []
+
+
+#: What the kiosk opens just after its first frames (ui.app.CompanionApp.attach_hardware), not before.
+HARDWARE_MODULES = ("gpiozero", "luma.core", "serial", "hardware.buttons", "hardware.panels", "firmware_bridge.service")
+
+
+@pytest.mark.kivy
+def test_the_home_screen_comes_up_before_any_games_rules_or_the_hardware_are_loaded(tmp_path):
+    """Issue 17, lean start: on an empty journal the first frame is the Home screen, drawn from the games'
+    ``info`` alone (no game's rules imported) and before gpiozero, luma.oled and pyserial are imported; the buttons,
+    panels and the simulated reader are attached right after, and the panels then show Home's text."""
+    data_dir, out_dir = tmp_path / "data", tmp_path / "out"
+    data_dir.mkdir()
+    result = run_driver("drive_lean.py", data_dir, out_dir, "tv-wars", "--home", timeout=180)
+    first, attached = result["first_frame"], steps_by_label(result)["attached"]
+    assert first["screen"] == "home" and attached["screen"] == "home"
+    assert [m for m in first["modules"] if m.startswith(HARDWARE_MODULES)] == []
+    rules = [m for m in first["modules"] for p in GAME_PACKAGES.values() if m.startswith(p + ".") and m != p + ".info"]
+    assert rules == []
+    assert {"gpiozero", "hardware.buttons", "hardware.panels", "firmware_bridge.service"} <= set(attached["modules"])
+    assert "kv/dashboard.kv" not in first["kv"] and "kv/history.kv" not in first["kv"]
+    assert attached["buttons"] and attached["panels"] == 4 and attached["reader_status"]
+    assert attached["panels_lit"] == [True] * 4  # Home's text ("Redo twice: new game") on every panel

@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.commands import OpenGame
 from companion.sdnotify import notify, watchdog_interval
-from ui.boards import kv_files, screen_kv_files
+from ui.boards import LATER_SCREEN_LAYOUTS, kv_files, screen_kv_file, screen_kv_files
 from ui.controller import PANELS_FIRST, TableController, wake_trigger
 from ui.dialogs import ConfirmPopup, DicePopup, MessagePopup, PinPopup
 from ui.exit_gesture import EXIT_HOLD, PIN_LOCKOUT, PIN_TRIES, ExitGestureMixin
@@ -60,6 +60,30 @@ log = logging.getLogger("companion.ui")
 #: Seconds after the first frame at the latest that the buttons, panels and readers are attached, should the
 #: second frame (:meth:`CompanionApp._ready`) never come.
 HARDWARE_AFTER_S = 1.0
+
+
+class LazyScreens(ScreenManager):
+    """A :class:`ScreenManager` that makes a screen, loading its layout first, the first time it is asked for
+    (``get_screen``, or made current): the dashboard and the history cost nothing until shown (issue 17).
+
+    ``factories``: screen name → the :class:`Screen` class, whose ``.kv`` layout is
+    :func:`ui.boards.screen_kv_file` of that name."""
+
+    def __init__(self, factories: dict, **kwargs) -> None:
+        self._factories = dict(factories)
+        super().__init__(**kwargs)
+
+    def get_screen(self, name):
+        factory = self._factories.pop(name, None)
+        if factory is not None:
+            layout = str(screen_kv_file(name))
+            if layout not in Builder.files:
+                Builder.load_file(layout)
+            self.add_widget(factory(name=name))
+        return super().get_screen(name)
+
+    def has_screen(self, name) -> bool:
+        return name in self._factories or super().has_screen(name)
 
 
 class CompanionApp(ExitGestureMixin, App):
@@ -98,9 +122,8 @@ class CompanionApp(ExitGestureMixin, App):
 
     def build(self):
         self._load_layouts()
-        screens = ScreenManager(transition=NoTransition())
-        for screen in (HomeScreen(), DashboardScreen(), HistoryScreen()):
-            screens.add_widget(screen)
+        screens = LazyScreens({"dashboard": DashboardScreen, "history": HistoryScreen}, transition=NoTransition())
+        screens.add_widget(HomeScreen())
         self.controller.screens = screens
         screens.bind(current=self.controller.screen_changed)  # history rows built on showing, dropped on leaving
         root = BoxLayout(orientation="vertical")
@@ -133,7 +156,8 @@ class CompanionApp(ExitGestureMixin, App):
             if not path.is_file():  # a broken install: say which file, instead of drawing boards without ids
                 raise FileNotFoundError(f"the companion's layout {path} is missing: reinstall the package")
         for path in screen_kv_files():
-            Builder.load_file(str(path))
+            if path.stem not in LATER_SCREEN_LAYOUTS:
+                Builder.load_file(str(path))
 
     def _simulator_strip(self) -> SimulatorStrip:
         """The emulated panels (redrawn 20 times a second when they changed) and the key help."""

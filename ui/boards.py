@@ -23,9 +23,19 @@ KV_DIR = Path(__file__).parent / "kv"
 SCREEN_LAYOUTS = ("common", "home", "dashboard", "history", "dialogs", "simulator")
 
 
+#: The screens whose layouts are loaded when the screen is first shown, not at start-up (issue 17: lean start).
+LATER_SCREEN_LAYOUTS = ("dashboard", "history")
+
+
 def screen_kv_files() -> list[Path]:
-    """The ``.kv`` layouts the app loads at start-up, in order: its own screens'."""
+    """The ``.kv`` layouts of the app's own screens, in order (those in :data:`LATER_SCREEN_LAYOUTS` are loaded
+    when their screen is first made, :func:`screen_kv_file`; the rest at start-up)."""
     return [KV_DIR / f"{name}.kv" for name in SCREEN_LAYOUTS]
+
+
+def screen_kv_file(name: str) -> Path:
+    """The ``.kv`` layout of the app's screen or part ``name`` (``"dashboard"``)."""
+    return KV_DIR / f"{name}.kv"
 
 
 def board_target(game: str) -> str:

@@ -33,12 +33,14 @@ class HistoryMixin(ControllerPart):
         if self.screens is None:
             return
         session = self.table.session
-        entries = self.screens.get_screen("history").ids.entries
         if self.screens.current != "history" or session is None:
-            if self._history is not None or entries.data:
-                self._history = None
-                entries.data = []
+            if "history" in self.screens.screen_names:  # a history never shown is not even made (ui.app.LazyScreens)
+                entries = self.screens.get_screen("history").ids.entries
+                if self._history is not None or entries.data:
+                    self._history = None
+                    entries.data = []
             return
+        entries = self.screens.get_screen("history").ids.entries
         if self._history is None or self._history.session is not session:
             self._history = HistoryWindow(session)
         elif not self._history.sync():
