@@ -48,8 +48,8 @@ def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
 BUILT_IN_COMMANDS = frozenset({"run", "games", "export", "replay", "bridge-sim", "selftest"})
 
 
-def build_parser(*, games: bool = True) -> argparse.ArgumentParser:
-    """The argument parser for every subcommand; without ``games``, only :data:`BUILT_IN_COMMANDS` (the games'
+def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
+    """The argument parser for every subcommand; without ``with_games``, only :data:`BUILT_IN_COMMANDS` (the games'
     own subcommands, :func:`_add_game_subcommands`, are left out and their modules not imported)."""
     parser = argparse.ArgumentParser(prog="companion", description="Tabletop Companion: keeps the table honest.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -124,7 +124,7 @@ def build_parser(*, games: bool = True) -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each button (default 10)"
     )
 
-    if games:
+    if with_games:
         _add_game_subcommands(sub)
     return parser
 
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         except CompanionError as error:
             print(f"companion: {error}", file=sys.stderr)
             return 1
-    args = build_parser(games=argv[:1] == [] or argv[0] not in BUILT_IN_COMMANDS).parse_args(argv)
+    args = build_parser(with_games=argv[:1] == [] or argv[0] not in BUILT_IN_COMMANDS).parse_args(argv)
     if getattr(args, "run", None) is not None:  # a game's own subcommand (a calculator): no config, no journal
         return args.run(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

@@ -366,10 +366,16 @@ def test_the_app_tells_systemd_ready_pings_the_watchdog_and_stops_on_sigterm(tmp
     )
     try:
         messages = []
-        while not any(m.startswith("READY=1") for m in messages) or "WATCHDOG=1" not in messages:
+        attached = "STATUS=home screen; buttons, panels and readers attached"  # just after the first frames
+        while (
+            not any(m.startswith("READY=1") for m in messages)
+            or "WATCHDOG=1" not in messages
+            or attached not in messages
+        ):
             messages.append(server.recv(256).decode())
         ready = next(m for m in messages if m.startswith("READY=1"))
         assert "STATUS=home screen" in ready  # a fresh data directory: no game yet
+        assert messages.index(ready) < messages.index(attached)  # READY with the first frame, before the hardware
         process.send_signal(signal.SIGTERM)
         while "STOPPING=1" not in messages:
             messages.append(server.recv(256).decode())

@@ -142,3 +142,29 @@ def test_the_home_screen_comes_up_before_any_games_rules_or_the_hardware_are_loa
     assert "kv/dashboard.kv" not in first["kv"] and "kv/history.kv" not in first["kv"]
     assert attached["buttons"] and attached["panels"] == 4 and attached["reader_status"]
     assert attached["panels_lit"] == [True] * 4  # Home's text ("Redo twice: new game") on every panel
+
+
+_LIST = r"""
+import sys
+from companion.cli import main
+code = main(["games", "list", "--data-dir", sys.argv[1]])
+print("MODULES", sorted(m for m in sys.modules if m.startswith("companion.games.")))
+sys.exit(code)
+"""
+
+
+def test_the_companions_own_commands_import_no_games_command_line_and_a_games_own_command_still_parses(tmp_path):
+    """Issue 17: ``companion run`` (like every built-in command) builds its parser without the games' own
+    subcommands, so no game's command-line module (or its rules) is imported; a game's own command (TV Wars'
+    ``ratings-war``) is still found through the registry."""
+    completed = subprocess.run(
+        [sys.executable, "-c", _LIST, str(tmp_path)], capture_output=True, text=True, cwd=str(tmp_path), timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    modules = completed.stdout.split("MODULES", 1)[1]
+    assert "cli" not in modules and "tv_wars.rules" not in modules, modules
+    from companion.cli import build_parser
+
+    assert build_parser().parse_args(["ratings-war", "x.toml"]).command == "ratings-war"
+    with pytest.raises(SystemExit):  # without the games, the game's command is unknown
+        build_parser(with_games=False).parse_args(["ratings-war", "x.toml"])

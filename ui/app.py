@@ -60,6 +60,8 @@ log = logging.getLogger("companion.ui")
 #: Seconds after the first frame at the latest that the buttons, panels and readers are attached, should the
 #: second frame (:meth:`CompanionApp._ready`) never come.
 HARDWARE_AFTER_S = 1.0
+#: What the service's status adds once they are (``STATUS=game #3 open; buttons, panels and readers attached``).
+HARDWARE_ATTACHED = "buttons, panels and readers attached"
 
 
 class LazyScreens(ScreenManager):
@@ -199,7 +201,8 @@ class CompanionApp(ExitGestureMixin, App):
         One more frame, drawn into the new surface, shows it."""
         Window.unbind(on_flip=self._ready)
         session = self.controller.table.session
-        notify("READY=1\nSTATUS=" + (f"game #{session.game_id} open" if session else "home screen"))
+        self._status = f"game #{session.game_id} open" if session else "home screen"
+        notify("READY=1\nSTATUS=" + self._status)
         Window.bind(on_flip=self._second_frame)
         Clock.schedule_once(lambda dt: Window.canvas.ask_update(), 0)
         # should no second frame come (nothing to redraw), the hardware is attached all the same
@@ -226,6 +229,9 @@ class CompanionApp(ExitGestureMixin, App):
         self.controller.attach_hardware(**hardware)
         if problems:
             self.controller.say(" · ".join(filter(None, [self.notice, *problems])), refused=True)
+        # systemd's status (systemctl status) says when the buttons work: READY came with the first frame
+        status = getattr(self, "_status", "")
+        notify(f"STATUS={status}{'; ' if status else ''}{HARDWARE_ATTACHED}" + (" (with problems)" if problems else ""))
         self.hardware_ready.set()
 
     def close_hardware(self) -> None:

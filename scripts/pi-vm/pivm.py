@@ -400,16 +400,25 @@ class Run:
         self.cmdline = cmdline
 
     # -- helpers on the running kiosk ---------------------------------------------------------------------------
-    def kiosk_up(self, timeout: float, want_game: bool | None = None) -> dict:
+    def kiosk_up(self, timeout: float, want_game: bool | None = None, want_hardware: bool = False) -> dict:
+        """The unit's state once it is active and READY (on an open game, with ``want_game``; with ``want_hardware``,
+        once its status says the buttons, panels and readers are attached: the kiosk opens them just after its
+        first frames, after READY)."""
+
         def probe():
             state = self.vm.unit_state()
             if state.get("ActiveState") != "active" or state.get("SubState") != "running":
                 return {} if state.get("ActiveState") != "failed" else self._failed(state)
             if want_game and "game #" not in state.get("StatusText", ""):
                 return {}
+            if want_hardware and "readers attached" not in state.get("StatusText", ""):
+                return {}
             return state
 
-        return self.wait_for(f"{UNIT} active and READY" + (" on an open game" if want_game else ""), probe, timeout)
+        what = " on an open game" if want_game else ""
+        return self.wait_for(
+            f"{UNIT} active and READY{what}" + (", hardware attached" if want_hardware else ""), probe, timeout
+        )
 
     def _failed(self, state):
         raise Failure(f"{UNIT} failed: {state.get('Result')} (see journal)")
@@ -529,6 +538,14 @@ class Run:
         self.check("the unit's sandbox is the shipped one (systemctl show)", not wrong, str(wrong), fatal=False)
         same = vm.ssh_rc(f"cmp /etc/systemd/system/{UNIT} /home/pi/tabletop-companion/systemd/{UNIT}") == 0
         self.check("the installed unit file is the repository's", same, fatal=False)
+        attached = self.kiosk_up(self.args.boot_timeout, want_hardware=True)  # just after the first frames
+        self.log(f"buttons, panels and readers attached {time.monotonic() - t:.0f} s after power-on")
+        self.check(
+            "the status says the hardware is attached, without problems",
+            "problems" not in attached.get("StatusText", ""),
+            attached.get("StatusText", ""),
+            fatal=False,
+        )
         log = vm.ssh(f"journalctl -b -u {UNIT} --no-pager -o cat")
         model = "Raspberry Pi 5 Model B Rev 1.0" if self.args.pi5 else "Raspberry Pi 4 Model B Rev 1.4"
         self.check(
@@ -660,6 +677,7 @@ class Run:
     # -- power cuts ----------------------------------------------------------------------------------------------
     def power_cut(self, how: str) -> None:
         vm = self.vm
+        self.kiosk_up(self.args.boot_timeout, want_hardware=True)  # the buttons are open (after the first frames)
         name, pin = self.next_roller()
         result = self.press(pin)
         new = result.get("new", [])

@@ -92,7 +92,10 @@ def poll(condition, what: str, then) -> None:
 
 
 def panel_shows_the_game() -> bool:
-    """The dashboard is up and ABS's panel shows ABS's view (the Home screen's words on it are gone)."""
+    """The panels are attached (just after the first frames), the dashboard is up and ABS's panel shows ABS's
+    view (the Home screen's words on it are gone)."""
+    if not driver.app.hardware_ready.is_set():
+        return False
     if controller.screens.current != "dashboard" or not controller.panels.wait_idle(timeout=0.02):
         return False
     _, frames = controller.panels.frames()
