@@ -259,10 +259,24 @@ def test_6_a_ratings_war_through_the_board_lineups_lock_reveal_grid_dice(played)
     assert steps["war locked"]["actions"] == ["Reveal the line-ups"]
     assert result["lineup_panels"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}
     assert result["lineup_gated"] == {"ABS": True, "CBA": True, "PBC": True, "NBS": True}  # look away first
-    assert result["private_refusal"] == ["Refused: ABS's entry is not accepted; the reason is on ABS's own panel", True]
+    # Check is a dry run: the reason in the dialog, nothing on the shared bar, nothing journaled (issue 18)
+    problem, message, refused = result["private_refusal"]
+    assert problem.startswith("Not legal yet:") and "6.1" in problem
+    assert not refused and "half-hours" not in message  # the shared bar still says the last move
+    assert result["events_after_check"] == result["events_before_check"]
+    assert result["after_fix"][0] == "" and result["after_fix"][1].startswith("Legal: 8:00-11:00 filled")
+    records_by_network = {}
+    for p in events(records, "starting_programming"):
+        records_by_network.setdefault(p["network"], []).extend(p["tiles"])
     for network in ("ABS", "CBA", "PBC", "NBS"):
+        # behind the gate the owner sees its tiles' values, labelled as on its own panel ("P3 A50", 9.1)
+        labels = result["lineup_labels"][network]
+        held = [t for t in records_by_network[network] if t["kind"] == "program" and t["id"] in labels]
+        assert held, network
+        for tile in held:
+            assert labels[tile["id"]].startswith(f"{tile['id']} ") and f"{tile['rating']} RP" in labels[tile["id"]]
         joined = "\n".join(result["texts"][f"lineup {network}"])
-        assert not re.search(r"\b\d+ RP\b", joined) and "Special" not in joined, network
+        assert re.search(r"\b\d+ RP\b", joined), network
     assert [p["network"] for p in events(records, "ratings_war_lineup_locked")] == ["ABS", "CBA", "PBC", "NBS"]
     assert events(records, "ratings_war_revealed") and events(records, "ratings_war_ended")
     assert steps["war over"]["actions"][-1] == "Last war's grid"

@@ -176,13 +176,23 @@ def lineup(network):
         tap_text(f"I am {network}", popup())
 
     def check_empty():
-        """An empty line-up is illegal (6.1): its refusal goes to the network's panel, not the shared bar."""
+        """An empty line-up is illegal (6.1): Check says why in the dialog (only ABS looks), journals nothing."""
         if network == "ABS":
+            result["events_before_check"] = len(controller.table.session.line)
             tap_text("Check", popup())
 
     def record_refusal():
         if network == "ABS":
-            result["private_refusal"] = [controller.message, controller.message_refused]
+            result["private_refusal"] = [popup().problem, controller.message, controller.message_refused]
+            result["events_after_check"] = len(controller.table.session.line)
+
+    def record_fixed():
+        """Filled, the refusal Check showed is gone by itself: the verdict follows the entry."""
+        if network == "ABS":
+            result["after_fix"] = [popup().problem, popup().note]
+        result.setdefault("lineup_labels", {})[network] = {
+            tile_id: button.text for tile_id, button in popup().tile_buttons.items()
+        }
 
     return [
         lambda: tap_text(f"{network} line-up"),
@@ -190,6 +200,7 @@ def lineup(network):
         check_empty,
         record_refusal,
         fill,
+        record_fixed,
         lambda: shot(f"tvw-lineup-{network}"),
         lambda: texts(f"lineup {network}"),
         lambda: tap_text("Check", popup()),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.games.tv_wars.bank import format_dollars
-from companion.games.tv_wars.holdings import Holdings, ProgramTile
+from companion.games.tv_wars.holdings import BonusTile, Holdings, ProgramTile
 
 #: The tiles' colours on screen (3: green Situation Comedy, red Action/Adventure, blue Drama, yellow Other).
 TYPE_COLOURS = {"green": "#66bb6a", "red": "#ef5350", "blue": "#42a5f5", "yellow": "#ffee58"}
@@ -70,6 +70,16 @@ def tile_code(tile: ProgramTile) -> str:
     if tile.kind in ("super_bowl", "preemption"):
         return SPECIAL_KINDS[tile.kind]
     return f"{TYPE_LETTERS[str(tile.colour)]}{'Sp' if tile.kind == 'special' else tile.rating}"
+
+
+def owner_tile_label(tile: ProgramTile | BonusTile) -> str:
+    """A tile as its owner's panel and the owner's line-up form both name it (9.1, issue 18: the same label in
+    both places): ``"P3 A50"`` (id, type letter, rating in RP), ``"P9 OSp"`` (a Special), ``"M2 Mv100"``;
+    a bonus tile ``"S1 Star 30"``, ``"CC2 CC -31"`` (value in RP). Plain ASCII."""
+    if isinstance(tile, BonusTile):
+        value = f"{tile.value:+d}" if tile.kind in ("critics_choice", "viewers_views") else f"{tile.value}"
+        return f"{tile.id} {SHORT_BONUS[tile.label]} {value}"
+    return f"{tile.id} {tile_code(tile)}"
 
 
 def peek_lines(holdings: Holdings) -> list[str]:

@@ -59,15 +59,15 @@ from companion.games.tv_wars import (
 from companion.games.tv_wars.auction import BID_STEP, OPENING_BID
 from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.bankruptcy import sale_value
-from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS, Holdings, ProgramTile
+from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS, BonusTile, Holdings, ProgramTile
 from companion.games.tv_wars.setup import STARTING_LENGTHS
 from companion.games.tv_wars.spaces import SPACES
 from companion.games.tv_wars.view import (
-    SHORT_BONUS,
     SPECIAL_KINDS,
     TYPE_COLOURS,
     TYPE_LETTERS,
     bonus_text,
+    owner_tile_label,
     peek_lines,
     tile_code,
     type_counts,
@@ -85,6 +85,22 @@ def programming_markup(holdings: Holdings) -> str:
         else:
             parts.append(f"{SPECIAL_KINDS[kind]}{count if kind != 'preemption' else ''}")
     return " ".join(parts) or "no programs"
+
+
+def _owner_button_text(tile: ProgramTile | BonusTile) -> str:
+    """An owner's tile button behind the look-away gate (9.1), as Kivy markup: the label its panel uses and the
+    secret value in words, then the public facts (``"P3 A50 (50 RP)"`` / ``"30 min Action/Adventure"``)."""
+    small = int(sp(15))
+    if isinstance(tile, BonusTile):
+        return f"{owner_tile_label(tile)} RP\n[size={small}]{tile.label} bonus[/size]"
+    if tile.kind == "movie":
+        secret, public = "100 RP", "Academy Award Movie"
+    elif tile.kind == "super_bowl":
+        secret, public = "wins 8:00-9:00", "Super Bowl"
+    else:
+        secret = "Special" if tile.kind == "special" else f"{tile.rating} RP"
+        public = f"{tile.length * 30} min {TYPE_WORDS[tile.colour]}"
+    return f"{owner_tile_label(tile)} ({secret})\n[size={small}]{public}[/size]"
 
 
 def public_tile_label(tile: ProgramTile) -> str:
@@ -398,9 +414,18 @@ class TvPopup(Popup):
     buttons (Cancel always)."""
 
     problem = StringProperty("")
+    #: A good verdict (green), e.g. "Legal: …"; a ``problem`` (red) is shown instead while there is one.
+    note = StringProperty("")
 
     def on_problem(self, popup, text) -> None:
-        self.problem_label.text = text
+        self._show_verdict()
+
+    def on_note(self, popup, text) -> None:
+        self._show_verdict()
+
+    def _show_verdict(self) -> None:
+        self.problem_label.text = self.problem or self.note
+        self.problem_label.color = (1, 0.55, 0.5, 1) if self.problem else (0.55, 0.9, 0.6, 1)
 
     def __init__(self, title: str, full: bool = False, **kwargs) -> None:
         super().__init__(
@@ -1018,10 +1043,14 @@ class TvWarsBoard(GameBoard):
 
     # the Ratings War -----------------------------------------------------------------------------------------
     def open_lineup(self, network: str) -> Popup:
-        """Enter ``network``'s secret line-up (6): its tiles by public facts only on the touchscreen (id,
-        length, type; bonus kind), while its own panel shows the highlighted tile's value and whether the
-        line-up is legal (9.1). Tap programs in order from 8:00 (6.1), then a bonus to put on the last one
-        (6.2); Promotion $5,000 (6.6). "Check" enters it; "Lock in" locks it."""
+        """Enter ``network``'s secret line-up (6). Behind the look-away gate (9.1: only the owner looks) the
+        owner's tiles show their values, labelled as on the owner's panel (``"P3 A50"``, ``"S1 Star 30"``:
+        :func:`owner_tile_label`), and so does the line-up being built. Tap programs in order from 8:00 (6.1),
+        then a bonus to put on the last one (6.2); Promotion $5,000 (6.6). "Check" asks the rules whether the
+        line-up is legal and says so, or why not, in the dialog: a dry run of ``decide`` that journals nothing;
+        once shown, the verdict follows every change (a refusal goes when it is fixed). "Lock in" enters and
+        locks it in one move (refused with the reason, the dialog kept, if it is illegal). Closing or locking
+        ends the private screen."""
         from companion.games.tv_wars import war_at_table as wat
 
         holdings = self._network(network).holdings
@@ -1033,10 +1062,11 @@ class TvWarsBoard(GameBoard):
             popup.placements = [list(p) for p in entry.placements]
             popup.promotion = entry.promotion
             popup.highlight = None
+            popup.checked = False  # once Check is tapped, every change is checked again
             columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=max(dp(300), popup.scroll.height))
             popup.scroll.bind(height=lambda scroll, height: setattr(columns, "height", max(dp(300), height)))
             tiles = GridLayout(
-                cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True
+                cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(60), row_force_default=True
             )
             tiles.bind(minimum_height=tiles.setter("height"))
             scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
@@ -1050,21 +1080,45 @@ class TvWarsBoard(GameBoard):
             def placed_ids():
                 return {p for p, _ in popup.placements} | {b for _, b in popup.placements if b}
 
+            def entered():
+                return wat.EnterLineUp(
+                    network=network,
+                    placements=tuple((p, b) for p, b in popup.placements),
+                    promotion=popup.promotion,
+                    source="touch",
+                )
+
+            def check() -> None:
+                """The rules' verdict on what is entered, in the dialog (nothing is journaled)."""
+                popup.checked = True
+                session = self.controller.table.session
+                try:
+                    session.rules.decide(session.state, entered())
+                except CommandError as error:
+                    popup.note, popup.problem = "", f"Not legal yet: {error}"
+                    return
+                filled = sum(holdings.program(p).length for p, _ in popup.placements)
+                popup.problem = ""
+                popup.note = f"Legal: {_slot_span(0, filled)} filled{', with Promotion' if popup.promotion else ''}."
+                popup.note += " Lock in when ready (TV Wars 6)."
+
             def redraw():
                 lineup.clear_widgets()
                 at = 0
                 for program_id, bonus_id in popup.placements:
                     tile = holdings.program(program_id)
-                    bonus = f" + {holdings.bonus(bonus_id).label} {bonus_id}" if bonus_id else ""
+                    bonus = f" + {owner_tile_label(holdings.bonus(bonus_id))}" if bonus_id else ""
                     lineup.add_widget(
-                        _label(f"{_slot_span(at, tile.length)}  {public_tile_label(tile)}{bonus}", 17, height=dp(30))
+                        _label(f"{_slot_span(at, tile.length)}  {owner_tile_label(tile)}{bonus}", 18, height=dp(30))
                     )
                     at += tile.length
-                lineup.add_widget(_label(f"Promotion: {'yes, $5,000 (6.6)' if popup.promotion else 'no'}", 17))
+                lineup.add_widget(_label(f"Promotion: {'yes, $5,000 (6.6)' if popup.promotion else 'no'}", 18))
                 lineup.add_widget(Label())
                 used = placed_ids()
                 for tile_id, button in popup.tile_buttons.items():
                     button.disabled = tile_id in used
+                if popup.checked:
+                    check()
                 self._lineup_panel(popup)
 
             def tap(tile_id, is_bonus):
@@ -1079,12 +1133,12 @@ class TvWarsBoard(GameBoard):
             for tile in holdings.programs:
                 if tile.kind == "preemption":
                     continue
-                button = Factory.BigButton(text=public_tile_label(tile), font_size=sp(17))
+                button = Factory.BigButton(text=_owner_button_text(tile), font_size=sp(18), markup=True)
                 button.bind(on_release=lambda b, t=tile.id: tap(t, False))
                 popup.tile_buttons[tile.id] = button
                 tiles.add_widget(button)
             for tile in holdings.bonuses:
-                button = Factory.BigButton(text=f"{tile.label} {tile.id}", font_size=sp(17))
+                button = Factory.BigButton(text=_owner_button_text(tile), font_size=sp(18), markup=True)
                 button.bind(on_release=lambda b, t=tile.id: tap(t, True))
                 popup.tile_buttons[tile.id] = button
                 tiles.add_widget(button)
@@ -1098,17 +1152,9 @@ class TvWarsBoard(GameBoard):
                 popup.promotion = not popup.promotion
                 redraw()
 
-            popup.tap, popup.back, popup.redraw = tap, back, redraw
+            popup.tap, popup.back, popup.redraw, popup.check = tap, back, redraw, check
             popup.add_button("Remove last", back, primary=False)
             popup.add_button("Promotion", toggle_promotion, primary=False)
-            popup.check = lambda: self.controller.post(
-                wat.EnterLineUp(
-                    network=network,
-                    placements=tuple((p, b) for p, b in popup.placements),
-                    promotion=popup.promotion,
-                    source="touch",
-                )
-            )
             popup.lock = lambda: self._post_and_close(
                 popup,
                 wat.LockLineUp(  # what is on the screen (6)
@@ -1118,17 +1164,17 @@ class TvWarsBoard(GameBoard):
                     source="touch",
                 ),
             )
-            popup.add_button("Check", popup.check)
+            popup.add_button("Check", check)
             popup.add_button("Lock in", popup.lock)
             popup.bind(on_dismiss=lambda *_: self._end_lineup_panel(network))
             redraw()
 
-        popup = PrivatePopup(network, "Prime Time Line-Up (TV Wars 6); your panel shows the values", build)
+        popup = PrivatePopup(network, "Prime Time Line-Up (TV Wars 6)", build)
         return self._open(popup)
 
     def _lineup_panel(self, popup) -> None:
-        """Show the line-up being entered on its network's own panel: the highlighted tile's secret value and
-        whether the entered line-up is legal (``war_private_view``, 9.1)."""
+        """Show the line-up being entered on its network's own panel too: the highlighted tile (labelled as on
+        the form, :func:`owner_tile_label`) and whether the entered line-up is legal (9.1)."""
         from companion.games.tv_wars import war_at_table as wat
 
         state = self.controller.table.state
@@ -1140,10 +1186,9 @@ class TvWarsBoard(GameBoard):
         if popup.highlight:
             try:
                 tile = holdings.program(popup.highlight)
-                lines.append(f"{tile.id} {tile_code(tile)}" + (f" {tile.name}" if tile.name else ""))
+                lines.append(owner_tile_label(tile) + (f" {tile.name}" if tile.name else ""))
             except Exception:
-                tile = holdings.bonus(popup.highlight)
-                lines.append(f"{tile.id} {SHORT_BONUS[tile.label]} {tile.value}")
+                lines.append(owner_tile_label(holdings.bonus(popup.highlight)))
         try:
             wat.build_lineup(war, popup.network, holdings, [tuple(p) for p in popup.placements], popup.promotion)
             lines.append("Line-up legal")
