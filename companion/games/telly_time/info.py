@@ -24,6 +24,9 @@ INFO = GameInfo(
     ),
     board="ui.games.telly_time.board:TellyTimeBoard",
     rules="companion.games.telly_time.rules:TELLY_TIME",
+    # bgg_id: none found for The Networks: Telly Time (a BoardGameGeek expansion entry was searched for, not
+    # guessed).
+    score="viewers",  # the most viewers wins (Telly Time: End-Game Scoring)
     options=(
         OptionSpec(
             "moguls",
