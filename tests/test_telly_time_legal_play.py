@@ -39,6 +39,7 @@ from companion.games.telly_time import (
     AdjustViewers,
     ChooseMogulLine,
     ChoosePilotShow,
+    EnterTile,
     KeepPilotCards,
     Pass,
     PilotCard,
@@ -167,6 +168,16 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
         unentered = [c for c in choices if grid.squares[c[0]] is None and grid.square_of(c[1]) is None]
         square, genre = data.draw(st.sampled_from(unentered or choices))
         return SetGridSquare(player=seat, square=square, genre=genre)
+    if kind == "EnterTile":  # the tile-entry screen: every square without a genre gets one left over
+        empty = [s for s in range(SQUARES) if grid.squares[s] is None]
+        unused = [g for g in genres if grid.square_of(g) is None]
+        if not empty:
+            return None
+        order = data.draw(st.permutations(unused))
+        squares = [None] * SQUARES
+        for square, genre in zip(empty, order):
+            squares[square] = genre
+        return EnterTile(player=seat, squares=tuple(squares))
     if kind == "ProduceShow":
         genre = data.draw(st.sampled_from(genres))
         timeslot = data.draw(st.sampled_from([s for s in TIMESLOTS if not (genre == KIDS and s in NO_KIDS_SLOTS)]))
@@ -291,6 +302,7 @@ def _probe(state, seat: str, kind: str):
         "AdjustCash": lambda: AdjustCash(player=seat, amount_m=1, reason="x"),
         "AdjustViewers": lambda: AdjustViewers(player=seat, viewers=1, reason="x"),
         "SetGridSquare": lambda: SetGridSquare(player=seat, square=0, genre="Kids"),
+        "EnterTile": lambda: EnterTile(player=seat, squares=("Kids",) + (None,) * 8),
     }[kind]()
 
 
@@ -391,7 +403,7 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
                 assert getattr(error, "reason", str(error)) == offer.reason, (offer, probe)
             else:
                 raise AssertionError(f"disabled {offer} but {probe!r} was accepted")
-        kinds = PROGRESS | ({"SetGridSquare"} if state.phase == "pilot" else set())
+        kinds = PROGRESS | ({"SetGridSquare", "EnterTile"} if state.phase == "pilot" else set())
         progress = [(s, o) for s, o in enabled if o.kind in kinds]
         if steps > LONG:
             moving = [(s, o) for s, o in progress if o.kind not in ("ProduceShow", "TakeAction", "SetLineBonus")]
