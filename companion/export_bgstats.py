@@ -127,6 +127,5 @@ def _ranks(ranking: tuple[str, ...], winners: tuple[str, ...]) -> dict[str, int]
 def _figures_text(figures, seats: list[str]) -> str:
     """``"ABS cash 41500, half_hours 18; CBA ..."``: every seat's final figures in one line."""
     return "; ".join(
-        f"{seat} " + ", ".join(f"{column} {value}" for column, value in figures.get(seat, {}).items())
-        for seat in seats
+        f"{seat} " + ", ".join(f"{column} {value}" for column, value in figures.get(seat, {}).items()) for seat in seats
     )

@@ -217,8 +217,7 @@ def test_the_prompt_always_says_who_does_what_next(set_up):
                 assert steps[f"{game} {player} tile screen"]["status"] == (
                     f"Pilot Season: {player} enters the tile: tap a ? square (8 genres to enter){then}"
                 )
-            assert steps[f"{game} {player} pilot" if game == "catalogue" else f"{game} {player} tile"][
-                "status"
-            ] == (f"Pilot Season: {player} keeps 2 cards (Keep 2 cards){then}")
+            after = steps[f"{game} {player} pilot" if game == "catalogue" else f"{game} {player} tile"]
+            assert after["status"] == f"Pilot Season: {player} keeps 2 cards (Keep 2 cards){then}"
         assert steps[f"{game} Kim set up"]["status"] == "The Pilot Season is set up: start season 1"
         assert not any(s["refused"] for s in steps.values() if s["label"].startswith(game))

@@ -599,10 +599,10 @@ class TellyTime:
         if twice:
             where = square_list([i for i, g in enumerate(final) if g == twice[0]])
             raise IllegalCommand(f"{twice[0]} is on {where}; a tile shows each genre once", RULE_GRID)
-        changed = [i for i in range(SQUARES) if final[i] != grid.squares[i]]
+        changed = [(i, genre) for i, genre in enumerate(final) if genre != grid.squares[i] and genre is not None]
         if not changed:
             raise IllegalCommand(f"{network.name}'s tile already shows these genres", RULE_GRID)
-        return [GridSquareSet(network.name, i, final[i]) for i in changed]
+        return [GridSquareSet(network.name, i, genre) for i, genre in changed]
 
     def _set_bonus(self, state: TellyTimeState, command: SetLineBonus) -> list[TellyTimeEvent]:
         network = state.network(command.player)
@@ -1116,10 +1116,11 @@ class TellyTime:
         cards, line bonuses, start; a season: produce, other action, pass, a card's marker; scoring: the
         lineup, a card's marker, line bonuses; the end: end-game bonuses; a pending mogul choice: the
         choice), then the free entries of cash and viewers, a square's genre and the whole tile's genres
-        (entered on the grid itself). Each is disabled, with the reason and rule ``decide`` would refuse it with, when it cannot
-        be made now; ``command`` is set where nothing is left to choose (Start season 1). Nothing once the
-        game is over. Corrections accepted at any time (MoveShow, ChangeShowGenre, EndGame, TransferMoney)
-        and the Writeoff count are not listed. Raises ``MalformedCommand`` for a seat that is not playing."""
+        (entered on the grid itself). Each is disabled, with the reason and rule ``decide`` would refuse it
+        with, when it cannot be made now; ``command`` is set where nothing is left to choose (Start season
+        1). Nothing once the game is over. Corrections accepted at any time (MoveShow, ChangeShowGenre,
+        EndGame, TransferMoney) and the Writeoff count are not listed. Raises ``MalformedCommand`` for a seat
+        that is not playing."""
         network = state.network(seat)
         if state.finished:
             return ()

@@ -529,7 +529,8 @@ class TvWars:
         the table (:class:`EndGame`, no winner); the last network with programming (TV Wars 1, 3: last
         standing); every remaining network losing its last programs in one war (10: the most money wins, all
         lost together; equal money is a draw); or the asset count (8, for 3.11 and 5.32: cash plus programs,
-        the most money wins; equal totals are a draw). ``ranking`` is by those totals, best first; ``scores`` are the totals."""
+        the most money wins; equal totals are a draw). ``ranking`` is by those totals, best first; ``scores``
+        are the totals."""
         if not state.finished:
             return None
         ended = state.final_count.result if state.final_count is not None else None
