@@ -32,6 +32,7 @@ from companion.games.telly_time import (
     ShowScore,
     StartSeason,
     TakeAction,
+    Writeoff,
 )
 from companion.games.telly_time.info import INFO
 
@@ -201,6 +202,7 @@ def _probes(seat: str) -> dict[str, list]:
         "AdjustViewers": [AdjustViewers(player=seat, viewers=1, reason="x")],
         "SetGridSquare": [SetGridSquare(player=seat, square=0, genre="Kids")],
         "EnterTile": [EnterTile(player=seat, squares=("Kids",) + (None,) * 8)],
+        "Writeoff": [Writeoff(player=seat, show=ShowScore("8pm", 1))],
     }
 
 
@@ -278,6 +280,25 @@ def test_property_a_disabled_command_is_refused_with_its_reason(moguls, from_sea
         for event in events:
             state = RULES.evolve(state, event)
         _check_offers_agree_with_decide(state)
+
+
+def test_writeoff_is_offered_where_its_clarification_applies(table):
+    """ "Telly Time Clarifications", Writeoff: offered in a season and its scoring to a lineup with a show printed
+    Chat or Quiz, citing the clarification; not in the Pilot Season, not to a lineup without one."""
+    start(table)
+    assert "Writeoff" not in by_kind(table, "Arkady")
+    for player, genre in zip(PLAYERS, ("Comedy", "Reality")):
+        accepted(table, ChoosePilotShow(player=player, genre=genre, timeslot="8pm"))
+        accepted(table, KeepPilotCards(player=player, cards=(PilotCard("ad"), PilotCard("ad"))))
+    accepted(table, StartSeason())
+    assert "Writeoff" not in by_kind(table, "Arkady")
+    accepted(table, ProduceShow(player="Arkady", name="Chatty", genre="Chat", timeslot="primetime"))
+    writeoff = by_kind(table, "Arkady")["Writeoff"]
+    assert writeoff.enabled and writeoff.command is None and writeoff.label == "Writeoff"
+    assert writeoff.rule == "Telly Time: Telly Time Clarifications, Writeoff"
+    assert "Writeoff" not in by_kind(table, "Virginia")  # her lineup has no Chat or Quiz show
+    assert list(by_kind(table, "Arkady"))[-3:] == ["Writeoff", "SetGridSquare", "EnterTile"]
+    _check_offers_agree_with_decide(table.state)
 
 
 # -- outcome, figures, private view ---------------------------------------------------------------------------

@@ -140,7 +140,7 @@ from companion.games.telly_time.state import (
 )
 from companion.words import and_join, count, noun
 
-__all__ = ["TELLY_TIME", "TellyTime", "show_breakdown", "variety_channel_viewers"]
+__all__ = ["TELLY_TIME", "TellyTime", "show_breakdown", "variety_channel_viewers", "writeoff_shows"]
 
 #: "Telly Time Clarifications", Writeoff.
 RULE_WRITEOFF = f"{RULE_CLARIFY}, Writeoff"
@@ -395,7 +395,17 @@ LABELS: dict[type, str] = {
     AdjustViewers: "Viewers ±",
     SetGridSquare: "Genre of a square",
     EnterTile: "Enter tile",
+    Writeoff: "Writeoff",
 }
+
+
+def writeoff_shows(network: Network) -> list[tuple[str, Show]]:
+    """``(timeslot, show)`` of ``network``'s shows printed Chat or Quiz, in timeslot order: the shows whose
+    viewers "Telly Time Clarifications", Writeoff, counts its own way (ruling 25; a show turned Chat by
+    Versatile Actor is not one, ruling 13)."""
+    shows = ((slot, network.show_in(slot)) for slot in TIMESLOTS)
+    return [(slot, show) for slot, show in shows if show is not None and show.printed_genre in (CHAT, QUIZ)]
+
 
 S = TypeVar("S", bound=TellyTimeEvent)
 #: evolve's table: event class -> the function folding it into the state.
@@ -1119,8 +1129,10 @@ class TellyTime:
         (entered on the grid itself). Each is disabled, with the reason and rule ``decide`` would refuse it
         with, when it cannot be made now; ``command`` is set where nothing is left to choose (Start season
         1). Nothing once the game is over. Corrections accepted at any time (MoveShow, ChangeShowGenre,
-        EndGame, TransferMoney) and the Writeoff count are not listed. Raises ``MalformedCommand`` for a seat
-        that is not playing."""
+        EndGame, TransferMoney) are not listed. Writeoff is listed where its clarification applies ("Telly
+        Time Clarifications", Writeoff): in a season and its scoring, nothing pending, for a lineup with a show
+        printed Chat or Quiz (:func:`writeoff_shows`); its ``rule`` names the clarification. Raises
+        ``MalformedCommand`` for a seat that is not playing."""
         network = state.network(seat)
         if state.finished:
             return ()
@@ -1164,10 +1176,14 @@ class TellyTime:
             ]
         else:
             moves = [offer(ScoreEndGame, lambda: _require_end_bonuses_to_score(state, network))]
+        writeoff: tuple[LegalCommand, ...] = ()
+        if pending is None and state.phase in (SEASON, SCORING) and writeoff_shows(network):
+            writeoff = (LegalCommand(Writeoff.__name__, LABELS[Writeoff], rule=RULE_WRITEOFF),)
         return (
             *moves,
             offer(AdjustCash, lambda: _require_open(state)),
             offer(AdjustViewers, lambda: _require_open(state)),
+            *writeoff,
             offer(SetGridSquare, lambda: _require_grid(network)),
             offer(EnterTile, lambda: _require_grid(network)),
         )

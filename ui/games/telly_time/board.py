@@ -49,14 +49,12 @@ from companion.games.telly_time import (
     Writeoff,
 )
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES, SQUARE_NAMES
+from companion.games.telly_time.rules import writeoff_shows
 from companion.games.telly_time.state import (
     ANY,
-    CHAT,
     PILOT,
     QUIZ,
     QUIZ_MAX_VIEWERS,
-    SCORING,
-    SEASON,
     TIMESLOT_NAMES,
     TIMESLOTS,
 )
@@ -464,33 +462,20 @@ class TellyTimeBoard(GameBoard):
         "ScoreEndGame": "open_end_bonuses",
         "AdjustCash": "open_cash",
         "AdjustViewers": "open_viewers",
+        "Writeoff": "open_writeoff",
     }
 
     def actions_for(self, state: Any) -> list[tuple[LegalCommand, Callable[[], None]]]:
         """The buttons for the shown player, as ``(legal command, handler)`` pairs in the rules' order: every
-        command the rules offer the player now that is complete or that this board has a form for; then
-        Writeoff (which the rules do not list) during a season or its scoring when the shown lineup holds a
-        Chat or Quiz show, where "Telly Time Clarifications", Writeoff, applies."""
+        command the rules offer the player now that is complete or that this board has a form for (Writeoff
+        too, which the rules offer where "Telly Time Clarifications", Writeoff, applies)."""
         actions: list[tuple[LegalCommand, Callable[[], None]]] = []
         for legal in TELLY_TIME.legal_commands(state, self.shown):
             if legal.command is not None:
                 actions.append((legal, functools.partial(self._post, legal.command)))
             elif legal.kind in self.FORMS:
                 actions.append((legal, getattr(self, self.FORMS[legal.kind])))
-        if (
-            state.phase in (SEASON, SCORING)
-            and state.pending is None
-            and self._writeoff_shows(state.network(self.shown))
-        ):
-            actions.append((LegalCommand("Writeoff", "Writeoff"), self.open_writeoff))
         return actions
-
-    @staticmethod
-    def _writeoff_shows(network: Any) -> list[tuple[str, Any]]:
-        """``(timeslot, show)`` of ``network``'s shows printed Chat or Quiz: where "Telly Time Clarifications",
-        Writeoff, changes how the card counts viewers (the rules list no button for the card itself)."""
-        shows = ((slot, network.show_in(slot)) for slot in TIMESLOTS)
-        return [(slot, show) for slot, show in shows if show is not None and show.printed_genre in (CHAT, QUIZ)]
 
     def _legal(self, kind: str) -> LegalCommand | None:
         for legal in TELLY_TIME.legal_commands(self._state, self.shown):
@@ -637,7 +622,7 @@ class TellyTimeBoard(GameBoard):
         refusal (other stars on a Quiz show, a penalty in a preferred timeslot) is shown and what was entered
         kept."""
         network = self._network()
-        shows = self._writeoff_shows(network)
+        shows = writeoff_shows(network)
 
         def command(v: dict) -> Writeoff:
             score = ShowScore(v["slot"], v["viewers"], (v["stars"],) if v["stars"] else (), v["penalty"])
