@@ -6,8 +6,9 @@ Subcommands (``companion SUBCOMMAND --help`` for each):
   ``--sim``) the simulator: keyboard keys for buttons, emulated panels. ``--headless``: no screen, panels
   or buttons: start-up only (the lock, the journal check and any recovery, resuming the game), print
   what was found and done, and exit.
-* ``games [list | resume ID | export ID --format json|csv | import FILE]`` — saved games.
-* ``export GAME --format json|csv [-o FILE]`` — one game's history (JSON) or its figures move by move (CSV).
+* ``games [list | resume ID | export ID --format json|csv|bgstats | import FILE]`` — saved games.
+* ``export GAME --format json|csv|bgstats [-o FILE]`` — one game's history (JSON), its figures move by move
+  (CSV), or a finished game as a play for the BG Stats app (:mod:`companion.export_bgstats`).
 * ``replay GAME`` — the history as readable lines.
 * each game's own subcommands, added by its ``GameInfo.cli`` hook (TV Wars: ``ratings-war FILE [--json]
   [--roll [--seed N]] [--odds]``, the Ratings War calculator).
@@ -41,6 +42,10 @@ def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
     parser.add_argument(
         "--config", type=Path, default=default, help="TOML config file (default: built-in simulator set-up)"
     )
+
+
+#: ``export --format``: JSON history, CSV figures, a BG Stats play (:mod:`companion.export_bgstats`).
+EXPORT_FORMATS = ("json", "csv", "bgstats")
 
 
 #: The companion's own subcommands. Parsing a command line that starts with one of them needs no game's
@@ -83,7 +88,7 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
     resume.add_argument("--sim", action="store_true", help="force simulator mode")
     gexport = games_sub.add_parser("export", help="same as 'companion export'")
     gexport.add_argument("game_id", type=int, metavar="ID")
-    gexport.add_argument("--format", choices=("json", "csv"), default="json")
+    gexport.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     gexport.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
     gimport = games_sub.add_parser("import", help="import a JSON export as a new saved game")
     gimport.add_argument("file", type=Path)
@@ -92,12 +97,13 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
 
     export = sub.add_parser(
         "export",
-        help="export a game as JSON (history) or CSV (figures after each move)",
-        description="Export a game: JSON is the full history, CSV each player's figures after every move.",
+        help="export a game as JSON (history), CSV (figures after each move) or a BG Stats play",
+        description="Export a game: JSON is the full history, CSV each player's figures after every move, "
+        "bgstats a finished game as a play for the BG Stats app (players, winners, scores, start, duration).",
     )
     _data_dir_option(export)
     export.add_argument("game_id", type=int, metavar="GAME")
-    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     export.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
 
     replay = sub.add_parser(
@@ -236,14 +242,15 @@ def _list(args, config) -> int:
 
 def _export(args, config) -> int:
     from companion.export import export_figures_csv, export_json
+    from companion.export_bgstats import export_bgstats
 
+    writer = {"json": export_json, "csv": export_figures_csv, "bgstats": export_bgstats}[args.format]
     with _open_read(args, config) as journal:
-        text = (
-            export_json(journal, args.game_id) if args.format == "json" else export_figures_csv(journal, args.game_id)
-        )
+        text = writer(journal, args.game_id)
     if args.output:
         args.output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        print(f"Wrote game #{args.game_id} as {args.format.upper()} to {args.output}", file=sys.stderr)
+        what = "a BG Stats play" if args.format == "bgstats" else args.format.upper()
+        print(f"Wrote game #{args.game_id} as {what} to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

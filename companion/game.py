@@ -83,8 +83,11 @@ class GameInfo:
     options: tuple[OptionSpec, ...] = ()
     board: str = ""
     cli: str = ""
-    #: BoardGameGeek id where the game has one (exports).
+    #: BoardGameGeek id where the game has one (exports: :mod:`companion.export_bgstats`).
     bgg_id: int | None = None
+    #: The :meth:`Game.figures` column that is a player's score in a BG Stats export (``"cash"``, ``"points"``);
+    #: ``""`` for a game that scores no points (the last one standing wins).
+    score: str = ""
 
     def button(self, slot: str) -> ButtonSlot:
         """The :class:`ButtonSlot` for ``slot``; ``KeyError`` for a slot this game does not use."""
@@ -116,13 +119,16 @@ class Outcome:
     """How a finished game came out: its ``termination``, the ``winners`` (seats, possibly several or none),
     each seat's final ``figures`` (:meth:`Game.figures` at the end), the ``reason`` in words with its rule
     ("ABS wins: $41,500, the most money (rule 11)") and the ``ranking`` (seats best first, ties as the rules
-    break them; empty where the rules give no order)."""
+    break them; empty where the rules give no order) and, where the rules count a final score that is not one
+    of the figures, each seat's ``scores`` (TV Wars 8: cash plus programs at the asset count, in dollars; empty:
+    the figure :attr:`GameInfo.score` names is the score)."""
 
     termination: Termination
     winners: tuple[str, ...]
     figures: Mapping[str, Mapping[str, int | str]]
     reason: str
     ranking: tuple[str, ...] = ()
+    scores: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

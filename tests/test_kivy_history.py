@@ -2,6 +2,9 @@
 read only while it is shown, a page at a time, and brought up to date with each move, undo and jump; leaving it
 drops them. Screenshots go to test-artifacts/."""
 
+import json
+from pathlib import Path
+
 import pytest
 from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
@@ -82,7 +85,7 @@ def test_a_tapped_row_jumps_back_and_leaving_drops_the_rows(shown):
     steps, result, records = shown
     tapped = result["tapped_seq"]
     assert result["confirm_title"] == f"Go back to right after #{tapped}?"
-    jump = records[-1]
+    jump = records[-2]  # the last is the End game of the BG Stats steps
     assert jump.type == "history_restored" and jump.payload["action"] == "jump" and jump.payload["to"] == tapped
     jumped = steps["jumped"]
     assert jumped["message"].startswith(f"Back to #{tapped}")
@@ -92,3 +95,19 @@ def test_a_tapped_row_jumps_back_and_leaving_drops_the_rows(shown):
     assert jumped["flags"][str(tapped)] is True
     left = steps["left"]
     assert left["screen"] == "dashboard" and left["rows"] == 0 and not left["window"]
+
+
+def test_the_bg_stats_button_refuses_a_game_in_play_and_writes_an_ended_one(shown):
+    steps, _, records = shown
+    refused, written = steps["bg stats refused"], steps["bg stats written"]
+    assert refused["screen"] == "history"
+    assert refused["message"].startswith("BG Stats export: game #1 (TV Wars) is not finished")
+    assert records[-1].type == "game_ended"  # the End game posted after the refusal
+    prefix = "Wrote game #1 for BG Stats to "
+    assert written["message"].startswith(prefix), written["message"]
+    path = Path(written["message"][len(prefix) :])
+    assert path.parent.name == "exports" and path.name.endswith("-bgstats.json")
+    play = json.loads(path.read_text(encoding="utf-8"))
+    assert play["game"]["name"] == "TV Wars" and play["game"]["bggId"] == 1031
+    assert [p["name"] for p in play["players"]] == ["ABS", "CBA"] and not any(p["winner"] for p in play["players"])
+    assert play["comments"].startswith("Ended at the table: bedtime")

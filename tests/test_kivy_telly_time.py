@@ -33,6 +33,7 @@ def test_pilot_season_through_the_board(played):
     )
     assert steps["centre tapped"]["message"] == "Arkady's Comedy square (centre) has a marker cube"
     assert steps["cards Arkady"]["cash"]["Arkady"] == 4 - 1  # ad +$4M, star costs $1M
+    assert steps["cards Arkady"]["shown"] == "Virginia"  # set up: the board shows the next one to set up
     assert steps["bonus Arkady"]["message"] == (
         "Arkady's tile: the bonus at the end of the middle column is Star bonus (+2 viewers)"
     )
@@ -160,3 +161,63 @@ def test_journal_matches_the_board(played):
     assert view.players[0].panel_lines == ("29 viewers - 6 empty", "Pass now: +$6M")
     for index in (1, 2):
         assert (out_dir / f"tt-panel-{index}.png").stat().st_size > 0
+
+
+# -- set-ups in a few taps (issue 18 item 6): tests/kivy/drive_telly_time_setup.py counts every tap ------------
+#: The taps a three-player Pilot Season takes, each player keeping 2 cards as the dialog offers them (a card's
+#: cash bonus or cost adds one tap per $M): with a tile catalogue, Pilot show + genre + timeslot + OK and
+#: Keep 2 cards + OK per player, then Start season 1 (6 × 3 + 1); without one, 7 genre taps and OK more per
+#: player on the tile's screen (14 × 3 + 1). The issue counted about 80 for the latter before.
+TAPS_WITH_CATALOGUE = 19
+TAPS_BY_HAND = 43
+
+
+@pytest.fixture(scope="module")
+def set_up(tmp_path_factory):
+    data_dir, out_dir = tmp_path_factory.mktemp("data"), tmp_path_factory.mktemp("shots")
+    result = run_driver("drive_telly_time_setup.py", data_dir, out_dir)
+    keep_artifacts(out_dir, "tts-*.png")
+    return data_dir, result, steps_by_label(result)
+
+
+def test_a_three_player_set_up_with_a_tile_catalogue_takes_at_most_20_taps(set_up):
+    _, result, steps = set_up
+    assert result["totals"]["catalogue"] <= TAPS_WITH_CATALOGUE <= 20
+    assert steps["catalogue season 1"]["phase"] == "season"
+    for player in ("Arkady", "Virginia", "Kim"):
+        pilot = steps[f"catalogue {player} pilot"]
+        assert None not in pilot["grids"][player]  # the whole tile came with the Pilot show
+        assert pilot["popup"] is None  # no tile screen: nothing to enter
+
+
+def test_without_a_catalogue_each_tile_is_one_screen_of_the_genres_that_can_stand_there(set_up):
+    _, result, steps = set_up
+    assert result["totals"]["by hand"] <= TAPS_BY_HAND
+    screen = steps["by hand Arkady tile screen"]
+    assert screen["popup"] == "Arkady's Comedy tile: tap the genre printed on the lit square"
+    assert screen["tile"] == [None] * 4 + ["Comedy"] + [None] * 4  # nothing pre-selected
+    part = steps["by hand Arkady tile part"]
+    assert part["tile"][:3] == ["Kids", "Drama", "Quiz"] and part["tile"][3] is None
+    filled = steps["by hand Arkady tile filled"]
+    assert filled["tile"] == ["Kids", "Drama", "Quiz", "Crime", "Comedy", "Reality", "Sports", "Chat", "Sci-Fi"]
+    assert steps["by hand Arkady tile"]["grids"]["Arkady"] == filled["tile"]  # one move, the whole tile
+    assert steps["by hand season 1"]["phase"] == "season"
+
+
+def test_the_prompt_always_says_who_does_what_next(set_up):
+    _, _, steps = set_up
+    for game in ("catalogue", "by hand"):
+        for player, then in (("Arkady", "; then Virginia and Kim"), ("Virginia", "; then Kim"), ("Kim", "")):
+            prompted = steps[f"{game} {player} prompted"]
+            assert prompted["shown"] == player  # the board shows the player to set up next, no tab to tap
+            assert prompted["status"] == (
+                f"Pilot Season: {player} chooses the Pilot show (its genre brings the tile){then}"
+            )
+            if game == "by hand":
+                assert steps[f"{game} {player} tile screen"]["status"] == (
+                    f"Pilot Season: {player} enters the tile: tap a ? square (8 genres to enter){then}"
+                )
+            after = steps[f"{game} {player} pilot" if game == "catalogue" else f"{game} {player} tile"]
+            assert after["status"] == f"Pilot Season: {player} keeps 2 cards (Keep 2 cards){then}"
+        assert steps[f"{game} Kim set up"]["status"] == "The Pilot Season is set up: start season 1"
+        assert not any(s["refused"] for s in steps.values() if s["label"].startswith(game))

@@ -19,6 +19,7 @@ from companion.games.telly_time import (
     AdjustViewers,
     ChooseMogulLine,
     ChoosePilotShow,
+    EnterTile,
     KeepPilotCards,
     Pass,
     PilotCard,
@@ -31,6 +32,7 @@ from companion.games.telly_time import (
     ShowScore,
     StartSeason,
     TakeAction,
+    Writeoff,
 )
 from companion.games.telly_time.info import INFO
 
@@ -102,6 +104,7 @@ def test_pilot_season_offers_and_explains(table):
         "Cash ±",
         "Viewers ±",
         "Genre of a square",
+        "Enter tile",
     ]
     kinds = by_kind(table, "Arkady")
     assert kinds["ChoosePilotShow"].enabled and kinds["ChoosePilotShow"].command is None
@@ -132,6 +135,7 @@ def test_a_season_offers_the_turn_to_its_player_only(table):
         "Cash ±",
         "Viewers ±",
         "Genre of a square",
+        "Enter tile",
     ]
     assert all(c.enabled for c in RULES.legal_commands(table.state, "Arkady"))
     virginia = by_kind(table, "Virginia")
@@ -149,7 +153,7 @@ def test_a_pending_mogul_choice_is_offered_to_its_player_and_blocks_the_rest(tab
     for genre in ("Drama", "Kids", "Comedy", "Chat"):
         accepted(table, PlaceGridMarker(player="Virginia", genre=genre))
     mine, theirs = by_kind(table, "Virginia"), by_kind(table, "Arkady")
-    assert list(mine) == ["ChooseMogulLine", "AdjustCash", "AdjustViewers", "SetGridSquare"]
+    assert list(mine) == ["ChooseMogulLine", "AdjustCash", "AdjustViewers", "SetGridSquare", "EnterTile"]
     assert mine["ChooseMogulLine"].enabled and mine["ChooseMogulLine"].label == "Mogul line?"
     assert not theirs["ChooseMogulLine"].enabled and theirs["ChooseMogulLine"].reason == (
         "the choice is Virginia's, not Arkady's"
@@ -197,6 +201,8 @@ def _probes(seat: str) -> dict[str, list]:
         "AdjustCash": [AdjustCash(player=seat, amount_m=1, reason="x")],
         "AdjustViewers": [AdjustViewers(player=seat, viewers=1, reason="x")],
         "SetGridSquare": [SetGridSquare(player=seat, square=0, genre="Kids")],
+        "EnterTile": [EnterTile(player=seat, squares=("Kids",) + (None,) * 8)],
+        "Writeoff": [Writeoff(player=seat, show=ShowScore("8pm", 1))],
     }
 
 
@@ -276,6 +282,25 @@ def test_property_a_disabled_command_is_refused_with_its_reason(moguls, from_sea
         _check_offers_agree_with_decide(state)
 
 
+def test_writeoff_is_offered_where_its_clarification_applies(table):
+    """ "Telly Time Clarifications", Writeoff: offered in a season and its scoring to a lineup with a show printed
+    Chat or Quiz, citing the clarification; not in the Pilot Season, not to a lineup without one."""
+    start(table)
+    assert "Writeoff" not in by_kind(table, "Arkady")
+    for player, genre in zip(PLAYERS, ("Comedy", "Reality")):
+        accepted(table, ChoosePilotShow(player=player, genre=genre, timeslot="8pm"))
+        accepted(table, KeepPilotCards(player=player, cards=(PilotCard("ad"), PilotCard("ad"))))
+    accepted(table, StartSeason())
+    assert "Writeoff" not in by_kind(table, "Arkady")
+    accepted(table, ProduceShow(player="Arkady", name="Chatty", genre="Chat", timeslot="primetime"))
+    writeoff = by_kind(table, "Arkady")["Writeoff"]
+    assert writeoff.enabled and writeoff.command is None and writeoff.label == "Writeoff"
+    assert writeoff.rule == "Telly Time: Telly Time Clarifications, Writeoff"
+    assert "Writeoff" not in by_kind(table, "Virginia")  # her lineup has no Chat or Quiz show
+    assert list(by_kind(table, "Arkady"))[-3:] == ["Writeoff", "SetGridSquare", "EnterTile"]
+    _check_offers_agree_with_decide(table.state)
+
+
 # -- outcome, figures, private view ---------------------------------------------------------------------------
 
 
@@ -288,7 +313,7 @@ def test_outcome_of_a_game_scored_to_the_end(table):
         for player in PLAYERS:
             score_all(table, player)
     ends = by_kind(table, "Arkady")
-    assert list(ends) == ["ScoreEndGame", "AdjustCash", "AdjustViewers", "SetGridSquare"]
+    assert list(ends) == ["ScoreEndGame", "AdjustCash", "AdjustViewers", "SetGridSquare", "EnterTile"]
     _check_offers_agree_with_decide(table.state)
     accepted(table, ScoreEndGame(player="Arkady", bonuses=(("Ads", 3),)))
     done = by_kind(table, "Arkady")["ScoreEndGame"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from companion.commands import NewGame, OpenGame, PlayerSeat
@@ -39,6 +39,7 @@ from companion.games.telly_time import (
     AdjustViewers,
     ChooseMogulLine,
     ChoosePilotShow,
+    EnterTile,
     KeepPilotCards,
     Pass,
     PilotCard,
@@ -50,9 +51,11 @@ from companion.games.telly_time import (
     SetLineBonus,
     ShowScore,
     TakeAction,
+    Writeoff,
 )
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, SQUARES
-from companion.games.telly_time.state import ANY, DEFAULT_GENRES, KIDS, NO_KIDS_SLOTS, QUIZ, TIMESLOTS
+from companion.games.telly_time.rules import writeoff_shows
+from companion.games.telly_time.state import ANY, CHAT, DEFAULT_GENRES, KIDS, NO_KIDS_SLOTS, QUIZ, TIMESLOTS
 from companion.journal import Journal
 from companion.table import Table
 
@@ -167,6 +170,25 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
         unentered = [c for c in choices if grid.squares[c[0]] is None and grid.square_of(c[1]) is None]
         square, genre = data.draw(st.sampled_from(unentered or choices))
         return SetGridSquare(player=seat, square=square, genre=genre)
+    if kind == "EnterTile":  # the tile-entry screen: every square without a genre gets one left over
+        empty = [s for s in range(SQUARES) if grid.squares[s] is None]
+        unused = [g for g in genres if grid.square_of(g) is None]
+        if not empty:
+            return None
+        order = data.draw(st.permutations(unused))
+        squares = [None] * SQUARES
+        for square, genre in zip(empty, order):
+            squares[square] = genre
+        return EnterTile(player=seat, squares=tuple(squares))
+    if kind == "Writeoff":  # the clarification's count of a show printed Chat or Quiz, as counted at the table
+        shows = writeoff_shows(network)
+        assert shows, "Writeoff is offered only for a lineup with a show printed Chat or Quiz"
+        slot, show = data.draw(st.sampled_from(shows))
+        stars = tuple(data.draw(st.lists(st.integers(0, 4), max_size=2)))
+        others = tuple(data.draw(st.lists(st.integers(0, 4), max_size=3))) if show.printed_genre == CHAT else ()
+        penalty = 0 if show.in_preferred(slot) else data.draw(st.integers(0, 2))
+        score = ShowScore(slot, data.draw(st.integers(0, 6)), stars, penalty)
+        return Writeoff(player=seat, show=score, other_stars=others)
     if kind == "ProduceShow":
         genre = data.draw(st.sampled_from(genres))
         timeslot = data.draw(st.sampled_from([s for s in TIMESLOTS if not (genre == KIDS and s in NO_KIDS_SLOTS)]))
@@ -291,6 +313,8 @@ def _probe(state, seat: str, kind: str):
         "AdjustCash": lambda: AdjustCash(player=seat, amount_m=1, reason="x"),
         "AdjustViewers": lambda: AdjustViewers(player=seat, viewers=1, reason="x"),
         "SetGridSquare": lambda: SetGridSquare(player=seat, square=0, genre="Kids"),
+        "EnterTile": lambda: EnterTile(player=seat, squares=("Kids",) + (None,) * 8),
+        "Writeoff": lambda: Writeoff(player=seat, show=ShowScore("8pm", 1)),
     }[kind]()
 
 
@@ -371,7 +395,7 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
     table = table_factory()
     game_id, setup = _start(table, data)
     ledger = {name: [0, 0] for name in table.state.names}
-    steps = 0
+    steps = writeoffs = 0
     while not table.state.finished:
         steps += 1
         assert steps < 2000, "the game did not reach its end"
@@ -383,6 +407,9 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
         for seat, offer in enabled:
             if offer.command is not None:
                 TELLY_TIME.decide(state, offer.command)  # a complete enabled command is accepted
+            if offer.kind == "Writeoff":  # offered only where it applies: a count with drawn arguments is accepted
+                TELLY_TIME.decide(state, _fill(data, state, seat, offer.kind, setup))
+                writeoffs += 1
         for seat, offer in disabled:
             probe = offer.command or _probe(state, seat, offer.kind)
             try:
@@ -391,7 +418,7 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
                 assert getattr(error, "reason", str(error)) == offer.reason, (offer, probe)
             else:
                 raise AssertionError(f"disabled {offer} but {probe!r} was accepted")
-        kinds = PROGRESS | ({"SetGridSquare"} if state.phase == "pilot" else set())
+        kinds = PROGRESS | ({"SetGridSquare", "EnterTile"} if state.phase == "pilot" else set())
         progress = [(s, o) for s, o in enabled if o.kind in kinds]
         if steps > LONG:
             moving = [(s, o) for s, o in progress if o.kind not in ("ProduceShow", "TakeAction", "SetLineBonus")]
@@ -415,6 +442,7 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
         _check_invariants(table.state, setup, ledger)
     assert table.state.phase == "over", table.state.end_reason
     assert TELLY_TIME.outcome(table.state) is not None
+    event(f"Writeoff counts checked: {'some' if writeoffs else 'none'}")
     # the journal file, reopened by another table, replays to the same state
     reopened = Table(Journal(table.journal.path))
     reopened.claim()

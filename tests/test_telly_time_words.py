@@ -168,11 +168,13 @@ def test_every_line_of_a_whole_game_reads_as_a_sentence(table):
 def test_status_lines_are_sentences(table):
     start(table)
     assert TELLY_TIME.status(table.state) == (
-        "Pilot Season: waiting for Arkady and Virginia to set up (show, tile and 2 cards)"
+        "Pilot Season: Arkady chooses the Pilot show (its genre brings the tile); then Virginia"
     )
     accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
+    assert TELLY_TIME.status(table.state) == "Pilot Season: Arkady keeps 2 cards (Keep 2 cards); then Virginia"
     accepted(table, ChoosePilotShow(player="Virginia", genre="Reality", timeslot="late_night"))
     accepted(table, KeepPilotCards(player="Arkady", cards=(PilotCard("ad"), PilotCard("ad"))))
+    assert TELLY_TIME.status(table.state) == "Pilot Season: Virginia keeps 2 cards (Keep 2 cards)"
     accepted(table, KeepPilotCards(player="Virginia", cards=(PilotCard("ad"), PilotCard("ad"))))
     assert TELLY_TIME.status(table.state) == "The Pilot Season is set up: start season 1"
     accepted(table, StartSeason())

@@ -269,6 +269,28 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         self.message, self.message_refused = f"Exported game #{session.game_id} to {folder / stem}.json and .csv", False
         log.info("exported game %s to %s", session.game_id, folder / stem)
 
+    def export_bgstats(self) -> None:
+        """Write the open game, once finished, as a BG Stats play (:mod:`companion.export_bgstats`) next to the
+        journal and say where; an unfinished game is refused in the message bar and nothing is written."""
+        session = self.table.session
+        if session is None:
+            return
+        from companion.errors import CompanionError
+        from companion.export_bgstats import export_bgstats
+
+        folder = self.table.journal.path.parent / "exports"
+        path = folder / f"game-{session.game_id}-{time.strftime('%Y%m%d-%H%M%S')}-bgstats.json"
+        try:
+            text = export_bgstats(self.table.journal, session.game_id)
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(text + "\n", encoding="utf-8")
+        except (CompanionError, OSError) as error:
+            self.message, self.message_refused = f"BG Stats export: {error}", True
+            log.warning("BG Stats export of game %s refused or failed: %s", session.game_id, error)
+            return
+        self.message, self.message_refused = f"Wrote game #{session.game_id} for BG Stats to {path}", False
+        log.info("exported game %s for BG Stats to %s", session.game_id, path)
+
     def go_home(self) -> None:
         """Back to the home screen; the last game's message (a refusal, say) stays with that game."""
         self.screens.current = "home"

@@ -13,6 +13,7 @@ from harness import Retry, find, tap, tap_text
 driver = harness.Driver(prefix="history-")
 controller, result = driver.controller, driver.result
 
+from companion.commands import EndGame  # noqa: E402
 from companion.games.tv_wars import PassOnTheAir  # noqa: E402
 
 
@@ -94,6 +95,15 @@ steps = [
     lambda: snapshot("jumped"),
     lambda: tap_text("Back"),
     lambda: snapshot("left"),
+    # the BG Stats button beside Export (issue 20 item 6): refused while the game is played, written once ended
+    lambda: tap_text("History"),
+    lambda: tap_text("BG Stats"),
+    lambda: snapshot("bg stats refused"),
+    lambda: driver.shot("bgstats-refused"),
+    lambda: controller.post(EndGame(reason="bedtime", source="touch")),
+    lambda: tap_text("BG Stats"),
+    lambda: snapshot("bg stats written"),
+    lambda: driver.shot("bgstats-written"),
 ]
 
 driver.run(steps)

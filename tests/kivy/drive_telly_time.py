@@ -138,7 +138,8 @@ steps = [
     step_field("cost2", "+", 1),
     lambda: shot("tt-4-cards-popup"),
     ok,
-    lambda: snapshot("cards Arkady"),
+    lambda: snapshot("cards Arkady"),  # Arkady is set up: the board goes on to Virginia, who is not
+    tab("Arkady"),
     action("Line bonus"),
     choose("line", "col2"),
     choose("label", "Star bonus"),

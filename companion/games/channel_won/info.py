@@ -19,6 +19,8 @@ INFO = GameInfo(
     ),
     board="ui.games.channel_won.board:ChannelWonBoard",
     rules="companion.games.channel_won.rules:CHANNEL_WON",
+    # bgg_id: none found for Channel WON (searched, not guessed).
+    score="points",  # the most points after three rounds wins (Objective)
     options=(
         OptionSpec(
             "categories",

@@ -65,4 +65,6 @@ INFO = GameInfo(
     options=OPTIONS,
     board="ui.games.death_show_tv.board:DeathShowBoard",
     rules="companion.games.death_show_tv.rules:DEATH_SHOW_TV",
+    # bgg_id: none found (searched for Death Show TV on BoardGameGeek; not guessed). No score: the last
+    # Contestant standing wins (Objective of the Game).
 )

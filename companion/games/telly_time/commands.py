@@ -60,6 +60,17 @@ class SetGridSquare(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EnterTile(Command):
+    """Enter the genres printed on ``player``'s tile in one go: ``squares`` lists the 9 squares row by row
+    (0 = top-left), each a genre name or ``None`` to keep what the square shows; the centre is the Pilot Season
+    genre (``None`` or that genre). Refused for a square with a marker changed, or a genre on two squares
+    (a tile shows each genre once). One move for the whole tile (the table's set-up screen)."""
+
+    player: str
+    squares: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class SetLineBonus(Command):
     """Enter the bonus printed at the end of ``line`` (a :data:`~companion.games.telly_time.grid.LINES`
     id) of ``player``'s tile: a ``label``, and the ``cash_m`` ($M) and ``viewers`` it gives. Refused for

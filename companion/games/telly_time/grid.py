@@ -386,3 +386,55 @@ def order_lines(
     if grid.completed:  # this group holds the game's second line
         return [(mogul_line, True)] + [(line, False) for line in others]
     return [(others[0], False), (mogul_line, True)] + [(line, False) for line in others[1:]]
+
+
+def read_tile_catalogue(path: Any) -> dict[str, dict[str, Any]]:
+    """The ``tiles`` option read from a tile catalogue file: the genre grid tiles as printed, so that choosing
+    the Pilot Season show brings its whole tile ("Telly Time Pilot Season": "takes the genre grid tile that
+    has that genre in the center square"). The file is UTF-8 TOML, one ``[[tile]]`` table per printed tile::
+
+        [[tile]]
+        squares = ["Drama", "Kids", "Quiz",        # 9 genres row by row; the centre (5th) is the tile's
+                   "Crime", "Comedy", "Reality",   # Pilot Season genre, which names the tile
+                   "Sports", "Chat", "Sci-Fi"]
+        bonuses.row1 = { label = "Cash bonus", cash_m = 3 }   # optional, per line id (row1-3, col1-3,
+        bonuses.diag1 = { label = "Wild bonus" }               # diag1, diag2): label, cash_m, viewers
+
+    Returns ``{centre genre: {"squares": [...], "bonuses": {...}}}``, the option's own form; the genres are
+    checked against the game's genres when the option is (:meth:`TellyTime.check_options`). A saved game keeps
+    the tiles in its options and never reads the file again. Raises :class:`companion.errors.BadOption`
+    naming the file for one that cannot be read, is not TOML, or lists no tiles, a tile without 9 squares, or
+    two tiles with the same centre."""
+    import tomllib
+
+    from companion.errors import BadOption
+
+    def bad(problem: str) -> BadOption:
+        return BadOption("tiles", f"tile catalogue {path}: {problem}")
+
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except OSError as error:
+        raise bad(f"cannot read it ({error.strerror or error})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise bad(f"not TOML ({error})") from None
+    tiles = data.get("tile")
+    if not isinstance(tiles, list) or not tiles or not all(isinstance(t, dict) for t in tiles):
+        raise bad("lists no [[tile]] tables")
+    unknown = sorted(set(data) - {"tile"})
+    if unknown:
+        raise bad(f"unknown key {unknown[0]!r} (only [[tile]] tables)")
+    catalogue: dict[str, dict[str, Any]] = {}
+    for number, tile in enumerate(tiles, 1):
+        squares = tile.get("squares")
+        if not isinstance(squares, list) or len(squares) != SQUARES or not all(isinstance(g, str) for g in squares):
+            raise bad(f"tile {number} needs 'squares': 9 genre names row by row")
+        extra = sorted(set(tile) - {"squares", "bonuses"})
+        if extra:
+            raise bad(f"tile {number}: unknown key {extra[0]!r} (a tile has 'squares' and 'bonuses')")
+        centre = squares[CENTRE]
+        if any(c.casefold() == centre.casefold() for c in catalogue):
+            raise bad(f"two tiles have {centre} in the centre (one tile per genre)")
+        catalogue[centre] = {"squares": list(squares), "bonuses": dict(tile.get("bonuses", {}))}
+    return catalogue

@@ -24,6 +24,9 @@ INFO = GameInfo(
     ),
     board="ui.games.telly_time.board:TellyTimeBoard",
     rules="companion.games.telly_time.rules:TELLY_TIME",
+    # bgg_id: none found for The Networks: Telly Time (a BoardGameGeek expansion entry was searched for, not
+    # guessed).
+    score="viewers",  # the most viewers wins (Telly Time: End-Game Scoring)
     options=(
         OptionSpec(
             "moguls",
@@ -50,7 +53,9 @@ INFO = GameInfo(
             dict,
             {},
             'the tiles as printed, by centre genre: {"squares": [9 genres row by row], "bonuses": {line: '
-            '{label, cash_m, viewers}}} (Telly Time: Your Genre Grid; ruling 1)',
+            '{label, cash_m, viewers}}}, or a tile catalogue file of them (format in docs/rulings-telly-time.md) '
+            "(Telly Time: Your Genre Grid; ruling 1)",
+            read_file="companion.games.telly_time.grid:read_tile_catalogue",
         ),
         OptionSpec(
             "first_player",

@@ -37,6 +37,7 @@ from companion.games.telly_time.commands import (
     ChangeShowGenre,
     ChooseMogulLine,
     ChoosePilotShow,
+    EnterTile,
     KeepPilotCards,
     MoveShow,
     Pass,
@@ -139,7 +140,7 @@ from companion.games.telly_time.state import (
 )
 from companion.words import and_join, count, noun
 
-__all__ = ["TELLY_TIME", "TellyTime", "show_breakdown", "variety_channel_viewers"]
+__all__ = ["TELLY_TIME", "TellyTime", "show_breakdown", "variety_channel_viewers", "writeoff_shows"]
 
 #: "Telly Time Clarifications", Writeoff.
 RULE_WRITEOFF = f"{RULE_CLARIFY}, Writeoff"
@@ -393,7 +394,18 @@ LABELS: dict[type, str] = {
     AdjustCash: "Cash ±",
     AdjustViewers: "Viewers ±",
     SetGridSquare: "Genre of a square",
+    EnterTile: "Enter tile",
+    Writeoff: "Writeoff",
 }
+
+
+def writeoff_shows(network: Network) -> list[tuple[str, Show]]:
+    """``(timeslot, show)`` of ``network``'s shows printed Chat or Quiz, in timeslot order: the shows whose
+    viewers "Telly Time Clarifications", Writeoff, counts its own way (ruling 25; a show turned Chat by
+    Versatile Actor is not one, ruling 13)."""
+    shows = ((slot, network.show_in(slot)) for slot in TIMESLOTS)
+    return [(slot, show) for slot, show in shows if show is not None and show.printed_genre in (CHAT, QUIZ)]
+
 
 S = TypeVar("S", bound=TellyTimeEvent)
 #: evolve's table: event class -> the function folding it into the state.
@@ -571,6 +583,36 @@ class TellyTime:
             return [GridSquareSet(network.name, square, genre, other, grid.squares[square])]
         check_square_genre(grid, square, genre)
         return [GridSquareSet(network.name, square, genre)]
+
+    def _enter_tile(self, state: TellyTimeState, command: EnterTile) -> list[TellyTimeEvent]:
+        """The whole tile's genres at once ("Your Genre Grid"; ruling 1): one ``grid_square_set`` per square
+        that changes, in square order (the events a square at a time would journal, as one move)."""
+        network = state.network(command.player)
+        _require_open(state)
+        grid = _require_grid(network)
+        squares = command.squares
+        if isinstance(squares, (str, bytes)) or not isinstance(squares, (list, tuple)) or len(squares) != SQUARES:
+            raise MalformedCommand(
+                f"a tile lists its 9 squares row by row (None for one kept as it is), not {squares!r}"
+            )
+        names = [None if genre is None else self._genre(state, genre) for genre in squares]
+        centre = grid.squares[CENTRE]
+        if names[CENTRE] not in (None, centre):
+            raise IllegalCommand(f"the centre square is the Pilot Season genre ({centre})", RULE_PILOT)
+        final = [grid.squares[i] if names[i] is None else names[i] for i in range(SQUARES)]
+        for square in range(SQUARES):
+            if final[square] != grid.squares[square] and grid.filled[square]:
+                raise IllegalCommand(
+                    f"{square_name(square)} ({grid.squares[square]}) already has a marker cube", RULE_GRID
+                )
+        twice = [g for g, n in Counter(g for g in final if g is not None).items() if n > 1]
+        if twice:
+            where = square_list([i for i, g in enumerate(final) if g == twice[0]])
+            raise IllegalCommand(f"{twice[0]} is on {where}; a tile shows each genre once", RULE_GRID)
+        changed = [(i, genre) for i, genre in enumerate(final) if genre != grid.squares[i] and genre is not None]
+        if not changed:
+            raise IllegalCommand(f"{network.name}'s tile already shows these genres", RULE_GRID)
+        return [GridSquareSet(network.name, i, genre) for i, genre in changed]
 
     def _set_bonus(self, state: TellyTimeState, command: SetLineBonus) -> list[TellyTimeEvent]:
         network = state.network(command.player)
@@ -987,6 +1029,7 @@ class TellyTime:
     _HANDLERS: dict[type, Callable[[TellyTime, TellyTimeState, Any], list[TellyTimeEvent]]] = {
         ChoosePilotShow: _choose_pilot,
         SetGridSquare: _set_square,
+        EnterTile: _enter_tile,
         SetLineBonus: _set_bonus,
         KeepPilotCards: _keep_cards,
         StartSeason: _start_season,
@@ -1082,11 +1125,14 @@ class TellyTime:
         """What ``seat`` is offered now, in the board's order: the moves of the phase (Pilot Season: show,
         cards, line bonuses, start; a season: produce, other action, pass, a card's marker; scoring: the
         lineup, a card's marker, line bonuses; the end: end-game bonuses; a pending mogul choice: the
-        choice), then the free entries of cash and viewers and a square's genre (entered on the grid
-        itself). Each is disabled, with the reason and rule ``decide`` would refuse it with, when it cannot
-        be made now; ``command`` is set where nothing is left to choose (Start season 1). Nothing once the
-        game is over. Corrections accepted at any time (MoveShow, ChangeShowGenre, EndGame, TransferMoney)
-        and the Writeoff count are not listed. Raises ``MalformedCommand`` for a seat that is not playing."""
+        choice), then the free entries of cash and viewers, a square's genre and the whole tile's genres
+        (entered on the grid itself). Each is disabled, with the reason and rule ``decide`` would refuse it
+        with, when it cannot be made now; ``command`` is set where nothing is left to choose (Start season
+        1). Nothing once the game is over. Corrections accepted at any time (MoveShow, ChangeShowGenre,
+        EndGame, TransferMoney) are not listed. Writeoff is listed where its clarification applies ("Telly
+        Time Clarifications", Writeoff): in a season and its scoring, nothing pending, for a lineup with a show
+        printed Chat or Quiz (:func:`writeoff_shows`); its ``rule`` names the clarification. Raises
+        ``MalformedCommand`` for a seat that is not playing."""
         network = state.network(seat)
         if state.finished:
             return ()
@@ -1130,11 +1176,16 @@ class TellyTime:
             ]
         else:
             moves = [offer(ScoreEndGame, lambda: _require_end_bonuses_to_score(state, network))]
+        writeoff: tuple[LegalCommand, ...] = ()
+        if pending is None and state.phase in (SEASON, SCORING) and writeoff_shows(network):
+            writeoff = (LegalCommand(Writeoff.__name__, LABELS[Writeoff], rule=RULE_WRITEOFF),)
         return (
             *moves,
             offer(AdjustCash, lambda: _require_open(state)),
             offer(AdjustViewers, lambda: _require_open(state)),
+            *writeoff,
             offer(SetGridSquare, lambda: _require_grid(network)),
+            offer(EnterTile, lambda: _require_grid(network)),
         )
 
 

@@ -35,6 +35,17 @@ def ascii_money(amount_m: int) -> str:
     return f"-${-amount_m}M" if amount_m < 0 else f"${amount_m}M"
 
 
+def setup_step(network: Network) -> str:
+    """What ``network`` does next to be set up for season 1 ("Telly Time Pilot Season"), as the board's
+    buttons and grid say it: the Pilot show (it brings its tile), the tile's genres, or the 2 kept cards."""
+    if network.grid is None:
+        return "chooses the Pilot show (its genre brings the tile)"
+    missing = sum(1 for genre in network.grid.squares if genre is None)
+    if missing:
+        return f"enters the tile: tap a ? square ({count(missing, 'genre')} to enter)"
+    return "keeps 2 cards (Keep 2 cards)"
+
+
 def status(state: TellyTimeState) -> str:
     """The status line, as a sentence: phase, season and whose turn or what is awaited."""
     if state.finished:
@@ -43,10 +54,11 @@ def status(state: TellyTimeState) -> str:
         lines = and_join([f"the {LINE_NAMES[line]}" for line in state.pending.lines], "or")
         return f"{state.pending.player} chooses which line gives the mogul bonus: {lines} ({RULE_MOGUL})"
     if state.phase == PILOT:
-        waiting = [n.name for n in state.networks if n.grid is None or not n.grid.entered or not n.pilot_cards]
-        if not waiting:
+        unset = [n for n in state.networks if n.grid is None or not n.grid.entered or not n.pilot_cards]
+        if not unset:
             return "The Pilot Season is set up: start season 1"
-        return f"Pilot Season: waiting for {and_join(waiting)} to set up (show, tile and 2 cards)"
+        first, then = unset[0], [n.name for n in unset[1:]]
+        return f"Pilot Season: {first.name} {setup_step(first)}" + (f"; then {and_join(then)}" if then else "")
     if state.phase == SEASON:
         return f"Season {state.season} of {SEASONS}: it is {state.current}'s turn"
     if state.phase == SCORING:

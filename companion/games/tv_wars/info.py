@@ -45,4 +45,8 @@ INFO = GameInfo(
     board="ui.games.tv_wars.board:TvWarsBoard",
     cli="companion.games.tv_wars.cli:add_subcommands",
     rules="companion.games.tv_wars.rules:TV_WARS",
+    # BoardGameGeek's TV Wars (Avalon Hill, 1987, 3-4 players): id 1031, as the BGG data mirror
+    # https://bgg-research.huynhrobert.com/inspect/1031 shows it (BGG's own page was not reachable from here).
+    bgg_id=1031,
+    score="cash",  # the most money wins (TV Wars 1, 8)
 )

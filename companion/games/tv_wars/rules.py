@@ -529,7 +529,8 @@ class TvWars:
         the table (:class:`EndGame`, no winner); the last network with programming (TV Wars 1, 3: last
         standing); every remaining network losing its last programs in one war (10: the most money wins, all
         lost together; equal money is a draw); or the asset count (8, for 3.11 and 5.32: cash plus programs,
-        the most money wins; equal totals are a draw). ``ranking`` is by those totals, best first."""
+        the most money wins; equal totals are a draw). ``ranking`` is by those totals, best first; ``scores``
+        are the totals."""
         if not state.finished:
             return None
         ended = state.final_count.result if state.final_count is not None else None
@@ -549,7 +550,7 @@ class TvWars:
             reason = f"{money} wins: all lost their last programs together, the most money ({ended.rule})"
         else:
             termination, reason = Termination.WON, f"{money} wins: the most money ({ended.rule})"
-        return Outcome(termination, winners, figures, reason, ranking)
+        return Outcome(termination, winners, figures, reason, ranking, totals)
 
     def figures(self, state: TvWarsState) -> dict[str, dict[str, int | str]]:
         """Each network's public figures, in seat order: ``cash`` (dollars), ``half_hours`` of programming

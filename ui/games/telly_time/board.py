@@ -34,6 +34,7 @@ from companion.games.telly_time import (
     AdjustViewers,
     ChooseMogulLine,
     ChoosePilotShow,
+    EnterTile,
     KeepPilotCards,
     Pass,
     PilotCard,
@@ -48,13 +49,12 @@ from companion.games.telly_time import (
     Writeoff,
 )
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, LINE_NAMES, LINES, SQUARE_NAMES
+from companion.games.telly_time.rules import writeoff_shows
 from companion.games.telly_time.state import (
     ANY,
-    CHAT,
+    PILOT,
     QUIZ,
     QUIZ_MAX_VIEWERS,
-    SCORING,
-    SEASON,
     TIMESLOT_NAMES,
     TIMESLOTS,
 )
@@ -192,6 +192,8 @@ class TellyFormPopup(Popup):
                     self.fields[field_name] = field
                 if isinstance(field, TellyChoice) and field.rows_needed > 1:
                     row.height = dp(52) * field.rows_needed
+                if isinstance(field, TellyTileEntry):
+                    row.height = field.row_height
             rows.add_widget(row)
 
     def values(self) -> dict[str, Any]:
@@ -214,6 +216,96 @@ def choice(options: Sequence[tuple[Any, str]], value: Any = None, columns: int |
     field = TellyChoice(options, value if value is not None else options[0][0], columns)
     field.rows_needed = -(-len(options) // (columns or len(options)))
     return field
+
+
+class TellyTileSquare(ToggleButton):
+    """One square of a :class:`TellyTileEntry`: its ``genre`` (``"?"`` until entered); the centre and squares
+    with a marker are fixed (disabled)."""
+
+    square = NumericProperty(0)
+    genre = StringProperty("?")
+
+
+class TellyTileEntry(BoxLayout):
+    """A whole tile entered on one screen (:class:`~companion.games.telly_time.EnterTile`): the 3×3 tile on the
+    left, the genres that can stand on it on the right (every genre but the centre's, which is the Pilot
+    Season genre). The square being entered is highlighted, starting at the first one without a genre; a tap
+    on a genre puts it there (a genre already on another square moves here, the two swap) and goes on to the
+    next square without one; when one square and one genre are left, the genre goes there by itself. A tap
+    on a square chooses it. ``value``: the 9 genres row by row (``None`` = not entered)."""
+
+    value = ObjectProperty(None, allownone=True)
+    selected = NumericProperty(-1)
+
+    def __init__(self, squares: Sequence[str | None], filled: Sequence[bool], genres: Sequence[str], **kwargs: Any):
+        super().__init__(orientation="horizontal", spacing=dp(10), **kwargs)
+        self.row_height = dp(3 * 86 + 2 * 4)
+        self._fixed = [square == CENTRE or filled[square] for square in range(9)]
+        self._squares = list(squares)
+        centre = squares[CENTRE]
+        self.genres = [g for g in genres if g != centre]
+        tile = GridLayout(cols=3, spacing=dp(4), size_hint_x=None, width=dp(3 * 110 + 8))
+        self.cells: list[TellyTileSquare] = []
+        for square in range(9):
+            cell = TellyTileSquare(square=square, group=f"tile-{id(self)}", disabled=self._fixed[square])
+            cell.bind(on_release=lambda c: self.select(c.square))
+            self.cells.append(cell)
+            tile.add_widget(cell)
+        self.add_widget(tile)
+        palette = GridLayout(cols=2, spacing=dp(4))
+        self.buttons: dict[str, Button] = {}
+        for genre in self.genres:
+            button = TellyChoiceButton(text=genre, option=genre)
+            button.bind(on_release=lambda b: self.choose(b.option))
+            self.buttons[genre] = button
+            palette.add_widget(button)
+        self.add_widget(palette)
+        self._next()
+        self._show()
+
+    def _open_squares(self) -> list[int]:
+        return [s for s in range(9) if not self._fixed[s] and self._squares[s] is None]
+
+    def _next(self) -> None:
+        """Choose the first square without a genre (or keep the choice when none is left)."""
+        open_squares = self._open_squares()
+        if open_squares:
+            self.selected = open_squares[0]
+        elif self.selected < 0:
+            self.selected = next((s for s in range(9) if not self._fixed[s]), -1)
+
+    def select(self, square: int) -> None:
+        """A tap on a square: it is the one a genre goes on next."""
+        if not self._fixed[square]:
+            self.selected = square
+        self._show()
+
+    def choose(self, genre: str) -> None:
+        """A tap on a genre: it goes on the chosen square (see the class docstring)."""
+        square = self.selected
+        if square < 0:
+            return
+        previous = self._squares[square]
+        if genre in self._squares:
+            other = self._squares.index(genre)
+            if self._fixed[other]:
+                return  # a genre with a marker cube stays where it is
+            self._squares[other] = previous
+        self._squares[square] = genre
+        open_squares = self._open_squares()
+        unused = [g for g in self.genres if g not in self._squares]
+        if len(open_squares) == 1 and len(unused) == 1:
+            self._squares[open_squares[0]] = unused[0]
+        self._next()
+        self._show()
+
+    def _show(self) -> None:
+        self.value = tuple(self._squares)
+        for cell in self.cells:
+            cell.genre = self._squares[cell.square] or "?"
+            cell.state = "down" if cell.square == self.selected else "normal"
+        for genre, button in self.buttons.items():
+            button.state = "down" if genre in self._squares else "normal"
 
 
 # -- the board ---------------------------------------------------------------------------------------------
@@ -257,6 +349,8 @@ class TellyTimeBoard(GameBoard):
             self.ids.grid.add_widget(cell)
         self._state: Any = None  # the TellyTimeState last drawn
         self._last_turn = None
+        self._had_tile: dict[str, bool] = {}  # per player, whether the last update showed their tile
+        self._was_set_up: dict[str, bool] = {}  # per player, whether they were set up for season 1
 
     # -- drawing --------------------------------------------------------------------------------------
     def update(self, state: Any, view: Any) -> None:
@@ -270,6 +364,7 @@ class TellyTimeBoard(GameBoard):
         elif self.shown not in names:
             self.shown = names[0]
         self._last_turn = state.current
+        open_tile = self._follow_set_up(state)
         tabs = self.ids.tabs
         if [t.player for t in tabs.children[::-1]] != names:
             tabs.clear_widgets()
@@ -291,6 +386,30 @@ class TellyTimeBoard(GameBoard):
         self._draw_player(state.network(self.shown))
         self.phase = state.phase
         self._draw_actions(state)
+        if open_tile:
+            self.open_tile()
+
+    @staticmethod
+    def _set_up(network: Any) -> bool:
+        return network.grid is not None and network.grid.entered and bool(network.pilot_cards)
+
+    def _follow_set_up(self, state: Any) -> bool:
+        """The Pilot Season in few taps: once the shown player is set up (tile and 2 cards), the next one who
+        is not is shown; returns whether the shown player's tile just came without its genres (no tile
+        catalogue), so that its entry screen opens by itself."""
+        open_tile = False
+        if state.phase == PILOT and state.pending is None:
+            network = state.network(self.shown)
+            has_tile = network.grid is not None
+            if has_tile and not self._had_tile.get(network.name, True) and not network.grid.entered:
+                open_tile = self.controller is not None and self.controller.popup is None
+            if self._set_up(network) and not self._was_set_up.get(network.name, True):
+                waiting = [n.name for n in state.networks if not self._set_up(n)]
+                if waiting:
+                    self.shown = waiting[0]
+        self._had_tile = {n.name: n.grid is not None for n in state.networks}
+        self._was_set_up = {n.name: self._set_up(n) for n in state.networks}
+        return open_tile
 
     def _draw_player(self, network: Any) -> None:
         grid = network.grid
@@ -343,33 +462,20 @@ class TellyTimeBoard(GameBoard):
         "ScoreEndGame": "open_end_bonuses",
         "AdjustCash": "open_cash",
         "AdjustViewers": "open_viewers",
+        "Writeoff": "open_writeoff",
     }
 
     def actions_for(self, state: Any) -> list[tuple[LegalCommand, Callable[[], None]]]:
         """The buttons for the shown player, as ``(legal command, handler)`` pairs in the rules' order: every
-        command the rules offer the player now that is complete or that this board has a form for; then
-        Writeoff (which the rules do not list) during a season or its scoring when the shown lineup holds a
-        Chat or Quiz show, where "Telly Time Clarifications", Writeoff, applies."""
+        command the rules offer the player now that is complete or that this board has a form for (Writeoff
+        too, which the rules offer where "Telly Time Clarifications", Writeoff, applies)."""
         actions: list[tuple[LegalCommand, Callable[[], None]]] = []
         for legal in TELLY_TIME.legal_commands(state, self.shown):
             if legal.command is not None:
                 actions.append((legal, functools.partial(self._post, legal.command)))
             elif legal.kind in self.FORMS:
                 actions.append((legal, getattr(self, self.FORMS[legal.kind])))
-        if (
-            state.phase in (SEASON, SCORING)
-            and state.pending is None
-            and self._writeoff_shows(state.network(self.shown))
-        ):
-            actions.append((LegalCommand("Writeoff", "Writeoff"), self.open_writeoff))
         return actions
-
-    @staticmethod
-    def _writeoff_shows(network: Any) -> list[tuple[str, Any]]:
-        """``(timeslot, show)`` of ``network``'s shows printed Chat or Quiz: where "Telly Time Clarifications",
-        Writeoff, changes how the card counts viewers (the rules list no button for the card itself)."""
-        shows = ((slot, network.show_in(slot)) for slot in TIMESLOTS)
-        return [(slot, show) for slot, show in shows if show is not None and show.printed_genre in (CHAT, QUIZ)]
 
     def _legal(self, kind: str) -> LegalCommand | None:
         for legal in TELLY_TIME.legal_commands(self._state, self.shown):
@@ -417,7 +523,8 @@ class TellyTimeBoard(GameBoard):
         return [(g, g) for g in (only if only is not None else self._state.genres)]
 
     def tap_square(self, square: int) -> None:
-        """A tap on a square: enter its genre (while it has no marker), else say what it is."""
+        """A tap on a square: while the tile has squares without a genre, the whole tile's entry screen
+        (:meth:`open_tile`); else enter this square's genre (while it has no marker), or say what it is."""
         network = self._network()
         legal = self._legal("SetGridSquare")
         if legal is None:
@@ -426,16 +533,51 @@ class TellyTimeBoard(GameBoard):
             self._explain(legal)
             return
         grid = network.grid
+        if not grid.entered:
+            self.open_tile()
+            return
         if square == CENTRE or grid.filled[square]:
             self.controller.say(
                 f"{network.name}'s {grid.squares[square]} square ({SQUARE_NAMES[square]}) has a marker cube"
             )
             return
+        # only the genres that can stand here: not the centre's, nor one held by a square with a marker
+        fixed = {grid.squares[s] for s in range(9) if s == CENTRE or grid.filled[s]}
+        can_stand = [g for g in self._state.genres if g not in fixed]
         self._open(
             TellyFormPopup(
                 f"{network.name}: genre printed on the {SQUARE_NAMES[square]} square",
-                [("genre", "Genre", choice(self._genres(), grid.squares[square], columns=5))],
+                [("genre", "Genre", choice(self._genres(can_stand), grid.squares[square], columns=4))],
                 lambda v: self._post(SetGridSquare(player=network.name, square=square, genre=v["genre"])),
+            )
+        )
+
+    def open_tile(self) -> None:
+        """The shown player's whole tile on one screen (:class:`TellyTileEntry`, posted as one
+        :class:`EnterTile`): for a tile not in the tile catalogue, entered as printed ("Your Genre Grid";
+        ruling 1). Asks the rules before closing."""
+        network = self._network()
+        grid = network.grid
+        if grid is None:
+            return
+        entry = TellyTileEntry(grid.squares, grid.filled, self._state.genres)
+
+        def command(v: dict) -> EnterTile:
+            return EnterTile(player=network.name, squares=tuple(v["tile"]))
+
+        def check(v: dict) -> str:
+            missing = sum(1 for s in range(9) if v["tile"][s] is None)
+            if missing:
+                return f"Tap a genre for each ? square ({missing} left)"
+            return self._refusal(command(v))
+
+        self._open(
+            TellyFormPopup(
+                f"{network.name}'s {grid.squares[CENTRE]} tile: tap the genre printed on the lit square",
+                [("tile", "", entry)],
+                lambda v: self._post(command(v)),
+                note="The lit square takes the genre you tap, then the next ? square is lit.",
+                check=check,
             )
         )
 
@@ -451,16 +593,24 @@ class TellyTimeBoard(GameBoard):
             preferred = () if not also else (ANY,) if also == ANY else tuple(dict.fromkeys((v["slot"], also)))
             return ChoosePilotShow(player=name, genre=v["genre"], timeslot=v["slot"], preferred=preferred)
 
+        # a tile per genre ("Telly Time Pilot Season"): the genres whose tile another player took are not offered
+        taken = {n.grid.squares[CENTRE] for n in self._state.networks if n.grid is not None}
+        genres = [g for g in self._state.genres if g not in taken]
+        catalogue = [g for g in genres if g in self._state.options.get("tiles", {})]
+        if catalogue:
+            note = f"The tile comes from the tile catalogue ({', '.join(catalogue)}); marker on the centre."
+        else:
+            note = "Takes the tile with this genre in the centre; marker on the centre. Then enter its genres."
         self._open(
             TellyFormPopup(
                 f"{name}: Pilot Season show",
                 [
-                    ("genre", "Genre", choice(self._genres(), columns=5)),
+                    ("genre", "Genre", choice(self._genres(genres), columns=5)),
                     ("slot", "Timeslot", choice(slots)),
                     ("also", "Also prefers", choice([("", "Only it")] + slots + [(ANY, "ANY")])),
                 ],
                 lambda v: self._post(command(v)),
-                note="Takes the tile with this genre in the centre; marker on the centre.",
+                note=note,
                 check=lambda v: self._refusal(command(v)),
             )
         )
@@ -472,7 +622,7 @@ class TellyTimeBoard(GameBoard):
         refusal (other stars on a Quiz show, a penalty in a preferred timeslot) is shown and what was entered
         kept."""
         network = self._network()
-        shows = self._writeoff_shows(network)
+        shows = writeoff_shows(network)
 
         def command(v: dict) -> Writeoff:
             score = ShowScore(v["slot"], v["viewers"], (v["stars"],) if v["stars"] else (), v["penalty"])
