@@ -5,10 +5,10 @@ wrong. With no file at all, :func:`default_config` gives a working simulator set
 each seat's buttons, emulated panels and built-in dice.
 
 Each TOML section is one frozen dataclass (:class:`TableSection`, :class:`DiceSection`, :class:`HardwareSection`,
-:class:`PanelsSection`, :class:`KioskSection`, :class:`WebSection`, and per seat :class:`SeatConfig` with its :class:`ButtonConfig` and
-:class:`PanelConfig`); each of its keys is one field declared with :func:`setting` (type, bounds, choices, default).
-One checker (:func:`read_section`) walks a section's fields, so a new key is one line. Unknown keys are refused with
-the section and key named.
+:class:`PanelsSection`, :class:`KioskSection`, :class:`WebSection`, and per seat :class:`SeatConfig` with its
+:class:`ButtonConfig` and :class:`PanelConfig`); each of its keys is one field declared with :func:`setting` (type,
+bounds, choices, default). One checker (:func:`read_section`) walks a section's fields, so a new key is one line.
+Unknown keys are refused with the section and key named.
 
 A seat's buttons are the slots ``a``, ``b`` and ``c``, which each game names (:class:`companion.game.ButtonSlot`);
 the names of the previous version (``on_the_air``, ``sponsor``, ``roll``: :data:`SLOT_ALIASES`) are accepted for

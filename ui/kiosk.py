@@ -86,6 +86,8 @@ def run(
         app.controller.panels.close()
         if app.controller.buttons is not None:
             app.controller.buttons.close()
+        if app.controller.web is not None:
+            app.controller.web.stop()
         if hardware_lock is not None:
             hardware_lock.release()
     return EXIT_LEFT_KIOSK if app.left_kiosk else 0
@@ -196,8 +198,28 @@ def build_app(
         touch_problem=touch_problem,
     )
     controllers.append(controller)
+    controller.use_web(_start_web(config, table, notices))  # after the controller: the panels hear of a move first
     notice = " · ".join(filter(None, notices))
     return CompanionApp(controller, simulate=simulate, notice=notice, start_new=start_new, resume=resume)
+
+
+def _start_web(config: Config, table, notices: list[str]):
+    """The web front-end (:mod:`web`) when ``[web] enabled``, else ``None`` (and nothing of it imported: no network
+    listener). Its server thread imports the web framework and starts listening while the window opens; if the
+    package's ``[web]`` extra is missing, a notice says so and the kiosk runs without it."""
+    if not config.web.enabled:
+        return None
+    import importlib.util
+
+    missing = [name for name in ("starlette", "uvicorn", "wsproto", "segno") if importlib.util.find_spec(name) is None]
+    if missing:
+        problem = f"Phones are off: {', '.join(missing)} not installed (pip install 'tabletop-companion[web]')"
+        log.error("%s", problem)
+        notices.append(problem)
+        return None
+    from web import start_web
+
+    return start_web(config, table, wait=False)
 
 
 def _configure_kivy(simulate: bool, touch) -> str:

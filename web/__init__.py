@@ -48,28 +48,49 @@ class WebFrontEnd:
 
     ``address``/``port``: where it listens (port 0: any free one, for tests); ``url``: how phones reach it
     (``http://HOST:PORT``; default the LAN address and the bound port). Build it before the owner thread's first
-    command (its publisher subscribes to the table)."""
+    command (its publisher subscribes to the table), on the thread that will own the table or before any owns it
+    (it makes the first snapshot). Only :mod:`web.publisher` is imported here; the server thread imports
+    Starlette and uvicorn itself."""
 
     def __init__(self, table: Table, *, address: str = "0.0.0.0", port: int = 8080, url: str | None = None) -> None:
         from web.publisher import Publisher
-        from web.server import ServerThread, WebApp
+        from web.server import ServerThread
 
         self.table = table
         self.tokens = SeatTokens()
-        box: list = []
-        self.app = WebApp(self.tokens, box)
-        self.publisher = Publisher(table, self.tokens, self.app.publish)
-        box.append(self.publisher)
-        self.server = ServerThread(self.app, address, port, self._loop_ready)
+        self.app = None  # the web.server.WebApp, made on the server's thread
+        self._latest = None
+        self.publisher = Publisher(table, self.tokens, self._publish)
+        self.server = ServerThread(self._make_app, address, port)
         self._url = url
+        self.publisher.refresh()
 
-    def _loop_ready(self, loop) -> None:
-        self.app.loop = loop
+    def _publish(self, snapshot) -> None:
+        self._latest = snapshot
+        app = self.app
+        if app is not None:
+            app.publish(snapshot)
 
-    def start(self) -> None:
-        """Listen (returns once it does); raises :class:`companion.errors.CompanionError` when it cannot."""
-        self.server.start()
-        log.info("web front-end listening on %s:%s", self.server.config.host, self.server.port)
+    def _make_app(self):
+        from web.server import WebApp
+
+        app = WebApp(self.tokens, [self.publisher])
+        self.app = app  # from now on the owner thread hands snapshots to it ...
+        app.publish(self._latest)  # ... and this is the latest before that
+        return app
+
+    def start(self, wait: bool = True) -> None:
+        """Start the server thread. ``wait``: return once it listens, raising
+        :class:`companion.errors.CompanionError` when it cannot; else return at once (the kiosk: its first frame
+        does not wait for the imports) and a failure is logged (:attr:`problem`)."""
+        self.server.start(wait=wait)
+        if wait:
+            log.info("web front-end listening on %s:%s", self.server.host, self.server.port)
+
+    @property
+    def problem(self) -> str:
+        """Why the server is not listening (``""`` while it is, or is still starting)."""
+        return self.server.problem
 
     def stop(self) -> None:
         """Stop listening and close every connection (safe twice)."""
@@ -85,7 +106,7 @@ class WebFrontEnd:
         """``http://HOST:PORT`` as phones reach the table."""
         if self._url:
             return self._url
-        host = self.server.config.host
+        host = self.server.host
         if host in ("0.0.0.0", "::"):
             host = lan_address()
         if ":" in host:
@@ -95,7 +116,8 @@ class WebFrontEnd:
     def seat_link(self, seat: str) -> str:
         """``seat``'s pairing link, all QR alphanumeric characters (upper case): ``HTTP://HOST:PORT/S/<token>``.
         ``KeyError`` for a seat not in the game. Owner thread (it refreshes the tokens for the open game first)."""
-        if self.publisher.latest is None or self.publisher.latest.game_id != self.tokens.game:
+        session = self.table.session
+        if session is not None and session.game_id != self.tokens.game:
             self.publisher.refresh()
         return f"{self.base_url.upper()}/S/{self.tokens.token(seat)}"
 
@@ -105,8 +127,8 @@ class WebFrontEnd:
         self.publisher.refresh()  # connected phones of the old token are closed at once
 
 
-def start_web(config, table: Table) -> WebFrontEnd:
-    """The kiosk's web front-end from ``config.web``, started (raises ``CompanionError`` if it cannot listen)."""
+def start_web(config, table: Table, wait: bool = False) -> WebFrontEnd:
+    """The kiosk's web front-end from ``config.web``, started (``wait``: see :meth:`WebFrontEnd.start`)."""
     front = WebFrontEnd(table, address=config.web.address, port=config.web.port, url=config.web.url)
-    front.start()
+    front.start(wait=wait)
     return front

@@ -136,7 +136,7 @@ class Bucket:
         self._level[key] = (level, self.clock())
 
 
-@dataclass
+@dataclass(eq=False)  # each connection is its own (kept in a set by identity)
 class _Client:
     socket: WebSocket
     address: str
@@ -439,66 +439,97 @@ class _Headers:
 
 
 class ServerThread:
-    """uvicorn serving ``app`` on ``address``:``port`` (0: any free port) in a daemon thread with its own asyncio
-    loop. ``start()`` returns once it listens (or raises :class:`CompanionError` if it could not: the port is taken,
-    the address is not this machine's); ``port`` is the port bound; ``stop()`` closes it (safe twice)."""
+    """uvicorn serving a :class:`WebApp` on ``address``:``port`` (0: any free port) in a daemon thread with its own
+    asyncio loop. The thread imports Starlette and uvicorn and builds the app itself (``make_app()``), so a kiosk's
+    main thread pays nothing for them before its first frame. ``start(wait=True)`` returns once it listens, or
+    raises :class:`CompanionError` if it could not (the port is taken, the address is not this machine's);
+    ``start(wait=False)`` returns at once and ``problem`` says later what went wrong. ``port`` is the port bound;
+    ``stop()`` closes it (safe twice)."""
 
-    def __init__(self, web: WebApp, address: str, port: int, on_loop: Callable[[asyncio.AbstractEventLoop], None]):
-        import uvicorn
-
-        _quiet_uvicorn()
-        self.web = web
-        self.config = uvicorn.Config(
-            web.app,
-            host=address,
-            port=port,
-            http="h11",
-            ws="wsproto",
-            loop="asyncio",
-            lifespan="off",
-            log_config=None,
-            access_log=False,
-            server_header=False,
-            proxy_headers=False,
-            ws_max_size=MAX_MESSAGE,
-            ws_ping_interval=20.0,
-            ws_ping_timeout=20.0,
-            limit_concurrency=MAX_SOCKETS * 4,
-            timeout_keep_alive=5,
-            h11_max_incomplete_event_size=16 * 1024,
-            backlog=128,
-        )
-        self.server = uvicorn.Server(self.config)
-        self._on_loop = on_loop
-        self._error: BaseException | None = None
+    def __init__(self, make_app: Callable[[], WebApp], address: str, port: int) -> None:
+        self.host, self.port = address, port
+        self._make_app = make_app
+        self.server: Any = None
+        self.problem = ""
+        self._listening = threading.Event()
+        self._stopping = False
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
-        self.port = port
 
     def _run(self) -> None:
-        async def main() -> None:
-            self._on_loop(asyncio.get_running_loop())
-            await self.server.serve()
-
         try:
+            import uvicorn
+
+            _quiet_uvicorn()
+            web = self._make_app()
+            config = uvicorn.Config(
+                web.app,
+                host=self.host,
+                port=self.port,
+                http="h11",
+                ws="wsproto",
+                loop="asyncio",
+                lifespan="off",
+                log_config=None,
+                access_log=False,
+                server_header=False,
+                proxy_headers=False,
+                ws_max_size=MAX_MESSAGE,
+                ws_ping_interval=20.0,
+                ws_ping_timeout=20.0,
+                limit_concurrency=MAX_SOCKETS * 4,
+                timeout_keep_alive=5,
+                h11_max_incomplete_event_size=16 * 1024,
+                backlog=128,
+            )
+            self.server = uvicorn.Server(config)
+            if self._stopping:
+                return
+
+            async def main() -> None:
+                web.loop = asyncio.get_running_loop()
+                serving = asyncio.create_task(self.server.serve())
+                while not self.server.started and not serving.done():
+                    await asyncio.sleep(0.01)
+                if self.server.started:
+                    sockets = [s for server in self.server.servers for s in server.sockets]
+                    self.port = sockets[0].getsockname()[1] if sockets else self.port
+                    self._listening.set()
+                await serving
+
             asyncio.run(main())
         except BaseException as error:  # SystemExit from uvicorn when it cannot bind
-            self._error = error
-
-    def start(self, timeout: float = 10.0) -> None:
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self.server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise CompanionError(
-                    f"the web front-end could not listen on {self.config.host}:{self.config.port}"
-                    + (f" ({self._error!r})" if self._error else "")
-                    + ": is the port in use, or the address not this machine's? ([web] address, port)"
+            self.problem = f"{type(error).__name__}: {error}"
+        finally:
+            if not self._listening.is_set() and not self.problem and not self._stopping:
+                self.problem = "it stopped before listening"
+            if self.problem:
+                log.error(
+                    "the web front-end could not listen on %s:%s (%s): is the port in use, or the address not this "
+                    "machine's? ([web] address, port)",
+                    self.host,
+                    self.port,
+                    self.problem,
                 )
-            time.sleep(0.01)
-        sockets = [s for server in self.server.servers for s in server.sockets]
-        self.port = sockets[0].getsockname()[1] if sockets else self.port
+
+    def start(self, wait: bool = True, timeout: float = 20.0) -> None:
+        self._thread.start()
+        if not wait:
+            return
+        while not self._listening.wait(0.05):
+            if not self._thread.is_alive() or timeout <= 0:
+                raise CompanionError(
+                    f"the web front-end could not listen on {self.host}:{self.port} ({self.problem or 'timed out'}): "
+                    "is the port in use, or the address not this machine's? ([web] address, port)"
+                )
+            timeout -= 0.05
+
+    @property
+    def listening(self) -> bool:
+        return self._listening.is_set()
 
     def stop(self, timeout: float = 5.0) -> None:
-        self.server.should_exit = True
+        self._stopping = True
+        if self.server is not None:
+            self.server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(timeout)
