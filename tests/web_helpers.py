@@ -56,6 +56,19 @@ SECRET_PROGRAMS = {
         ProgramSpec(3, "blue", 10, name="MOLE PARK"),
         ProgramSpec(4, "green", 70, name="HEDGEHOG CUP"),
     ),
+    "PBC": (
+        ProgramSpec(1, "blue", 20, name="GANNET HOUR"),
+        ProgramSpec(1, "blue", 30, name="PUFFIN NEWS"),
+        ProgramSpec(1, "red", 40, name="TERN LATE"),
+        ProgramSpec(1, "red", 90, name="SKUA NIGHT"),
+        ProgramSpec(1, "yellow", 50, name="SHAG TONIGHT"),
+        ProgramSpec(2, "blue", 60, name="FULMAR COURT"),
+        ProgramSpec(2, "yellow", 70, name="PETREL DRAMA"),
+        ProgramSpec(2, "red", None, special=True, name="AUK SPECIAL"),
+        ProgramSpec(2, "red", 80, name="GULL BLUES"),
+        ProgramSpec(3, "blue", 10, name="KITTIWAKE PARK"),
+        ProgramSpec(4, "red", 70, name="ALBATROSS CUP"),
+    ),
 }
 STAR_VALUE = 30  # the Rating Points ABS's Star adds (5.1), secret until it is played (9.1)
 
@@ -141,16 +154,18 @@ def new_game(live: LiveWeb, names=("ABS", "CBA"), **options) -> int:
     return outcome.records[0].game_id
 
 
-def to_line_ups(live: LiveWeb) -> None:
-    """Play the scripted game up to the Ratings War's line-up phase (see the module docstring)."""
+def to_line_ups(live: LiveWeb, names=("ABS", "CBA")) -> None:
+    """Play the scripted game of ``names`` (two or three networks) up to the Ratings War's line-up phase (see the
+    module docstring)."""
     from companion.games.tv_wars import EnterTileValue, LandOn, Nominate, PassBid
 
-    new_game(live)
-    for network, programs in SECRET_PROGRAMS.items():
-        live.owner.execute(SelectStartingProgramming(network=network, programs=programs, source="test"))
+    new_game(live, names)
+    for network in names:
+        live.owner.execute(SelectStartingProgramming(network=network, programs=SECRET_PROGRAMS[network], source="test"))
     live.owner.execute(LandOn(network="ABS", space="talent_agency", source="test"))
     live.owner.execute(Nominate(network="ABS", source="test"))
-    live.owner.execute(PassBid(network="CBA", source="test"))
+    for network in names[1:]:
+        live.owner.execute(PassBid(network=network, source="test"))
     live.owner.execute(EnterTileValue(network="ABS", value=STAR_VALUE, source="test"))
     live.owner.execute(LandOn(network="CBA", space="ratings_war", source="test"))
     state = live.owner.call(lambda: live.table.state)

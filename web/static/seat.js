@@ -95,8 +95,9 @@ function show(data) {
   const holdings = document.getElementById("holdings"), lines = document.getElementById("lines");
   clear(holdings); clear(lines);
   for (const item of data.private.items) {
-    const li = el("li", item[0] + " ");
-    li.appendChild(el("span", item[1], "detail"));
+    const repeats = item[1].startsWith(item[0] + " ") || item[1].startsWith(item[0] + ":");
+    const li = el("li", repeats ? item[1] : item[0] + " ");
+    if (!repeats) li.appendChild(el("span", item[1], "detail"));
     holdings.appendChild(li);
   }
   if (!data.private.items.length) holdings.appendChild(el("li", "Nothing secret held.", "detail"));
