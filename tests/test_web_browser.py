@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from web_helpers import LiveWeb, leaks, secrets_of, to_line_ups, wait_for
+from web_helpers import LiveWeb, full_line_up, leaks, secrets_of, to_line_ups, wait_for
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
@@ -76,8 +76,6 @@ def enter_line_up_on_the_phone(phone, live: LiveWeb, seat: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from web_helpers import full_line_up
-
     with live.http() as client:
         form = client.get(f"/api/seat/{live.token(seat)}").json()["forms"]["lineup"]
     for program, bonus in full_line_up(form):
@@ -107,8 +105,6 @@ def test_two_phones_enter_their_line_ups_while_a_third_network_uses_the_table_an
             shot(phone, f"phone-{seat}")
         enter_line_up_on_the_phone(phones["ABS"], live, "ABS")
         pbc = live.owner.call(lambda: live.front.publisher.latest.seats["PBC"].payload["forms"]["lineup"])
-        from web_helpers import full_line_up
-
         placements = tuple((p, b) for p, b in full_line_up(pbc))
         live.owner.execute(LockLineUp(network="PBC", placements=placements, source="touch"))
         enter_line_up_on_the_phone(phones["CBA"], live, "CBA")
