@@ -421,6 +421,7 @@ def test_config_example_matches_wiring_and_loads():
     assert config.panel_driver == "sh1106" and config.panel_interface == "i2c"
     assert config.multiplexer == "switch" and config.multiplexer_bus == 1 and config.multiplexer_address == 0x70
     assert config.data_dir is None, "a data_dir would override the service's state directory"
+    assert config.web.enabled is False, "the web front-end is opt-in (issue 20)"
     # RPi.GPIO's sysfs edge detection cannot work in the sandbox: "auto" must give lgpio where it is installed
     from hardware.pins import backend_for
 
@@ -607,17 +608,18 @@ def test_the_unit_has_no_ip_and_the_installer_opens_it_with_the_web_drop_in_only
     config = root / "etc/tabletop-companion/config.toml"
     first = run_script(INSTALL, "--root", str(root))
     assert not web.exists() and "web front-end off" in first.stdout
-    config.write_text(config.read_text() + "\n[web]\nenabled = true\nport = 8080\n")
+    assert "\nenabled = false\n" in config.read_text()  # the example's [web] section
+    config.write_text(config.read_text().replace("\nenabled = false\n", "\nenabled = true\n"))
     enabled = run_script(INSTALL, "--root", str(root))
     assert "web front-end enabled" in enabled.stdout
     assert web.read_text() == (SYSTEMD / f"{UNIT_NAME}.d" / "web.conf").read_text()
     assert value(parse_unit(web.read_text()), "Service", "RestrictAddressFamilies").split() == ["AF_INET", "AF_INET6"]
     again = run_script(INSTALL, "--root", str(root))
     assert "unchanged: /etc/systemd/system/tabletop-companion.service.d/web.conf" in again.stdout
-    config.write_text(config.read_text().replace("enabled = true", "enabled = false"))
+    config.write_text(config.read_text().replace("\nenabled = true\n", "\nenabled = false\n"))
     run_script(INSTALL, "--root", str(root))
     assert not web.exists()
-    config.write_text(config.read_text().replace("enabled = false", "enabled = true") + "[[[broken\n")
+    config.write_text(config.read_text().replace("\nenabled = false\n", "\nenabled = true\n") + "[[[broken\n")
     broken = run_script(INSTALL, "--root", str(root))
     assert not web.exists() and "could not be read" in broken.stderr
 
