@@ -509,3 +509,38 @@ def test_the_web_config_is_off_by_default_and_a_broken_value_is_named():
         with pytest.raises(ConfigError) as error:
             parse_config({"web": bad})
         assert key in str(error.value), error.value
+
+
+def test_deferred_snapshots_are_built_once_per_frame_only_while_watched_and_a_new_game_at_once(tmp_path):
+    """The kiosk's mode (``defer``: Kivy's next frame): moves ask for one snapshot between frames, none is built
+    while nobody watches, a client's request builds one, and a new game's tokens are published at once."""
+    from companion.commands import BANK, NewGame, PlayerSeat, TransferMoney
+    from companion.journal import Journal
+    from companion.table import Table
+    from web.publisher import Publisher
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    table = Table(journal)
+    table.claim()
+    frames: list = []
+    published: list = []
+    watching = [False]
+    publisher = Publisher(table, SeatTokens(), published.append, defer=frames.append, watched=lambda: watching[0])
+    try:
+        publisher.refresh()
+        table.execute(NewGame(game="tv-wars", players=(PlayerSeat("ABS"), PlayerSeat("CBA")), options={}))
+        assert len(published) == 2 and published[-1].game_id is not None and not frames  # at once: new tokens
+        pay = lambda: table.execute(TransferMoney(payer=BANK, payee="ABS", amount=100, reason="x", correction=True))
+        pay()
+        assert len(published) == 2 and publisher.stale and not frames  # nobody watches: nothing built
+        publisher.request()
+        assert len(frames) == 1
+        watching[0] = True
+        pay()
+        pay()
+        assert len(frames) == 1  # one frame's refresh for everything so far
+        frames.pop()()
+        assert len(published) == 3 and not publisher.stale
+        assert published[-1].public["players"][0]["balance"] == 31_000 + 300
+    finally:
+        journal.close()

@@ -217,9 +217,12 @@ def _start_web(config: Config, table, notices: list[str]):
         log.error("%s", problem)
         notices.append(problem)
         return None
+    from kivy.clock import Clock
+
     from web import start_web
 
-    return start_web(config, table, wait=False)
+    # snapshots for the phones are built on the main thread at the next frame, after the panels and the screen
+    return start_web(config, table, wait=False, defer=lambda function: Clock.schedule_once(lambda dt: function(), 0))
 
 
 def _configure_kivy(simulate: bool, touch) -> str:

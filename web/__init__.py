@@ -47,12 +47,21 @@ class WebFrontEnd:
     """The web front-end of one table: its seat tokens, the publisher on the owner thread and the server thread.
 
     ``address``/``port``: where it listens (port 0: any free one, for tests); ``url``: how phones reach it
-    (``http://HOST:PORT``; default the LAN address and the bound port). Build it before the owner thread's first
+    (``http://HOST:PORT``; default the LAN address and the bound port); ``defer``: see :mod:`web.publisher` (the
+    kiosk gives Kivy's next frame). Build it before the owner thread's first
     command (its publisher subscribes to the table), on the thread that will own the table or before any owns it
     (it makes the first snapshot). Only :mod:`web.publisher` is imported here; the server thread imports
     Starlette and uvicorn itself."""
 
-    def __init__(self, table: Table, *, address: str = "0.0.0.0", port: int = 8080, url: str | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        address: str = "0.0.0.0",
+        port: int = 8080,
+        url: str | None = None,
+        defer=None,
+    ) -> None:
         from web.publisher import Publisher
         from web.server import ServerThread
 
@@ -60,10 +69,14 @@ class WebFrontEnd:
         self.tokens = SeatTokens()
         self.app = None  # the web.server.WebApp, made on the server's thread
         self._latest = None
-        self.publisher = Publisher(table, self.tokens, self._publish)
+        self.publisher = Publisher(table, self.tokens, self._publish, defer=defer, watched=self._watched)
         self.server = ServerThread(self._make_app, address, port)
         self._url = url
         self.publisher.refresh()
+
+    def _watched(self) -> bool:
+        app = self.app
+        return app is not None and app.watched()
 
     def _publish(self, snapshot) -> None:
         self._latest = snapshot
@@ -127,8 +140,9 @@ class WebFrontEnd:
         self.publisher.refresh()  # connected phones of the old token are closed at once
 
 
-def start_web(config, table: Table, wait: bool = False) -> WebFrontEnd:
-    """The kiosk's web front-end from ``config.web``, started (``wait``: see :meth:`WebFrontEnd.start`)."""
-    front = WebFrontEnd(table, address=config.web.address, port=config.web.port, url=config.web.url)
+def start_web(config, table: Table, wait: bool = False, defer=None) -> WebFrontEnd:
+    """The kiosk's web front-end from ``config.web``, started (``wait``: see :meth:`WebFrontEnd.start`; ``defer``:
+    see :mod:`web.publisher`)."""
+    front = WebFrontEnd(table, address=config.web.address, port=config.web.port, url=config.web.url, defer=defer)
     front.start(wait=wait)
     return front

@@ -12,8 +12,14 @@ through :meth:`companion.table.Table.post` with source ``"phone"``; when the own
 listener hands the outcome (accepted with its history line, or the refusal with its reason: the same refusal a
 button gets) to the ``reply`` given with it. At most :data:`MAX_IN_FLIGHT` phone commands wait at a time.
 
-Also here: the seats' tokens rotate (:meth:`companion.tokens.SeatTokens.for_game`) as soon as a snapshot shows
-another game.
+Also here: the seats' tokens rotate (:meth:`companion.tokens.SeatTokens.for_game`) as soon as the table moves to
+another game (checked after every command: a cheap look at the session's id and players).
+
+**When snapshots are built.** Headless (``defer=None``) a snapshot is built in the listener, after every move. In
+the kiosk, ``defer(function)`` runs ``function`` on the owner thread soon (the next Kivy frame): a move then only
+asks for one snapshot, several moves in one frame share it, and the panels and the screen are not held up by it;
+while no client is connected (``watched()`` false) none is built at all, and a client that connects asks for one
+(:meth:`Publisher.request`, any thread). A new game (new tokens) is always published at once.
 """
 
 from __future__ import annotations
@@ -105,14 +111,21 @@ class Publisher:
         tokens: SeatTokens,
         publish: Callable[[Snapshot], None],
         forms: Callable[[str], Any] | None = None,
+        *,
+        defer: Callable[[Callable[[], None]], None] | None = None,
+        watched: Callable[[], bool] = lambda: True,
     ) -> None:
         from web.games import forms_for
 
         self.table, self.tokens, self._publish = table, tokens, publish
         self._forms = forms or forms_for
+        self._defer, self._watched = defer, watched
         self._version = 0
         self._lock = threading.Lock()
         self._in_flight: dict[int, tuple[Command, Reply]] = {}
+        self._asked = False  # a deferred refresh is on its way
+        #: True while the latest snapshot is older than the table (no client was watching): :meth:`request`.
+        self.stale = False
         self.latest: Snapshot | None = None
         table.subscribe(self._heard)
 
@@ -125,13 +138,42 @@ class Publisher:
                 waiting[1](outcome.accepted, outcome.message)
             except Exception:
                 log.exception("telling a phone its command's outcome failed")
-        if outcome.accepted or outcome.records or self.latest is None:
+        session = table.session
+        rotated = self.tokens.for_game(
+            session.game_id if session else None, [p.name for p in session.players] if session else ()
+        )
+        if rotated or self._defer is None or self.latest is None:
+            self.refresh()  # new tokens are published at once: the old game's phones are closed now
+        elif outcome.accepted or outcome.records:
+            self.stale = True
+            if self._watched():
+                self._ask()
+
+    def _ask(self) -> None:
+        with self._lock:
+            if self._asked:
+                return
+            self._asked = True
+        assert self._defer is not None
+        self._defer(self._deferred)
+
+    def _deferred(self) -> None:
+        with self._lock:
+            self._asked = False
+        if self.stale:
             self.refresh()
+
+    def request(self) -> None:
+        """A client connected or asked for data (any thread): if the latest snapshot is stale, have the owner
+        thread build one soon (``defer``)."""
+        if self.stale and self._defer is not None:
+            self._ask()
 
     def refresh(self) -> Snapshot:
         """Build a snapshot of the table now and hand it to the server (owner thread). Never raises: a game whose
         views fail is shown as a problem on the pages, and the kiosk goes on."""
         self._version += 1
+        self.stale = False
         try:
             snapshot = self._build(self._version)
         except Exception as error:

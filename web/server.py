@@ -243,7 +243,7 @@ class WebApp:
         return HTMLResponse(self._pages["table"])
 
     async def table_data(self, request: Request) -> Response:
-        snapshot = self._latest
+        snapshot = await self._fresh()
         text = self._encode(snapshot, None) if snapshot else '{"type":"table","game":null,"players":[]}'
         return Response(text, media_type="application/json")
 
@@ -257,6 +257,7 @@ class WebApp:
         return HTMLResponse(self._pages["seat"])
 
     async def seat_data(self, request: Request) -> Response:
+        await self._fresh()
         seat = self._seat(request.path_params["token"], self._address(request))
         snapshot = self._latest
         if seat is None or snapshot is None:
@@ -267,6 +268,7 @@ class WebApp:
         address = self._address(request)
         if not self._same_origin(request.headers):
             return PlainTextResponse(FORBIDDEN, 403)
+        await self._fresh()
         seat = self._seat(request.path_params["token"], address)
         snapshot = self._latest
         if seat is None or snapshot is None:
@@ -349,6 +351,7 @@ class WebApp:
         client = _Client(socket, address, seat, token, asyncio.Event())
         client.wake.set()
         self._clients.add(client)
+        self._publisher_box[0].request()  # a snapshot not built while nobody watched: have one made
         sender = asyncio.create_task(self._send_loop(client))
         try:
             await self._receive_loop(client)
@@ -410,6 +413,22 @@ class WebApp:
             await asyncio.wait_for(client.socket.close(code=code), 2)
         except Exception:
             pass
+
+    def watched(self) -> bool:
+        """Whether any WebSocket is connected (any thread: a snapshot of the set's size)."""
+        return bool(self._clients)
+
+    async def _fresh(self) -> Snapshot | None:
+        """The latest snapshot, after asking the owner thread for a new one if it is stale (waiting at most 2 s)."""
+        publisher = self._publisher_box[0]
+        if publisher.stale:
+            before = self._latest.version if self._latest else -1
+            publisher.request()
+            for _ in range(200):
+                if self._latest is not None and self._latest.version != before:
+                    break
+                await asyncio.sleep(0.01)
+        return self._latest
 
     def counts(self) -> dict[str, int]:
         """Connected WebSockets: ``{"table": n, "seats": n}`` (the server's loop; for the kiosk's Phones dialog)."""
