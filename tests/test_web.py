@@ -227,6 +227,13 @@ def test_no_public_payload_of_a_scripted_game_holds_a_secret_value(live, caplog)
         assert not leaks(only, phones[other].messages), f"{seat}'s secrets on {other}'s phone"
         assert leaks(secrets[seat], phones[seat].messages), f"{seat}'s own phone lacks its secrets: search broken?"
     tokens = {live.token("ABS"), live.token("CBA")}
+    from companion.export import export_figures_csv, export_json
+
+    game_id = live.owner.call(lambda: live.table.session.game_id)
+    exported = live.owner.call(lambda: export_json(live.journal, game_id) + export_figures_csv(live.journal, game_id))
+    stored = b"".join(p.read_bytes() for p in live.journal.path.parent.glob("journal.sqlite3*"))
+    assert not [t for t in tokens if t in exported or t.encode() in stored], "a token in the journal or an export"
+    assert "phone" in exported  # the phones' commands are there, journaled with their source
     server_side = ("companion", "web", "uvicorn", "starlette")  # the test's own clients (httpx) log their URLs
     logged = "\n".join(r.getMessage() for r in caplog.records if r.name.split(".")[0] in server_side)
     assert "game 2" in logged  # the table's own lines were captured
