@@ -551,3 +551,21 @@ def test_deferred_snapshots_are_built_once_per_frame_only_while_watched_and_a_ne
         assert published[-1].public["players"][0]["balance"] == 31_000 + 300
     finally:
         journal.close()
+
+
+def test_every_registered_game_gets_a_public_view_and_a_panel_per_seat_on_the_phones(live):
+    """The web front-end knows no game: each registered game's new game is published with its public view and,
+    per seat, its private view and legal actions, served to that seat's token."""
+    from companion.commands import NewGame, PlayerSeat
+    from companion.games import game_info, game_names
+
+    with live.http() as client:
+        for name in game_names():
+            info = game_info(name)
+            players = tuple(PlayerSeat(n) for n in info.default_names[: info.min_players])
+            live.owner.execute(NewGame(game=name, players=players, source="test"))
+            public = client.get("/api/table").json()
+            assert public["game"]["title"] == info.title and not public.get("problem"), public
+            for player in players:
+                mine = client.get(f"/api/seat/{live.token(player.name)}").json()
+                assert mine["seat"] == player.name and mine["actions"], (name, mine)
