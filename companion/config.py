@@ -5,10 +5,10 @@ wrong. With no file at all, :func:`default_config` gives a working simulator set
 each seat's buttons, emulated panels and built-in dice.
 
 Each TOML section is one frozen dataclass (:class:`TableSection`, :class:`DiceSection`, :class:`HardwareSection`,
-:class:`PanelsSection`, :class:`KioskSection`, and per seat :class:`SeatConfig` with its :class:`ButtonConfig` and
-:class:`PanelConfig`); each of its keys is one field declared with :func:`setting` (type, bounds, choices, default).
-One checker (:func:`read_section`) walks a section's fields, so a new key is one line. Unknown keys are refused with
-the section and key named.
+:class:`PanelsSection`, :class:`KioskSection`, :class:`WebSection`, and per seat :class:`SeatConfig` with its
+:class:`ButtonConfig` and :class:`PanelConfig`); each of its keys is one field declared with :func:`setting` (type,
+bounds, choices, default). One checker (:func:`read_section`) walks a section's fields, so a new key is one line.
+Unknown keys are refused with the section and key named.
 
 A seat's buttons are the slots ``a``, ``b`` and ``c``, which each game names (:class:`companion.game.ButtonSlot`);
 the names of the previous version (``on_the_air``, ``sponsor``, ``roll``: :data:`SLOT_ALIASES`) are accepted for
@@ -53,6 +53,12 @@ Example file (every key optional; ``systemd/config.toml.example`` explains each)
 
     [kiosk]
     exit_pin = "2580"            # optional: hold the top-left corner 3 s, then type this PIN to leave
+
+    [web]                        # the opt-in LAN web front-end (README "Phones and the spectator page")
+    enabled = false              # true: phones pair with a seat, the spectator page is served; false: no listener
+    address = "0.0.0.0"          # the IP address to listen on
+    port = 8080
+    url = "http://192.168.1.20:8080"   # optional: how phones reach the table (default: the Pi's LAN address)
 """
 
 from __future__ import annotations
@@ -84,7 +90,11 @@ TABLE_ACTIONS = ("undo", "redo")
 #: private figures (a game's secret values) on their own panel while the button is held. Peek is display only: it
 #: posts no command.
 PEEK = "peek"
-PLAYER_LONG_ACTIONS = PLAYER_ACTIONS + (PEEK,)
+#: A player button's long press that shows the seat's phone pairing link as a QR code on its own panel (issue 20;
+#: only with ``[web] enabled``). Display only, like a peek. With the web front-end enabled and no ``[[players]]``
+#: sections, slot ``a`` has it by default (slot ``c``'s long press is the peek).
+PAIR = "pair"
+PLAYER_LONG_ACTIONS = PLAYER_ACTIONS + (PEEK, PAIR)
 DICE_MODES = ("built-in", "manual", "reader")
 PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio")
 PANEL_DRIVERS = ("emulated", "ssd1306", "sh1106", "ssd1309")
@@ -200,6 +210,9 @@ def _check_value(check: Checker, rule: Setting, value: Any, key: str) -> Any:
             check.fail(key, f"must be a whole number, not {value!r}")
         if rule.bounds is not None and not rule.bounds[0] <= value <= rule.bounds[1]:
             check.fail(key, f"must be from {rule.bounds[0]} to {rule.bounds[1]}, not {value}")
+    elif rule.kind is bool:
+        if not isinstance(value, bool):
+            check.fail(key, f"must be true or false, not {value!r}")
     elif rule.kind is str:
         if rule.pattern:
             if not isinstance(value, str) or not re.fullmatch(rule.pattern, value):
@@ -324,6 +337,34 @@ class KioskSection:
     exit_pin: str | None = setting(None, str, pattern=r"[0-9]{4,8}", hint='4 to 8 digits in quotes (e.g. "2580")')
 
 
+def _address(check: Checker, value: Any, key: str) -> str:
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return check.fail(key, f"must be an IP address to listen on (0.0.0.0: every IPv4 interface), not {value!r}")
+
+
+def _base_url(check: Checker, value: Any, key: str) -> str:
+    if not re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", value):
+        check.fail(key, f"must be http://HOST:PORT as phones reach the table (no path), not {value!r}")
+    return value.rstrip("/")
+
+
+@dataclass(frozen=True)
+class WebSection:
+    """``[web]``: the opt-in LAN web front-end (a phone as a seat's private panel, the spectator page; issue 20).
+    ``enabled`` (default ``false``: no network listener at all), the ``address`` to listen on (an IP address;
+    ``0.0.0.0`` every IPv4 interface) and ``port``; ``url``, the address phones reach the table at as
+    ``http://HOST:PORT`` for the pairing links (``None``: the Pi's own LAN address and ``port``)."""
+
+    enabled: bool = setting(False, bool)
+    address: str = setting("0.0.0.0", str, convert=_address)
+    port: int = setting(8080, int, bounds=(1, 65535))
+    url: str | None = setting(None, str, convert=_base_url)
+
+
 @dataclass(frozen=True)
 class ButtonConfig:
     """One button: ``action`` (a player button's default action, :data:`PLAYER_ACTIONS`, or a table button's,
@@ -405,6 +446,7 @@ class Config:
     table_buttons: tuple[ButtonConfig, ...]
     house_rules: Mapping[str, Any]
     readers: tuple[Mapping[str, Any], ...]
+    web: WebSection
 
     def __init__(
         self,
@@ -418,6 +460,7 @@ class Config:
         table_buttons: tuple[ButtonConfig, ...] = (),
         house_rules: Mapping[str, Any] | None = None,
         readers: tuple[Mapping[str, Any], ...] = (),
+        web: WebSection = WebSection(),
         **flat: Any,
     ) -> None:
         sections: dict[str, Any] = {
@@ -439,6 +482,7 @@ class Config:
         object.__setattr__(self, "table_buttons", tuple(table_buttons))
         object.__setattr__(self, "house_rules", dict(house_rules or {}))
         object.__setattr__(self, "readers", tuple(readers))
+        object.__setattr__(self, "web", web)
 
     def __getattr__(self, name: str) -> Any:
         if name in FLAT_NAMES:
@@ -657,7 +701,18 @@ def _house_rules(check: Checker, value: Any, game: str, file: str) -> dict[str, 
     return house_rules
 
 
-TOP_SECTIONS = ("table", "dice", "hardware", "panels", "table_buttons", "players", "house_rules", "readers", "kiosk")
+TOP_SECTIONS = (
+    "table",
+    "dice",
+    "hardware",
+    "panels",
+    "table_buttons",
+    "players",
+    "house_rules",
+    "readers",
+    "kiosk",
+    "web",
+)
 
 
 def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
@@ -677,6 +732,7 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if panels.interface == "spi" and panels.multiplexer != "none":
         check.fail("panels.multiplexer", 'an I²C multiplexer does not apply to SPI panels; use "none"')
     kiosk = read_section(KioskSection, top.get("kiosk"), "kiosk", check)
+    web = read_section(WebSection, top.get("web"), "web", check)
     table_buttons = defaults.table_buttons
     if "table_buttons" in top:
         spec = check.table(top["table_buttons"], "table_buttons", TABLE_ACTIONS)
@@ -692,6 +748,13 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
         buttons += [pair for _, pairs in seated for pair in pairs]
     else:
         seats = defaults.seats
+        if web.enabled:  # the pairing QR on a long press of slot a (slot c's long press is the peek)
+            seats = tuple(
+                dataclasses.replace(
+                    seat, buttons=tuple(dataclasses.replace(b, long=PAIR) if b.slot == "a" else b for b in seat.buttons)
+                )
+                for seat in seats
+            )
         buttons += [(f"players[{i}].buttons.{b.slot}", b) for i, seat in enumerate(seats) for b in seat.buttons]
     used_pins = _check_seats_and_buttons(check, seats, buttons)
     _check_panels(check, seats, panels, used_pins)
@@ -702,5 +765,15 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     if len(seats) < info.min_players:
         check.fail("players", f"{info.title} needs at least {info.min_players} seats, not {len(seats)}")
     return Config(
-        file, table, dice, hardware, panels, kiosk, seats, table_buttons, house_rules, tuple(dict(r) for r in readers)
+        file,
+        table,
+        dice,
+        hardware,
+        panels,
+        kiosk,
+        seats,
+        table_buttons,
+        house_rules,
+        tuple(dict(r) for r in readers),
+        web=web,
     )

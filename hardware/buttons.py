@@ -27,7 +27,7 @@ from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from companion.commands import Command, Redo, Undo
-from companion.config import PEEK, SLOT_ACTIONS, SLOT_ALIASES, SLOTS, ButtonConfig, Config
+from companion.config import PAIR, PEEK, SLOT_ACTIONS, SLOT_ALIASES, SLOTS, ButtonConfig, Config
 from companion.errors import CommandError
 from companion.game import ButtonSlot
 from hardware.debounce import PressDetector, Scheduler, SchedulerThread
@@ -94,6 +94,9 @@ class ButtonBoard:
         #: time) or released after that (``held=False``). Display only: a peek never posts a command. Called
         #: on the scheduler thread or the pins' callback thread; the UI hops to its own thread.
         self.on_peek: Callable[[int, str, bool], None] | None = None
+        #: ``on_pair(seat, player)``: a ``long = "pair"`` button was held: show the seat's phone pairing QR code
+        #: on its panel (web front-end). Display only, never a command; same threads as ``on_peek``.
+        self.on_pair: Callable[[int, str], None] | None = None
         self._buttons: list[_Switch] = []
         self.detectors: dict[int, PressDetector] = {}  # by BCM pin
         try:
@@ -165,6 +168,9 @@ class ButtonBoard:
         if action == PEEK:
             self._peek(seat, True)
             return
+        if action == PAIR:
+            self._pair(seat)
+            return
         try:
             if seat is None:
                 self._post(Undo(source="button") if action == "undo" else Redo(source="button"))
@@ -186,6 +192,17 @@ class ButtonBoard:
             self.on_peek(seat, player, held)
         except Exception:  # a display problem must never take the buttons down
             log.exception("peek at seat %s failed", seat)
+
+    def _pair(self, seat: int | None) -> None:
+        """Tell ``on_pair`` that ``seat``'s player asked for its pairing QR code; never a command."""
+        player = self._players[seat] if seat is not None and seat < len(self._players) else None
+        if seat is None or player is None or self.on_pair is None:
+            log.info("seat %s asked to pair a phone, but the web front-end is off", seat)
+            return
+        try:
+            self.on_pair(seat, player)
+        except Exception:  # a display problem must never take the buttons down
+            log.exception("pairing at seat %s failed", seat)
 
     # -- simulator keyboard ---------------------------------------------------------------------------
     def key_down(self, key: str) -> bool:

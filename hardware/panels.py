@@ -408,6 +408,31 @@ def render_private_panel(title: str, lines: Sequence[str]) -> Image.Image:
     return image
 
 
+def render_qr_panel(title: str, lines: Sequence[str], matrix: Sequence[Sequence[bool]]) -> Image.Image:
+    """Draw a pairing page: the QR code ``matrix`` (rows of modules, ``True`` dark, no quiet zone) on the left 64
+    columns, dark modules on a lit square with at least 2 px of lit quiet zone (2 px a module for a version-3 code,
+    1 px up to version 12), and ``title`` and ``lines`` (plain ASCII, word-wrapped, 9 letters a line) on the right.
+    Returns a 128x64 mode-"1" image. Raises ``ValueError`` for a code too large for 64 px."""
+    image, draw = _blank()
+    modules = len(matrix)
+    scale = (PANEL_HEIGHT - 4) // modules if modules else 0
+    if scale < 1:
+        raise ValueError(f"a QR code of {modules} modules does not fit {PANEL_HEIGHT} px")
+    size = modules * scale
+    quiet = (PANEL_HEIGHT - size) // 2
+    draw.rectangle((0, 0, PANEL_HEIGHT - 1, PANEL_HEIGHT - 1), fill=1)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                left, top = quiet + x * scale, quiet + y * scale
+                draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
+    letters = (PANEL_WIDTH - PANEL_HEIGHT - 2) // 7
+    wrapped = [part for line in (title, *lines) for part in _wrap(_ascii(line), letters)]
+    for index, line in enumerate(wrapped[:5]):
+        _draw_text(draw, PANEL_HEIGHT + 2, index * 12 - 1, line, 7)
+    return image
+
+
 def not_answering_text(seats: Sequence[int]) -> str:
     """The touchscreen's words for the panels (seat indexes from 0) that are not answering:
     ``[2]`` → ``"Panel 3 is not answering"``; ``[0, 2]`` → ``"Panels 1 and 3 are not answering"``;
@@ -489,6 +514,14 @@ class PanelBank:
         """Show a private page (:func:`render_private_panel`) on ``seat``'s own panel for at most ``seconds``
         (a peek ends earlier with :meth:`hide_private`, when the button is released). Display only."""
         image = render_private_panel(title, lines)
+        with self._lock:
+            if 0 <= seat < len(self.devices):
+                self._private[seat] = (image, time.monotonic() + seconds)
+                self._lock.notify()
+
+    def show_private_image(self, seat: int, image: Image.Image, seconds: float = 60.0) -> None:
+        """Show ``image`` (128x64, e.g. :func:`render_qr_panel`, a pairing QR code) as ``seat``'s private page for at
+        most ``seconds`` (:meth:`hide_private` ends it). Display only."""
         with self._lock:
             if 0 <= seat < len(self.devices):
                 self._private[seat] = (image, time.monotonic() + seconds)

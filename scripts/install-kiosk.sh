@@ -19,8 +19,10 @@
 #      dtparam=i2c_arm_baudrate=400000 (and dtparam=spi=on with --spi). The original is saved first as
 #      config.txt.before-tabletop-companion. consoleblank=0 in cmdline.txt (same backup rule), so the
 #      console never blanks the screen.
-#   7. the unit: /etc/systemd/system/tabletop-companion.service (plus the desktop drop-in with --desktop),
-#      systemctl daemon-reload, systemctl enable; systemctl restart only with --start.
+#   7. the unit: /etc/systemd/system/tabletop-companion.service (plus the desktop drop-in with --desktop, and
+#      the web drop-in tabletop-companion.service.d/web.conf, which opens AF_INET/AF_INET6, only while
+#      config.toml has [web] enabled = true; removed when it has not), systemctl daemon-reload,
+#      systemctl enable; systemctl restart only with --start.
 #
 # Options:
 #   --start          start (or restart) the service at the end; otherwise it starts at the next boot
@@ -102,7 +104,8 @@ fi
 [ "$DRY_RUN" = 1 ] && say "dry run: nothing is changed"
 
 for file in "$REPO/pyproject.toml" "$SRC/$UNIT" "$SRC/config.toml.example" "$SRC/kivy/config.ini" \
-            "$SRC/kivy-desktop/config.ini" "$SRC/modules-load.conf" "$SRC/$UNIT.d/desktop.conf.in"; do
+            "$SRC/kivy-desktop/config.ini" "$SRC/modules-load.conf" "$SRC/$UNIT.d/desktop.conf.in" \
+            "$SRC/$UNIT.d/web.conf"; do
     [ -f "$file" ] || die "missing $file (run the script from a complete checkout)"
 done
 
@@ -218,7 +221,7 @@ install_venv() {
         say "venv: not created and nothing pip-installed (${ROOT:+root mode implies }--no-venv); would run:"
         say "  python3 -m venv $VENV"
         say "  $VENV/bin/python -m pip install --upgrade pip"
-        say "  $(shown "$VENV/bin/python" -m pip install --upgrade "$REPO[pi]")"
+        say "  $(shown "$VENV/bin/python" -m pip install --upgrade "$REPO[pi,web]")"
         return 0
     fi
     command -v python3 >/dev/null 2>&1 || die "python3 is missing (apt-get install python3)"
@@ -233,7 +236,9 @@ install_venv() {
     system "$VENV/bin/python" -m pip install --quiet --upgrade pip
     # Not editable: the service runs what was installed, not the checkout (which can change or go away).
     # (pip always rebuilds and reinstalls a local folder, even at the same version number.)
-    system "$VENV/bin/python" -m pip install --quiet --upgrade "$REPO[pi]"
+    # [web]: the opt-in web front-end's pure-Python libraries, so enabling it later needs no download; nothing of
+    # them is imported (and no socket opened) while [web] is off.
+    system "$VENV/bin/python" -m pip install --quiet --upgrade "$REPO[pi,web]"
     # The unit, the configs and the Kivy configs come from the installed wheel (<venv>/share/...), so /etc
     # gets exactly what the installed companion was built with.
     if [ "$DRY_RUN" = 0 ] && [ -d "$VENV/share/$NAME/systemd" ]; then
@@ -331,6 +336,26 @@ configure_boot() {
     fi
 }
 
+# Whether the installed config.toml has [web] enabled = true (a file that is not valid TOML: not enabled, warned).
+web_enabled() {
+    local config; config=$(P "$ETC_DIR/config.toml")
+    [ -f "$config" ] || return 1
+    local answer
+    answer=$(python3 -c 'import sys, tomllib
+try:
+    data = tomllib.load(open(sys.argv[1], "rb"))
+except (OSError, ValueError) as error:
+    print("broken:", error)
+    sys.exit(0)
+web = data.get("web", {})
+print("yes" if isinstance(web, dict) and web.get("enabled") is True else "no")' "$config" 2>/dev/null || echo "broken: python3 failed")
+    case "$answer" in
+        yes) return 0 ;;
+        no) return 1 ;;
+        *) warn "$ETC_DIR/config.toml could not be read ($answer): the web front-end is treated as off"; return 1 ;;
+    esac
+}
+
 # --- 7. the unit ------------------------------------------------------------------------------------------
 install_unit() {
     put_file "$SRC/$UNIT" "$UNIT_DIR/$UNIT" 0644
@@ -355,6 +380,16 @@ install_unit() {
         say "Lite set-up: the kiosk draws on the screen itself (KMS/DRM)"
     elif [ -e "$(P "$dropin")" ]; then
         say "desktop drop-in $dropin stays (--lite removes it)"
+    fi
+
+    local web=$UNIT_DIR/$UNIT.d/web.conf
+    if web_enabled; then
+        make_dir "$UNIT_DIR/$UNIT.d" 0755
+        put_file "$SRC/$UNIT.d/web.conf" "$web" 0644
+        say "web front-end enabled in $ETC_DIR/config.toml: the service may use IPv4/IPv6 (web.conf)"
+    else
+        rm_path "$web"
+        say "web front-end off: the service has no IP sockets ([web] enabled = true in config.toml, then run this again)"
     fi
 
     if [ -n "$ROOT" ]; then

@@ -26,7 +26,7 @@ ensure_debian_packages() {
 
 # The files a build of the companion is made from: when their hash changes, the installed copy is rebuilt.
 source_hash() {
-    find companion hardware ui firmware_bridge systemd pyproject.toml MANIFEST.in README.md -type f \
+    find companion hardware ui firmware_bridge web systemd pyproject.toml MANIFEST.in README.md -type f \
          ! -name '*.py[cod]' ! -path '*/__pycache__/*' -print0 2>/dev/null \
         | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
 }

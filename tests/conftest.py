@@ -39,7 +39,7 @@ def _installed_packages_or_stop() -> None:
     # tools/mutation.py alone sets this: mutmut's mutated copy of the package is what its tests must import
     mutants = os.environ.get("COMPANION_TESTS_FROM")
     allowed = [site] + ([Path(mutants).resolve()] if mutants else [])
-    for name in ("companion", "hardware", "ui", "firmware_bridge"):
+    for name in ("companion", "hardware", "ui", "firmware_bridge", "web"):
         spec = importlib.util.find_spec(name)
         origin = Path(spec.origin).resolve() if spec and spec.origin else None
         if origin is None or not any(place in origin.parents for place in allowed):

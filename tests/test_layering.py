@@ -1,5 +1,6 @@
 """DESIGN.md, "Layers": ``companion/`` is the pure-Python core. It imports nothing from the adapters
-(``hardware``, ``ui``, ``firmware_bridge``) and none of kivy, gpiozero, luma or pyserial (``serial``)."""
+(``hardware``, ``ui``, ``firmware_bridge``, ``web``) and none of kivy, gpiozero, luma, pyserial (``serial``) or the
+web front-end's starlette and uvicorn."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from conftest import REPO
 
 CORE = REPO / "companion"
-FORBIDDEN = ("hardware", "ui", "firmware_bridge", "kivy", "gpiozero", "luma", "serial")
+FORBIDDEN = ("hardware", "ui", "firmware_bridge", "web", "kivy", "gpiozero", "luma", "serial", "starlette", "uvicorn")
 
 
 def forbidden_imports(source: str, module: str) -> list[str]:
@@ -86,7 +87,7 @@ names = ["companion"] + [m.name for m in pkgutil.walk_packages(companion.__path_
                          if m.name != "companion.__main__"]
 for name in names:
     importlib.import_module(name)
-forbidden = {"hardware", "ui", "firmware_bridge", "kivy", "gpiozero", "luma", "serial"}
+forbidden = {"hardware", "ui", "firmware_bridge", "web", "kivy", "gpiozero", "luma", "serial", "starlette", "uvicorn"}
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in forbidden)
 print(len(names), ",".join(loaded))
 """

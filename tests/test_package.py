@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-PACKAGES = ("companion", "hardware", "ui", "firmware_bridge")
+PACKAGES = ("companion", "hardware", "ui", "firmware_bridge", "web")
 #: Files in package folders that are documentation for people, not loaded by the app (shipped all the same).
 NOT_LOADED = {".md"}
 #: The installer's files: systemd/X ships as <prefix>/share/tabletop-companion/systemd/X.
@@ -108,6 +108,8 @@ def test_runtime_files_are_found():
         "ui/games/tv_wars/board.kv",
         "systemd/kivy/config.ini",
         "systemd/tabletop-companion.service",
+        "web/static/seat.html",
+        "web/static/seat.js",
     } <= names
 
 
@@ -122,7 +124,7 @@ def test_wheel_ships_every_runtime_file(built):
 
 
 def test_wheel_ships_every_module(built):
-    """Every Python module of the four packages is in the wheel, and nothing that is not in the checkout."""
+    """Every Python module of the five packages is in the wheel, and nothing that is not in the checkout."""
     contents = wheel_contents(built["wheel"])
     sources = {path.relative_to(REPO).as_posix() for path in checkout_files() if path.suffix == ".py"}
     shipped = {name for name in contents if name.endswith(".py")}

@@ -421,6 +421,7 @@ def test_config_example_matches_wiring_and_loads():
     assert config.panel_driver == "sh1106" and config.panel_interface == "i2c"
     assert config.multiplexer == "switch" and config.multiplexer_bus == 1 and config.multiplexer_address == 0x70
     assert config.data_dir is None, "a data_dir would override the service's state directory"
+    assert config.web.enabled is False, "the web front-end is opt-in (issue 20)"
     # RPi.GPIO's sysfs edge detection cannot work in the sandbox: "auto" must give lgpio where it is installed
     from hardware.pins import backend_for
 
@@ -579,7 +580,7 @@ def test_install_dry_run_on_the_real_system_only_prints(tmp_path):
         r"would run: python3 -m venv /opt/tabletop-companion/venv|venv: /opt/tabletop-companion/venv exists", out
     )
     assert re.search(
-        r"would run: /opt/tabletop-companion/venv/bin/python -m pip install --quiet --upgrade '.*\[pi\]'", out
+        r"would run: /opt/tabletop-companion/venv/bin/python -m pip install --quiet --upgrade '.*\[pi,web\]'", out
     )
 
 
@@ -594,6 +595,62 @@ def test_install_desktop_then_lite(tmp_path):
     assert not dropin.exists()
     bad = run_script(INSTALL, "--root", str(root), "--desktop", "nobody-here", check=False)
     assert bad.returncode != 0 and "no such user" in bad.stderr
+
+
+def test_the_unit_has_no_ip_and_the_installer_opens_it_with_the_web_drop_in_only_while_web_is_enabled(tmp_path):
+    """Issue 20: the shipped unit allows no IP socket (the kiosk has no listener); the installer adds
+    tabletop-companion.service.d/web.conf (AF_INET, AF_INET6, merged into the unit's list) while config.toml has
+    ``[web] enabled = true``, and takes it away again when it has not. An unreadable config counts as off."""
+    families = value(parse_unit(UNIT.read_text()), "Service", "RestrictAddressFamilies").split()
+    assert families == ["AF_UNIX", "AF_NETLINK"]
+    root = pi_image(tmp_path / "root")
+    web = root / "etc/systemd/system" / f"{UNIT_NAME}.d" / "web.conf"
+    config = root / "etc/tabletop-companion/config.toml"
+    first = run_script(INSTALL, "--root", str(root))
+    assert not web.exists() and "web front-end off" in first.stdout
+    assert "\nenabled = false\n" in config.read_text()  # the example's [web] section
+    config.write_text(config.read_text().replace("\nenabled = false\n", "\nenabled = true\n"))
+    enabled = run_script(INSTALL, "--root", str(root))
+    assert "web front-end enabled" in enabled.stdout
+    assert web.read_text() == (SYSTEMD / f"{UNIT_NAME}.d" / "web.conf").read_text()
+    assert value(parse_unit(web.read_text()), "Service", "RestrictAddressFamilies").split() == ["AF_INET", "AF_INET6"]
+    again = run_script(INSTALL, "--root", str(root))
+    assert "unchanged: /etc/systemd/system/tabletop-companion.service.d/web.conf" in again.stdout
+    config.write_text(config.read_text().replace("\nenabled = true\n", "\nenabled = false\n"))
+    run_script(INSTALL, "--root", str(root))
+    assert not web.exists()
+    config.write_text(config.read_text().replace("\nenabled = false\n", "\nenabled = true\n") + "[[[broken\n")
+    broken = run_script(INSTALL, "--root", str(root))
+    assert not web.exists() and "could not be read" in broken.stderr
+
+
+def test_the_web_drop_in_verifies_beside_the_unit_and_opens_ip(tmp_path, verify_works):
+    units = tmp_path / "units"
+    units.mkdir()
+    path = unit_copy(units)
+    (units / f"{UNIT_NAME}.d").mkdir()
+    shutil.copy(SYSTEMD / f"{UNIT_NAME}.d" / "web.conf", units / f"{UNIT_NAME}.d" / "web.conf")
+    code, complaints = verify_complaints(path)
+    assert code == 0 and complaints == [], complaints
+
+    def may(family: str) -> bool | None:  # systemd's own reading of the merged unit: may it open such sockets?
+        report = analyze("security", "--offline=true", str(path), cwd=units)
+        found = re.search(rf"^(\S+) RestrictAddressFamilies=~{re.escape(family)} ", report.stdout, re.M)
+        return None if found is None else found.group(1) == "✗"
+
+    if may("AF_UNIX") is None:
+        pytest.skip("this systemd-analyze has no offline security report")
+    assert may("AF_(INET|INET6)") and may("AF_UNIX") and may("AF_NETLINK") and not may("AF_PACKET")
+    (units / f"{UNIT_NAME}.d" / "web.conf").unlink()
+    assert not may("AF_(INET|INET6)") and may("AF_UNIX") and may("AF_NETLINK")
+    (units / f"{UNIT_NAME}.d" / "web.conf").write_text((SYSTEMD / f"{UNIT_NAME}.d" / "web.conf").read_text())
+    dump = analyze("verify", "--man=no", str(path), cwd=units, debug=True)
+    merged = dump.stdout + dump.stderr
+    if "DropIn Path:" not in merged:
+        pytest.skip("this systemd-analyze prints no unit dump at debug level; the drop-in was checked above")
+    assert re.search(r"DropIn Path: .*/web\.conf$", merged, re.M), "systemd did not load the web drop-in"
+    line = re.search(r"^\s+RestrictAddressFamilies: (.*)$", merged, re.M)  # not in every version's dump
+    assert line is None or set(line.group(1).split()) >= {"AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"}
 
 
 def test_scripts_reject_unknown_options_and_show_help(tmp_path):

@@ -70,6 +70,8 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
     #: What the Home screen's message bar says when there is no message: the touch problem, if any, and what
     #: the table buttons do there ("Buttons: Undo resumes #3 · Redo twice starts a new <game> game").
     home_hint = StringProperty("")
+    #: The web front-end is on (``[web] enabled``): the Phones button shows (:mod:`ui.phones`).
+    phones_on = BooleanProperty(False)
 
     def __init__(
         self,
@@ -87,6 +89,7 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         super().__init__(**kwargs)
         self.table, self.config = table, config
         self.buttons = self.panels = self.readers = None  # attach_hardware, at once or after the first frame
+        self.web = None  # the web front-end (web.WebFrontEnd) when [web] enabled (use_web)
         self.touch_problem = f"Touch unavailable: {touch_problem}" if touch_problem else ""
         self._button_inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._new_game_armed_until = 0.0
@@ -111,6 +114,13 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
             readers.on_tile = lambda event: Clock.schedule_once(lambda dt: self.tile_event(event))
         if buttons is not None:  # a held peek button (config long = "peek"): display only, on the UI thread
             buttons.on_peek = lambda seat, player, held: Clock.schedule_once(lambda dt: self.peek(seat, player, held))
+        self._connect_pairing()
+
+    def _connect_pairing(self) -> None:
+        """A held pair button (config ``long = "pair"``) shows the seat's QR code, once both the buttons and the
+        web front-end are there (the buttons are attached after the first frame, the web front-end before)."""
+        if self.web is not None and self.buttons is not None:
+            self.buttons.on_pair = lambda seat, player: Clock.schedule_once(lambda dt: self.pair_phone(seat, player))
 
     def attach_hardware(self, *, buttons=None, panels=None, readers=None) -> None:
         """Take the seat buttons (:class:`hardware.buttons.ButtonBoard`), the player panels
@@ -228,6 +238,30 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
     def say(self, text: str, refused: bool = False) -> None:
         """Show ``text`` in the message bar (``refused`` colours it as a refusal)."""
         self.message, self.message_refused = text, refused
+
+    def use_web(self, web) -> None:
+        """Use the web front-end ``web`` (:class:`web.WebFrontEnd`; made after this controller, so that the panels
+        hear of a move before the phones do): the Phones button shows, and a held pair button (config
+        ``long = "pair"``) shows the seat's QR code on its panel."""
+        self.web, self.phones_on = web, web is not None
+        self._connect_pairing()
+
+    def pair_phone(self, seat: int, player: str) -> None:
+        """Show ``player``'s phone pairing QR code on ``seat``'s panel (:mod:`ui.phones`)."""
+        from ui.phones import show_pairing_on_panel
+
+        show_pairing_on_panel(self, seat, player)
+
+    def open_phones(self) -> None:
+        """The Phones dialog: a seat's pairing QR code on the touchscreen, and revoking it (:mod:`ui.phones`)."""
+        if self.web is None or self.table.session is None:
+            return
+        if self.web.problem:  # it could not listen (the log says so too)
+            self.say(f"Phones are off: the web front-end could not listen ({self.web.problem})", refused=True)
+            return
+        from ui.phones import PhonesPopup
+
+        self.open_popup(PhonesPopup(self))
 
     def open_selftest(self) -> None:
         """Run the touchscreen self-test (panels, buttons, readers)."""

@@ -83,6 +83,8 @@ def run(
         # lets it finish
         app.controller.table.journal.backup_soon()
         app.close_hardware()
+        if app.controller.web is not None:
+            app.controller.web.stop()
         if hardware_lock is not None:
             hardware_lock.release()
     return EXIT_LEFT_KIOSK if app.left_kiosk else 0
@@ -190,6 +192,7 @@ def build_app(
         }
         return hardware, problems
 
+    controller.use_web(_start_web(config, table, notices))  # after the controller: the panels hear of a move first
     return CompanionApp(
         controller,
         simulate=simulate,
@@ -210,6 +213,28 @@ def _reader_specs(config: Config) -> list:
     return [
         ReaderSpec.from_mapping(spec, f"readers[{index}]", config.source) for index, spec in enumerate(config.readers)
     ]
+
+
+def _start_web(config: Config, table, notices: list[str]):
+    """The web front-end (:mod:`web`) when ``[web] enabled``, else ``None`` (and nothing of it imported: no network
+    listener). Its server thread imports the web framework and starts listening while the window opens; if the
+    package's ``[web]`` extra is missing, a notice says so and the kiosk runs without it."""
+    if not config.web.enabled:
+        return None
+    import importlib.util
+
+    missing = [name for name in ("starlette", "uvicorn", "wsproto", "segno") if importlib.util.find_spec(name) is None]
+    if missing:
+        problem = f"Phones are off: {', '.join(missing)} not installed (pip install 'tabletop-companion[web]')"
+        log.error("%s", problem)
+        notices.append(problem)
+        return None
+    from kivy.clock import Clock
+
+    from web import start_web
+
+    # snapshots for the phones are built on the main thread at the next frame, after the panels and the screen
+    return start_web(config, table, wait=False, defer=lambda function: Clock.schedule_once(lambda dt: function(), 0))
 
 
 def _configure_kivy(simulate: bool, touch) -> str:

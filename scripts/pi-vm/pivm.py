@@ -68,7 +68,7 @@ SANDBOX = {  # what the shipped unit sets, as systemd reports it (systemctl show
     "WatchdogUSec": "30s",
     "Restart": "on-failure",
     "DropInPaths": "",
-    "RestrictAddressFamilies": "AF_UNIX AF_NETLINK AF_INET AF_INET6",
+    "RestrictAddressFamilies": "AF_UNIX AF_NETLINK",  # no IP: [web] is off by default (web.conf opens it)
 }
 # The Undo button of the dashboard's top bar at 800x480 (ui/kv/dashboard.kv: padding 4, spacing 4; Home 80,
 # title, Undo 250, Redo 190, History 96 wide; the bar 54 high): its centre.

@@ -1,0 +1,126 @@
+// A seat's private panel on a phone: its holdings with their values, its legal actions, its line-up entry.
+"use strict";
+const token = location.pathname.split("/").pop();
+const api = "/api/seat/" + token;
+let current = null, placements = [], lineupKey = "";
+
+function say(text, verdict) {
+  const node = document.getElementById("message");
+  node.textContent = text || "";
+  node.className = verdict === true ? "accepted" : verdict === false ? "refused" : "";
+}
+
+function send(body) {
+  return fetch(api + "/act", {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body), credentials: "omit",
+  }).then(function (r) {
+    if (r.status === 403) { gone(); return null; }
+    return r.json();
+  }).then(function (answer) {
+    if (answer) say((answer.accepted === false ? "Refused: " : "") + answer.message, answer.accepted);
+  }).catch(function () { say("The table did not answer: is the phone on its network?", false); });
+}
+
+function gone() {
+  const main = document.getElementById("main");
+  clear(main);
+  main.appendChild(el("div", "This link is no longer valid (a new game, or the seat was unpaired). " +
+    "Long-press your seat's button for a new QR code.", "notice"));
+}
+
+function showActions(actions) {
+  const box = document.getElementById("actions");
+  clear(box);
+  for (const a of actions) {
+    if (a.kind === "EnterLineUp" || a.kind === "LockLineUp" && !a.ready) continue;  // the line-up form does these
+    const button = el("button", a.label);
+    button.type = "button";
+    button.disabled = !a.enabled || !a.ready;
+    button.addEventListener("click", function () { say("Sent: " + a.label); send({action: a.index, label: a.label}); });
+    box.appendChild(button);
+    if (!a.enabled && a.reason) box.appendChild(el("div", a.reason + (a.rule ? " (" + a.rule + ")" : ""), "why"));
+    else if (!a.ready) box.appendChild(el("div", "chosen on the touchscreen", "why"));
+  }
+}
+
+function tileText(form, id) {
+  for (const t of form.programs.concat(form.bonuses)) if (t.id === id) return t.text;
+  return id;
+}
+
+function showLineup(form) {
+  const box = document.getElementById("lineup-box");
+  box.hidden = !form;
+  if (!form) { placements = []; lineupKey = ""; return; }
+  const key = form.programs.map(function (t) { return t.id; }).join(",");
+  if (key !== lineupKey) { placements = []; lineupKey = key; }
+  document.getElementById("lineup-entered").textContent =
+    form.entered.length ? "Entered: " + form.entered.join(" / ") : "Nothing entered yet.";
+  document.getElementById("lineup-problem").textContent = form.entered.length ? form.problem : "";
+  const used = new Set();
+  for (const p of placements) { used.add(p[0]); if (p[1]) used.add(p[1]); }
+  const list = document.getElementById("placements");
+  clear(list);
+  let half = 0;
+  placements.forEach(function (p, i) {
+    const row = el("div", null, "placement");
+    row.appendChild(el("div", tileText(form, p[0])));
+    row.appendChild(el("div", p[1] ? "+ " + tileText(form, p[1]) : "no bonus", "detail"));
+    const remove = el("button", "\u2715"); remove.type = "button"; remove.setAttribute("aria-label", "Remove");
+    remove.addEventListener("click", function () { placements.splice(i, 1); showLineup(current.forms.lineup); });
+    row.appendChild(remove);
+    list.appendChild(row);
+    for (const t of form.programs) if (t.id === p[0]) half += t.length;
+  });
+  document.getElementById("lineup-total").textContent =
+    half + " of " + form.slots + " half-hours from 8:00 placed";
+  const programs = document.getElementById("add-program"), bonuses = document.getElementById("add-bonus");
+  clear(programs); clear(bonuses);
+  for (const t of form.programs) if (!used.has(t.id)) { const o = el("option", t.text); o.value = t.id; programs.appendChild(o); }
+  const none = el("option", "no bonus"); none.value = ""; bonuses.appendChild(none);
+  for (const t of form.bonuses) if (!used.has(t.id)) { const o = el("option", t.text); o.value = t.id; bonuses.appendChild(o); }
+  document.getElementById("promotion-label").textContent = "Promotion (" + money(form.promotion_price) + ", +10 on every program)";
+}
+
+function submitLineup(action) {
+  send({form: "lineup", action: action, placements: placements, promotion: document.getElementById("promotion").checked});
+}
+
+function show(data) {
+  current = data;
+  const me = data.table.players.find(function (p) { return p.name === data.seat; });
+  document.title = data.seat + ": Tabletop Companion";
+  document.getElementById("title").textContent = data.seat + (data.table.game ? " \u00B7 " + data.table.game.title : "");
+  if (me) document.querySelector("header").style.setProperty("--seat", me.colour);
+  const holdings = document.getElementById("holdings"), lines = document.getElementById("lines");
+  clear(holdings); clear(lines);
+  for (const item of data.private.items) {
+    const repeats = item[1].startsWith(item[0] + " ") || item[1].startsWith(item[0] + ":");
+    const li = el("li", repeats ? item[1] : item[0] + " ");
+    if (!repeats) li.appendChild(el("span", item[1], "detail"));
+    holdings.appendChild(li);
+  }
+  if (!data.private.items.length) holdings.appendChild(el("li", "Nothing secret held.", "detail"));
+  for (const line of data.private.lines) lines.appendChild(el("li", line));
+  showActions(data.actions);
+  showLineup(data.forms.lineup);
+  document.getElementById("status").textContent = data.table.game ? data.table.game.status : "";
+  const players = document.getElementById("players");
+  clear(players);
+  for (const p of data.table.players) {
+    players.appendChild(el("li", p.name + ": " + (p.balance !== null ? money(p.balance) : p.headline) +
+      (p.turn ? "  (to play)" : "")));
+  }
+}
+
+document.getElementById("add").addEventListener("click", function () {
+  const program = document.getElementById("add-program").value, bonus = document.getElementById("add-bonus").value;
+  if (!program) return;
+  placements.push([program, bonus || null]);
+  showLineup(current.forms.lineup);
+});
+document.getElementById("enter").addEventListener("click", function () { submitLineup("enter"); });
+document.getElementById("lock").addEventListener("click", function () { submitLineup("lock"); });
+fetch(api).then(function (r) { if (r.status === 403) { gone(); return null; } return r.json(); })
+  .then(function (data) { if (data) show(data); }).catch(function () {});
+live("/ws/seat/" + token, show, gone);
