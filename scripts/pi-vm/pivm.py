@@ -181,6 +181,12 @@ class Run:
             "luma.oled>=3.13,<4",
             "pyserial>=3.5,<4",
             "lgpio>=0.2",
+            # the [web] extra, which install-kiosk.sh always installs (nothing of it runs while [web] is off)
+            "starlette>=0.40",
+            "uvicorn>=0.30",
+            "h11>=0.14",
+            "wsproto>=1.2",
+            "segno>=1.6",
         ]
         spec = (REPO / "pyproject.toml").read_bytes() + json.dumps([platforms, wanted, WHEEL_SDISTS]).encode()
         folder = self.cache / "wheels" / hashlib.sha256(spec).hexdigest()[:16]
