@@ -5,11 +5,13 @@ simulator's panel strip) and returns one :class:`Violation` per problem:
 
 * ``overflow``: a text's drawn size (``texture_size``) is larger than its widget's box, so it spills over
   its neighbours or is cut by its parent;
-* ``cut``: a text boxed in by ``text_size`` needs more lines than its height shows (Kivy drops the rest);
+* ``cut``: a wrapped text needs more lines than its ``text_size`` height or its ``max_lines`` show (Kivy drops
+  the rest), and the whole text cannot be seen another way (``whole_text_at``, below);
 * ``shortened``: Kivy shortened the text ("…") and the whole text cannot be seen another way. A widget (or an
   ancestor) says where the whole text is with the property ``whole_text_at`` (e.g. ``"tap"``: a tap opens it;
   ``"History"``: the history screen lists it in full);
-* ``small``: text players read at the table is under :data:`READ_PX` pixels;
+* ``small``: text players read at the table is under :data:`READ_PX` pixels (its font size, or a markup
+  ``[size=…]`` part of it);
 * ``small-figure``: a key figure (cash, Vitality, scores, ratings figures) is under :data:`FIGURE_PX` pixels.
   A key figure is a Label with the property ``key_figure: True`` (set in the game's ``.kv``);
 * ``no-figure``: the dashboard of an open game shows no key figure at all (the figures were not marked);
@@ -25,6 +27,7 @@ simulator's panel strip) and returns one :class:`Violation` per problem:
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 
 #: The smallest text (pixels, font size) players read at the table, at arm's length from the 7" screen.
@@ -120,6 +123,7 @@ def _needed_height(label) -> float:
 
 
 def _check_text(widget, where, out) -> None:
+    from kivy.metrics import dp, sp
     from kivy.uix.label import Label
 
     if not isinstance(widget, Label) or not isinstance(widget.text, str) or not widget.text.strip():
@@ -127,6 +131,11 @@ def _check_text(widget, where, out) -> None:
     name = _name(widget)
     if widget.font_size < READ_PX - 0.01:
         out.append(Violation("small", where, name, f"{widget.font_size:.0f} px < {READ_PX}"))
+    if widget.markup:  # a part of the text in its own size: [size=15sp]…[/size]
+        for value, unit in re.findall(r"\[size=([0-9.]+)(sp|dp|px)?\]", widget.text):
+            px = float(value) * (sp(1) if unit == "sp" else dp(1) if unit == "dp" else 1)
+            if px < READ_PX - 0.01:
+                out.append(Violation("small", where, name, f"[size={value}{unit}] is {px:.0f} px < {READ_PX}"))
     if getattr(widget, "key_figure", False) and widget.font_size < FIGURE_PX - 0.01:
         out.append(Violation("small-figure", where, name, f"{widget.font_size:.0f} px < {FIGURE_PX}"))
     tw, th = widget.texture_size
@@ -137,10 +146,12 @@ def _check_text(widget, where, out) -> None:
     if widget.shorten and widget.is_shortened:
         if not _flag(widget, "whole_text_at"):
             out.append(Violation("shortened", where, name, f"shortened, whole text: {widget.text[:60]!r}"))
-    elif widget.text_size[0] is not None and widget.text_size[1] is not None:
-        needed = _needed_height(widget)
-        if needed > widget.text_size[1] + SLACK:
-            out.append(Violation("cut", where, name, f"needs {needed:.0f} px of height, shows {widget.text_size[1]:.0f}"))
+    elif widget.text_size[0] is not None and (widget.text_size[1] is not None or widget.max_lines):
+        needed, shown = _needed_height(widget), widget.texture_size[1]
+        if widget.text_size[1] is not None:
+            shown = min(shown, widget.text_size[1])
+        if needed > shown + SLACK and not _flag(widget, "whole_text_at"):
+            out.append(Violation("cut", where, name, f"needs {needed:.0f} px of height, shows {shown:.0f}"))
 
 
 def audit(screen_area, where: str, roots, *, expect_figure: bool = False) -> list[Violation]:

@@ -511,8 +511,9 @@ class TvWarsBoard(GameBoard):
                 f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked else f"{half_hours} half-hours"
             )
             shown = len(re.sub(r"\[[^\]]*\]", "", text))  # the letters a reader sees, without markup
-            # every count stays in view (9.1: they are public): a long line gets a smaller size, not an ellipsis
-            card.programming_text = text if shown <= 18 else f"[size={int(sp(20) * 18 / shown)}]{text}[/size]"
+            # every count stays in view (9.1: they are public): a long line gets a smaller size (down to the 18 px
+            # every text keeps), then a second line, not an ellipsis
+            card.programming_text = text if shown <= 18 else f"[size={max(18, int(sp(20) * 18 / shown))}]{text}[/size]"
             notes = [bonus_text(holdings)] if holdings.bonuses else []
             if network.out:
                 notes.append("OUT")
@@ -540,7 +541,7 @@ class TvWarsBoard(GameBoard):
         self.action_buttons = []
         for action in self.actions:
             button = Factory.BigButton(
-                text=action.label, disabled=not action.enabled, font_size=sp(20) if len(action.label) < 16 else sp(17)
+                text=action.label, disabled=not action.enabled, font_size=sp(20) if len(action.label) < 16 else sp(18)
             )
             button.action = action
             button.bind(on_release=lambda b: self.run(b.action))
@@ -775,7 +776,7 @@ class TvWarsBoard(GameBoard):
                 row.bind(minimum_height=row.setter("height"))
                 for space, (label, _) in SPACES.items():
                     button = Factory.ChoiceButton(
-                        text=label, group=f"sp-{id(popup)}", allow_no_selection=False, font_size=sp(16)
+                        text=label, group=f"sp-{id(popup)}", allow_no_selection=False, font_size=sp(18)
                     )
                     button.bind(on_release=lambda b, s=space: choice.__setitem__("space", s))
                     row.add_widget(button)
@@ -1079,12 +1080,12 @@ class TvWarsBoard(GameBoard):
             for tile in holdings.programs:
                 if tile.kind == "preemption":
                     continue
-                button = Factory.BigButton(text=public_tile_label(tile), font_size=sp(17))
+                button = Factory.BigButton(text=public_tile_label(tile), font_size=sp(18))
                 button.bind(on_release=lambda b, t=tile.id: tap(t, False))
                 popup.tile_buttons[tile.id] = button
                 tiles.add_widget(button)
             for tile in holdings.bonuses:
-                button = Factory.BigButton(text=f"{tile.label} {tile.id}", font_size=sp(17))
+                button = Factory.BigButton(text=f"{tile.label} {tile.id}", font_size=sp(18))
                 button.bind(on_release=lambda b, t=tile.id: tap(t, True))
                 popup.tile_buttons[tile.id] = button
                 tiles.add_widget(button)
@@ -1267,7 +1268,7 @@ def fill_grid(body: BoxLayout, view) -> None:
     for row in view.rows:
         grid.add_widget(
             Label(
-                text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None, height=dp(60), size_hint_x=0.45
+                text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), size_hint_x=0.45
             )
         )
         labels = []
@@ -1282,7 +1283,7 @@ def fill_grid(body: BoxLayout, view) -> None:
             label = GridCellLabel(
                 text=cell_text(cell),
                 markup=True,
-                font_size=sp(15),
+                font_size=sp(18),
                 size_hint_y=None,
                 height=dp(120),
                 halign="center",
