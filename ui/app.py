@@ -28,7 +28,7 @@ from companion.commands import OpenGame
 from companion.sdnotify import notify, watchdog_interval
 from ui.boards import LATER_SCREEN_LAYOUTS, kv_files, screen_kv_file, screen_kv_files
 from ui.controller import PANELS_FIRST, TableController, wake_trigger
-from ui.dialogs import ConfirmPopup, DicePopup, MessagePopup, PinPopup
+from ui.dialogs import ConfirmPopup, DicePopup, MessagePopup, PinPopup, confine_dialogs
 from ui.exit_gesture import EXIT_HOLD, PIN_LOCKOUT, PIN_TRIES, ExitGestureMixin
 from ui.home import NEW_GAME_CONFIRM, seat_names
 from ui.keys import KIOSK_SWALLOWED_KEYS, SIMULATED_TRAY_KEY, key_name
@@ -135,6 +135,7 @@ class CompanionApp(ExitGestureMixin, App):
         self.strip = self._simulator_strip() if self.simulate else None
         if self.strip is not None:
             root.add_widget(self.strip)
+            confine_dialogs(SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE)  # the strip below stays uncovered
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up, on_request_close=self._request_close)
         Window.clearcolor = (0.07, 0.08, 0.10, 1)
         self._open_first_game()

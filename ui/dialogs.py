@@ -94,3 +94,67 @@ class DicePopup(Popup):
         """Post the values (the table refuses an incomplete roll with a clear message)."""
         self.controller.post(AnswerDice(roller=self.roller, values=tuple(v for v in self.values if v), source="manual"))
         self.dismiss(animation=False)
+
+
+def confine_dialogs(bottom: int, size: tuple[int, int]) -> None:
+    """Draw every dialog inside the touchscreen area only: ``size`` ``(width, height)`` pixels whose bottom edge
+    is ``bottom`` pixels above the window's (the simulator's window has its panel strip below the touchscreen,
+    which no dialog may cover, so the simulator shows exactly what the 800×480 screen does). A dialog's
+    ``size_hint`` is taken of that area, it is centred on it and its dimming covers only it. Call once, before
+    any dialog opens; the kiosk (a window the touchscreen's size) needs none of it."""
+    from kivy.lang import Builder
+    from kivy.uix.modalview import ModalView
+
+    width, height = size
+    centre = (width / 2, bottom + height / 2)
+    Builder.load_string(
+        f"""
+<-ModalView>:
+    canvas:
+        Color:
+            rgba: root.overlay_color[:3] + [root.overlay_color[-1] * self._anim_alpha]
+        Rectangle:
+            pos: 0, {bottom}
+            size: {width}, {height}
+        Color:
+            rgba: root.background_color
+        BorderImage:
+            source: root.background
+            border: root.border
+            pos: self.pos
+            size: self.size
+"""
+    )
+    window_open = ModalView.open
+
+    def fit(view) -> None:
+        # the window sizes a child with a size hint from its own size again whenever the child's size or pos
+        # changes: the hinted size becomes the dialog's fixed size, taken of the touchscreen area
+        hint_x, hint_y = view.size_hint
+        size = list(view.size)
+        if hint_x is not None:
+            size[0] = _clamp(hint_x * width, view.size_hint_min_x, view.size_hint_max_x)
+        if hint_y is not None:
+            size[1] = _clamp(hint_y * height, view.size_hint_min_y, view.size_hint_max_y)
+        view.size_hint = (None, None)
+        view.size = (min(size[0], width), min(size[1], height))
+        view.center = centre
+
+    def open_on_screen(view, *args, **kwargs):
+        window_open(view, *args, **kwargs)
+        fit(view)
+
+    def _align_center(view, *_args):  # the name ModalView binds the window's on_resize to
+        if view._is_open:
+            view.center = centre
+
+    ModalView.open = open_on_screen
+    ModalView._align_center = _align_center
+
+
+def _clamp(value: float, low: float | None, high: float | None) -> float:
+    if low is not None and value < low:
+        return low
+    if high is not None and value > high:
+        return high
+    return value

@@ -141,8 +141,7 @@ class HomeMixin(ControllerPart):
         counts = range(info.min_players, min(info.max_players, len(self.config.seats)) + 1)
         for count in counts:
             names = " · ".join(seat_names(self.config, info, count))
-            room = 800 / max(3, len(counts)) / 9  # characters a name line holds at 15sp
-            small = "15sp" if len(names) <= room else "12sp"
+            small = "18sp"  # the seats' names: read at the table, so no smaller than any other text
             noun = word[:-1] if count == 1 and word.endswith("s") else word  # "1 player"
             button = Factory.BigButton(text=f"{count} {noun}\n[size={small}]{names}[/size]", markup=True)
             button.bind(on_release=lambda b, n=count: self.new_game(n))

@@ -1,6 +1,27 @@
-"""Screen geometry, importable before Kivy opens its window (Kivy reads the window size once, at import)."""
+"""Screen geometry, importable before Kivy opens its window (Kivy reads the window size once, at import).
+
+``COMPANION_SCREEN_SIZE`` (``WIDTHxHEIGHT``, e.g. ``480x800`` for a touchscreen mounted in portrait) overrides
+the touchscreen size; the layout audit (tests/test_layout_audit.py) uses it to check both orientations.
+"""
+
+import os
+
+
+def _screen_size(value: str | None) -> tuple[int, int]:
+    """``(width, height)`` in pixels from ``"WIDTHxHEIGHT"``; the 800×480 default when unset. ValueError names a
+    malformed value."""
+    if not value:
+        return (800, 480)
+    try:
+        width, height = (int(part) for part in value.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"COMPANION_SCREEN_SIZE must be WIDTHxHEIGHT in pixels (e.g. 480x800), not {value!r}")
+    if width < 200 or height < 200:
+        raise ValueError(f"COMPANION_SCREEN_SIZE {value!r} is too small: at least 200x200")
+    return (width, height)
+
 
 #: The touchscreen area in pixels (the official 7" display and most HDMI touchscreens: 800×480).
-TOUCHSCREEN_SIZE = (800, 480)
+TOUCHSCREEN_SIZE = _screen_size(os.environ.get("COMPANION_SCREEN_SIZE"))
 #: Height in pixels of the simulator's strip of emulated OLED panels and key help, below the touchscreen.
 SIMULATOR_STRIP_HEIGHT = 156

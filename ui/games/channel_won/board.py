@@ -140,7 +140,7 @@ class CwLeadPopup(Popup):
     def label(self, action: str, text: str, blocked: dict) -> str:
         """A button's text, with the reason underneath when the rules forbid ``action`` now."""
         reason = blocked.get(action, "")
-        return f"{text}\n[size=15sp]{reason}[/size]" if reason else text
+        return f"{text}\n[size=18sp]{reason}[/size]" if reason else text
 
     def choose_source(self, source_type: str, points: int) -> None:
         """Pick a printed Source of the Lead's category (its value comes with it)."""
@@ -298,7 +298,7 @@ class ChannelWonBoard(GameBoard):
             button = ToggleButton(
                 text=other if other != category else f"{other}\nSource",
                 group="cw_category",
-                font_size="16sp",
+                font_size="18sp",
                 halign="center",
                 allow_no_selection=False,
             )
@@ -366,7 +366,7 @@ class ChannelWonBoard(GameBoard):
         if popup.card_category != popup.lead_category:
             return
         for source_type, points in lead.card.sources:
-            button = ToggleButton(text=f"{source_type} {points}", group="cw_source", font_size="17sp")
+            button = ToggleButton(text=f"{source_type} {points}", group="cw_source", font_size="18sp")
             button.bind(on_release=lambda b, t=source_type, p=points: popup.choose_source(t, p))
             box.add_widget(button)
 

@@ -828,7 +828,7 @@ class TellyTimeBoard(GameBoard):
                 None,
                 "",
                 [
-                    ("", Label(text=t, font_size="16sp"))
+                    ("", Label(text=t, font_size="18sp"))
                     for t in ("Show's viewers", "Its stars' viewers", "Penalty / Quiz buys")
                 ],
             )
@@ -843,7 +843,7 @@ class TellyTimeBoard(GameBoard):
             elif not show.in_preferred(slot):
                 cells.append((f"{slot}_penalty", TellyStepper(0, 0, 10, " pen.")))
             else:
-                cells.append(("", Label(text="no penalty", font_size="16sp")))
+                cells.append(("", Label(text="no penalty", font_size="18sp")))
             fields.append((None, f"{TIMESLOT_NAMES[slot]}\n{show.name}", cells))
         fields.append(
             (
@@ -851,7 +851,7 @@ class TellyTimeBoard(GameBoard):
                 "Cash",
                 [
                     ("income", TellyStepper(0, 0, 40, "$M")),
-                    ("", Label(text="income, costs:", font_size="16sp")),
+                    ("", Label(text="income, costs:", font_size="18sp")),
                     ("costs", TellyStepper(0, 0, 40, "$M")),
                 ],
             )

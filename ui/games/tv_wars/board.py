@@ -88,11 +88,10 @@ def programming_markup(holdings: Holdings) -> str:
 
 
 def _owner_button_text(tile: ProgramTile | BonusTile) -> str:
-    """An owner's tile button behind the look-away gate (9.1), as Kivy markup: the label its panel uses and the
-    secret value in words, then the public facts (``"P3 A50 (50 RP)"`` / ``"30 min Action/Adventure"``)."""
-    small = int(sp(15))
+    """An owner's tile button behind the look-away gate (9.1): the label its panel uses and the secret value in
+    words, then the public facts (``"P3 A50 (50 RP)  30 min Action/Adventure"``)."""
     if isinstance(tile, BonusTile):
-        return f"{owner_tile_label(tile)} RP\n[size={small}]{tile.label} bonus[/size]"
+        return f"{owner_tile_label(tile)} RP  {tile.label} bonus"
     if tile.kind == "movie":
         secret, public = "100 RP", "Academy Award Movie"
     elif tile.kind == "super_bowl":
@@ -100,7 +99,7 @@ def _owner_button_text(tile: ProgramTile | BonusTile) -> str:
     else:
         secret = "Special" if tile.kind == "special" else f"{tile.rating} RP"
         public = f"{tile.length * 30} min {TYPE_WORDS[tile.colour]}"
-    return f"{owner_tile_label(tile)} ({secret})\n[size={small}]{public}[/size]"
+    return f"{owner_tile_label(tile)} ({secret})  {public}"
 
 
 def public_tile_label(tile: ProgramTile) -> str:
@@ -536,8 +535,9 @@ class TvWarsBoard(GameBoard):
                 f"{half_hours} hh  {programming_markup(holdings)}" if holdings.tracked else f"{half_hours} half-hours"
             )
             shown = len(re.sub(r"\[[^\]]*\]", "", text))  # the letters a reader sees, without markup
-            # every count stays in view (9.1: they are public): a long line gets a smaller size, not an ellipsis
-            card.programming_text = text if shown <= 18 else f"[size={int(sp(20) * 18 / shown)}]{text}[/size]"
+            # every count stays in view (9.1: they are public): a long line gets a smaller size (down to the 18 px
+            # every text keeps), then a second line, not an ellipsis
+            card.programming_text = text if shown <= 18 else f"[size={max(18, int(sp(20) * 18 / shown))}]{text}[/size]"
             notes = [bonus_text(holdings)] if holdings.bonuses else []
             if network.out:
                 notes.append("OUT")
@@ -565,7 +565,7 @@ class TvWarsBoard(GameBoard):
         self.action_buttons = []
         for action in self.actions:
             button = Factory.BigButton(
-                text=action.label, disabled=not action.enabled, font_size=sp(20) if len(action.label) < 16 else sp(17)
+                text=action.label, disabled=not action.enabled, font_size=sp(20) if len(action.label) < 16 else sp(18)
             )
             button.action = action
             button.bind(on_release=lambda b: self.run(b.action))
@@ -800,7 +800,7 @@ class TvWarsBoard(GameBoard):
                 row.bind(minimum_height=row.setter("height"))
                 for space, (label, _) in SPACES.items():
                     button = Factory.ChoiceButton(
-                        text=label, group=f"sp-{id(popup)}", allow_no_selection=False, font_size=sp(16)
+                        text=label, group=f"sp-{id(popup)}", allow_no_selection=False, font_size=sp(18)
                     )
                     button.bind(on_release=lambda b, s=space: choice.__setitem__("space", s))
                     row.add_widget(button)
@@ -1066,7 +1066,7 @@ class TvWarsBoard(GameBoard):
             columns = BoxLayout(spacing=dp(8), size_hint_y=None, height=max(dp(300), popup.scroll.height))
             popup.scroll.bind(height=lambda scroll, height: setattr(columns, "height", max(dp(300), height)))
             tiles = GridLayout(
-                cols=2, spacing=dp(4), size_hint_y=None, row_default_height=dp(60), row_force_default=True
+                cols=1, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True
             )
             tiles.bind(minimum_height=tiles.setter("height"))
             scroll = ScrollView(do_scroll_x=False, always_overscroll=False)
@@ -1133,12 +1133,12 @@ class TvWarsBoard(GameBoard):
             for tile in holdings.programs:
                 if tile.kind == "preemption":
                     continue
-                button = Factory.BigButton(text=_owner_button_text(tile), font_size=sp(18), markup=True)
+                button = Factory.BigButton(text=_owner_button_text(tile), font_size=sp(18))
                 button.bind(on_release=lambda b, t=tile.id: tap(t, False))
                 popup.tile_buttons[tile.id] = button
                 tiles.add_widget(button)
             for tile in holdings.bonuses:
-                button = Factory.BigButton(text=_owner_button_text(tile), font_size=sp(18), markup=True)
+                button = Factory.BigButton(text=_owner_button_text(tile), font_size=sp(18))
                 button.bind(on_release=lambda b, t=tile.id: tap(t, True))
                 popup.tile_buttons[tile.id] = button
                 tiles.add_widget(button)
@@ -1312,7 +1312,7 @@ def fill_grid(body: BoxLayout, view) -> None:
     for row in view.rows:
         grid.add_widget(
             Label(
-                text=row.label.replace("-", "-\n"), font_size=sp(17), size_hint_y=None, height=dp(60), size_hint_x=0.45
+                text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), size_hint_x=0.45
             )
         )
         labels = []
@@ -1327,7 +1327,7 @@ def fill_grid(body: BoxLayout, view) -> None:
             label = GridCellLabel(
                 text=cell_text(cell),
                 markup=True,
-                font_size=sp(15),
+                font_size=sp(18),
                 size_hint_y=None,
                 height=dp(120),
                 halign="center",

@@ -69,7 +69,7 @@ class TransferPopup(Popup):
                 button.bind(on_release=lambda b, n=name, a=attribute: setattr(self, a, n))
                 box.add_widget(button)
         for reason in QUICK_REASONS:
-            button = Factory.BigButton(text=reason, font_size="16sp")
+            button = Factory.BigButton(text=reason, font_size="18sp")
             button.bind(on_release=lambda b, r=reason: setattr(self, "reason", r))
             self.ids.reasons_box.add_widget(button)
 
