@@ -102,29 +102,11 @@ def confine_dialogs(bottom: int, size: tuple[int, int]) -> None:
     which no dialog may cover, so the simulator shows exactly what the 800×480 screen does). A dialog's
     ``size_hint`` is taken of that area, it is centred on it and its dimming covers only it. Call once, before
     any dialog opens; the kiosk (a window the touchscreen's size) needs none of it."""
-    from kivy.lang import Builder
+    from kivy.graphics import Color, Rectangle
     from kivy.uix.modalview import ModalView
 
     width, height = size
     centre = (width / 2, bottom + height / 2)
-    Builder.load_string(
-        f"""
-<-ModalView>:
-    canvas:
-        Color:
-            rgba: root.overlay_color[:3] + [root.overlay_color[-1] * self._anim_alpha]
-        Rectangle:
-            pos: 0, {bottom}
-            size: {width}, {height}
-        Color:
-            rgba: root.background_color
-        BorderImage:
-            source: root.background
-            border: root.border
-            pos: self.pos
-            size: self.size
-"""
-    )
     window_open = ModalView.open
 
     def fit(view) -> None:
@@ -140,7 +122,18 @@ def confine_dialogs(bottom: int, size: tuple[int, int]) -> None:
         view.size = (min(size[0], width), min(size[1], height))
         view.center = centre
 
+    def dim_screen_only(view) -> None:
+        # Kivy's own dimming covers the whole window (strip too): it is turned off, and the dialog dims the
+        # touchscreen area itself, under its own drawing
+        if getattr(view, "_screen_dimming", None) is None:
+            rgba = list(view.overlay_color)
+            view.overlay_color = (0, 0, 0, 0)
+            with view.canvas.before:
+                Color(*rgba)
+                view._screen_dimming = Rectangle(pos=(0, bottom), size=(width, height))
+
     def open_on_screen(view, *args, **kwargs):
+        dim_screen_only(view)
         window_open(view, *args, **kwargs)
         fit(view)
 
