@@ -73,7 +73,9 @@ def _report(result, game) -> str:
         first.setdefault(signature(violation), violation)
     kinds = Counter(s[0] for s in first)
     lines = [f"{game} {result['orientation']}: {len(first)} distinct violation(s) {dict(kinds)}"]
-    lines += [f"{v['kind']} {v['where']} {v['widget']}: {v['detail']} (at {v['at']})" for v in list(first.values())[:40]]
+    lines += [
+        f"{v['kind']} {v['where']} {v['widget']}: {v['detail']} (at {v['at']})" for v in list(first.values())[:40]
+    ]
     return "\n".join(lines)
 
 

@@ -15,7 +15,9 @@ def _screen_size(value: str | None) -> tuple[int, int]:
     try:
         width, height = (int(part) for part in value.lower().split("x"))
     except ValueError:
-        raise ValueError(f"COMPANION_SCREEN_SIZE must be WIDTHxHEIGHT in pixels (e.g. 480x800), not {value!r}")
+        raise ValueError(
+            f"COMPANION_SCREEN_SIZE must be WIDTHxHEIGHT in pixels (e.g. 480x800), not {value!r}"
+        ) from None
     if width < 200 or height < 200:
         raise ValueError(f"COMPANION_SCREEN_SIZE {value!r} is too small: at least 200x200")
     return (width, height)

@@ -15,8 +15,8 @@ from ui.dialogs import MessagePopup
 
 class MessageBar(BoxLayout):
     """One line saying what the last command did, red when it was refused. A line too long for the bar
-    says "more"; a tap opens the whole message, one clause per line (a round's scoring, a combat). The status
-bar (what the table waits for) and the held-roll bar are bars of this kind too, in their own ``tint``."""
+        says "more"; a tap opens the whole message, one clause per line (a round's scoring, a combat). The status
+    bar (what the table waits for) and the held-roll bar are bars of this kind too, in their own ``tint``."""
 
     text = StringProperty("")
     refused = BooleanProperty(False)

@@ -48,6 +48,7 @@ controller, result = driver.controller, driver.result
 
 from kivy.core.window import Window  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
+
 from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE  # noqa: E402
 
 ORIENTATION = "portrait" if TOUCHSCREEN_SIZE[1] > TOUCHSCREEN_SIZE[0] else "landscape"

@@ -185,26 +185,44 @@ def audit(screen_area, where: str, roots, *, expect_figure: bool = False) -> lis
             if widget is not root and widget.parent is not None and not isinstance(widget.parent, ScrollView):
                 parent = widget.parent
                 if parent.width > SLACK and not _inside(rect, _rect(parent)):
-                    out.append(Violation("outside-parent", where, _name(widget), f"{_box(rect)} not in {_box(_rect(parent))} of {_name(parent)}"))
+                    out.append(
+                        Violation(
+                            "outside-parent",
+                            where,
+                            _name(widget),
+                            f"{_box(rect)} not in {_box(_rect(parent))} of {_name(parent)}",
+                        )
+                    )
             if scroller is None:
                 if not _inside(rect, screen_area):
-                    out.append(Violation("outside-screen", where, _name(widget), f"{_box(rect)} not in {_box(screen_area)}"))
+                    out.append(
+                        Violation("outside-screen", where, _name(widget), f"{_box(rect)} not in {_box(screen_area)}")
+                    )
             else:
                 content = scroller.children[0] if scroller.children else None
-                axes = ("" if scroller.do_scroll_x and content is not None and content.width > scroller.width else "x") + (
-                    "" if scroller.do_scroll_y and content is not None and content.height > scroller.height else "y"
-                )
+                axes = (
+                    "" if scroller.do_scroll_x and content is not None and content.width > scroller.width else "x"
+                ) + ("" if scroller.do_scroll_y and content is not None and content.height > scroller.height else "y")
                 if axes and widget is not content and not _inside(rect, _rect(scroller), axes):
-                    out.append(Violation("outside-screen", where, _name(widget), f"{_box(rect)} beyond its scrolling view {_box(_rect(scroller))} ({axes})"))
+                    out.append(
+                        Violation(
+                            "outside-screen",
+                            where,
+                            _name(widget),
+                            f"{_box(rect)} beyond its scrolling view {_box(_rect(scroller))} ({axes})",
+                        )
+                    )
             if len(out) > before:
                 astray.add(id(widget))
-            kids = [
-                k for k in widget.children if _shown(k, Window) and k.width > SLACK and k.height > SLACK
-            ]
+            kids = [k for k in widget.children if _shown(k, Window) and k.width > SLACK and k.height > SLACK]
             for i, a in enumerate(kids):
                 for b in kids[i + 1 :]:
                     if _overlap(_rect(a), _rect(b)):
-                        out.append(Violation("overlap", where, f"{_name(a)} / {_name(b)}", f"{_box(_rect(a))} and {_box(_rect(b))}"))
+                        out.append(
+                            Violation(
+                                "overlap", where, f"{_name(a)} / {_name(b)}", f"{_box(_rect(a))} and {_box(_rect(b))}"
+                            )
+                        )
     if expect_figure and not figures:
         out.append(Violation("no-figure", where, "board", "no Label marked key_figure is shown"))
     return out
