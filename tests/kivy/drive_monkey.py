@@ -184,22 +184,31 @@ def label_of(widget) -> str:
 LESS_OFTEN = ("Cancel", "Close", "Go back", "Back", "History", "Undo", "End game")
 
 
-def weight(widget) -> float:
+#: After this many taps in one dialog the monkey is a lost player: it leaves (Cancel, Close) far more often.
+LOST_AFTER = 20
+_in_dialog: dict = {"dialog": None, "taps": 0}
+
+
+def weight(widget, lost: bool = False) -> float:
     text = getattr(widget, "text", "")
     if type(widget).__name__ == "HistoryRow" or (isinstance(text, str) and text.startswith(LESS_OFTEN)):
-        return 0.3
+        return 5.0 if lost else 0.3
     return 1.0
 
 
 def act_tap_widget() -> str:
     dialog = top_dialog()
+    if dialog is not _in_dialog["dialog"]:
+        _in_dialog.update(dialog=dialog, taps=0)
+    _in_dialog["taps"] += 1
+    lost = dialog is not None and _in_dialog["taps"] > LOST_AFTER
     candidates = tappables(dialog if dialog is not None else Window)
     home = [w for w in candidates if getattr(w, "text", None) == "Home"]
     if home and rng.random() >= 0.01:  # Home only rarely
         candidates = [w for w in candidates if w not in home]
     if not candidates:
         return "tap: nothing to tap"
-    widget = rng.choices(candidates, [weight(w) for w in candidates])[0]
+    widget = rng.choices(candidates, [weight(w, lost) for w in candidates])[0]
     where = "dialog " if dialog is not None else ""
     tap(widget)
     return f"tap {where}{label_of(widget)}"

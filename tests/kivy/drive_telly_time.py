@@ -48,7 +48,7 @@ def square(index):
 
 def choose(field, option):
     """Tap the option whose value is ``option`` in the open form's choice ``field``."""
-    return lambda: tap(controller.popup.fields[field].buttons[option])
+    return lambda: tap(controller.popup.fields[field].buttons[option], scroll=True)
 
 
 def step_field(field, sign, times=1):
@@ -57,7 +57,7 @@ def step_field(field, sign, times=1):
     def run():
         button = find(controller.popup.fields[field], lambda w: getattr(w, "text", None) == sign)
         for _ in range(times):
-            tap(button)
+            tap(button, scroll=True)  # a row below the dialog's scroll edge is scrolled to first, as a finger does
 
     return run
 

@@ -138,9 +138,10 @@ class CwLeadPopup(Popup):
         self.board.check_actions(self)
 
     def label(self, action: str, text: str, blocked: dict) -> str:
-        """A button's text, with the reason underneath when the rules forbid ``action`` now."""
+        """A button's text; when the rules forbid ``action`` now, its first line and the reason under it (two
+        18 px lines fit the dialog's buttons; a button of two lines gives up its second line to the reason)."""
         reason = blocked.get(action, "")
-        return f"{text}\n[size=18sp]{reason}[/size]" if reason else text
+        return f"{text.splitlines()[0]}\n[size=18sp]{reason}[/size]" if reason else text
 
     def choose_source(self, source_type: str, points: int) -> None:
         """Pick a printed Source of the Lead's category (its value comes with it)."""
