@@ -94,7 +94,7 @@ def pbc_fills() -> None:
             chosen.append(tile.id)
             left -= tile.length
     for tile_id in chosen:
-        tap(driver.popup().tile_buttons[tile_id])
+        tap(driver.popup().tile_buttons[tile_id], scroll=True)  # the tiles list scrolls
 
 
 def finish() -> None:

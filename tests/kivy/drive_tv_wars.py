@@ -165,7 +165,7 @@ def lineup(network):
                 chosen.append(tile.id)
                 left -= tile.length
         for tile_id in chosen:
-            tap(popup().tile_buttons[tile_id])
+            tap(popup().tile_buttons[tile_id], scroll=True)  # the tiles list scrolls
         result.setdefault("lineup_panels", {})[network] = controller.panels.private_showing(
             controller.table.state.names.index(network)
         )
