@@ -40,6 +40,9 @@ ensure_venv() {   # ensure_venv EXTRAS   (e.g. "test" or "pi" or "")
     command -v "$python" >/dev/null 2>&1 || die "Python 3.11 or newer is needed (sudo apt-get install python3)"
     "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
         || die "Python 3.11 or newer is needed; $("$python" --version) found"
+    if [ -L .venv ] && [ ! -e .venv ]; then
+        die ".venv is a symlink to $(readlink .venv), which does not exist: remove it (rm .venv) and run again"
+    fi
     if [ ! -x .venv/bin/python ]; then
         "$python" -c 'import venv, ensurepip' 2>/dev/null || ensure_debian_packages python3-venv
         echo "set-up: creating .venv" >&2
