@@ -906,6 +906,48 @@ def _score(
     return Score(ref, program.title, program.colour, base, note, parts)
 
 
+def score_so_far(
+    war: War, resolution: Resolution | None, ref: ProgramRef, slot: int, dice: Mapping[str, Sequence[int]]
+) -> Score | None:
+    """The score program ``ref`` stands at in ``slot`` before that slot is resolved, from what is known
+    (for the table's grid, "running" scores before the dice): its base rating (a Special's 10 × its roll
+    once ``dice`` hold it, 3.3), its bonus tile, Network News (6.3), Promos (6.6), Counter-Programming
+    among the programs still on the air in the slot (6.5: those not cancelled in the half-hours already
+    resolved in ``resolution``; a later cancellation can lower the penalty) and the Lead-In when its
+    network won the half-hour before (6.4, once resolved). ``None`` for the Super Bowl (9.8), a Special
+    not yet rolled, a preempted slot (9.91) or a program not on the air in ``slot``."""
+    lineup = war.lineup(ref.network)
+    found = lineup.at(slot)
+    if found is None or found[0] != ref.start or war.preempted_by(slot) is not None:
+        return None
+    placement = found[1]
+    program = placement.program
+    if program.super_bowl:
+        return None
+    if program.special:
+        key = special_key(ref)
+        if key not in dice:
+            return None
+        base = sum(dice[key]) * SPECIAL_PER_PIP
+    else:
+        assert program.rating is not None, f"{program.title}: a program that is not a Special has a rating (TV Wars 3)"
+        base = program.rating
+    resolved = resolution.slots if resolution is not None else ()
+    cancelled = {c.ref for c in resolution.cancellations} if resolution is not None else set()
+    colours: Counter = Counter()
+    for other in war.lineups:
+        on = other.at(slot)
+        if on is not None and ProgramRef(other.network, on[0]) not in cancelled and on[1].program.colour:
+            colours[on[1].program.colour] += 1
+    lead_in = (
+        0 < slot <= len(resolved)
+        and war.preempted_by(slot - 1) is None
+        and resolved[slot - 1].wins_time_slot == ref.network
+    )
+    parts = _parts(war, lineup, placement, slot, colours[program.colour], lead_in)
+    return Score(ref, program.title, program.colour, base, "", parts)
+
+
 class _Standing(NamedTuple):
     """What a slot's totals settle and what they leave to the tie-break dice (6.4, 6.7, 6.8). Every
     figure is an index into the programs on the air (seat order).
@@ -1487,7 +1529,35 @@ class _OddsSlot:
         return merged, total_lost, self.scale * common
 
 
-def survival_odds(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> dict[ProgramRef, Fraction]:
+def _resolved_state(
+    war: War, programs: Sequence[tuple[ProgramRef, Placement]], resolution: Resolution
+) -> tuple[_State, list[int]]:
+    """The odds' state after ``resolution``'s resolved half-hours (see the comment above) and the programs
+    already lost (1 each): the cancelled programs still to air, the rolled sums of the Specials still to air
+    and the seat that earned the next half-hour's Lead-In (6.4)."""
+    done = len(resolution.slots)
+    gone = {c.ref for c in resolution.cancellations}
+    cancelled, sums, lost = 0, [], []
+    for i, (ref, placement) in enumerate(programs):
+        still = ref.start + placement.program.length - 1 >= done
+        lost.append(1 if ref in gone else 0)
+        if ref in gone and still:
+            cancelled |= 1 << i
+        if placement.program.special:
+            rolled = dict(resolution.dice_used).get(special_key(ref))
+            sums.append(sum(rolled) if rolled and still and ref not in gone else 0)
+    seat = -1
+    if done:
+        winner = resolution.slots[done - 1].wins_time_slot
+        if winner is not None and done < SLOTS and war.preempted_by(done) is None:
+            index = war.networks.index(winner)
+            seat = index if war.lineups[index].at(done) is not None else -1
+    return (cancelled, tuple(sums), seat), lost
+
+
+def survival_odds(
+    war: War, dice: Mapping[str, Sequence[int]] | None = None, after: Resolution | None = None
+) -> dict[ProgramRef, Fraction]:
     """Each program's exact chance of not being cancelled, as a :class:`~fractions.Fraction`, keyed by
     :class:`ProgramRef` in line-up order. For use after the reveal (and Preemption) and before the dice.
 
@@ -1497,6 +1567,10 @@ def survival_odds(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> 
     slot, merging the branches that leave the same war to play (see the comment above), so four Specials
     and ties take milliseconds. Raises like :func:`check_war`, and :class:`~companion.errors.DiceError` for
     a Special roll in ``dice`` that is not two dice.
+
+    ``after``: a :class:`Resolution` of ``war`` part of the way (with the dice, tie-breaks included, rolled
+    so far): the odds are then those given everything it settled, followed on from its first unresolved
+    half-hour (a cancelled program's chance is 0, one that has aired all its half-hours 1).
     """
     check_war(war)
     dice = dice or {}
@@ -1511,8 +1585,11 @@ def survival_odds(war: War, dice: Mapping[str, Sequence[int]] | None = None) -> 
                 rolls[i] = tuple(TWO_DICE.items())
     specials = len(rolls)
     states: dict[_State, int] = {(0, (0,) * specials, -1): 1}
-    lost, denominator = [0] * len(programs), 1
-    for slot in range(SLOTS):
+    lost, denominator, first = [0] * len(programs), 1, 0
+    if after is not None:
+        state, lost = _resolved_state(war, programs, after)
+        states, first = {state: 1}, len(after.slots)
+    for slot in range(first, SLOTS):
         states, lost, scale = _OddsSlot(war, slot, programs, rolls).step(states, lost)
         denominator *= scale
     return {ref: 1 - Fraction(gone, denominator) for (ref, _), gone in zip(programs, lost)}

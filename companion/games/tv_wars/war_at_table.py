@@ -96,7 +96,9 @@ from companion.games.tv_wars.ratings_war import (
     War,
     bonus_fate,
     check_lineup,
+    consequences,
     resolve_war,
+    score_so_far,
     slot_dict,
     slot_label,
     span_label,
@@ -303,6 +305,20 @@ class WarAtTable:
         if self.revealed is None or self.dice:
             return None
         return survival_odds(self._placed(self.revealed))
+
+    @cached_property
+    def live_odds(self) -> dict[ProgramRef, Fraction] | None:
+        """Each revealed program's exact chance of surviving the war given everything rolled so far (the
+        Specials' values 3.3, the tie-breaks 6.7), with the Preemption as placed so far (9.91):
+        :func:`~companion.games.tv_wars.ratings_war.survival_odds` followed on from the first half-hour not
+        yet resolved. ``None`` before the reveal and once the war is over."""
+        if self.revealed is None or self.over:
+            return None
+        war = self._placed(self.revealed)
+        resolution = self.resolution
+        if resolution is None:
+            return survival_odds(war)
+        return survival_odds(war, self.dice_map, after=resolution)
 
     def tiles_at(self, ref: ProgramRef) -> tuple[str, str | None]:
         """(program tile id, bonus tile id|None) of the revealed program ``ref``."""
@@ -961,7 +977,10 @@ class GridCell:
     ``parts`` ``((label, value, rule), ...)`` after the base, ``base`` and ``state``: ``""`` (not yet
     resolved), ``"scored"``, ``"wins"`` (highest in the slot), ``"cancelled"`` (with ``reason`` and
     ``rule``), ``"gone"`` (cancelled earlier), ``"preempted"`` or ``"empty"``; ``tie`` is the tie-break
-    text if the network rolled in this slot."""
+    text if the network rolled in this slot; before the slot is resolved ``running`` is the score it stands at
+    so far (:func:`~companion.games.tv_wars.ratings_war.score_so_far`, ``None`` if unknown: an unrolled
+    Special, the Super Bowl) with ``running_breakdown``; ``chance`` its program's chance of surviving the war
+    (0-1; ``None`` where it cannot be given exactly, see :attr:`WarAtTable.live_odds`)."""
 
     program: str = ""
     starts: bool = False
@@ -973,6 +992,9 @@ class GridCell:
     reason: str = ""
     rule: str = ""
     tie: str = ""
+    running: int | None = None
+    running_breakdown: str = ""
+    chance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -995,7 +1017,10 @@ class WarView:
     networks that paid for Promotion (public: the money is placed on the board, 6.6); after the reveal
     ``rows`` (six :class:`GridRow`), ``preemption`` (``"ABS preempts 9:30-10:30"``), ``odds``
     (``(network, program, span, fraction text, percent)`` before any dice), ``dice`` (one line per roll),
-    ``cancellations`` (texts with rules) and ``pending`` (the roll awaited, described)."""
+    ``cancellations`` (texts with rules) and ``pending`` (the roll awaited, described); ``current``: the
+    half-hour being resolved (``None`` before the Preemption is decided and once all are); once the war is
+    over, ``aftermath``: one ``(network, lost, kept)`` per network, each a text with its rules
+    (:func:`aftermath_lines`)."""
 
     phase: str
     status: str
@@ -1008,9 +1033,30 @@ class WarView:
     dice: tuple[str, ...] = ()
     cancellations: tuple[str, ...] = ()
     pending: str = ""
+    current: int | None = None
+    aftermath: tuple[tuple[str, str, str], ...] = ()
 
 
-def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> GridCell:
+def _chance(war: War, resolution: Resolution | None, ref: ProgramRef, odds) -> float | None:
+    """``ref``'s chance of surviving (0-1): 0 once cancelled, 1 once its last half-hour is resolved without
+    a cancellation, else the exact odds if known (:attr:`WarAtTable.live_odds`), else ``None``."""
+    if resolution is not None:
+        if resolution.cancellation_of(ref) is not None:
+            return 0.0
+        last = ref.start + war.placement(ref).program.length - 1
+        if last < len(resolution.slots):
+            return 1.0
+    return float(odds[ref]) if odds is not None and ref in odds else None
+
+
+def _cell(
+    war: War,
+    resolution: Resolution | None,
+    network: str,
+    slot: int,
+    dice: Mapping[str, Sequence[int]] | None = None,
+    odds: Mapping[ProgramRef, Fraction] | None = None,
+) -> GridCell:
     lineup = war.lineup(network)
     found = lineup.at(slot)
     preempted = war.preempted_by(slot)
@@ -1027,9 +1073,22 @@ def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> G
         earlier = resolution.cancellation_of(ref) if resolution else None
         if earlier is not None and earlier.slot < slot:
             return GridCell(
-                title, start == slot, state="gone", reason=f"cancelled at {slot_label(earlier.slot)}", rule=earlier.rule
+                title,
+                start == slot,
+                state="gone",
+                reason=f"cancelled at {slot_label(earlier.slot)}",
+                rule=earlier.rule,
+                chance=0.0,
             )
-        return GridCell(title, start == slot, base=None if placement.program.special else placement.program.rating)
+        running = score_so_far(war, resolution, ref, slot, dice or {})
+        return GridCell(
+            title,
+            start == slot,
+            base=None if placement.program.special else placement.program.rating,
+            running=running.total if running is not None else None,
+            running_breakdown=running.breakdown if running is not None else "",
+            chance=_chance(war, resolution, ref, odds),
+        )
     result: SlotResult = resolution.slots[slot]
     score = result.score_of(network)
     if score is None or score.ref != ref:
@@ -1040,6 +1099,7 @@ def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> G
             state="gone",
             reason=f"cancelled at {slot_label(cancellation.slot)}" if cancellation else "",
             rule=cancellation.rule if cancellation else "",
+            chance=0.0 if cancellation else None,
         )
     tie = " ".join(t.text for t in result.ties if network in t.networks)
     state, reason, rule = "scored", "", ""
@@ -1058,7 +1118,51 @@ def _cell(war: War, resolution: Resolution | None, network: str, slot: int) -> G
         reason,
         rule,
         tie,
+        chance=_chance(war, resolution, ref, odds),
     )
+
+
+def aftermath_lines(war: WarAtTable) -> tuple[tuple[str, str, str], ...]:
+    """What each network lost and kept in ``war`` once it is over: ``(network, lost, kept)`` texts, e.g.
+    ``("NBS", "lost SILVER GIRLS (cancelled in 8:00-8:30, TV Wars 6.8); Star 30 to the Star pile (TV Wars 5.11,
+    6.2)", "kept TENDER HIDE; Best Network News")``, from
+    :func:`~companion.games.tv_wars.ratings_war.consequences` (6.2, 6.8, 5.11, 5.21, 5.31, 3.21, 9.8, 9.91).
+    Empty while the war is not over."""
+    resolution = war.resolution
+    if not war.over or resolution is None or resolution.pending is not None:
+        return ()
+    out = []
+    for net in consequences(resolution):
+        lost = [f"{fate.program} ({fate.reason}, {fate.rule})" for fate in net.programs_lost]
+        lost += [
+            f"{tile.tile}{' on ' + tile.program if tile.program else ''} to the {tile.destination} ({tile.rule})"
+            if tile.destination.endswith("pile")
+            else f"{tile.tile} {tile.destination} ({tile.rule})"
+            for tile in net.tiles_returned
+        ]
+        kept = [fate.program for fate in net.programs_kept]
+        kept += [tile.tile + (f" on {tile.program}" if tile.program else "") for tile in net.tiles_kept]
+        out.append(
+            (
+                net.network,
+                "lost " + "; ".join(lost) if lost else "lost nothing",
+                "kept " + ", ".join(kept) if kept else "kept no program in the war",
+            )
+        )
+    return tuple(out)
+
+
+def preemption_preview(war: WarAtTable, start: int | None) -> WarView:
+    """The grid as it would be with the Preemption tile's holder playing it over the hour from ``start``
+    (0-4; ``None``: not played), with the odds that follow (9.91): what the holder weighs before choosing.
+    Changes nothing. Raises :class:`IllegalCommand` when no Preemption is waiting to be decided."""
+    if war.phase != PREEMPT or war.preemption_holder is None:
+        raise IllegalCommand("no Preemption tile is waiting to be placed", "TV Wars 9.91")
+    if start is not None and not (is_whole(start) and 0 <= start <= SLOTS - 2):
+        raise MalformedCommand(
+            f"the Preemption tile covers one hour starting 8:00-10:00, not slot {start!r} (TV Wars 9.91)"
+        )
+    return war_view(replace(war, preemption=(war.preemption_holder, start)))
 
 
 def war_view(war: WarAtTable) -> WarView:
@@ -1073,13 +1177,14 @@ def war_view(war: WarAtTable) -> WarView:
     if current is None:
         return base
     resolution = war.resolution
+    dice_map, odds_now = war.dice_map, war.live_odds
     rows = []
     for slot in range(SLOTS):
         result = resolution.slots[slot] if resolution is not None and slot < len(resolution.slots) else None
         rows.append(
             GridRow(
                 slot_label(slot),
-                tuple(_cell(current, resolution, n, slot) for n in war.networks),
+                tuple(_cell(current, resolution, n, slot, dice_map, odds_now) for n in war.networks),
                 result.notes if result else (),
                 tuple(t.text for t in result.ties) if result else (),
             )
@@ -1107,6 +1212,7 @@ def war_view(war: WarAtTable) -> WarView:
     dice = tuple(f"{key}: {'+'.join(map(str, values))} = {sum(values)} ({source})" for key, values, source in war.dice)
     cancellations = tuple(c.text for c in resolution.cancellations) if resolution else ()
     pending = resolution.pending.request.describe() if resolution and resolution.pending else ""
+    resolving = len(resolution.slots) if resolution is not None and resolution.pending is not None else None
     return replace(
         base,
         rows=tuple(rows),
@@ -1115,6 +1221,8 @@ def war_view(war: WarAtTable) -> WarView:
         dice=dice,
         cancellations=cancellations,
         pending=pending,
+        current=resolving,
+        aftermath=aftermath_lines(war),
     )
 
 

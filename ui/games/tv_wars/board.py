@@ -9,7 +9,9 @@ only, 9.1: cash, programming half-hours by type in the tiles' colours, bonus til
 Technical Difficulties, whose turn) with each network's On the Air / Sponsor / Pay buttons, and under it the
 *action strip*: one prompt line and the buttons for what the table is waiting for (:func:`plan_actions`).
 Bigger choices open dialogs: the "Landed on…" chooser, nominations, a custom bid, Bulletin effects, steals,
-the resolution grid (full screen, scrolling) and the asset count.
+the resolution grid (full screen, scrolling) and the asset count. From the reveal of a Ratings War until the
+table dismisses its summary, the war itself takes the cards' place (:mod:`ui.games.tv_wars.war_screen`: the grid
+with running scores and exact survival odds, the Preemption chosen on it, then what each network lost and kept).
 
 Secrecy (9.1): the shared screen shows no rating, Special-ness, program name or bonus value. Where a network
 must handle its secret values on the touchscreen (its starting programming's ratings 2.3, a new tile's
@@ -73,6 +75,7 @@ from companion.games.tv_wars.view import (
     type_counts,
 )
 from ui.games import GameBoard
+from ui.games.tv_wars.war_screen import WarScreen, cell_details, network_colours
 
 
 def programming_markup(holdings: Holdings) -> str:
@@ -507,6 +510,12 @@ class TvWarsBoard(GameBoard):
         self.actions: list[Action] = []
         self.action_buttons: list = []
         self.dialog = None
+        #: the Ratings War on the board (war_screen.py): its widget, the war last shown on it (its key),
+        #: the war whose summary the table dismissed, and the hour previewed for the Preemption (9.91)
+        self.war_screen: WarScreen | None = None
+        self.shown_war: tuple | None = None
+        self.dismissed_war: tuple | None = None
+        self.preempt_choice: int | None = None
 
     # drawing ---------------------------------------------------------------------------------------------
     def update(self, state, view) -> None:
@@ -560,6 +569,7 @@ class TvWarsBoard(GameBoard):
             card.sponsor_enabled = sponsor.enabled or (not holdings.tracked and not state.finished)
             card.sponsor_reason = "" if card.sponsor_enabled else sponsor.reason
         self.prompt, self.actions = plan_actions(state, view)
+        self._show_war(state, view)
         row = self.ids.actions
         row.clear_widgets()
         self.action_buttons = []
@@ -572,6 +582,111 @@ class TvWarsBoard(GameBoard):
             row.add_widget(button)
             self.action_buttons.append(button)
         self._refresh_lineup_panel()
+
+    # the Ratings War as the table's screen (war_screen.py) ------------------------------------------------
+    @staticmethod
+    def war_key(war) -> tuple:
+        """What tells one war from another on this board: who called it, the tiles revealed, the dice."""
+        return (war.landed_by, war.tile_ids, war.dice)
+
+    def war_mode(self, state) -> str:
+        """``"grid"`` from the reveal until the war is over; then ``"summary"`` until dismissed or until the
+        table moves on (a landing, an auction, a tile entry, a debt, the game's end); else ``""`` (the cards).
+        A summary is shown only for a war this board showed (a restart long after a war shows the cards)."""
+        war = _war(state)
+        if war is None or state.finished or war.revealed is None:
+            return ""
+        if not war.over:
+            return "grid"
+        key = self.war_key(war)
+        if key == self.dismissed_war or (self.shown_war is None or self.shown_war[:2] != key[:2]):
+            return ""
+        if state.landing is not None or state.auction is not None or state.entry is not None or state.debts:
+            return ""
+        return "summary"
+
+    def _show_war(self, state, view) -> None:
+        """Show the war in the cards' place (or the cards again), and set the war's prompt and actions."""
+        from companion.games.tv_wars import war_at_table as wat
+
+        mode = self.war_mode(state)
+        war = _war(state)
+        box, cards, filler = self.ids.war, self.ids.cards, self.ids.filler
+        if not mode:
+            self.preempt_choice = None
+            if self.war_screen is not None:
+                box.clear_widgets()
+                self.war_screen = None
+            box.size_hint_y, box.height = None, 0
+            if cards.parent is None:  # back on top, where the war screen was
+                self.add_widget(cards, index=len(self.children))
+            filler.size_hint_y = 1
+            return
+        if cards.parent is not None:
+            # taken out, not shrunk: a zero-height card would still lay out (and catch taps with) its buttons
+            self.remove_widget(cards)
+        box.size_hint_y, filler.size_hint_y, filler.height = 1, None, 0
+        if self.war_screen is None:
+            self.war_screen = WarScreen(on_cell=self.open_war_cell, on_slot=self.choose_preemption)
+            box.add_widget(self.war_screen)
+        colours = network_colours(view)
+        if mode == "summary":
+            self.war_screen.show_summary(wat.aftermath_lines(war), colours)
+            self.prompt = war.summary or "Ratings War over"
+            self.actions = [Action("Back to the board", dialog="war_done"), Action("Last war's grid", dialog="grid")]
+            return
+        self.shown_war = self.war_key(war)
+        choosing = war.phase == wat.PREEMPT
+        if not choosing:
+            self.preempt_choice = None
+        shown = (
+            wat.preemption_preview(war, self.preempt_choice) if choosing and self.preempt_choice is not None else None
+        )
+        self.war_screen.show_grid(shown or wat.war_view(war), colours, choosing, self.preempt_choice)
+        if choosing:
+            holder = war.preemption_holder
+            if self.preempt_choice is None:
+                self.prompt = (
+                    f"{holder} may preempt one hour: tap its first half-hour on the grid to see the odds with it, "
+                    f"then confirm, or do not play it (TV Wars 9.91)"
+                )
+                first = Action(f"{holder}: tap an hour first", enabled=False, reason="choose an hour on the grid")
+            else:
+                span = _slot_span(self.preempt_choice, 2)
+                self.prompt = (
+                    f"{holder} would preempt {span} (shown on the grid, with the odds): confirm or choose again "
+                    f"(TV Wars 9.91)"
+                )
+                first = Action(
+                    f"{holder} preempts {span}",
+                    wat.PlacePreemption(network=holder, start=self.preempt_choice, source="touch"),
+                )
+            self.actions = [
+                first,
+                Action(f"{holder}: do not play it", wat.PlacePreemption(network=holder, start=None, source="touch")),
+            ]
+
+    def choose_preemption(self, slot: int) -> None:
+        """A tap on half-hour ``slot`` while the Preemption is chosen: preview the hour starting there (the
+        last half-hour previews 10:00-11:00). Posts nothing (9.91)."""
+        self.preempt_choice = min(slot, 4)
+        self.controller.refresh()
+
+    def open_war_done(self) -> None:
+        """*Back to the board*: the war's summary goes, the cards return."""
+        war = _war(self.controller.table.state)
+        if war is not None:
+            self.dismissed_war = self.war_key(war)
+        self.controller.refresh()
+
+    def open_war_cell(self, cell, row_label: str, network: str) -> Popup:
+        """A cell's whole text: program, score with every part and its rule, fate, tie-break, odds."""
+        popup = TvPopup(f"{network}, {row_label}: {cell.program or 'no program'}")
+        for line in cell_details(cell, row_label, network)[1:]:
+            label = _label(line, 20)
+            label.bind(texture_size=lambda w, size: setattr(w, "height", max(dp(32), size[1] + dp(6))))
+            popup.body.add_widget(label)
+        return self._open(popup)
 
     def peek(self, state, player: str) -> tuple[str, list[str]]:
         """``(title, lines)`` of ``player``'s private figures for its own panel (peek, 9.1): its
