@@ -155,6 +155,28 @@ def main(argv: list[str] | None = None) -> int:
         f"target: 4 Specials and a tie ≤ {TARGET_MS} ms here: {target_ms:.1f} ms, "
         f"{'met' if target_ms <= TARGET_MS else 'NOT met'} (Pi 4 projection {target_ms * PI_4:.0f} ms)"
     )
+
+    # the table's war screen recomputes the odds after every die, from the half-hours resolved so far
+    print()
+    print(
+        "survival_odds after each roll (after=the war resolved so far: the war screen's live odds), 4 Specials; "
+        "baseline: resolve_war with the same dice"
+    )
+    lineup = lineups[3][1]
+    dice: dict = {}
+    while True:
+        resolution = resolve_war(lineup, dice)
+        if resolution.pending is None:
+            break
+        runs = max(3, 30 // scale)
+        mean, stdev = mean_seconds(lambda: survival_odds(lineup, dice, after=resolution), runs)
+        base, _ = mean_seconds(lambda: resolve_war(lineup, dice), max(20, 300 // scale))
+        print(
+            f"  {len(resolution.slots)} half-hours resolved, next {resolution.pending.key:<28} "
+            f"{mean * 1e3:>7.2f} ms ± {stdev * 1e3:.2f}  baseline {base * 1e3:.3f} ms  {mean / base:>5.1f}×  "
+            f"Pi 4 (×{PI_4}) {mean * PI_4 * 1e3:.1f} ms"
+        )
+        dice[resolution.pending.key] = roll(resolution.pending)
     return 0
 
 
