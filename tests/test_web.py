@@ -569,3 +569,48 @@ def test_every_registered_game_gets_a_public_view_and_a_panel_per_seat_on_the_ph
             for player in players:
                 mine = client.get(f"/api/seat/{live.token(player.name)}").json()
                 assert mine["seat"] == player.name and mine["actions"], (name, mine)
+
+
+def test_death_show_tv_a_fighter_shows_their_cards_from_the_phone_as_on_the_touchscreen(live):
+    """How Combat Is Resolved 1-2 on a phone (issue 20): the fighter to declare gets the Combat form (cards held,
+    the Weapon level in play, the other fighters), nobody else does; a Weapon above the level in play is refused
+    with the rule and changes nothing; the declaration is the touchscreen's own command, journaled as the phone's."""
+    from companion.commands import NewGame, PlayerSeat
+    from companion.games.death_show_tv.commands import DrawCard, EndTurn, Hunt, Move, declaration
+
+    players = (PlayerSeat("Kelpie"), PlayerSeat("Jhon"))
+    options = {"roll_off": False, "starting_cards": 3}
+    live.owner.execute(NewGame(game="death-show-tv", players=players, options=options, source="test"))
+    for command in (
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        EndTurn(player="Kelpie"),
+        DrawCard(player="Jhon"),
+        Hunt(player="Jhon", location="The Caves"),  # Jhon attacks and shows his cards first
+    ):
+        assert live.owner.execute(command).accepted
+    jhon, kelpie = live.token("Jhon"), live.token("Kelpie")
+    with live.http() as client:
+        wait_for(lambda: client.get(f"/api/seat/{jhon}").json()["forms"].get("declare"), "Jhon's Combat form")
+        form = client.get(f"/api/seat/{jhon}").json()["forms"]["declare"]
+        assert form == {"cards": 3, "weapon_level": 1, "against": ["Kelpie"], "attacker": "Jhon"}
+        assert client.get(f"/api/seat/{kelpie}").json()["forms"] == {}
+        before = live.owner.call(lambda: live.table.state)
+        too_high = {"form": "declare", "weapon_bonus": 4, "weapon_level": 2, "extra": 0, "extra_cards": 0}
+        refused = act(client, live, jhon, too_high).json()
+        assert refused["accepted"] is False and "Types of Show Cards: Weapons" in refused["message"], refused
+        assert live.owner.call(lambda: live.table.state) == before
+        out_of_turn = act(client, live, kelpie, {"form": "declare", "weapon_bonus": 0, "weapon_level": 1}).json()
+        assert out_of_turn["accepted"] is False
+        shown = {"form": "declare", "weapon_bonus": 3, "weapon_level": 1, "extra": 2, "extra_cards": 1}
+        assert act(client, live, jhon, shown).json()["accepted"] is True
+        for bad in ({**shown, "extra_cards": "two"}, {**shown, "weapon_level": 4}, {**shown, "two_dice": 1}):
+            assert act(client, live, kelpie, bad).json()["accepted"] is False
+        wait_for(lambda: client.get(f"/api/seat/{kelpie}").json()["forms"].get("declare"), "Kelpie's Combat form")
+    state = live.owner.call(lambda: live.table.state)
+    assert state.contestant("Jhon").cards == 1  # the Weapon and the one Equipment card were played
+    rows = live.owner.call(lambda: live.journal.events(live.table.session.game_id))
+    declared = [r.payload for r in rows if r.payload.get("by") == "phone"]
+    assert len(declared) == 1
+    touch = declaration("Jhon", 3, 1, 2, 1, False)
+    assert state.combat.fighter("Jhon").weapon_bonus == touch.weapon_bonus == 3

@@ -13,7 +13,7 @@ import importlib
 from types import ModuleType
 
 #: Registry name -> module of the game's phone forms.
-FORMS = {"tv-wars": "web.games.tv_wars"}
+FORMS = {"tv-wars": "web.games.tv_wars", "death-show-tv": "web.games.death_show_tv"}
 
 
 def forms_for(game: str) -> ModuleType | None:

@@ -33,6 +33,7 @@ function showActions(actions) {
   clear(box);
   for (const a of actions) {
     if (a.kind === "EnterLineUp" || a.kind === "LockLineUp" && !a.ready) continue;  // the line-up form does these
+    if (a.kind === "DeclareFighter" && !a.ready && current.forms.declare) continue;  // the Combat form does it
     const button = el("button", a.label);
     button.type = "button";
     button.disabled = !a.enabled || !a.ready;
@@ -82,6 +83,34 @@ function showLineup(form) {
   document.getElementById("promotion-label").textContent = "Promotion (" + money(form.promotion_price) + ", +10 on every program)";
 }
 
+function number(id) { return parseInt(document.getElementById(id).value, 10) || 0; }
+
+function describeDeclare() {
+  const weapon = number("weapon-bonus"), level = number("weapon-level") || 1;
+  const extra = number("extra"), cards = number("extra-cards");
+  const armed = weapon > 0 || level > 1 ? "Weapon +" + weapon + " (level " + level + ")" : "Unarmed";
+  document.getElementById("declare-summary").textContent = armed + ", cards " + (extra >= 0 ? "+" : "") + extra +
+    " from " + cards + " card" + (cards === 1 ? "" : "s") + (document.getElementById("two-dice").checked ? ", two dice" : "");
+}
+
+function showDeclare(form) {
+  const box = document.getElementById("declare-box");
+  box.hidden = !form;
+  if (!form) return;
+  document.getElementById("declare-against").textContent = "Against " + form.against.join(", ") +
+    " (Combat started by " + form.attacker + "). You hold " + form.cards + " card" + (form.cards === 1 ? "" : "s") + ".";
+  const level = document.getElementById("weapon-level"), chosen = level.value;
+  clear(level);
+  for (let n = 1; n <= form.weapon_level; n++) { const o = el("option", String(n)); o.value = String(n); level.appendChild(o); }
+  if (chosen && Number(chosen) <= form.weapon_level) level.value = chosen;
+  describeDeclare();
+}
+
+function submitDeclare() {
+  send({form: "declare", weapon_bonus: number("weapon-bonus"), weapon_level: number("weapon-level") || 1,
+    extra: number("extra"), extra_cards: number("extra-cards"), two_dice: document.getElementById("two-dice").checked});
+}
+
 function submitLineup(action) {
   send({form: "lineup", action: action, placements: placements, promotion: document.getElementById("promotion").checked});
 }
@@ -104,6 +133,7 @@ function show(data) {
   for (const line of data.private.lines) lines.appendChild(el("li", line));
   showActions(data.actions);
   showLineup(data.forms.lineup);
+  showDeclare(data.forms.declare);
   document.getElementById("status").textContent = data.table.game ? data.table.game.status : "";
   const players = document.getElementById("players");
   clear(players);
@@ -119,6 +149,10 @@ document.getElementById("add").addEventListener("click", function () {
   placements.push([program, bonus || null]);
   showLineup(current.forms.lineup);
 });
+for (const id of ["weapon-bonus", "weapon-level", "extra", "extra-cards", "two-dice"]) {
+  document.getElementById(id).addEventListener("input", describeDeclare);
+}
+document.getElementById("declare").addEventListener("click", submitDeclare);
 document.getElementById("enter").addEventListener("click", function () { submitLineup("enter"); });
 document.getElementById("lock").addEventListener("click", function () { submitLineup("lock"); });
 fetch(api).then(function (r) { if (r.status === 403) { gone(); return null; } return r.json(); })

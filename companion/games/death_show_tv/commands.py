@@ -83,6 +83,38 @@ class DeclareFighter(Command):
     cards_spent: int | None = None
 
 
+def declaration(
+    fighter: str,
+    weapon_bonus: int = 0,
+    weapon_level: int = 1,
+    extra: int = 0,
+    extra_cards: int = 0,
+    two_dice: bool = False,
+    source: str = "touch",
+) -> DeclareFighter:
+    """The :class:`DeclareFighter` of what a fighter shows, as the touchscreen's and the phone's forms take it
+    (How Combat Is Resolved 1-2): a Weapon of ``weapon_bonus`` and ``weapon_level`` (+0 of level 1 is Unarmed),
+    Equipment / Unexpected Twist cards worth ``extra`` in all from ``extra_cards`` cards (the total shared out
+    among them; with no card count a non-zero ``extra`` is one card) and ``two_dice`` when a card allows them.
+    Whether it may be declared (cards held, the Weapon level active) is the rules' to say."""
+    bonuses: list[tuple[str, int]] = []
+    if extra_cards:
+        share, rest = divmod(extra, extra_cards)
+        bonuses = [(f"Card {i + 1}", share + (1 if i < rest else 0)) for i in range(extra_cards)]
+    elif extra:
+        bonuses = [("Card", extra)]
+    armed = weapon_bonus > 0 or weapon_level > 1
+    return DeclareFighter(
+        fighter=fighter,
+        weapon="Weapon" if armed else "Unarmed",
+        weapon_bonus=weapon_bonus if armed else 0,
+        weapon_level=weapon_level if armed else 1,
+        bonuses=tuple(bonuses),
+        dice=2 if two_dice else 1,
+        source=source,
+    )
+
+
 @dataclass(frozen=True, kw_only=True)
 class AdjustBonus(Command):
     """Seat button "Bonus +1" / "Bonus -1": ``fighter`` (the one declaring now) changes the bonus being

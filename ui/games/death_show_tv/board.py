@@ -35,6 +35,7 @@ from companion.games.death_show_tv import (
     PlayEvent,
     Wound,
 )
+from companion.games.death_show_tv.commands import declaration
 from ui.games import GameBoard
 
 HEART, EMPTY_HEART = "\u2665", "\u2661"
@@ -158,23 +159,14 @@ class DstDeclarePopup(Popup):
         )
 
     def command(self) -> DeclareFighter:
-        """The :class:`DeclareFighter` this dialog describes."""
-        weapon, level = int(self.ids.weapon.value), int(self.ids.level.value)
-        extra, cards = int(self.ids.extra.value), int(self.ids.extra_cards.value)
-        bonuses: list[tuple[str, int]] = []
-        if cards:
-            share, rest = divmod(extra, cards)
-            bonuses = [(f"Card {i + 1}", share + (1 if i < rest else 0)) for i in range(cards)]
-        elif extra:
-            bonuses = [("Card", extra)]
-        armed = weapon > 0 or level > 1
-        return DeclareFighter(
-            fighter=self.fighter,
-            weapon="Weapon" if armed else "Unarmed",
-            weapon_bonus=weapon if armed else 0,
-            weapon_level=level if armed else 1,
-            bonuses=tuple(bonuses),
-            dice=2 if self.two_dice else 1,
+        """The :class:`DeclareFighter` this dialog describes (:func:`declaration`)."""
+        return declaration(
+            self.fighter,
+            int(self.ids.weapon.value),
+            int(self.ids.level.value),
+            int(self.ids.extra.value),
+            int(self.ids.extra_cards.value),
+            self.two_dice,
         )
 
     def submit(self) -> None:
