@@ -24,7 +24,9 @@ def seat_forms(rules, state, seat: str) -> dict[str, Any]:
     else ``{}``: ``cards`` held, ``weapon_level`` in play (1-3), ``against`` (the other fighters' names) and
     ``attacker`` (who started the Combat)."""
     combat = getattr(state, "combat", None)
-    fighter = combat.next_to_declare if combat is not None else None
+    if combat is None:
+        return {}
+    fighter = combat.next_to_declare
     if fighter is None or fighter.name != seat:
         return {}
     return {
