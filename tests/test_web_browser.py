@@ -134,6 +134,50 @@ def test_two_phones_enter_their_line_ups_while_a_third_network_uses_the_table_an
         shutil.rmtree(tmp_path / "tv", ignore_errors=True)
 
 
+def test_death_show_tv_a_fighter_shows_their_combat_cards_on_the_phone(live, tmp_path):
+    """Death Show TV on a phone (How Combat Is Resolved 1-2): Jhon hunts Kelpie; on Jhon's phone the Combat form
+    appears, he enters a Weapon +3 and one Equipment card +2 and shows them; the table takes the declaration
+    from the phone, and the form moves to Kelpie's turn to declare (it leaves Jhon's page)."""
+    from selenium.webdriver.common.by import By
+
+    from companion.commands import NewGame, PlayerSeat
+    from companion.games.death_show_tv.commands import DrawCard, EndTurn, Hunt, Move
+
+    players = (PlayerSeat("Kelpie", "#d55e00"), PlayerSeat("Jhon", "#56b4e9"))
+    live.owner.execute(
+        NewGame(game="death-show-tv", players=players, options={"roll_off": False, "starting_cards": 3}, source="t")
+    )
+    for command in (
+        DrawCard(player="Kelpie"),
+        Move(player="Kelpie", location="The Caves"),
+        EndTurn(player="Kelpie"),
+        DrawCard(player="Jhon"),
+        Hunt(player="Jhon", location="The Caves"),
+    ):
+        assert live.owner.execute(command).accepted
+    phone = browser(tmp_path / "jhon", 390, 844)
+    try:
+        phone.get(f"{live.base}/S/{live.token('Jhon')}")
+        wait_for(lambda: text_of(phone, "live") == "live", "Jhon's page to be live")
+        wait_for(lambda: phone.find_element(By.ID, "declare-box").is_displayed(), "Jhon's Combat form")
+        assert "Against Kelpie" in text_of(phone, "declare-against")
+        for element_id, value in (("weapon-bonus", "3"), ("extra", "2"), ("extra-cards", "1")):
+            field = phone.find_element(By.ID, element_id)
+            field.clear()
+            field.send_keys(value)
+        wait_for(lambda: "Weapon +3" in text_of(phone, "declare-summary"), "the form's summary")
+        assert "cards +2 from 1 card" in text_of(phone, "declare-summary")
+        shot(phone, "phone-death-show-tv-combat")
+        phone.find_element(By.ID, "declare").click()
+        wait_for(lambda: not phone.find_element(By.ID, "declare-box").is_displayed(), "Jhon's form to close")
+        shot(phone, "phone-death-show-tv-declared")
+    finally:
+        phone.quit()
+    combat = live.owner.call(lambda: live.table.state.combat)
+    jhon = combat.fighter("Jhon")
+    assert jhon.declared and jhon.weapon_bonus == 3 and combat.next_to_declare.name == "Kelpie"
+
+
 @pytest.mark.kivy
 def test_the_whole_table_two_phones_and_the_kiosks_touchscreen_enter_one_ratings_war(tmp_path):
     """The real kiosk (``companion`` Kivy app with ``[web] enabled``, tests/kivy/drive_phones_war.py) holds a
