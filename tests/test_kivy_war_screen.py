@@ -81,3 +81,13 @@ def test_6_2_6_8_the_summary_says_what_each_network_lost_and_kept_until_dismisse
 def test_every_war_screen_passes_the_layout_audit(played):
     result, _ = played
     assert result["violations"] == []
+
+
+def test_a_war_with_a_preemption_takes_four_taps_and_one_per_roll(played):
+    """Counted by the driver's taps (tests/kivy/harness.py TAPS) from *Reveal* to *Back to the board*: Reveal,
+    an hour on the grid, the confirmation, one *Roll* per die the war asks for, Back to the board; plus the one
+    cell the driver opened to read (optional at the table)."""
+    result, records = played
+    rolls = sum(1 for r in records if r.type == "ratings_war_dice_rolled")
+    assert rolls >= 1
+    assert result["taps_after_war"] - result["taps_before_reveal"] == 4 + rolls + 1

@@ -147,10 +147,16 @@ def scroll_to(widget) -> None:
         parent = parent.parent
 
 
+#: Every synthetic tap so far (:func:`tap`), for drivers that count a player's presses.
+TAPS = {"count": 0}
+
+
 def tap(widget, *, scroll: bool = False) -> None:
-    """A synthetic touch down and up on the centre of ``widget`` (with ``scroll``, after :func:`scroll_to`)."""
+    """A synthetic touch down and up on the centre of ``widget`` (with ``scroll``, after :func:`scroll_to`);
+    counted in :data:`TAPS`."""
     from kivy.tests.common import UnitTestTouch
 
+    TAPS["count"] += 1
     if scroll:
         scroll_to(widget)
     x, y = widget.to_window(*widget.center)
