@@ -65,9 +65,11 @@ def snapshot(label):
                 c.player_name: [c.balance_text, c.programming_text, c.detail_text, c.dimmed]
                 for c in board().cards.values()
             },
-            # each card's twins of the seat's On the Air and Sponsor buttons: [label, enabled]
+            # each card's twins of the seat's On the Air and Sponsor buttons as drawn: [text, tappable]
             "card_buttons": {
-                c.player_name: [[c.air_button_text, c.on_air_enabled], [c.sponsor_button_text, c.sponsor_enabled]]
+                c.player_name: [
+                    [w.text, not w.disabled] for w in walk(c) if type(w).__name__ == "BigButton" and w.text != "Pay"
+                ]
                 for c in board().cards.values()
             },
             "turn": state.turn,
