@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.checks import is_whole
-from companion.errors import DiceError, IllegalCommand
+from companion.errors import TABLE_RULE, DiceError, IllegalCommand
 
 #: The sources a journaled roll may name.
 DICE_SOURCES = ("manual", "built-in", "reader")
@@ -51,13 +51,17 @@ class DiceRequest:
         not ``count``, or if a value is not a whole number from 1 to ``sides``.
         """
         if roller != self.roller:
-            raise DiceError(f"the dice were asked of {self.roller}, not {roller}")
+            raise DiceError(f"the dice were asked of {self.roller}, not {roller}", self.rule or TABLE_RULE)
         values = tuple(values)
         if len(values) != self.count:
-            raise DiceError(f"{self.describe()} needs {self.count} dice, got {len(values)}")
+            raise DiceError(
+                f"{self.roller} rolls {self.count}d{self.sides} for the {self.reason}: "
+                f"it needs {self.count} dice, got {len(values)}",
+                self.rule or TABLE_RULE,
+            )
         for value in values:
             if not is_whole(value) or not 1 <= value <= self.sides:
-                raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value!r}")
+                raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value!r}", self.rule or TABLE_RULE)
         return values
 
 
@@ -66,7 +70,7 @@ def check_answer(request: DiceRequest | None, roller: str, values: Sequence[int]
     pending ``request``. Raises :class:`IllegalCommand` when no dice are asked for and :class:`DiceError` for an
     unknown source or values that do not fit the request (:meth:`DiceRequest.check`)."""
     if request is None:
-        raise IllegalCommand("no dice are asked for right now")
+        raise IllegalCommand("no dice are asked for right now", TABLE_RULE)
     if source not in DICE_SOURCES:
         raise DiceError(f"dice come from {', '.join(DICE_SOURCES)}, not {source!r}")
     return request.check(roller, values)
@@ -128,6 +132,29 @@ class SeededDice:
         """Roll the dice ``request`` asks for."""
         with self._lock:
             return tuple(self._random.randint(1, request.sides) for _ in range(request.count))
+
+
+class HandDice:
+    """The dice of a table whose dice are not built in (``[dice] mode`` ``"manual"`` or ``"reader"``): a Roll (a
+    seat's Roll button or the dice bar) is refused with what to do instead, a table rule, and changes nothing."""
+
+    source = "built-in"
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def roll(self, request: DiceRequest) -> tuple[int, ...]:
+        """Refuse: these dice are rolled at the table and entered by hand, or read by the dice reader."""
+        if self.mode == "reader":
+            todo = "roll them in the reader's tray, or enter them by hand on the touchscreen (Enter dice)"
+        else:
+            todo = "roll them at the table and enter them on the touchscreen (Enter dice)"
+        raise IllegalCommand(f"the dice mode is {self.mode}: {request.describe()}; {todo}", TABLE_RULE)
+
+
+def table_dice(mode: str, seed: int | None = None) -> SeededDice | HandDice:
+    """The dice of a table in dice ``mode`` (config ``[dice] mode``): built-in ones, else :class:`HandDice`."""
+    return SeededDice(seed) if mode == "built-in" else HandDice(mode)
 
 
 class DiceReaderPort:

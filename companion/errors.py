@@ -2,10 +2,17 @@
 
 Every error the companion raises on purpose derives from :class:`CompanionError`. Like gpiozero's
 ``exc.py``, members also inherit the matching builtin, so callers can catch ``ValueError`` or the
-project's own class. Rule violations carry the rule they break (``rule="TV Wars 9.4"``) and say why.
+project's own class. Every refusal (:class:`CommandError`) carries the rule it applies and cites it at the end
+of its message: a game's rule (``rule="TV Wars 9.4"``: "... (TV Wars 9.4)") or, for the companion's own rules
+(a badly formed command, nothing to undo, no game open), :data:`TABLE_RULE`: "... (table rule)".
 """
 
 from __future__ import annotations
+
+import re
+
+#: The citation of a refusal by the companion's own rules rather than a rulebook's.
+TABLE_RULE = "table rule"
 
 
 class CompanionError(Exception):
@@ -26,7 +33,24 @@ class ConfigError(CompanionError, ValueError):
 
 
 class CommandError(CompanionError, ValueError):
-    """A command was refused; the table's state is unchanged. Base of all refusals."""
+    """A command was refused; the table's state is unchanged. Base of all refusals.
+
+    ``reason`` says why, ``rule`` which rule (a rulebook's, or :data:`TABLE_RULE`); the message is
+    ``"{reason} ({rule})"``. A reason that already ends with its citation ("... (TV Wars 2.3)") is not cited
+    twice: its ``rule`` is read from it."""
+
+    #: The rule cited when none is given (the companion's own, unless a subclass says otherwise).
+    default_rule: str | None = TABLE_RULE
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        reason = str(reason)
+        cited = _CITED.search(reason)
+        if rule is None and cited is not None:
+            reason, rule = reason[: cited.start()], cited.group(1)
+        elif rule is None:
+            rule = self.default_rule
+        self.reason, self.rule = reason, rule
+        super().__init__(f"{reason} ({rule})" if rule else reason)
 
 
 class MalformedCommand(CommandError):
@@ -47,9 +71,8 @@ class IllegalCommand(CommandError):
     ``rule`` names the rule (for example ``"TV Wars 4"``); the message says why.
     """
 
-    def __init__(self, reason: str, rule: str | None = None) -> None:
-        self.reason, self.rule = reason, rule
-        super().__init__(f"{reason} ({rule})" if rule else reason)
+    #: A rule violation names its rule; none given is a bug that the refusal audit (``tests/``) reports.
+    default_rule = None
 
 
 class InsufficientFunds(IllegalCommand):
@@ -114,3 +137,7 @@ class ReaderBusy(ReaderError):
 class TileError(CompanionError, ValueError):
     """A tile tag UID is not upper-case hex of 4, 7 or 10 bytes, or a tile's details cannot be stored
     (not a JSON object, an empty kind)."""
+
+
+#: A citation already at the end of a reason: " (TV Wars 2.3)", " (Telly Time: Your Genre Grid)".
+_CITED = re.compile(r" \(((?:TV Wars|Death Show TV|Channel WON|Telly Time|The Networks|table rule)[^()]*)\)$")

@@ -28,7 +28,15 @@ from typing import Any
 
 from companion.commands import AnswerDice, Command, JumpTo, NewGame, OpenGame, Redo, RollDice, Undo
 from companion.dice import SeededDice
-from companion.errors import CommandError, CompanionError, GameFinished, IllegalCommand, NoGameOpen, NotOwnerThread
+from companion.errors import (
+    TABLE_RULE,
+    CommandError,
+    CompanionError,
+    GameFinished,
+    IllegalCommand,
+    NoGameOpen,
+    NotOwnerThread,
+)
 from companion.events import EventRecord, NewEvent
 from companion.games import TableView, find_game
 from companion.journal import Journal
@@ -155,7 +163,7 @@ class Table:
             log.warning("refused %r: %s", command, error)
         except Exception as error:  # a bug must not take the kiosk down; nothing was committed
             log.exception("command %r failed", command)
-            refusal = CommandError(f"internal error while applying {type(command).__name__}: {error!r}")
+            refusal = CommandError(f"internal error while applying {type(command).__name__}: {error!r}", TABLE_RULE)
             outcome = Outcome(command, (), refusal, f"Refused: {refusal}")
         for listener in list(self._listeners):
             try:
@@ -192,9 +200,9 @@ class Table:
         if isinstance(command, RollDice):
             request = session.rules.pending_dice(session.state)
             if request is None and session.rules.outcome(session.state) is not None:
-                raise GameFinished("the game has ended; undo to reopen it")
+                raise GameFinished("the game has ended; undo to reopen it", TABLE_RULE)
             if request is None:
-                raise IllegalCommand("no dice are asked for right now")
+                raise IllegalCommand("no dice are asked for right now", TABLE_RULE)
             request.check(command.roller, (1,) * request.count)
             command = AnswerDice(roller=command.roller, values=self.dice.roll(request), source=SeededDice.source)
         events = session.rules.decide(session.state, command)

@@ -314,3 +314,55 @@ def test_a_slot_stands_for_the_game_in_use_s_action():
     assert buttons.key_help(["P1", "P2"])[:2] == ["Keys (Draw / Pass):", "P1 q w"]
     assert buttons.game_action("peek") == "peek" and buttons.game_action("c") == "roll"  # c: not named, its default
     buttons.close()
+
+
+# -- one meaning per button (issue 18): a seat key and its on-screen twin -------------------------------------------
+
+
+def _outcome(table, command):
+    """What ``command`` did: the events (without who sent it) or the refusal's message; an accepted move is
+    undone again so the next one starts from the same state."""
+    outcome = table.execute(command)
+    if not outcome.accepted:
+        return ("refused", str(outcome.refusal))
+    done = [(r.type, {k: v for k, v in r.payload.items() if k not in ("source", "by")}) for r in outcome.records]
+    assert table.execute(Undo()).accepted
+    return ("accepted", done)
+
+
+def test_a_seat_key_and_its_on_screen_twin_send_the_same_command_with_the_same_outcome(factory, table):
+    """Every seat's every key (MockFactory pins) in a TV Wars turn and during an auction (4) is refused or
+    accepted exactly as the tap on its twin (``rules.button_command(action, seat, "touch")``, what the board's
+    On the Air / Sponsor buttons post) is; during the auction both bid the lowest bid and pass, and the cards'
+    labels say so (``TvWars.button_meanings``)."""
+    from test_tv_wars_play import playing
+
+    from companion.games.tv_wars import LandOn, Nominate
+    from companion.games.tv_wars.auction import BID_MADE
+
+    posted = []
+    config = default_config()
+    buttons = board(factory, posted, config)
+    playing(table, 3)
+    names = table.state.names
+    buttons.seat_players(names)
+    seen = {}
+    for phase in ("turn", "auction"):
+        if phase == "auction":
+            assert table.execute(LandOn(network="ABS", space="television_production_company")).accepted
+            assert table.execute(Nominate(network="ABS", length=2, colour="blue")).accepted
+        for seat, network in enumerate(names):
+            for button in config.seats[seat].buttons:
+                posted.clear()
+                press(buttons, button.pin)
+                assert len(posted) == 1, (network, button)
+                pressed = _outcome(table, posted[0])
+                twin = _outcome(table, TV_WARS.button_command(button.action, network, "touch"))
+                assert pressed == twin, (phase, network, button.action)
+                seen[(phase, network, button.action)] = pressed
+    buttons.close()
+    assert seen[("turn", "ABS", "on_the_air")][0] == "accepted"
+    assert seen[("auction", "CBA", "on_the_air")][1][0][0] == BID_MADE  # the lowest bid, by key and by tap
+    assert seen[("auction", "CBA", "sponsor")][0] == "accepted"
+    lowest = f"Bid ${table.state.auction.minimum:,}"
+    assert TV_WARS.button_meanings(table.state) == {"on_the_air": lowest, "sponsor": "Pass", "roll": "Roll"}

@@ -119,3 +119,30 @@ def test_roll_off_names_the_leaders_once_everyone_has_rolled_and_rerolls_only_th
     again = roll_off.reroll(["CBA", "PBC"])
     assert again == RollOff(("CBA", "PBC"), (), 2) and again.next_roller == "CBA"
     assert again.with_roll("CBA", 4).with_roll("PBC", 7).leaders() == (["PBC"], 7)
+
+
+def test_a_roll_in_manual_dice_mode_is_refused_with_what_to_do_and_changes_nothing(tmp_path):
+    """Issue 18: with ``[dice] mode = "manual"`` a seat's Roll key (or any Roll) is not ignored: the table refuses
+    it, saying to enter the dice on the touchscreen (a table rule), and journals nothing; entered dice go."""
+    from conftest import start_tv_wars
+
+    from companion.commands import AnswerDice
+    from companion.dice import HandDice, table_dice
+
+    assert isinstance(table_dice("manual"), HandDice) and isinstance(table_dice("built-in", 3), SeededDice)
+    table = Table(Journal(tmp_path / "journal.sqlite3"), dice=table_dice("manual"))
+    table.claim()
+    start_tv_wars(table, 2, roll_off=True)
+    request = table.view().pending_dice
+    before, count = table.state, len(table.journal.events(1))
+    outcome = table.execute(RollDice(roller=request.roller, source="button"))
+    assert not outcome.accepted
+    assert str(outcome.refusal).startswith("the dice mode is manual: ")
+    assert "enter them on the touchscreen (Enter dice)" in outcome.message and outcome.message.endswith("(table rule)")
+    assert table.state == before and len(table.journal.events(1)) == count
+    assert table.execute(AnswerDice(roller=request.roller, values=(3, 4), source="manual")).accepted
+    reader = Table(Journal(tmp_path / "reader.sqlite3"), dice=table_dice("reader"))
+    reader.claim()
+    start_tv_wars(reader, 2, roll_off=True)
+    refused = reader.execute(RollDice(roller=reader.view().pending_dice.roller))
+    assert "roll them in the reader's tray" in str(refused.refusal)

@@ -76,6 +76,14 @@ def test_3_1_4_landing_nomination_and_auction_by_touch(played):
     opened = events(records, "auction_opened")[0]
     assert (opened["lot"], opened["length"], opened["colour"], opened["high_bid"]) == ("program", 2, "blue", 1_000)
     assert steps["auction open"]["actions"] == ["CBA bids $1,500", "CBA bids $2,000", "Other bid", "CBA passes"]
+    # one meaning per button (issue 18): the cards' twins of On the Air and Sponsor say what the seat keys do now,
+    # and a tap on CBA's card bids the lowest bid as its seat key does
+    assert steps["auction open"]["card_buttons"]["CBA"] == [["Bid $1,500", True], ["Pass", True]]
+    assert steps["auction open"]["card_buttons"]["PBC"] == [["Bid $1,500", False], ["Pass", False]]  # not its turn
+    # out of an auction the twins say On the Air and Sponsor, tappable for the moving network only (9.5, 9.4)
+    assert steps["playing"]["card_buttons"]["ABS"] == [["On the Air", True], ["Sponsor", True]]
+    assert steps["playing"]["card_buttons"]["CBA"] == [["On the Air", False], ["Sponsor", False]]
+    assert not steps["card twin bid"]["refused"] and "CBA bids $1,500" in steps["card twin bid"]["message"]
     assert [p["amount"] for p in events(records, "bid_made")][:2] == [1_500, 3_500]  # custom: $2,000 + 3 × $500
     assert "Not bidding: NBS passed, ABS passed" in steps["auction raised"]["prompt"]
     assert steps["auction won"]["balances"]["PBC"] == 31_000 - 3_500

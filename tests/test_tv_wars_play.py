@@ -453,15 +453,23 @@ def test_9_5_in_play_only_the_moving_network_passes_on_the_air_and_only_once_a_t
     assert table.state.passed_on_the_air
 
 
-def test_4_a_tap_on_sponsor_or_on_the_air_during_an_auction_is_refused_but_the_seat_buttons_bid_and_pass(table):
+def test_4_a_tap_on_sponsor_or_on_the_air_during_an_auction_means_what_the_seat_buttons_mean(table):
+    """One meaning per button (issue 18): during an auction nobody moves (4), so a seat's On the Air bids the
+    lowest bid and its Sponsor passes, from the seat button and from its on-screen twin alike; the offers are
+    labelled so."""
     playing(table, 3)
     accepted(table, LandOn(network="ABS", space="television_production_company"))
     accepted(table, Nominate(network="ABS", length=2, colour="blue"))
-    for command in (LandOnSponsor(network="CBA", source="touch"), PassOnTheAir(network="CBA", source="touch")):
-        error = refused(table, command, IllegalCommand)
-        assert error.rule == "TV Wars 4" and "auction is under way" in str(error)
-    accepted(table, LandOnSponsor(network="CBA", source="button"))  # the seat's second button: pass
-    assert table.state.auction.passed == ("CBA",) and table.state.auction.next_bidder == "PBC"
+    minimum = table.state.auction.minimum
+    offers = {o.kind: o for o in TV_WARS.legal_commands(table.state, "CBA") if o.command is not None}
+    assert offers["PassOnTheAir"].label == f"Bid ${minimum:,}" and offers["LandOnSponsor"].label == "Pass"
+    accepted(table, PassOnTheAir(network="CBA", source="touch"))  # the card's On the Air: the lowest bid
+    assert table.state.auction.high_bidder == "CBA" and table.state.auction.next_bidder == "PBC"
+    accepted(table, LandOnSponsor(network="PBC", source="button"))  # the seat's second button: pass
+    assert table.state.auction.passed == ("PBC",)
+    accepted(table, Undo())
+    accepted(table, LandOnSponsor(network="PBC", source="touch"))  # its twin on the card: the same pass
+    assert table.state.auction.passed == ("PBC",)
 
 
 def test_9_1_secret_figures_stay_out_of_command_reprs_so_out_of_logs():

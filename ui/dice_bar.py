@@ -58,6 +58,13 @@ class DiceMixin(ControllerPart):
 
     def roll_into_reader(self) -> None:
         """Simulator: roll dice into the simulated dice reader's tray (as many as are asked for, else 2)."""
+        if self.config.dice_mode == "manual":  # the user chose dice by hand: a reader's roll would not be wanted
+            self.message, self.message_refused = (
+                "The dice mode is manual: the simulated dice reader is off; roll at the table and enter the dice "
+                "on the touchscreen (Enter dice) (table rule)",
+                True,
+            )
+            return
         if self.readers is None:
             return
         view = self.table.view()

@@ -154,7 +154,7 @@ def build_app(
     count the bytes the kiosk puts on the bus)."""
     touch_problem = _configure_kivy(simulate, touch)
 
-    from companion.dice import DiceReaderPort, SeededDice
+    from companion.dice import DiceReaderPort, table_dice
     from companion.table import Table
     from companion.tiles import TileRegistry
     from firmware_bridge.dice_match import RollTray
@@ -163,7 +163,7 @@ def build_app(
     specs = _reader_specs(config)  # a ConfigError before any window opens
     if simulate and config.panel_driver != "emulated" and panel_bus is None:
         log.info("panels.driver = %s is for a Raspberry Pi; the simulator shows emulated panels", config.panel_driver)
-    table = Table(journal, dice=SeededDice(config.dice_seed))
+    table = Table(journal, dice=table_dice(config.dice_mode, config.dice_seed))  # a Roll in manual mode: refused
     notices = [notice] if notice else []
     if touch_problem:
         notices.append(f"Touch unavailable: {touch_problem}")
@@ -264,15 +264,13 @@ def _configure_kivy(simulate: bool, touch) -> str:
 
 def _open_buttons(config: Config, table, post_button, simulate: bool, notices: list[str]):
     """The seat and table buttons (:class:`hardware.buttons.ButtonBoard`), or ``None`` with a notice when no GPIO
-    backend is usable (the touchscreen still works). A seat button stands for the game in use's action; with the
-    dice entered by hand or read, the game's roll action is refused from a button."""
-    from companion.errors import CommandError
+    backend is usable (the touchscreen still works). A seat button stands for the game in use's action, the same
+    command its on-screen twin sends; with the dice entered by hand or read, the table refuses the Roll with what
+    to do instead (:class:`companion.dice.HandDice`), on the screen and the seat's panel."""
     from companion.games import find_game
     from hardware.buttons import ButtonBoard
 
     def command_for(action: str, player: str):
-        if action == "roll" and config.dice_mode != "built-in":
-            raise CommandError(f"dice mode is {config.dice_mode}: enter the dice on the touchscreen")
         rules = table.session.rules if table.session else find_game(config.game)
         return rules.button_command(action, player, "button")
 

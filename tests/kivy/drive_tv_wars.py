@@ -65,6 +65,13 @@ def snapshot(label):
                 c.player_name: [c.balance_text, c.programming_text, c.detail_text, c.dimmed]
                 for c in board().cards.values()
             },
+            # each card's twins of the seat's On the Air and Sponsor buttons as drawn: [text, tappable]
+            "card_buttons": {
+                c.player_name: [
+                    [w.text, not w.disabled] for w in walk(c) if type(w).__name__ == "BigButton" and w.text != "Pay"
+                ]
+                for c in board().cards.values()
+            },
             "turn": state.turn,
             "popup": popup().title if popup() else "",
         }
@@ -316,7 +323,8 @@ steps = [
     lambda: tap_text("Nominate", popup().buttons),
     lambda: snapshot("auction open"),
     lambda: shot("tvw-auction"),
-    lambda: tap_text("CBA bids $1,500"),
+    lambda: tap_text("Bid $1,500", board().cards["CBA"]),  # the card's On the Air: what CBA's seat key does now
+    lambda: snapshot("card twin bid"),
     lambda: tap_text("Other bid"),
     lambda: stepper_plus(3),
     lambda: shot("tvw-bid"),

@@ -11,7 +11,7 @@ from typing import Any
 from companion.checks import is_whole
 from companion.commands import BANK, Command, EndGame, PlayerSeat
 from companion.dice import DiceRequest
-from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
+from companion.errors import TABLE_RULE, BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event
 from companion.game import Outcome, PrivateView, Termination
 from companion.games import TableView
@@ -275,7 +275,7 @@ class ChannelWon:
         the rule) for everything the rulebook forbids. A refusal changes nothing.
         """
         if state.finished:
-            raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it")
+            raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it", TABLE_RULE)
         if isinstance(command, EndGame):
             return [GameEnded(reason=command.reason)]
         if isinstance(command, CollectCard):

@@ -16,7 +16,7 @@ from typing import Any
 from companion.checks import is_whole
 from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice
 from companion.dice import DiceRequest, RollOff, check_answer
-from companion.errors import BadOption, CommandError, GameFinished, IllegalCommand, MalformedCommand
+from companion.errors import TABLE_RULE, BadOption, CommandError, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event, EventCodec
 from companion.game import GameInfo, LegalCommand, Outcome, PrivateView, Termination
 from companion.games import TableView
@@ -112,10 +112,12 @@ from companion.games.death_show_tv.view import (
     R_UNARMED,
     R_WEAPONS,
     busy,
+    busy_rule,
     combat_prompt,
     death_prompt,
     pending_dice,
     phase_hint,
+    waiting_refusal,
 )
 from companion.words import verb
 
@@ -252,7 +254,7 @@ class DeathShowTv:
         command the rules forbid now. A refusal changes nothing.
         """
         if state.finished:
-            raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it")
+            raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it", TABLE_RULE)
         script = _Script(self, state)
         handler = self._handlers().get(type(command))
         if handler is None:
@@ -297,7 +299,7 @@ class DeathShowTv:
         contestant = self._alive(state, player)
         waiting = busy(state)
         if waiting:
-            raise IllegalCommand(f"{contestant.name} cannot {doing} now: {waiting}")
+            raise waiting_refusal(state, f"{contestant.name} cannot {doing} now", waiting)
         if state.turn != contestant.name:
             raise IllegalCommand(f"it is {state.turn}'s turn, not {contestant.name}'s", R_PHASES)
         if state.phase != phase:
@@ -598,7 +600,9 @@ class DeathShowTv:
         elif state.phase == "discard" and me.cards > HAND_LIMIT and not busy(state):
             self._discard(script, Discard(player=me.name, count=1))
         else:
-            raise IllegalCommand(f"nothing for {me.name} to confirm: {busy(state) or phase_hint(state)}")
+            waiting = busy(state)
+            rule = busy_rule(state) if waiting else R_PHASES
+            raise waiting_refusal(state, f"nothing for {me.name} to confirm", waiting or phase_hint(state), rule)
 
     # dice
     def _dice(self, script: _Script, command: AnswerDice) -> None:
@@ -761,7 +765,7 @@ class DeathShowTv:
         me = self._alive(state, command.player)
         waiting = busy(state)
         if waiting:
-            raise IllegalCommand(f"{me.name} cannot discard now: {waiting}")
+            raise waiting_refusal(state, f"{me.name} cannot discard now", waiting)
         if state.phase != "discard":
             raise IllegalCommand(
                 f"the Discard Phase comes after the Event Phase; it is the {PHASE_NAMES[state.phase]}", R_DISCARD
@@ -809,7 +813,7 @@ class DeathShowTv:
         reason = _text(command.reason, "the reason")
         waiting = busy(state)
         if waiting:
-            raise IllegalCommand(f"finish first: {waiting}")
+            raise waiting_refusal(state, "finish first", waiting)
         lost = min(amount, me.vitality)
         script.add(VitalityChanged(me.name, -lost, me.vitality - lost, f"{reason} (caused by {by.name})", ""))
         if me.vitality - lost == 0:

@@ -9,6 +9,7 @@ card identities are not tracked), so the private view repeats a Contestant's own
 from __future__ import annotations
 
 from companion.dice import DiceRequest
+from companion.errors import IllegalCommand
 from companion.game import PrivateView
 from companion.games import PlayerView, TableView
 from companion.games.death_show_tv.combat import Chances, odds
@@ -133,6 +134,23 @@ def busy(state: DeathShowState) -> str | None:
     if state.deaths:
         return death_prompt(state)
     return None
+
+
+def busy_rule(state: DeathShowState) -> str:
+    """The rule that makes ordinary play wait (:func:`busy`): Starting the Game, a Combat's or a death's."""
+    if state.phase == "setup":
+        return R_START
+    if state.combat is not None:
+        return R_COMBAT
+    return R_DEATH
+
+
+def waiting_refusal(state: DeathShowState, doing: str, waiting: str, rule: str | None = None) -> IllegalCommand:
+    """The refusal of ``doing`` while ``waiting`` (:func:`busy`) must happen first, citing its rule once."""
+    rule = rule or busy_rule(state)
+    if waiting.endswith(f" ({rule})"):
+        waiting = waiting[: -len(rule) - 3]
+    return IllegalCommand(f"{doing}: {waiting}", rule)
 
 
 def event_hint(state: DeathShowState) -> str:

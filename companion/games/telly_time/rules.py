@@ -20,6 +20,9 @@ from companion.checks import is_whole
 from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
 from companion.dice import DiceRequest
 from companion.errors import (
+    TABLE_RULE as REFUSAL_TABLE_RULE,
+)
+from companion.errors import (
     BadOption,
     CommandError,
     GameFinished,
@@ -292,7 +295,7 @@ def _require_phase(state: TellyTimeState, phase: str, doing: str) -> None:
 
 def _require_open(state: TellyTimeState) -> None:
     if state.phase == OVER:
-        raise GameFinished("the game is over; undo to reopen it")
+        raise GameFinished("the game is over; undo to reopen it", REFUSAL_TABLE_RULE)
 
 
 def _require_turn(state: TellyTimeState, player: str, doing: str) -> Network:
@@ -510,7 +513,7 @@ class TellyTime:
         is never changed. See the command classes in :mod:`companion.games.telly_time.commands`; the
         shared ``EndGame`` and ``TransferMoney`` (whole $M only) are accepted too."""
         if state.finished:
-            raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it")
+            raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it", REFUSAL_TABLE_RULE)
         if isinstance(command, EndGame):
             return [GameEnded(_text(command.reason, "the reason", 80))]
         if state.pending is not None:

@@ -1,8 +1,9 @@
 """TV Wars: what a network may do now (:meth:`TvWars.legal_commands <companion.games.tv_wars.rules.TvWars.
 legal_commands>`), each a :class:`companion.game.LegalCommand`.
 
-The seat's three buttons are always offered (On the Air 9.5, Sponsor 9.4, Roll), enabled or not with the
-rules' own reason; besides them, what the table waits for from this network: its starting programming (2.3),
+The seat's three buttons are always offered (On the Air 9.5, Sponsor 9.4, Roll), labelled by what they mean now
+(:meth:`TvWars.button_meanings`: "Bid $2,500" and "Pass" during an auction, 4), enabled or not with the rules' own
+reason; besides them, what the table waits for from this network: its starting programming (2.3),
 its turn's landing (2.5), the choices of a landing (3, 5, 9.2-9.6), the auction (4), a new tile's value (9.1),
 a debt's sale (7), the Ratings War's line-up, lock-in, reveal and Preemption (6, 9.91). A complete command is
 checked by :meth:`decide` itself (which changes nothing), so an offer and the refusal can never disagree; an
@@ -72,9 +73,10 @@ def legal_commands(rules: TvWars, state: TvWarsState, seat: str) -> tuple[LegalC
     """What ``seat`` may do in ``state`` (see the module docstring); raises ``MalformedCommand`` for an
     unknown network."""
     network = state.network(seat)
+    meanings = rules.button_meanings(state)  # labelled by what they mean now: "Bid $2,500" / "Pass" in an auction
     offers = [
-        _checked(rules, state, "On the Air", rules.button_command("on_the_air", seat, "touch")),
-        _checked(rules, state, "Sponsor", rules.button_command("sponsor", seat, "touch")),
+        _checked(rules, state, meanings["on_the_air"], rules.button_command("on_the_air", seat, "touch")),
+        _checked(rules, state, meanings["sponsor"], rules.button_command("sponsor", seat, "touch")),
         _roll(rules, state, seat),
     ]
     if state.finished:

@@ -1298,7 +1298,10 @@ def consequences(resolution: Resolution) -> tuple[NetworkAftermath, ...]:
     Critics' Choice and Viewers' Views leave play; Best Network News stays; the Super Bowl is lost; a
     played Preemption tile goes back into play. Raises :class:`IllegalCommand` while dice are missing."""
     if resolution.pending is not None:  # not complete
-        raise IllegalCommand(f"the Ratings War is not over: {resolution.pending.request.describe()} is missing")
+        request = resolution.pending.request
+        raise IllegalCommand(
+            f"the Ratings War is not over: {request.describe()} is missing", request.rule or "TV Wars 6"
+        )
     return tuple(_network_aftermath(resolution, lineup) for lineup in resolution.war.lineups)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from companion.checks import is_whole
 from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
-from companion.errors import BadOption, GameFinished, IllegalCommand, MalformedCommand
+from companion.errors import TABLE_RULE, BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event, EventCodec
 from companion.game import LegalCommand, Outcome, Termination
 from companion.game import PrivateView as SeatPrivateView
@@ -114,6 +114,31 @@ def _track_changed(network: str, before: Track, after: Track, reason: str) -> Tr
     return TrackChanged(network, after.name, after.value, after.value - before.value, reason)
 
 
+def button_phase(state: TvWarsState) -> str:
+    """Which meaning the seat buttons have now: ``"auction"`` (an auction runs and the roll-off is over: 4),
+    ``"line-ups"`` (a Ratings War's line-ups are being entered: 6) or ``"move"`` (9.4, 9.5)."""
+    if state.roll_off is None and state.auction is not None:
+        return "auction"
+    if war_active(state.war) and state.war.phase == "line-ups":
+        return "line-ups"
+    return "move"
+
+
+def _seat_button_meaning(state: TvWarsState, command: PassOnTheAir | LandOnSponsor) -> Command:
+    """``command`` as the seat buttons mean it now (:func:`button_phase`, :meth:`TvWars.button_meanings`),
+    whatever sent it: during an auction On the Air bids the lowest bid and Sponsor passes (4: no token moves
+    during an auction); during the line-ups Sponsor locks the line-up in (6)."""
+    phase = button_phase(state)
+    if phase == "auction":
+        assert state.auction is not None
+        if isinstance(command, PassOnTheAir):
+            return Bid(network=command.network, amount=state.auction.minimum, source=command.source)
+        return PassBid(network=command.network, source=command.source)
+    if phase == "line-ups" and isinstance(command, LandOnSponsor):
+        return LockLineUp(network=command.network, source=command.source)
+    return command
+
+
 class TvWars:
     """The TV Wars rules, meeting :class:`companion.game.Game`. Registered as ``"tv-wars"`` (:data:`INFO`)."""
 
@@ -183,24 +208,14 @@ class TvWars:
     def decide(self, state: TvWarsState, command: Command) -> list[TvWarsEvent]:
         """Return the events ``command`` causes in ``state``, or raise a ``CommandError`` citing the rule."""
         if state.finished:
-            raise GameFinished(f"the game has ended ({state.end_reason}); undo to reopen it")
+            raise GameFinished(f"the game has ended ({state.end_reason}); undo to reopen it", TABLE_RULE)
         if isinstance(command, (PassOnTheAir, LandOnSponsor)) and state.roll_off is not None:
             raise IllegalCommand(
                 "nobody moves until the Best Network News roll-off has decided who starts", "TV Wars 2.5"
             )
-        if state.auction is not None and isinstance(command, (PassOnTheAir, LandOnSponsor)):
-            if command.source != "button":  # a tap on On the Air / Sponsor means what it says: refuse it
-                raise IllegalCommand(
-                    f"an auction is under way ({state.auction.status}): nobody moves until it closes", "TV Wars 4"
-                )
-            # During an auction nobody moves: the seat's first two buttons mean raise $500 and pass (4).
-            if isinstance(command, PassOnTheAir):
-                command = Bid(network=command.network, amount=state.auction.minimum, source=command.source)
-            else:
-                command = PassBid(network=command.network, source=command.source)
-        if war_active(state.war) and state.war.phase == "line-ups" and isinstance(command, LandOnSponsor):
-            # During the line-ups nobody moves: the seat's Sponsor button locks its line-up in (6).
-            command = LockLineUp(network=command.network, source=command.source)
+        if isinstance(command, (PassOnTheAir, LandOnSponsor)):
+            # the same meaning from a seat button, its on-screen twin or a phone (button_meanings)
+            command = _seat_button_meaning(state, command)
         if isinstance(command, PLAY_COMMANDS) or (state.playing and isinstance(command, LandOnSponsor)):
             return self._play(state, command)
         if isinstance(command, PassOnTheAir):
@@ -510,6 +525,19 @@ class TvWars:
             return RollDice(roller=player, source=source)
         actions = ", ".join(button.action for button in INFO.buttons)
         raise MalformedCommand(f"TV Wars has no button action {action!r}; actions: {actions}")
+
+    def button_meanings(self, state: TvWarsState) -> dict[str, str]:
+        """What each seat button (its ``action``) means now, as its label on the cards and the key help: the
+        one place that :meth:`decide` reads the same way (see :func:`button_phase`). During an auction nobody
+        moves (4): On the Air bids the lowest bid ("Bid $2,500"), Sponsor passes; during the line-ups (6)
+        Sponsor locks the line-up in; otherwise On the Air (9.5) and Sponsor (9.4)."""
+        phase = button_phase(state)
+        if phase == "auction":
+            assert state.auction is not None
+            return {"on_the_air": f"Bid ${state.auction.minimum:,}", "sponsor": "Pass", "roll": "Roll"}
+        if phase == "line-ups":
+            return {"on_the_air": "On the Air", "sponsor": "Lock in", "roll": "Roll"}
+        return {"on_the_air": "On the Air", "sponsor": "Sponsor", "roll": "Roll"}
 
     def pending_dice(self, state: TvWarsState) -> DiceRequest | None:
         """The Best Network News roll-off roll still owed (TV Wars 2.5), or ``None``."""

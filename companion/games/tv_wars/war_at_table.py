@@ -622,10 +622,12 @@ def _preempt(war: WarAtTable, command: PlacePreemption) -> list[WarEvent]:
 def _answer(war: WarAtTable, command: AnswerDice) -> list[WarEvent]:
     pending = war.pending_roll
     if pending is None:
-        raise IllegalCommand(
-            "no dice are asked for in this Ratings War right now"
-            + (" (the Preemption tile's holder decides first, TV Wars 9.91)" if war.phase == PREEMPT else "")
-        )
+        if war.phase == PREEMPT:
+            raise IllegalCommand(
+                "no dice are asked for in this Ratings War right now: the Preemption tile's holder decides first",
+                "TV Wars 9.91",
+            )
+        raise IllegalCommand("no dice are asked for in this Ratings War right now", "TV Wars 6")
     values = check_answer(pending.request, command.roller, command.values, command.source)
     return [
         WarDiceRolled.from_payload(
@@ -699,7 +701,8 @@ def war_consequences(
     * a network left with no programming is out (3): its remaining Stars return to the pile (5.11).
     """
     if resolution.pending is not None:  # not complete
-        raise IllegalCommand(f"the Ratings War is not over: {resolution.pending.request.describe()}")
+        request = resolution.pending.request
+        raise IllegalCommand(f"the Ratings War is not over: {request.describe()}", request.rule or "TV Wars 6")
     events: list[TvWarsEvent] = []
     lost_programs: dict[str, set[str]] = {n: set() for n in war.networks}
     lost_bonuses: dict[str, set[str]] = {n: set() for n in war.networks}

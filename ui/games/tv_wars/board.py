@@ -339,10 +339,14 @@ class NetworkCard(BoxLayout):
     dimmed = BooleanProperty(False)
     bnn = BooleanProperty(False)
     #: Whether On the Air and Sponsor may be tapped now, and why not (the rules' legal_commands, 9.5, 9.4).
-    on_air_enabled = BooleanProperty(True)
+    air_enabled = BooleanProperty(True)
     sponsor_enabled = BooleanProperty(True)
-    on_air_reason = StringProperty("")
+    air_reason = StringProperty("")
     sponsor_reason = StringProperty("")
+    #: What the On the Air and Sponsor buttons mean now, as the seat buttons do (TvWars.button_meanings: "Bid
+    #: $2,500" and "Pass" during an auction, 4; "Lock in" during the line-ups, 6).
+    air_button_text = StringProperty("On the Air")
+    sponsor_button_text = StringProperty("Sponsor")
 
 
 class Stepper(BoxLayout):
@@ -564,7 +568,8 @@ class TvWarsBoard(GameBoard):
             card.sponsor_text = f"+{format_dollars(500 * half_hours)}"
             offers = {o.kind: o for o in TV_WARS.legal_commands(state, player.name) if o.command is not None}
             on_air, sponsor = offers["PassOnTheAir"], offers["LandOnSponsor"]
-            card.on_air_enabled, card.on_air_reason = on_air.enabled, on_air.reason
+            card.air_enabled, card.air_reason = on_air.enabled, on_air.reason
+            card.air_button_text, card.sponsor_button_text = on_air.label, sponsor.label
             # before its 2.3 selection a network's Sponsor dialog sets its hand-kept count first
             card.sponsor_enabled = sponsor.enabled or (not holdings.tracked and not state.finished)
             card.sponsor_reason = "" if card.sponsor_enabled else sponsor.reason

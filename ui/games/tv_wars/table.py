@@ -14,6 +14,7 @@ from kivy.uix.popup import Popup
 
 from companion.commands import BANK, TransferMoney
 from companion.games.tv_wars.bank import format_dollars
+from companion.games.tv_wars.rules import button_phase
 from ui.extras import TableExtras
 
 QUICK_REASONS = ("Bulletin card", "Auction won", "Promotion (6.6)", "Correction")
@@ -255,11 +256,18 @@ class TvWarsTable(TableExtras):
         self._unknown_tags: list[tuple[str, str]] = []
 
     def on_the_air(self, name: str) -> None:
-        """The network passed On the Air (TV Wars 9.5)."""
+        """The card's twin of the seat's On the Air button: the same command, meaning what the button means now
+        (passed On the Air, TV Wars 9.5; the lowest bid during an auction, 4)."""
         self.controller.button_action("on_the_air", name)
 
     def open_sponsor(self, name: str) -> None:
-        """Ask how many half-hours the network owns, then pay Sponsor (TV Wars 9.4)."""
+        """The card's twin of the seat's Sponsor button. When it means Sponsor (9.4): ask how many half-hours
+        the network owns, then pay; when it means something else now (pass during an auction, 4; lock the
+        line-up in, 6: :meth:`TvWars.button_meanings`) it sends what the seat button sends."""
+        table = self.controller.table
+        if table.session is not None and button_phase(table.state) != "move":
+            self.controller.button_action("sponsor", name)
+            return
         view = self.controller.table.view()
         player = next(p for p in view.players if p.name == name)
         popup = SponsorPopup(network=name)
