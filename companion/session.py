@@ -50,6 +50,7 @@ from companion.errors import JournalError, NothingToRedo, NothingToUndo, Unknown
 from companion.events import GAME_STARTED, HISTORY_RESTORED, SCHEMA_VERSION, EventRecord, NewEvent, Recordable
 from companion.game import Game
 from companion.games import find_game
+from companion.words import join_parts
 
 log = logging.getLogger("companion.session")
 
@@ -792,7 +793,7 @@ class GameSession:
             if node.type is None:
                 self._load((node,))
             describe = self._describe
-            text = "; ".join([describe(node.type, node.payload)] + [describe(r.type, r.payload) for r in node.rest])
+            text = join_parts([describe(node.type, node.payload)] + [describe(r.type, r.payload) for r in node.rest])
             self._texts.put(key, text)
         return text
 

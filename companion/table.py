@@ -41,7 +41,7 @@ from companion.events import EventRecord, NewEvent
 from companion.games import TableView, find_game
 from companion.journal import Journal
 from companion.session import GameSession, HistoryEntry
-from companion.words import count
+from companion.words import count, join_parts
 
 log = logging.getLogger("companion.table")
 
@@ -212,7 +212,7 @@ class Table:
         self._take(records)
         self._maybe_backup(records, status)
         self._store_states()
-        return records, "; ".join(self._open.describe_record(r) for r in records)
+        return records, join_parts([self._open.describe_record(r) for r in records])
 
     def _store_states(self) -> None:
         """Hand the states the session computed at its snapshot depths to the journal, which stores them off

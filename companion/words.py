@@ -6,6 +6,7 @@ Every function here is pure and English-only; the engines build their sentences 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 
@@ -34,6 +35,32 @@ def and_join(names: Sequence[str], conjunction: str = "and") -> str:
     be empty (:class:`IndexError`)."""
     names = list(names)
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+def article(word: str) -> str:
+    """The indefinite article that reads right before ``word``: ``"an"`` before a vowel sound (``"Emmy"``,
+    ``"Action"``, ``"8"``, ``"11"``, ``"18"``), else ``"a"`` (``"Star"``, ``"1"``, ``"$500"``)."""
+    text = word.strip()
+    if not text:
+        return "a"
+    digits = re.match(r"\d+", text.replace(",", ""))
+    if digits:
+        number = digits.group()
+        return "an" if number[0] == "8" or (len(number) % 3 == 2 and number[:2] in ("11", "18")) else "a"
+    return "an" if text[0] in "AEIOUaeiou" else "a"
+
+
+def with_article(word: str) -> str:
+    """``word`` after its indefinite article: ``"Emmy"`` → ``"an Emmy"``; ``"Star"`` → ``"a Star"``."""
+    return f"{article(word)} {word}"
+
+
+def join_parts(parts: Sequence[str]) -> str:
+    """The events of one move as one line, joined by ``"; "``, each said once: a part that another part already
+    says whole (``"Ratings War over: 6 cancellations"`` beside ``"CBA: Ratings War over: 6 cancellations (TV
+    Wars 6)"``) is left out. Two equal parts are two events (two payments of $500) and both stay. ``[]`` → ``""``."""
+    parts = list(parts)
+    return "; ".join(p for p in parts if p and not any(p != other and p in other for other in parts))
 
 
 def format_dollars(amount: int) -> str:

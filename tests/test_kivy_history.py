@@ -111,3 +111,11 @@ def test_the_bg_stats_button_refuses_a_game_in_play_and_writes_an_ended_one(show
     assert play["game"]["name"] == "TV Wars" and play["game"]["bggId"] == 1031
     assert [p["name"] for p in play["players"]] == ["ABS", "CBA"] and not any(p["winner"] for p in play["players"])
     assert play["comments"].startswith("Ended at the table: bedtime")
+
+
+def test_one_wheel_notch_moves_the_rows_a_useful_distance(shown):
+    """#18: a mouse wheel notch moved a list 20 px (Kivy's default), a fraction of one 18 px row with its padding;
+    one notch now moves about two rows."""
+    _, result, _ = shown
+    assert result["wheel_travel"] > 400  # a long list: the notch is not cut short by its end
+    assert result["wheel_px"] >= 60, result["wheel_px"]

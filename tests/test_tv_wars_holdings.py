@@ -74,6 +74,9 @@ def test_9_1_public_text_hides_rating_and_name_private_text_shows_them():
     assert "30" not in line and "Flirt" not in line and "Star" in line
     line = describe_holdings_event(program_acquired("ABS", tile, "won at auction", "TV Wars 4"))
     assert line == "ABS gets a 60-minute Drama (P7): won at auction (TV Wars 4)"
+    emmy = BonusTile("E1", "emmy", 50)
+    line = describe_holdings_event(bonus_acquired("PBC", emmy, "doubles", "TV Wars 5.2"))
+    assert line == "PBC gets an Emmy tile (E1): doubles (TV Wars 5.2)"  # not "a Emmy" (#18)
 
 
 def test_9_4_preemption_earns_no_sponsor_half_hours_super_bowl_does():

@@ -940,7 +940,10 @@ def test_a_ratings_war_at_the_real_table_with_buttons_and_undo(table):
     assert any(
         "; 8:00-8:30: ABS: SITUATION COMEDY: 95 (90 + 5 [Network News]). Wins Time Slot." in text for text in texts
     )
-    assert any("Ratings War over: " in text and "ABS: Ratings War over" in text for text in texts)
+    # the move that ends the war says its summary once, not "Ratings War over: …; ABS: Ratings War over: …" (#18)
+    ended = [text for text in texts if "Ratings War over" in text]
+    assert len(ended) == 1 and ended[0].count("Ratings War over") == 1, ended
+    assert "ABS: Ratings War over: " in ended[0] and "(TV Wars 6)" in ended[0]
 
 
 @needs_hook

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.checks import is_whole
-from companion.words import and_join, count, noun, verb
+from companion.words import and_join, article, count, join_parts, noun, verb, with_article
 
 
 def test_count_and_noun_pluralise_all_but_one():
@@ -33,3 +33,37 @@ def test_and_join_has_no_serial_comma_and_takes_another_conjunction():
 )
 def test_is_whole_is_int_but_not_bool(value, whole):
     assert is_whole(value) is whole
+
+
+def test_the_article_follows_the_sound_an_emmy_a_star():
+    """#18: "a Emmy" read wrong at the table; the article now follows the word it stands before."""
+    assert with_article("Emmy") == "an Emmy" and with_article("Star") == "a Star"
+    assert [article(w) for w in ("Entertainment", "Action or Drama", "Critics' Choice", "Viewers' Views")] == [
+        "an",
+        "an",
+        "a",
+        "a",
+    ]
+    assert [article(n) for n in ("8", "11", "18", "80", "1", "110", "2", "11,000", "")] == [
+        "an",
+        "an",
+        "an",
+        "an",
+        "a",
+        "a",
+        "a",
+        "an",
+        "a",
+    ]
+
+
+def test_join_parts_says_each_part_once():
+    """#18: a move's line said the war's summary twice ("Ratings War over: 6 cancellations; CBA: Ratings War
+    over: 6 cancellations (TV Wars 6)"); a part another part already says whole is left out."""
+    summary = "Ratings War over: 6 cancellations"
+    assert join_parts([summary, f"CBA: {summary} (TV Wars 6)", "ABS's turn"]) == (
+        f"CBA: {summary} (TV Wars 6); ABS's turn"
+    )
+    assert join_parts(["ABS pays $500", "ABS pays $500", ""]) == "ABS pays $500; ABS pays $500"
+    assert join_parts(["ABS pays $500", "CBA pays $500"]) == "ABS pays $500; CBA pays $500"
+    assert join_parts([]) == "" and join_parts(["one"]) == "one"

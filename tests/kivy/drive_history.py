@@ -74,6 +74,31 @@ def tap_a_row():
     tap(row)
 
 
+def wheel_notch():
+    """One notch of a mouse wheel over the history's rows (from the middle of the list): a real scroll touch."""
+    from kivy.tests.common import UnitTestTouch
+
+    view = entries()
+    view.scroll_y = 0.5
+    result["wheel_start"] = view.scroll_y
+    x, y = view.to_window(*view.center)
+    touch = UnitTestTouch(x, y)
+    touch.profile.append("button")
+    touch.button = "scrollup"
+    touch.touch_down()
+    touch.touch_up()
+
+
+def wheel_moved():
+    """Wait until the notch has moved the rows; record how far, in pixels of the screen (#18: slow wheel scrolling)."""
+    view = entries()
+    if view.scroll_y == result["wheel_start"]:
+        raise Retry()
+    travel = view.children[0].height - view.height
+    result["wheel_px"] = abs(view.scroll_y - result["wheel_start"]) * travel
+    result["wheel_travel"] = travel
+
+
 steps = [
     lambda: snapshot("resumed"),
     lambda: controller.post(PassOnTheAir(network="ABS", source="touch")),
@@ -81,6 +106,8 @@ steps = [
     lambda: tap_text("History"),
     lambda: snapshot("shown"),
     lambda: driver.shot("shown"),
+    wheel_notch,
+    wheel_moved,
     lambda: controller.post(PassOnTheAir(network="CBA", source="touch")),
     lambda: snapshot("move while shown"),
     lambda: tap_text("Undo"),

@@ -15,7 +15,7 @@ from typing import Any, Self
 from companion.events import Event, EventCodec
 from companion.games.channel_won.state import HAND_LIMIT, KIND_WORDS, SCOOPS, STARS
 from companion.games.channel_won.view import format_breakdown, format_points
-from companion.words import and_join, verb
+from companion.words import and_join, verb, with_article
 
 
 class ChannelWonEvent(Event):
@@ -114,7 +114,7 @@ class SourcePlayed(ChannelWonEvent):
         via = " from the face-up row (Library Archives)" if self.from_archives else ""
         if self.bonus:
             return (
-                f"{self.player} plays a {self.category} Bonus Source{via} on the closed {self.lead} Lead: "
+                f"{self.player} plays {with_article(self.category)} Bonus Source{via} on the closed {self.lead} Lead: "
                 f"{format_points(self.points)} (no contributor credit)"
             )
         tile = " and places a Reporter Tile" if self.new_contributor else ""

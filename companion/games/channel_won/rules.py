@@ -98,6 +98,7 @@ from companion.games.channel_won.state import (
     RoundScoring,
     _replace_in,
 )
+from companion.words import with_article
 
 _KIND_WORDS = {list: "a list", dict: "a table of names", str: "text", bool: "true or false"}
 
@@ -185,7 +186,7 @@ class ChannelWon:
             except MalformedCommand as error:
                 raise BadOption("leads", str(error)) from None
             if any(card.category != category for card in cards):
-                raise BadOption("leads", f"every card under {category} must be a {category} Lead")
+                raise BadOption("leads", f"every card under {category} must be {with_article(category)} Lead")
             parsed[category] = [card.to_option() for card in cards]
         checked["leads"] = parsed
         catalogue = checked["catalogue"]
@@ -530,7 +531,7 @@ class ChannelWon:
             if not lead.closed:
                 raise Refusal(
                     "closed Leads only",
-                    f"a {category} Source is a Bonus Source on {lead.category}: only once it is closed",
+                    f"{with_article(category)} Source is a Bonus Source on {lead.category}: only once it is closed",
                     via + R_BONUS,
                 )
             listed = [c for c, _ in lead.card.bonus]

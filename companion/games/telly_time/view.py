@@ -27,7 +27,7 @@ from companion.games.telly_time.state import (
     money,
 )
 from companion.tracks import Track
-from companion.words import and_join, count, noun
+from companion.words import and_join, count, noun, with_article
 
 
 def ascii_money(amount_m: int) -> str:
@@ -110,7 +110,8 @@ def public_view(state: TellyTimeState) -> TableView:
         if network.grid is not None and network.grid.entered:
             genres = network.grid.completing_genres()
             if genres:
-                notes.append(f"{network.name} would complete a line with a {and_join(genres, 'or')} show (Solo Mode)")
+                show = with_article(and_join(genres, "or"))
+                notes.append(f"{network.name} would complete a line with {show} show (Solo Mode)")
     return TableView(
         INFO.title,
         tuple(player_view(state, n) for n in state.networks),

@@ -32,6 +32,7 @@ from companion.errors import IllegalCommand, MalformedCommand
 from companion.games.tv_wars.bank import format_dollars
 from companion.games.tv_wars.events import AuctionClosed, AuctionOpened, BidMade, BidPassed, TvWarsEvent
 from companion.games.tv_wars.holdings import MINUTES, TYPE_WORDS
+from companion.words import with_article
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
@@ -301,7 +302,7 @@ def describe_auction_event(event: AuctionEvent) -> str:
         lot = Auction(event.lot, event.length, event.colour, None, None, 0, ("x",)).lot_text
         if event.nominator:
             opening = format_dollars(event.high_bid)
-            return f"{event.nominator} puts a {lot} up for bid and opens at {opening} ({event.rule})"
+            return f"{event.nominator} puts {with_article(lot)} up for bid and opens at {opening} ({event.rule})"
         return f"The {lot} is up for bid among {', '.join(event.bidders) or 'nobody'} ({event.rule})"
     if isinstance(event, BidMade):
         return f"{event.network} bids {format_dollars(event.amount)} (TV Wars 4)"

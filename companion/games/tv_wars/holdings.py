@@ -81,6 +81,7 @@ from companion.games.tv_wars.ratings_war import (
     Bonus,
     Program,
 )
+from companion.words import with_article
 
 PROGRAM_ACQUIRED = ProgramAcquired.TYPE
 PROGRAM_MOVED = ProgramMoved.TYPE
@@ -536,15 +537,14 @@ def describe_holdings_event(event: HoldingsEvent) -> str:
     reason = f": {event.reason}" if event.reason and not isinstance(event, NetworkOut) else ""
     if isinstance(event, ProgramAcquired):
         tile = ProgramTile.from_dict(event.tile)
-        article = "an" if tile.public_text[0] in "AEIOU8" else "a"
-        return f"{event.network} gets {article} {tile.public_text} ({tile.id}){reason}{rule}"
+        return f"{event.network} gets {with_article(tile.public_text)} ({tile.id}){reason}{rule}"
     if isinstance(event, ProgramMoved):
         return f"{event.from_} gives Program tile {event.tile_id} to {event.to}{reason}{rule}"
     if isinstance(event, ProgramLost):
         return f"{event.network} loses Program tile {event.tile_id} ({event.destination}){reason}{rule}"
     if isinstance(event, BonusAcquired):
         bonus = BonusTile.from_dict(event.tile)
-        return f"{event.network} gets a {bonus.label} tile ({bonus.id}){reason}{rule}"
+        return f"{event.network} gets {with_article(bonus.label)} tile ({bonus.id}){reason}{rule}"
     if isinstance(event, BonusMoved):
         return f"{event.from_} gives bonus tile {event.tile_id} to {event.to}{reason}{rule}"
     if isinstance(event, BonusReturned):

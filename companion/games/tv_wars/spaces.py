@@ -60,6 +60,7 @@ from companion.games.tv_wars.holdings import (
 )
 from companion.games.tv_wars.ratings_war import EMMY, EMMY_VALUE
 from companion.games.tv_wars.setup import ProgramSpec
+from companion.words import with_article
 
 if TYPE_CHECKING:
     from companion.games.tv_wars import TvWarsState
@@ -367,7 +368,7 @@ def land(state: TvWarsState, network: str, space: str, passed_on_the_air: bool =
                     "rule": rule,
                 },
             ),
-            _done(network, f"draws a {label} tile", rule),
+            _done(network, f"draws {with_article(label)} tile", rule),
         ]
     if space in ("ratings_war", "february_sweeps"):
         return events + [

@@ -74,6 +74,7 @@ from companion.games.tv_wars.view import (
     tile_code,
     type_counts,
 )
+from companion.words import with_article
 from ui.games import GameBoard
 from ui.games.tv_wars.war_screen import WarScreen, cell_details, network_colours
 
@@ -243,7 +244,7 @@ def _auction_actions(state) -> tuple[str, list[Action]]:
     out = [f"{n} on Technical Difficulties (9.7)" for n in state.technical_difficulties]
     out += [f"{n} passed" for n in auction.passed]
     prompt = (
-        f"Auction of a {auction.lot_text}: {high}; {bidder} to bid or pass"
+        f"Auction of {with_article(auction.lot_text)}: {high}; {bidder} to bid or pass"
         + (f". Not bidding: {', '.join(out)}" if out else "")
         + " (4)"
     )
