@@ -76,7 +76,7 @@ from companion.games.tv_wars.view import (
 )
 from companion.words import with_article
 from ui.games import GameBoard
-from ui.games.tv_wars.war_screen import WarScreen, cell_details, network_colours
+from ui.games.tv_wars.war_screen import CELL_COLOURS, WarScreen, cell_details, network_colours
 
 
 def programming_markup(holdings: Holdings) -> str:
@@ -1368,17 +1368,6 @@ def _slot_span(start: int, length: int) -> str:
     from companion.games.tv_wars.ratings_war import span_label
 
     return span_label(start, length)
-
-
-CELL_COLOURS = {
-    "wins": (0.12, 0.40, 0.20, 1),
-    "cancelled": (0.55, 0.12, 0.12, 1),
-    "gone": (0.16, 0.16, 0.18, 1),
-    "preempted": (0.30, 0.22, 0.45, 1),
-    "empty": (0.10, 0.10, 0.12, 1),
-    "scored": (0.18, 0.22, 0.28, 1),
-    "": (0.18, 0.22, 0.28, 1),
-}
 
 
 class GridCellLabel(Label):
