@@ -314,11 +314,10 @@ class WarAtTable:
         yet resolved. ``None`` before the reveal and once the war is over."""
         if self.revealed is None or self.over:
             return None
-        war = self._placed(self.revealed)
         resolution = self.resolution
-        if resolution is None:
-            return survival_odds(war)
-        return survival_odds(war, self.dice_map, after=resolution)
+        if resolution is None or not self.dice:  # nothing rolled: what is settled so far was certain
+            return self.odds
+        return survival_odds(self._placed(self.revealed), self.dice_map, after=resolution)
 
     def tiles_at(self, ref: ProgramRef) -> tuple[str, str | None]:
         """(program tile id, bonus tile id|None) of the revealed program ``ref``."""
