@@ -27,7 +27,6 @@ import logging
 import sqlite3
 import sys
 from datetime import datetime
-from importlib import metadata
 from pathlib import Path
 
 from companion.errors import CompanionError, ConfigError
@@ -359,7 +358,9 @@ def _selftest(args, config) -> int:
 
 
 def _frontend(name: str):
-    for entry in metadata.entry_points(group="tabletop_companion.frontends"):
+    from companion.entry_points import entry_points
+
+    for entry in entry_points("tabletop_companion.frontends"):
         if entry.name == name:
             return entry.load()
     raise CompanionError(f"no '{name}' front-end is installed; reinstall the package (pip install -e .)")

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dice import DiceRequest
+from companion.entry_points import EntryPoint, entry_points
 from companion.errors import UnknownGame
 from companion.game import Game, GameInfo
 from companion.tracks import Track
@@ -62,9 +62,9 @@ ENTRY_POINT_GROUP = "tabletop_companion.games"
 
 
 @functools.cache
-def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
-    found: dict[str, importlib.metadata.EntryPoint] = {}
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(ENTRY_POINT_GROUP):  # companion.entry_points: importlib.metadata's answer, leaner
         found.setdefault(point.name, point)  # the first distribution on sys.path wins, as for imports
     return found
 
