@@ -32,7 +32,6 @@ events of the same games. The writer reads the journal through its own connectio
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -373,6 +372,8 @@ def _tiles(db: sqlite3.Connection) -> list[tuple]:
 
 
 def _tiles_sig(rows: list[tuple]) -> str:
+    import hashlib  # not at import: loading OpenSSL costs ~12 ms of the kiosk's start
+
     return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
 
 

@@ -40,7 +40,6 @@ import os
 import sqlite3
 import threading
 import time as _time
-import uuid
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -295,7 +294,7 @@ class Journal:
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('journal_id', ?)", (uuid.uuid4().hex,)
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('journal_id', ?)", (os.urandom(16).hex(),)
                 )
                 if self._db.execute("PRAGMA user_version").fetchone()[0] != JOURNAL_FORMAT:
                     self._db.execute(f"PRAGMA user_version = {JOURNAL_FORMAT}")
@@ -325,7 +324,7 @@ class Journal:
         journal._snapshots_ready, journal._snapshots_lock = [], threading.Lock()
         journal._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         journal._db.executescript(_SCHEMA)
-        journal._db.execute("INSERT INTO meta (key, value) VALUES ('journal_id', ?)", (uuid.uuid4().hex,))
+        journal._db.execute("INSERT INTO meta (key, value) VALUES ('journal_id', ?)", (os.urandom(16).hex(),))
         if fill is not None:
             with journal._transaction():
                 fill(journal._db)

@@ -12,7 +12,6 @@ the directory in ``$XDG_RUNTIME_DIR`` (or the system's temporary folder) instead
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import logging
 import os
 import tempfile
@@ -60,6 +59,8 @@ class InstanceLock:
             return os.open(self.path, os.O_RDONLY)
         except OSError:
             pass
+        import hashlib  # not at import: loading OpenSSL costs ~12 ms of the kiosk's start
+
         key = hashlib.sha256(str(self.path.resolve()).encode()).hexdigest()[:16]
         runtime = Path(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir())
         stand_in = runtime / f"tabletop-companion-{key}.lock"

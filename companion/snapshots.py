@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 import json
 import logging
 import re
@@ -287,6 +286,8 @@ def source_digest(rules: Any) -> str:
             parts.append(f"{path.name} {zlib.crc32(path.read_bytes()):08x}")
         except OSError:
             parts.append(f"{path.name} unreadable")
+    import hashlib  # not at import: loading OpenSSL costs ~12 ms of the kiosk's start
+
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
 
 
@@ -312,6 +313,8 @@ def format_key(rules: Any, state: Any) -> str:
             f"source {source_digest(rules)}",
             *sorted(seen.values()),
         ]
+        import hashlib  # not at import: loading OpenSSL costs ~12 ms of the kiosk's start
+
         key = _KEYS[name] = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:20]
     return key
 
