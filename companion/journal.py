@@ -111,6 +111,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
 SNAPSHOTS_PER_TRANSACTION = 8
 #: How long ``close()`` lets the snapshot thread finish encoding what it was given.
 SNAPSHOT_CLOSE_TIMEOUT_S = 10.0
+#: Rows per list of :meth:`Journal.skeleton` (≈ 0.35 MB of row tuples at a time).
+SKELETON_BATCH = 2_048
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,30 +566,44 @@ class Journal:
             return None
         return row[1]
 
-    def skeleton(self, game_id: int, after: int) -> list[tuple]:
+    def skeleton(self, game_id: int, after: int) -> Iterator[list[tuple]]:
         """``(seq, time, payload, schema_version)`` of each history entry of ``game_id`` after seq ``after``
-        (each move's first event, each undo/redo/jump), in seq order: ``payload`` (JSON text) only for the
-        ``history_restored`` events, ``None`` for moves (read on demand: :meth:`event_range`)."""
+        (each move's first event, each undo/redo/jump), in seq order, in lists of up to :data:`SKELETON_BATCH`
+        rows (one read, so a 100,000-event game's skeleton never lies in memory whole beside the tree built
+        from it: issue 17's memory target): ``payload`` (JSON text) only for the ``history_restored`` events,
+        ``None`` for moves (read on demand: :meth:`event_range`). Raises :class:`JournalError` for a damaged
+        file, from the ``next`` that meets it."""
         with self._reading():
             last = self._db.execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
             # "+game_id": scan the rows in seq (rowid) order between the game's bounds, rather than look each
             # row up from the events_by_game index (a b-tree descent per row: twice the time for a long game)
-            return self._db.execute(
+            cursor = self._db.execute(
                 "SELECT seq, time, CASE WHEN type = 'history_restored' THEN payload END, schema_version "
                 "FROM events WHERE seq > ? AND seq <= ? AND +game_id = ? AND seq = move ORDER BY seq",
                 (after, last or 0, game_id),
-            ).fetchall()
+            )
+            try:
+                while batch := cursor.fetchmany(SKELETON_BATCH):
+                    yield batch
+            finally:
+                cursor.close()
 
-    def event_range(self, game_id: int, first: int, last: int) -> list[EventRecord]:
-        """The events of ``game_id`` with ``first <= seq <= last``, in seq order."""
+    def event_range(self, game_id: int, first: int, last: int, moves: Sequence[int] | None = None) -> list[EventRecord]:
+        """The events of ``game_id`` with ``first <= seq <= last``, in seq order; only those of the moves
+        ``moves`` (move ids) when given: the others in the range are skipped by SQLite, never decoded (a move
+        read on demand needs its own few events, not the hundreds of others between it and its neighbours)."""
         if self._closed:
             raise JournalError(f"the journal {self.path} is closed")
+        sql = (
+            "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
+            "WHERE game_id = ? AND seq BETWEEN ? AND ?"
+        )
+        arguments: list[int] = [game_id, first, last]
+        if moves is not None:
+            sql += f" AND move IN ({','.join('?' * len(moves))})"
+            arguments += moves
         with self._reading():
-            rows = self._db.execute(
-                "SELECT seq, game_id, move, time, type, payload, schema_version FROM events "
-                "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-                (game_id, first, last),
-            ).fetchall()
+            rows = self._db.execute(sql + " ORDER BY seq", arguments).fetchall()
             return [EventRecord(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
 
     def first_event(self, game_id: int) -> EventRecord | None:

@@ -34,6 +34,7 @@ in full, as before, and gets them.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import logging
@@ -167,6 +168,29 @@ class _Recent:
             del items[next(iter(items))]
 
 
+class _SeqIndex:
+    """The moves found by id while the history's tree is built from its skeleton: a bisection of the entries'
+    seqs (a list of the ints the nodes already hold; the entries are in seq order then), with ``get`` like the
+    dict index the session keeps for hand-made journals."""
+
+    __slots__ = ("seqs", "entries")
+
+    def __init__(self, entries: list) -> None:
+        self.entries = entries
+        self.seqs = [entry.seq for entry in entries]
+
+    def get(self, move: Any, default: Any = None) -> Any:
+        if type(move) is not int:
+            return default
+        seqs = self.seqs
+        index = bisect_left(seqs, move)
+        if index < len(seqs) and seqs[index] == move:
+            entry = self.entries[index]
+            if isinstance(entry, _Node):
+                return entry
+        return default
+
+
 class _Moves(Mapping):
     """``session.moves``: move id → that move's records (a tuple, in ``seq`` order), read-only."""
 
@@ -264,7 +288,8 @@ class GameSession:
             collecting = gc.isenabled()
             gc.disable()  # ~100,000 new nodes (a tree: no cycles) would set off full collections of the heap
             try:
-                session._open_skeleton(journal.skeleton(game_id, first.seq), rows)
+                with contextlib.closing(journal.skeleton(game_id, first.seq)) as batches:
+                    session._open_skeleton(batches, rows)
                 return session
             except (KeyError, TypeError, ValueError, IndexError, JournalError) as error:
                 log.warning(
@@ -275,48 +300,55 @@ class GameSession:
                     gc.enable()
         return cls(game_id, journal.iter_events(game_id), journal=journal)
 
-    def _open_skeleton(self, rows: Sequence[tuple], stored: Mapping[int, Any]) -> None:
-        """Build the tree of moves from the history's skeleton (``Journal.skeleton`` rows), nothing folded, the
-        moves' events not read; mark the nodes whose stored row matches (depth and time); then compute the
-        current state from the nearest stored state above it."""
+    def _open_skeleton(self, batches: Iterable[Sequence[tuple]], stored: Mapping[int, Any]) -> None:
+        """Build the tree of moves from the history's skeleton (``Journal.skeleton``: lists of rows, consumed
+        one list at a time so the rows never lie in memory whole beside the tree), nothing folded, the moves'
+        events not read; mark the nodes whose stored row matches (depth and time); then compute the current
+        state from the nearest stored state above it."""
         game_id, Node = self.game_id, _Node
         line, path, entries, redo = self.line, self._path, self._entries, self.redo_stack
-        # every undo/redo/jump payload decoded in one go (one JSON array: their keys are shared strings)
-        at = [index for index, row in enumerate(rows) if row[2] is not None]
-        payloads = json.loads("[" + ",".join(rows[index][2] for index in at) + "]")
-        node, homes = self._node, dict[int, _Node]()
-        self._index = homes  # moves found by id while the tree is built (bisection after)
-        start = 0
-        for index, payload in zip(at + [len(rows)], payloads + [None]):
-            if index > start:  # a run of moves: each the child of the one before
-                nodes: list[_Node] = []
-                add = nodes.append
-                for seq, time, _, _ in rows[start:index]:
-                    node = Node(seq, node, time)
-                    add(node)
-                moves = [row[0] for row in rows[start:index]]
-                homes.update(zip(moves, nodes))
-                line.extend(moves)
-                path.extend(nodes)
-                entries.extend(nodes)
-                redo.clear()
-            start = index + 1
-            if payload is None:
-                break
-            seq, time, _, schema_version = rows[index]
-            self._node = node
-            self._restore(payload["keep"], payload["append"], fold=False)
-            node = self._node
-            entries.append(
-                _Restore(EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, payload, schema_version), node)
-            )
-        self._index = None
+        node = self._node
+        # moves are found by id by bisecting the entries' seqs (in order as they are built): no dict of every
+        # move, which was the peak of the opening's memory
+        index_of = _SeqIndex(entries)
+        seqs = index_of.seqs
+        self._index = index_of  # type: ignore[assignment]  # only while the tree is built
+        for rows in batches:
+            # the batch's undo/redo/jump payloads decoded in one go (one JSON array: their keys are shared strings)
+            at = [index for index, row in enumerate(rows) if row[2] is not None]
+            payloads = json.loads("[" + ",".join(rows[index][2] for index in at) + "]")
+            start = 0
+            for index, payload in zip(at + [len(rows)], payloads + [None]):
+                if index > start:  # a run of moves: each the child of the one before
+                    nodes: list[_Node] = []
+                    add = nodes.append
+                    for seq, time, _, _ in rows[start:index]:
+                        node = Node(seq, node, time)
+                        add(node)
+                    moves = [row[0] for row in rows[start:index]]
+                    line.extend(moves)
+                    path.extend(nodes)
+                    entries.extend(nodes)
+                    seqs.extend(moves)
+                    redo.clear()
+                start = index + 1
+                if payload is None:
+                    break
+                seq, time, _, schema_version = rows[index]
+                self._node = node
+                self._restore(payload["keep"], payload["append"], fold=False)
+                node = self._node
+                entries.append(
+                    _Restore(EventRecord(seq, game_id, seq, time, HISTORY_RESTORED, payload, schema_version), node)
+                )
+                seqs.append(seq)
+            self._move_count += len(rows) - len(at)
         self._node = node
-        self._move_count += len(rows) - len(at)
         for move, row in stored.items():  # the stored states whose row matches its move's depth and time
-            home = homes.get(move)
+            home = self._find(move)
             if home is not None and row.depth == home.depth and row.time == home.time:
                 self._stored[home] = row
+        self._index = None
         if self._aliases:  # a move re-added elsewhere: not a journal the table wrote, replay it
             raise ValueError("a move is re-added away from where it was made")
         self._state = None
@@ -482,7 +514,7 @@ class GameSession:
                 spans.append([move, last, {move: node}])
         for first, last, wanted in spans:
             found: dict[int, list[EventRecord]] = {}
-            for record in self._journal.event_range(self.game_id, first, last):
+            for record in self._journal.event_range(self.game_id, first, last, list(wanted)):
                 if record.move in wanted:
                     found.setdefault(record.move, []).append(record)
             for move, node in wanted.items():

@@ -375,11 +375,14 @@ def test_opening_reads_only_the_moves_after_the_stored_state(tmp_path, monkeypat
     path = tmp_path / "journal.sqlite3"
     game_id, rows = _played(path, moves=200, every=16)
     read: list[tuple[int, int]] = []
+    decoded: list[tuple[int, tuple[int, ...] | None]] = []
     original = Journal.event_range
 
-    def event_range(self, game, first, last):
+    def event_range(self, game, first, last, moves=None):
         read.append((first, last))
-        return original(self, game, first, last)
+        records = original(self, game, first, last, moves)
+        decoded.extend((record.move, None if moves is None else tuple(moves)) for record in records)
+        return records
 
     monkeypatch.setattr(Journal, "event_range", event_range)
     with stored_every(16):
@@ -389,6 +392,8 @@ def test_opening_reads_only_the_moves_after_the_stored_state(tmp_path, monkeypat
             assert opened.opened_from == rows[-1][0] and len(opened.line) == 200
             newest = rows[-1][0]
             assert read and min(first for first, _ in read) >= newest, "moves before the stored state were read"
+            # only the wanted moves' events are decoded, not the others in the range read (issue 17: memory)
+            assert decoded and all(wanted is not None and move in wanted for move, wanted in decoded)
             assert opened.state == GameSession(game_id, journal.events(game_id)).state
         finally:
             journal.close()
