@@ -39,8 +39,8 @@ TVW_SPONSOR_TURN = (0, 1)
 #: (a stepper from 0 by -10/+10 and -1/+1) the driver's ten values took 113 taps; with it, 70.
 TVW_CRITICS_CHOICE_TURN_MAX = 8
 TVW_CRITICS_CHOICE_TURNS = 70
-#: The line-ups of three networks (6): per network its line-up, I am, the programs from 8:00 (the driver takes
-#: a 120- and a 90- or 60-minute first, then fills: 2 or 3 taps) and Lock in: 15 taps.
+#: The line-ups of three networks (6): per network its line-up, I am, the programs from 8:00 (the driver takes the
+#: longest that fit: a 120- and a 60-minute program, 2 taps) and Lock in: 15 taps.
 TVW_LINE_UP_TAPS = 15
 #: From the reveal to the board (6): Reveal, one Roll press per die the war asks for, Back to the board (2 taps;
 #: before, a war that needed no dice skipped its summary: 1 tap, the results only in the message line).
