@@ -24,7 +24,7 @@ def test_every_screen_was_captured_with_nothing_overlapping_or_cut_off(played):
     for name in (
         "01-roll-off",
         "02-island-moved",
-        "03-hunt-confirm",
+        "03-hunt",
         "04-combat-declare",
         "05-declare-popup",
         "06-combat-odds",

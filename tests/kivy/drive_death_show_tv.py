@@ -5,7 +5,7 @@ Run by tests/test_kivy_death_show_tv.py in a subprocess with a display (Xvfb). U
 panels into OUT_DIR and a ``result.json`` with what the board showed at each step.
 
 The story: four Contestants (Vitality 2); the roll-off; three Moves by tapping the island; Rex Hunts
-Kelpie (tap, confirm), declares a Weapon +2 and a +1 card with the steppers, Kelpie fights Unarmed, the
+Kelpie (one tap), declares a Weapon +2 and a +1 card with the steppers, Kelpie fights Unarmed, the
 odds show, dice are entered, the result shows; Rex plays Killer Squirrels on Kelpie, who dies; Rex taps
 Turtle Beach to remove it; a tap on the removed Location is refused; then an eight-Contestant game to see
 the crowded layout; then a two-Contestant game whose Show deck runs out, and the Reshuffle button.
@@ -168,9 +168,8 @@ steps = [
     *whole_move("Jhon", "The Bunker"),
     *whole_move("Elena", "Dense Forest"),
     lambda: tap_text("Draw card"),
-    lambda: tap_location("The Caves"),  # occupied: Hunt, after a confirmation
-    lambda: shot("03-hunt-confirm"),
-    lambda: tap(popup().ids.confirm),
+    lambda: tap_location("The Caves"),  # occupied: a Hunt at once
+    lambda: shot("03-hunt"),
     lambda: snapshot("combat declare"),
     lambda: shot("04-combat-declare"),
     lambda: tap_text("Rex: show cards"),

@@ -578,7 +578,9 @@ class DeathShowBoard(GameBoard):
 
     # -- taps ------------------------------------------------------------------------------------------------
     def tap_location(self, location: str) -> None:
-        """A tap on the island: remove it (after a death), or Move / Hunt / Fight in the Action Phase."""
+        """A tap on the island: remove it (after a death), or Move / Hunt / Fight in the Action Phase (Phases of a
+        Turn 2): the player's own Location fights, an occupied one hunts (playing a Trail), an empty one moves, each
+        at once; the message bar says what was done and Undo takes it back."""
         state = self._state
         if state is None:
             return
@@ -594,18 +596,8 @@ class DeathShowBoard(GameBoard):
         here = state.occupants(location)
         if location == state.contestant(turn).location:
             self.offer(self.entry_for(legal, "Fight"))
-        elif here:
-            hunt = self.entry_for(legal, "Hunt", location)
-            if hunt is None or not hunt.enabled:
-                self.offer(hunt)
-                return
-            popup = Factory.ConfirmPopup(
-                title="Hunt",
-                confirm_text="Play a Trail and Hunt",
-                body=f"{turn} plays a Trail card, moves to {location} and attacks {', '.join(here)}.",
-            )
-            popup.on_confirm = lambda: self.offer(hunt)
-            self.controller.open_popup(popup)
+        elif here:  # an occupied Location: a Hunt at once, like a Move (no confirmation; Undo takes it back)
+            self.offer(self.entry_for(legal, "Hunt", location))
         else:
             self.offer(self.entry_for(legal, "Move", location))
 

@@ -520,6 +520,9 @@ class TvWarsBoard(GameBoard):
         self.war_screen: WarScreen | None = None
         self.shown_war: tuple | None = None
         self.dismissed_war: tuple | None = None
+        #: the war whose line-ups this board showed (who called it, February Sweeps or not): its summary is shown
+        #: even when the reveal resolves it at once, with no dice to wait for (no grid was ever shown)
+        self.watched_war: tuple | None = None
         self.preempt_choice: int | None = None
 
     # drawing ---------------------------------------------------------------------------------------------
@@ -598,14 +601,17 @@ class TvWarsBoard(GameBoard):
     def war_mode(self, state) -> str:
         """``"grid"`` from the reveal until the war is over; then ``"summary"`` until dismissed or until the
         table moves on (a landing, an auction, a tile entry, a debt, the game's end); else ``""`` (the cards).
-        A summary is shown only for a war this board showed (a restart long after a war shows the cards)."""
+        A summary is shown only for a war this board showed, as a grid or in its line-ups (a war that needs no
+        dice is over at the reveal); a restart long after a war shows the cards."""
         war = _war(state)
         if war is None or state.finished or war.revealed is None:
             return ""
         if not war.over:
             return "grid"
         key = self.war_key(war)
-        if key == self.dismissed_war or (self.shown_war is None or self.shown_war[:2] != key[:2]):
+        shown = self.shown_war is not None and self.shown_war[:2] == key[:2]
+        watched = self.watched_war == (war.landed_by, war.february_sweeps)
+        if key == self.dismissed_war or not (shown or watched):
             return ""
         if state.landing is not None or state.auction is not None or state.entry is not None or state.debts:
             return ""
@@ -615,8 +621,10 @@ class TvWarsBoard(GameBoard):
         """Show the war in the cards' place (or the cards again), and set the war's prompt and actions."""
         from companion.games.tv_wars import war_at_table as wat
 
-        mode = self.war_mode(state)
         war = _war(state)
+        if war is not None and war.revealed is None and not war.over:
+            self.watched_war = (war.landed_by, war.february_sweeps)
+        mode = self.war_mode(state)
         box, cards, filler = self.ids.war, self.ids.cards, self.ids.filler
         if not mode:
             self.preempt_choice = None
@@ -975,8 +983,9 @@ class TvWarsBoard(GameBoard):
     # private dialogs (9.1) -------------------------------------------------------------------------------
     def open_tile_value(self, network: str) -> Popup:
         """The buyer enters its new tile's secret value (9.1) on a :class:`PrivatePopup`: a program's rating
-        10-90 or Special (3, 3.3), a Star's 10/20/30 (5.1), Critics' Choice -36..+36 or Viewers' Views
-        -28..+29 (5.3)."""
+        10-90 or Special (3, 3.3), a Star's 10/20/30 (5.1) (one tap each); Critics' Choice -36..+36 or Viewers'
+        Views -28..+29 (5.3) as its sign, tens and units (one tap each, the ones the value needs, from +0),
+        then Enter (a value outside the range is refused in the dialog)."""
         entry = self.controller.table.state.entry
 
         def build(popup):
@@ -1008,13 +1017,37 @@ class TvWarsBoard(GameBoard):
                     grid.add_widget(button)
                 popup.body.add_widget(grid)
                 return
+            # the printed value in at most three taps (sign, tens, units) and Enter, not a walk from 0 by ±1/±10
             low, high = (-36, 36) if entry.lot == "critics_choice" else (-28, 29)
-            popup.stepper = Stepper(0, low, high, (1, 10), lambda v: f"{v:+d}")
-            popup.body.add_widget(popup.stepper)
+            popup.parts = {"sign": 1, "tens": 0, "units": 0}
+            popup.value_label = Label(font_size=sp(30), bold=True)
+
+            def show(part=None, chosen=None):
+                if part is not None:
+                    popup.parts[part] = chosen
+                parts = popup.parts
+                popup.value = parts["sign"] * (parts["tens"] + parts["units"])
+                popup.value_label.text = f"{popup.value:+d}"
+                popup.problem = ""
+
+            popup.value_buttons = {}
+            rows = (
+                ("sign", [(1, "+"), (-1, "\u2212")], 1),
+                ("tens", [(t, str(t)) for t in range(0, max(-low, high) // 10 * 10 + 1, 10)], 0),
+                ("units", [(u, str(u)) for u in range(10)], 0),
+            )
+            for part, options, chosen in rows:
+                row = _choice_row(options, chosen, lambda v, p=part: show(p, v), f"{part}-{id(popup)}", height=60)
+                popup.value_buttons[part] = {b.text: b for b in row.children}
+                if part == "sign":
+                    row.add_widget(popup.value_label)
+                popup.body.add_widget(row)
+            popup.body.add_widget(_label(f"From {low:+d} to {high:+d} (TV Wars 5.3)", 18))
+            show()
             popup.add_button(
                 "Enter",
                 lambda: self._post_and_close(
-                    popup, EnterTileValue(network=network, value=int(popup.stepper.value), source="touch")
+                    popup, EnterTileValue(network=network, value=int(popup.value), source="touch")
                 ),
             )
 
