@@ -23,7 +23,7 @@ driver = harness.Driver(prefix="pr-cw-")
 controller, result = driver.controller, driver.result
 board, popup, shot = driver.board, driver.popup, driver.shot
 NAMES = ("Ava", "Ben", "Cleo")
-PRESSES = {"count": 0}
+PRESSES = harness.PRESSES
 result.update(marks={})
 CATALOGUE = """
 [[lead]]
@@ -67,13 +67,7 @@ def mark(label):
 def press(name, action):
     """One counted press of ``name``'s seat button ``action`` (``sponsor``: Pass/Done), waited for until the table
     has heard it."""
-    seat = driver.config.seats[NAMES.index(name)]
-    key = next(b.key for b in seat.buttons if b.action == action)
-
-    def count():
-        PRESSES["count"] += 1
-
-    return [count, *driver.press(key)]
+    return driver.seat_press(NAMES.index(name), action)
 
 
 def column(category):

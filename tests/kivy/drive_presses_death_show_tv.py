@@ -19,7 +19,7 @@ driver = harness.Driver(prefix="pr-dst-")
 controller, result = driver.controller, driver.result
 board, popup, shot = driver.board, driver.popup, driver.shot
 NAMES = ("Kelpie", "Jhon", "Elena")
-PRESSES = {"count": 0}
+PRESSES = harness.PRESSES
 result.update(marks={})
 
 
@@ -43,13 +43,7 @@ def mark(label):
 def press(name, action):
     """One counted press of ``name``'s seat button ``action`` (``on_the_air`` Bonus +1, ``sponsor`` Confirm,
     ``roll``), waited for until the table has heard it."""
-    seat = driver.config.seats[NAMES.index(name)]
-    key = next(b.key for b in seat.buttons if b.action == action)
-
-    def count():
-        PRESSES["count"] += 1
-
-    return [count, *driver.press(key)]
+    return driver.seat_press(NAMES.index(name), action)
 
 
 def tap_location(name):

@@ -42,7 +42,7 @@ tap_text = partial(harness.tap_text, scroll=True)
 NAMES = tuple(s.name for s in config.seats)  # ABS, CBA, PBC
 
 #: Seat-button presses so far (taps are harness.TAPS).
-PRESSES = {"count": 0}
+PRESSES = harness.PRESSES
 #: The dealt ratings, rows in the dialog's order (five 30-, four 60-, one 90-, one 120-minute); None: Special.
 RATINGS = {
     "ABS": (30, 40, 50, 60, 20, 70, 80, 50, 10, 70, 90),
@@ -72,19 +72,11 @@ def mark(label):
     return step
 
 
-def key_of(network, action):
-    seat = config.seats[NAMES.index(network)]
-    return next(b.key for b in seat.buttons if b.action == action)
-
-
 def press(network, action):
     """The steps of one counted press of ``network``'s seat button ``action`` (``on_the_air``, ``sponsor``,
     ``roll``), waited for until the table has heard it."""
 
-    def count():
-        PRESSES["count"] += 1
-
-    return [count, *driver.press(key_of(network, action))]
+    return driver.seat_press(NAMES.index(network), action)
 
 
 def rolls(what):

@@ -149,6 +149,8 @@ def scroll_to(widget) -> None:
 
 #: Every synthetic tap so far (:func:`tap`), for drivers that count a player's presses.
 TAPS = {"count": 0}
+#: Every seat-button press made with :meth:`Driver.seat_press` so far (the other half of a player's presses).
+PRESSES = {"count": 0}
 
 
 def tap(widget, *, scroll: bool = False) -> None:
@@ -362,6 +364,17 @@ class Driver:
     def heard_since(self, count: int):
         """A condition: the table has told an outcome since it had told ``count`` (a ``len(driver.heard)``)."""
         return lambda: len(self.heard) > count
+
+    def seat_press(self, seat: int, action: str) -> list:
+        """The steps of one press of seat ``seat``'s (index in the configuration) button ``action``
+        (``on_the_air``, ``sponsor``, ``roll``), counted in :data:`PRESSES` and waited for until the table has
+        heard it (:meth:`press`)."""
+        key = next(b.key for b in self.config.seats[seat].buttons if b.action == action)
+
+        def count() -> None:
+            PRESSES["count"] += 1
+
+        return [count, *self.press(key)]
 
     def press(self, name: str, *, heard: bool = True) -> list:
         """The steps of one press of the button on key ``name``, made like a finger and waited for: the key
