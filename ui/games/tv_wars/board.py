@@ -76,6 +76,7 @@ from companion.games.tv_wars.view import (
 )
 from companion.words import with_article
 from ui.games import GameBoard
+from ui.layout import TOUCHSCREEN_SIZE
 from ui.games.tv_wars.war_screen import CELL_COLOURS, WarScreen, cell_details, network_colours
 
 
@@ -387,6 +388,12 @@ class Stepper(BoxLayout):
         self.label.text = self.text
 
 
+def _columns(landscape: int) -> int:
+    """How many buttons a dialog's grid puts side by side: ``landscape`` on the 800 px wide screen, one fewer
+    on a portrait one (480 px across), so their names keep two lines at most."""
+    return max(1, landscape - 1) if TOUCHSCREEN_SIZE[0] < TOUCHSCREEN_SIZE[1] else landscape
+
+
 def _label(text: str, size: float = 18, **kwargs) -> Label:
     options = dict(
         font_size=sp(size),
@@ -399,6 +406,9 @@ def _label(text: str, size: float = 18, **kwargs) -> Label:
     options.update(kwargs)
     label = Label(text=text, **options)
     label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)))
+    # a text that wraps (a portrait screen is 480 px across) makes its line taller, never spills over
+    least = options["height"]
+    label.bind(texture_size=lambda w, size: setattr(w, "height", max(least, size[1] + dp(4))))
     return label
 
 
@@ -738,7 +748,9 @@ class TvWarsBoard(GameBoard):
         )
         toggle.bind(state=lambda b, s: setattr(popup, "passed", s == "down"))
         popup.body.add_widget(toggle)
-        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True)
+        grid = GridLayout(
+            cols=_columns(3), spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True
+        )
         grid.bind(minimum_height=grid.setter("height"))
         for space, (label, rule) in SPACES.items():
             button = Factory.BigButton(text=label, font_size=sp(18))
@@ -892,7 +904,9 @@ class TvWarsBoard(GameBoard):
             ("none", "No effect"),
         )
         choice = {"effect": "pay", "space": "on_the_air", "length": 1, "colour": "green", "passed": False}
-        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+        grid = GridLayout(
+            cols=_columns(3), spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True
+        )
         grid.bind(minimum_height=grid.setter("height"))
         for value, text in effects:
             button = Factory.ChoiceButton(
@@ -916,7 +930,7 @@ class TvWarsBoard(GameBoard):
                 details.add_widget(popup.stepper)
             if effect == "move":
                 row = GridLayout(
-                    cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(48), row_force_default=True
+                    cols=_columns(3), spacing=dp(4), size_hint_y=None, row_default_height=dp(48), row_force_default=True
                 )
                 row.bind(minimum_height=row.setter("height"))
                 for space, (label, _) in SPACES.items():
