@@ -41,7 +41,7 @@ from companion.games.channel_won import (
     stars_text,
 )
 from ui.games import GameBoard
-from ui.layout import TOUCHSCREEN_SIZE
+from ui.layout import PORTRAIT
 
 OPEN_COLOUR = (0.16, 0.20, 0.27, 1)
 REPORTED_COLOUR = (0.10, 0.36, 0.20, 1)
@@ -517,7 +517,7 @@ class ChannelWonBoard(GameBoard):
         grid = self.ids.lineup
         if len(grid.children) != len(state.lineup):
             grid.clear_widgets()  # before the new column count: a grid never holds more children than cells
-            if TOUCHSCREEN_SIZE[0] < TOUCHSCREEN_SIZE[1]:  # portrait (480 px across): the Leads in two rows
+            if PORTRAIT:  # (480 px across): the Leads in two rows
                 grid.rows, grid.cols = None, max(1, (len(state.lineup) + 1) // 2)
             else:
                 grid.cols = len(state.lineup)

@@ -76,8 +76,8 @@ from companion.games.tv_wars.view import (
 )
 from companion.words import with_article
 from ui.games import GameBoard
-from ui.layout import TOUCHSCREEN_SIZE
 from ui.games.tv_wars.war_screen import CELL_COLOURS, WarScreen, cell_details, network_colours
+from ui.layout import PORTRAIT
 
 
 def programming_markup(holdings: Holdings) -> str:
@@ -391,7 +391,7 @@ class Stepper(BoxLayout):
 def _columns(landscape: int) -> int:
     """How many buttons a dialog's grid puts side by side: ``landscape`` on the 800 px wide screen, one fewer
     on a portrait one (480 px across), so their names keep two lines at most."""
-    return max(1, landscape - 1) if TOUCHSCREEN_SIZE[0] < TOUCHSCREEN_SIZE[1] else landscape
+    return max(1, landscape - 1) if PORTRAIT else landscape
 
 
 def _label(text: str, size: float = 18, **kwargs) -> Label:
