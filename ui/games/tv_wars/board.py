@@ -1075,11 +1075,18 @@ class TvWarsBoard(GameBoard):
                         button.bind(on_release=lambda b, r=row, c=colour: r.__setitem__("colour", c))
                         line.add_widget(button)
                     row["stepper"] = Stepper(50, 10, 90, (10,), size_hint_x=2.2)
-                    line.add_widget(row["stepper"])
                     special = Factory.ChoiceButton(text="Special", font_size=sp(18), size_hint_x=0.7)
                     special.bind(state=lambda b, s, r=row: r.__setitem__("special", s == "down"))
                     line.add_widget(special)
-                    popup.body.add_widget(line)
+                    if PORTRAIT:  # 480 px across: the rating on a line of its own, under its length and type
+                        pair = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_y=None, height=dp(116))
+                        pair.add_widget(line)
+                        row["stepper"].size_hint_x = 1
+                        pair.add_widget(row["stepper"])
+                        popup.body.add_widget(pair)
+                    else:
+                        line.add_widget(row["stepper"], index=1)  # before Special
+                        popup.body.add_widget(line)
                     popup.rows.append(row)
             popup.add_button(
                 "Enter",
@@ -1418,6 +1425,8 @@ def fill_grid(body: BoxLayout, view) -> None:
     ``body``: a header row of networks, six rows of half-hours, then Preemption, ties, cancellations, dice
     and survival odds."""
     columns = len(view.networks) + 1
+    # the half-hours' column: a share of the width, or on a portrait screen (480 px across) its text's width
+    hours = {"size_hint_x": None, "width": dp(56)} if PORTRAIT else {"size_hint_x": 0.45}
     grid = GridLayout(cols=columns, spacing=dp(2), size_hint_y=None)
     grid.bind(minimum_height=grid.setter("height"))
     header = [("", None)] + [(name, None) for name in view.networks]
@@ -1429,15 +1438,13 @@ def fill_grid(body: BoxLayout, view) -> None:
                 font_size=sp(22),
                 size_hint_y=None,
                 height=dp(34),
-                size_hint_x=0.45 if text == "" else 1,
+                **(hours if text == "" else {"size_hint_x": 1}),
             )
         )
     promotion = set(view.promotion)
     for row in view.rows:
         grid.add_widget(
-            Label(
-                text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), size_hint_x=0.45
-            )
+            Label(text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), **hours)
         )
         labels = []
 
