@@ -366,3 +366,8 @@ def test_a_seat_key_and_its_on_screen_twin_send_the_same_command_with_the_same_o
     assert seen[("auction", "CBA", "sponsor")][0] == "accepted"
     lowest = f"Bid ${table.state.auction.minimum:,}"
     assert TV_WARS.button_meanings(table.state) == {"on_the_air": lowest, "sponsor": "Pass", "roll": "Roll"}
+    # and the simulator's key help (the game's static ButtonSlot labels) says so too: On the Air bids, Sponsor
+    # passes, in an auction
+    buttons.use_game(TV_WARS.info.buttons)
+    keys = buttons.key_help(names)[0]
+    assert keys.startswith("Keys (On the Air · Bid in an auction / Sponsor · Pass"), keys

@@ -79,16 +79,8 @@ def _report(result, game) -> str:
     return "\n".join(lines)
 
 
-#: Portrait (480×800) is audited with the same checks but not yet passed: the boards are laid out for 800 px
-#: across (Telly Time's grid, Death Show TV's island, Channel WON's Leads); its violations are in
-#: test-artifacts/layout-audit-portrait.json. Not strict: the test reports XPASS once a board is fixed.
-PORTRAIT_PENDING = pytest.mark.xfail(reason="boards not laid out for 480 px across yet (issue 18 item 3)", strict=False)
-
-
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize(
-    "orientation", [pytest.param(o, marks=PORTRAIT_PENDING) if o == "portrait" else o for o in ORIENTATIONS]
-)
+@pytest.mark.parametrize("orientation", ORIENTATIONS)
 def test_every_screen_and_dialog_passes_the_layout_audit(runs, orientation, game):
     result = runs[orientation]
     if isinstance(result, BaseException):

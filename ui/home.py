@@ -160,9 +160,9 @@ class HomeMixin(ControllerPart):
             label = f"#{game.id} · {game_title(game.game)} · {names} · {events} · {when}"
             if game.status == "finished":
                 label += " · finished"
-            button = Factory.BigButton(
-                text=label, font_size="18sp", size_hint_y=None, height=dp(48), shorten=True, shorten_from="right"
-            )
+            # the whole line, wrapped (a portrait screen, 480 px across, needs two lines): never an ellipsis
+            button = Factory.BigButton(text=label, font_size="18sp", size_hint_y=None, height=dp(48))
+            button.bind(texture_size=lambda b, size: setattr(b, "height", max(dp(48), size[1] + dp(12))))
             button.bind(on_release=lambda b, g=game.id: self.resume(g))
             box.add_widget(button)
         if not games:

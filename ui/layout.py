@@ -27,3 +27,6 @@ def _screen_size(value: str | None) -> tuple[int, int]:
 TOUCHSCREEN_SIZE = _screen_size(os.environ.get("COMPANION_SCREEN_SIZE"))
 #: Height in pixels of the simulator's strip of emulated OLED panels and key help, below the touchscreen.
 SIMULATOR_STRIP_HEIGHT = 156
+#: The touchscreen is mounted portrait (taller than wide, e.g. 480×800): boards and dialogs stack what sits side
+#: by side on the 800 px wide screen (the layout audit, tests/test_layout_audit.py, checks both).
+PORTRAIT = TOUCHSCREEN_SIZE[1] > TOUCHSCREEN_SIZE[0]

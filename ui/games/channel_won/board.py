@@ -41,6 +41,7 @@ from companion.games.channel_won import (
     stars_text,
 )
 from ui.games import GameBoard
+from ui.layout import PORTRAIT
 
 OPEN_COLOUR = (0.16, 0.20, 0.27, 1)
 REPORTED_COLOUR = (0.10, 0.36, 0.20, 1)
@@ -301,8 +302,11 @@ class ChannelWonBoard(GameBoard):
                 group="cw_category",
                 font_size="18sp",
                 halign="center",
+                valign="middle",
                 allow_no_selection=False,
             )
+            # a long name ("Entertainment") wraps in its button rather than spilling out of it
+            button.bind(width=lambda b, width: setattr(b, "text_size", (width - 6, None)))
             button.category = other
             button.bind(on_release=lambda b: popup.choose_category(b.category))
             categories.add_widget(button)
@@ -513,7 +517,10 @@ class ChannelWonBoard(GameBoard):
         grid = self.ids.lineup
         if len(grid.children) != len(state.lineup):
             grid.clear_widgets()  # before the new column count: a grid never holds more children than cells
-            grid.cols = len(state.lineup)
+            if PORTRAIT:  # (480 px across): the Leads in two rows
+                grid.rows, grid.cols = None, max(1, (len(state.lineup) + 1) // 2)
+            else:
+                grid.cols = len(state.lineup)
             for _ in state.lineup:
                 column = CwLeadColumn()
                 column.bind(on_release=lambda c: self.open_lead(c.category))

@@ -59,6 +59,7 @@ from companion.games.telly_time.state import (
     TIMESLOTS,
 )
 from ui.games import GameBoard
+from ui.layout import PORTRAIT
 
 #: Labels offered for a line's printed bonus (the tiles' bonuses are entered, not in the rulebook).
 BONUS_LABELS = (
@@ -823,16 +824,10 @@ class TellyTimeBoard(GameBoard):
         """Score the lineup: each show's viewers, its stars' viewers, a penalty, Quiz purchases; income
         and costs."""
         network = self._network()
-        fields: list = [
-            (
-                None,
-                "",
-                [
-                    ("", Label(text=t, font_size="18sp"))
-                    for t in ("Show's viewers", "Its stars' viewers", "Penalty / Quiz buys")
-                ],
-            )
-        ]
+        columns = ("Show's viewers", "Its stars' viewers", "Penalty / Quiz buys")
+        # landscape: a row per show, its three figures side by side under a header; portrait (480 px across): the
+        # show's name on a row of its own, then a row per figure
+        fields: list = [] if PORTRAIT else [(None, "", [("", Label(text=t, font_size="18sp")) for t in columns])]
         for slot in TIMESLOTS:
             show = network.show_in(slot)
             if show is None:
@@ -844,18 +839,18 @@ class TellyTimeBoard(GameBoard):
                 cells.append((f"{slot}_penalty", TellyStepper(0, 0, 10, " pen.")))
             else:
                 cells.append(("", Label(text="no penalty", font_size="18sp")))
-            fields.append((None, f"{TIMESLOT_NAMES[slot]}\n{show.name}", cells))
-        fields.append(
-            (
-                None,
-                "Cash",
-                [
-                    ("income", TellyStepper(0, 0, 40, "$M")),
-                    ("", Label(text="income, costs:", font_size="18sp")),
-                    ("costs", TellyStepper(0, 0, 40, "$M")),
-                ],
-            )
-        )
+            if PORTRAIT:
+                name = f"{TIMESLOT_NAMES[slot]}: {show.name}"
+                fields.append((None, "", [("", Label(text=name, font_size="19sp", bold=True))]))
+                labels = ("viewers", "stars' viewers", "Quiz buys" if show.printed_genre == QUIZ else "penalty")
+                fields += [(None, label, [cell]) for label, cell in zip(labels, cells)]
+            else:
+                fields.append((None, f"{TIMESLOT_NAMES[slot]}\n{show.name}", cells))
+        income, costs = ("income", TellyStepper(0, 0, 40, "$M")), ("costs", TellyStepper(0, 0, 40, "$M"))
+        if PORTRAIT:
+            fields += [(None, "Cash income", [income]), (None, "Cash costs", [costs])]
+        else:
+            fields.append((None, "Cash", [income, ("", Label(text="income, costs:", font_size="18sp")), costs]))
 
         def ok(v: dict) -> None:
             shows = tuple(

@@ -77,6 +77,7 @@ from companion.games.tv_wars.view import (
 from companion.words import with_article
 from ui.games import GameBoard
 from ui.games.tv_wars.war_screen import CELL_COLOURS, WarScreen, cell_details, network_colours
+from ui.layout import PORTRAIT
 
 
 def programming_markup(holdings: Holdings) -> str:
@@ -387,6 +388,12 @@ class Stepper(BoxLayout):
         self.label.text = self.text
 
 
+def _columns(landscape: int) -> int:
+    """How many buttons a dialog's grid puts side by side: ``landscape`` on the 800 px wide screen, one fewer
+    on a portrait one (480 px across), so their names keep two lines at most."""
+    return max(1, landscape - 1) if PORTRAIT else landscape
+
+
 def _label(text: str, size: float = 18, **kwargs) -> Label:
     options = dict(
         font_size=sp(size),
@@ -399,6 +406,9 @@ def _label(text: str, size: float = 18, **kwargs) -> Label:
     options.update(kwargs)
     label = Label(text=text, **options)
     label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)))
+    # a text that wraps (a portrait screen is 480 px across) makes its line taller, never spills over
+    least = options["height"]
+    label.bind(texture_size=lambda w, size: setattr(w, "height", max(least, size[1] + dp(4))))
     return label
 
 
@@ -746,7 +756,9 @@ class TvWarsBoard(GameBoard):
         )
         toggle.bind(state=lambda b, s: setattr(popup, "passed", s == "down"))
         popup.body.add_widget(toggle)
-        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True)
+        grid = GridLayout(
+            cols=_columns(3), spacing=dp(4), size_hint_y=None, row_default_height=dp(56), row_force_default=True
+        )
         grid.bind(minimum_height=grid.setter("height"))
         for space, (label, rule) in SPACES.items():
             button = Factory.BigButton(text=label, font_size=sp(18))
@@ -900,7 +912,9 @@ class TvWarsBoard(GameBoard):
             ("none", "No effect"),
         )
         choice = {"effect": "pay", "space": "on_the_air", "length": 1, "colour": "green", "passed": False}
-        grid = GridLayout(cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True)
+        grid = GridLayout(
+            cols=_columns(3), spacing=dp(4), size_hint_y=None, row_default_height=dp(52), row_force_default=True
+        )
         grid.bind(minimum_height=grid.setter("height"))
         for value, text in effects:
             button = Factory.ChoiceButton(
@@ -924,7 +938,7 @@ class TvWarsBoard(GameBoard):
                 details.add_widget(popup.stepper)
             if effect == "move":
                 row = GridLayout(
-                    cols=3, spacing=dp(4), size_hint_y=None, row_default_height=dp(48), row_force_default=True
+                    cols=_columns(3), spacing=dp(4), size_hint_y=None, row_default_height=dp(48), row_force_default=True
                 )
                 row.bind(minimum_height=row.setter("height"))
                 for space, (label, _) in SPACES.items():
@@ -1094,11 +1108,18 @@ class TvWarsBoard(GameBoard):
                         button.bind(on_release=lambda b, r=row, c=colour: r.__setitem__("colour", c))
                         line.add_widget(button)
                     row["stepper"] = Stepper(50, 10, 90, (10,), size_hint_x=2.2)
-                    line.add_widget(row["stepper"])
                     special = Factory.ChoiceButton(text="Special", font_size=sp(18), size_hint_x=0.7)
                     special.bind(state=lambda b, s, r=row: r.__setitem__("special", s == "down"))
                     line.add_widget(special)
-                    popup.body.add_widget(line)
+                    if PORTRAIT:  # 480 px across: the rating on a line of its own, under its length and type
+                        pair = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_y=None, height=dp(116))
+                        pair.add_widget(line)
+                        row["stepper"].size_hint_x = 1
+                        pair.add_widget(row["stepper"])
+                        popup.body.add_widget(pair)
+                    else:
+                        line.add_widget(row["stepper"], index=1)  # before Special
+                        popup.body.add_widget(line)
                     popup.rows.append(row)
             popup.add_button(
                 "Enter",
@@ -1437,6 +1458,8 @@ def fill_grid(body: BoxLayout, view) -> None:
     ``body``: a header row of networks, six rows of half-hours, then Preemption, ties, cancellations, dice
     and survival odds."""
     columns = len(view.networks) + 1
+    # the half-hours' column: a share of the width, or on a portrait screen (480 px across) its text's width
+    hours = {"size_hint_x": None, "width": dp(56)} if PORTRAIT else {"size_hint_x": 0.45}
     grid = GridLayout(cols=columns, spacing=dp(2), size_hint_y=None)
     grid.bind(minimum_height=grid.setter("height"))
     header = [("", None)] + [(name, None) for name in view.networks]
@@ -1448,15 +1471,13 @@ def fill_grid(body: BoxLayout, view) -> None:
                 font_size=sp(22),
                 size_hint_y=None,
                 height=dp(34),
-                size_hint_x=0.45 if text == "" else 1,
+                **(hours if text == "" else {"size_hint_x": 1}),
             )
         )
     promotion = set(view.promotion)
     for row in view.rows:
         grid.add_widget(
-            Label(
-                text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), size_hint_x=0.45
-            )
+            Label(text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), **hours)
         )
         labels = []
 
