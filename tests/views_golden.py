@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.events import HISTORY_RESTORED
 from companion.games import find_game
 from companion.journal import Journal
-from companion.events import HISTORY_RESTORED
 from companion.session import GameSession
 
 DATA = Path(__file__).parent / "data"
@@ -112,7 +112,9 @@ def record_of(game: str, folder: Path) -> list[dict]:
                 "events": [f"{record.type}: {describe(session, record)}" for record in taken],
                 "public": canonical(public),
                 "private": {seat: _outcome(lambda seat=seat: rules.private_view(state, seat)) for seat in seats},
-                "legal": {seat: _outcome(lambda seat=seat: offers(rules.legal_commands(state, seat))) for seat in seats},
+                "legal": {
+                    seat: _outcome(lambda seat=seat: offers(rules.legal_commands(state, seat))) for seat in seats
+                },
                 "dice": _outcome(lambda: rules.pending_dice(state)),
                 "figures": _outcome(lambda: rules.figures(state)),
                 "outcome": _outcome(lambda: rules.outcome(state)),
