@@ -35,6 +35,7 @@ log = logging.getLogger("companion.panels")
 PANEL_WIDTH, PANEL_HEIGHT = 128, 64
 RETRY_FIRST, RETRY_MAX = 0.5, 10.0  # seconds between redraw attempts of a panel that is not answering
 FRAME_RETRIES = 2  # immediate redraws of a frame that failed before the growing delays
+PRIVATE_PAGE_SECONDS = 3.0  # each page of a private page too long for one panel (a peek held longer sees them all)
 PanelFont = ImageFont.ImageFont | ImageFont.FreeTypeFont
 FONT_DIR = Path(__file__).with_name("fonts")
 #: The Terminus bold sizes shipped in ``hardware/fonts`` (px: the glyph cell's height).
@@ -389,21 +390,47 @@ def render_private_panel(title: str, lines: Sequence[str]) -> Image.Image:
     """Draw a player's private page (a peek, TV Wars 9.1): ``title`` in inverse video on rows 0–12 (e.g. ``"ABS
     PRIVATE"``) and ``lines`` (plain ASCII) word-wrapped underneath in the text font, three lines of up to 17
     letters (7 px each); what still does not fit ends in ``"..."``. Only ever shown on that player's own panel.
-    Returns a 128×64 mode-"1" image."""
-    image, draw = _blank()
-    draw.rectangle((0, 0, PANEL_WIDTH - 1, 12), fill=1)
-    head, advance = _fitted(_ascii(title), PANEL_WIDTH - 2 * MARGIN)
-    _draw_text(draw, (PANEL_WIDTH - len(head) * advance + 1) // 2, -1, head, advance, fill=0)
-    letters = (PANEL_WIDTH - 2 + 1) // 7
-    wrapped = [part for line in lines for part in _wrap(_ascii(line), letters)]
+    Returns a 128×64 mode-"1" image. :func:`render_private_pages` shows the rest on further pages instead."""
+    wrapped = _private_lines(lines)
     cells = ZONES.without_figure
     if len(wrapped) > len(cells):
+        letters = _private_letters()
         wrapped = wrapped[: len(cells)]
         last = wrapped[-1]
         while last and len(last) + 3 > letters:
             last = last[:-1]
         wrapped[-1] = last + "..."
-    for line, cell in zip(wrapped, cells):
+    return _private_page(title, wrapped)
+
+
+def render_private_pages(title: str, lines: Sequence[str]) -> list[Image.Image]:
+    """A private page too long for one panel as several (issue 18: a network's eleven tiles with their ids do not
+    fit three lines): ``lines`` word-wrapped as :func:`render_private_panel` does, three to a page, the title
+    followed by the page's number (``"ABS 1/3"``) when there is more than one. The bank shows them in turn
+    (:data:`PRIVATE_PAGE_SECONDS` each). Returns at least one 128×64 mode-"1" image."""
+    wrapped = _private_lines(lines)
+    rows = len(ZONES.without_figure)
+    pages = [wrapped[start : start + rows] for start in range(0, len(wrapped), rows)] or [[]]
+    if len(pages) == 1:
+        return [_private_page(title, pages[0])]
+    return [_private_page(f"{title} {n}/{len(pages)}", page) for n, page in enumerate(pages, 1)]
+
+
+def _private_letters() -> int:
+    return (PANEL_WIDTH - 2 + 1) // 7
+
+
+def _private_lines(lines: Sequence[str]) -> list[str]:
+    letters = _private_letters()
+    return [part for line in lines for part in _wrap(_ascii(line), letters)]
+
+
+def _private_page(title: str, wrapped: Sequence[str]) -> Image.Image:
+    image, draw = _blank()
+    draw.rectangle((0, 0, PANEL_WIDTH - 1, 12), fill=1)
+    head, advance = _fitted(_ascii(title), PANEL_WIDTH - 2 * MARGIN)
+    _draw_text(draw, (PANEL_WIDTH - len(head) * advance + 1) // 2, -1, head, advance, fill=0)
+    for line, cell in zip(wrapped, ZONES.without_figure):
         _draw_text(draw, 1, cell, line, 7)
     return image
 
@@ -488,7 +515,8 @@ class PanelBank:
         self._frames = [render_player_panel(None, message="Tabletop\nCompanion") for _ in range(seats)]
         self._messages: dict[int, tuple[str, float]] = {}
         self._override: tuple[list[Image.Image], float] = ([], 0.0)
-        self._private: dict[int, tuple[Image.Image, float]] = {}
+        #: seat -> (its private pages, shown until, shown since): the pages take turns (PRIVATE_PAGE_SECONDS)
+        self._private: dict[int, tuple[list[Image.Image], float, float]] = {}
         self._failures = [0] * seats  # failed tries in the panel's current run of not answering
         self._retry_at = [0.0] * seats
         self._unsteady = [0] * seats  # writes resent and frames redrawn since it last drew cleanly
@@ -513,10 +541,11 @@ class PanelBank:
     def show_private(self, seat: int, title: str, lines: Sequence[str], seconds: float = 8.0) -> None:
         """Show a private page (:func:`render_private_panel`) on ``seat``'s own panel for at most ``seconds``
         (a peek ends earlier with :meth:`hide_private`, when the button is released). Display only."""
-        image = render_private_panel(title, lines)
+        pages = render_private_pages(title, lines)
         with self._lock:
             if 0 <= seat < len(self.devices):
-                self._private[seat] = (image, time.monotonic() + seconds)
+                now = time.monotonic()
+                self._private[seat] = (pages, now + seconds, now)
                 self._lock.notify()
 
     def show_private_image(self, seat: int, image: Image.Image, seconds: float = 60.0) -> None:
@@ -524,7 +553,8 @@ class PanelBank:
         most ``seconds`` (:meth:`hide_private` ends it). Display only."""
         with self._lock:
             if 0 <= seat < len(self.devices):
-                self._private[seat] = (image, time.monotonic() + seconds)
+                now = time.monotonic()
+                self._private[seat] = ([image], now + seconds, now)
                 self._lock.notify()
 
     def hide_private(self, seat: int) -> None:
@@ -554,8 +584,10 @@ class PanelBank:
             self._override = ([], 0.0)
         private = self._private.get(index)
         if private is not None:
-            if time.monotonic() < private[1]:
-                return ("image", private[0])
+            pages, until, since = private
+            now = time.monotonic()
+            if now < until:
+                return ("image", pages[int((now - since) / PRIVATE_PAGE_SECONDS) % len(pages)])
             del self._private[index]
         view = self._wanted[index]
         message, until = self._messages.get(index, ("", 0.0))
@@ -580,7 +612,12 @@ class PanelBank:
                     now = time.monotonic()
                     waits = [t - now for i, t in enumerate(self._retry_at) if t > now]
                     waits += [until - now for _, until in self._messages.values()]
-                    waits += [until - now for _, until in self._private.values()]
+                    waits += [until - now for _, until, _ in self._private.values()]
+                    waits += [  # the next page of a private page of several
+                        PRIVATE_PAGE_SECONDS - (now - since) % PRIVATE_PAGE_SECONDS
+                        for pages, _, since in self._private.values()
+                        if len(pages) > 1
+                    ]
                     if self._override[0]:
                         waits.append(self._override[1] - now)
                     self._lock.wait(timeout=max(0.01, min(waits)) if waits else None)

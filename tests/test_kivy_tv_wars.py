@@ -105,7 +105,9 @@ def test_peek_shows_private_figures_on_the_own_panel_only_while_held_and_posts_n
     assert result["peek_shown"] is True and result["peek_private"] is True
     assert result["peek_after_release"] is False
     assert result["peek_history_len"] == result["peek_history_after"]
-    assert any("Star30" in line for line in result["peek_lines"])
+    # each tile named as on the owner's line-up form (issue 18): "S1 Star 30", "P3 A50"
+    assert any(re.fullmatch(r"S\d+ Star 30", line) or " S1 Star 30" in line for line in result["peek_lines"])
+    assert any(re.search(r"\bP\d+ [SADO]\d0\b", line) for line in result["peek_lines"])
 
 
 def test_9_6_7_bulletin_debt_and_private_bankruptcy_sale(played):
@@ -251,7 +253,16 @@ def test_panel_and_peek_texts_are_plain_ascii_and_peek_holds_every_secret(table)
 
     playing(table, 2)
     lines = list(TV_WARS.private_view(table.state, "ABS").lines)
-    assert lines == ["30: S30 S40 A50 A60 D20", "60: D70 O80 OSp A10", "90: D70", "120: S90"]
+    # each tile as the owner's line-up form names it (issue 18), a label never split, 17 letters a line at most
+    assert lines == [
+        "30: P1 S30 P2 S40",
+        "P3 A50 P4 A60",
+        "P5 D20",
+        "60: P6 D70 P7 O80",
+        "P8 OSp P9 A10",
+        "90: P10 D70",
+        "120: P11 S90",
+    ]
     player = table.view().players[0]
     assert player.headline == "$31,000" and player.panel_lines == ("20hh S6 A4 D6 O4",)
     for text in (*lines, *player.panel_lines):

@@ -286,6 +286,34 @@ def test_a_private_page_times_out_by_itself():
         bank.close()
 
 
+def test_a_private_page_too_long_for_one_panel_shows_page_after_page_while_held(monkeypatch):
+    """A network's eleven tiles with their ids need three pages of three lines (issue 18): each page has its number
+    in the title and the bank shows them in turn, every ``PRIVATE_PAGE_SECONDS`` (shortened here), until hidden."""
+    import hardware.panels as panels
+
+    monkeypatch.setattr(panels, "PRIVATE_PAGE_SECONDS", 0.15)
+    lines = ["30: P1 S30 P2 S40", "P3 A50 P4 A60", "P5 D20", "60: P6 D70 P7 O80", "P8 OSp P9 A10", "120: P11 S90"]
+    pages = panels.render_private_pages("ABS PRIVATE", lines)
+    assert len(pages) == 2 and panels.render_private_pages("ABS PRIVATE", lines[:3])[0] is not None
+    assert len(panels.render_private_pages("ABS PRIVATE", lines[:3])) == 1
+    assert ImageChops.difference(pages[0], pages[1]).getbbox() is not None
+    bank = PanelBank(1)
+    try:
+        bank.show([PlayerView("ABS", "#d55e00", 31_000, headline=f"${31_000:,}")])
+        bank.show_private(0, "ABS PRIVATE", lines, seconds=30)
+        seen: set[int] = set()
+        deadline = time.monotonic() + 10
+        while len(seen) < 2 and time.monotonic() < deadline:  # a condition: both pages drawn, in turn
+            frame = bank.frames()[1][0]
+            seen |= {n for n, page in enumerate(pages) if ImageChops.difference(frame, page).getbbox() is None}
+            time.sleep(0.01)
+        assert seen == {0, 1}
+        bank.hide_private(0)
+        assert bank.wait_idle() and not bank.private_showing(0)
+    finally:
+        bank.close()
+
+
 def test_a_private_page_too_long_for_the_panel_ends_in_an_ellipsis_inside_it():
     from hardware.panels import render_private_panel
 

@@ -148,3 +148,38 @@ def test_inventory_limits_5_12_5_22_5_32_3_22():
         )
     with pytest.raises(IllegalCommand, match="only one"):
         check_program_supply(Supply(), {"ABS": Holdings((ProgramTile.super_bowl(),))}, ProgramTile.super_bowl())
+
+
+def test_the_peek_names_each_tile_as_the_owners_line_up_form_does_and_fits_the_panel_lines():
+    """Issue 18, item 1: the panel's peek (9.1) and the line-up form use the same tile labels
+    (``owner_tile_label``: "P3 A50"), so two 30-minute Action/Adventures are told apart; lines fit a private
+    page's 17 letters and a label is never split between lines."""
+    from companion.games.tv_wars.view import PEEK_LETTERS, owner_tile_label, peek_lines
+
+    holdings = _ten_tiles_holdings()
+    lines = peek_lines(holdings)
+    assert all(len(line) <= PEEK_LETTERS for line in lines), lines
+    joined = " | ".join(lines)
+    for tile in [*holdings.programs, *holdings.bonuses]:
+        assert owner_tile_label(tile) in joined, (owner_tile_label(tile), lines)
+    assert lines[0].startswith("30: ")
+
+
+def _ten_tiles_holdings() -> Holdings:
+    """A network holding eleven programs (two 30-minute Action/Adventures of different ratings) and two bonus
+    tiles, the shape of a full starting selection (2.3) plus a Star and a Critics' Choice."""
+    programs = (
+        ProgramTile("P1", 1, "green", 30),
+        ProgramTile("P2", 1, "green", 40),
+        ProgramTile("P3", 1, "red", 50),
+        ProgramTile("P4", 1, "red", 60),
+        ProgramTile("P5", 1, "blue", 20),
+        ProgramTile("P6", 2, "blue", 70),
+        ProgramTile("P7", 2, "yellow", 80),
+        ProgramTile("P8", 2, "yellow", None, kind="special"),
+        ProgramTile("P9", 2, "red", 10),
+        ProgramTile("P10", 3, "blue", 70),
+        ProgramTile("P11", 4, "green", 90),
+    )
+    bonuses = (BonusTile("S1", "star", 30), BonusTile("CC2", "critics_choice", -31))
+    return Holdings(programs=programs, bonuses=bonuses, tracked=True)

@@ -82,21 +82,35 @@ def owner_tile_label(tile: ProgramTile | BonusTile) -> str:
     return f"{tile.id} {tile_code(tile)}"
 
 
+#: Letters in a line of a private panel page (hardware.panels.render_private_pages: 7 px a letter on 128 px).
+PEEK_LETTERS = 17
+
+
 def peek_lines(holdings: Holdings) -> list[str]:
-    """The owner's private figures for a peek (9.1), compact ASCII for a 128×64 panel: programs grouped by
-    length (``"30: S30 S40 A50 A60 D20"``), then bonus tiles with values (``"Star30 CC-31"``)."""
+    """The owner's private figures for a peek (9.1), compact ASCII for a 128×64 panel, each tile named as on the
+    owner's line-up form (:func:`owner_tile_label`, issue 18: P3 and P4 told apart): programs by length, as many
+    to a line of :data:`PEEK_LETTERS` letters as fit (``"30: P2 S40 P3 A50"``, then ``"    P4 A60"``), then the
+    bonus tiles (``"S1 Star 30"``). The panel shows them three lines a page, page after page."""
     if not holdings.tracked:
         return ["No tiles entered yet (TV Wars 2.3)"]
     by_length: dict[int, list[str]] = {}
     for tile in holdings.programs:
-        by_length.setdefault(tile.length, []).append(tile_code(tile))
-    lines = [f"{length * 30}: {' '.join(codes)}" for length, codes in sorted(by_length.items())]
-    bonuses = [
-        f"{SHORT_BONUS[t.label]}{t.value:+d}"
-        if t.kind in ("critics_choice", "viewers_views")
-        else f"{SHORT_BONUS[t.label]}{t.value}"
-        for t in holdings.bonuses
-    ]
-    if bonuses:
-        lines.append(" ".join(bonuses))
+        by_length.setdefault(tile.length, []).append(owner_tile_label(tile))
+    lines = [line for length, labels in sorted(by_length.items()) for line in _filled(f"{length * 30}:", labels)]
+    lines += _filled("", [owner_tile_label(t) for t in holdings.bonuses])
     return lines or ["No programs"]
+
+
+def _filled(head: str, labels: list[str]) -> list[str]:
+    """``labels`` as few lines of at most :data:`PEEK_LETTERS` letters as they fit in, the first after ``head``
+    (a label is never split between lines)."""
+    lines: list[str] = []
+    line, count = head, 0
+    for label in labels:
+        if count and len(line) + 1 + len(label) > PEEK_LETTERS:
+            lines.append(line)
+            line, count = "", 0
+        line, count = f"{line} {label}".strip(), count + 1
+    if count:
+        lines.append(line)
+    return lines
