@@ -14,7 +14,7 @@ INFO = GameInfo(
     default_names=("ABS", "CBA", "PBC", "NBS"),
     buttons=(
         ButtonSlot("a", "on_the_air", "On the Air · Bid in an auction"),
-        ButtonSlot("b", "sponsor", "Sponsor · Pass"),
+        ButtonSlot("b", "sponsor", "Sponsor · Pass · Lock in"),
         ButtonSlot("c", "roll", "Roll"),
     ),
     options=(
