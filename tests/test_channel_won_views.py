@@ -1,4 +1,5 @@
-"""Channel WON: everything it shows, move by move over its recorded game, is what was reviewed (issue 19; how and why:
+"""Channel WON: everything it shows, move by move over its recorded game, and what it decides for commands made from
+its own values, is what was reviewed (issue 19; how and why:
 ``tests/views_golden.py``): descriptions, public and private views, legal commands with their reasons and
 rules, dice requests, figures, the outcome and every seat button's meaning."""
 
@@ -7,3 +8,9 @@ from views_golden import check_golden
 
 def test_everything_channel_won_shows_over_its_recorded_game_is_as_reviewed(tmp_path):
     check_golden("channel-won", tmp_path)
+
+
+def test_what_channel_won_decides_for_commands_made_from_its_own_values_is_as_reviewed(tmp_path):
+    """Every command kind, built from the values the game offered and journaled and from odd ones, tried on
+    states along the recorded game: the events or the refusal with its words and rule (``decisions_of``)."""
+    check_golden("channel-won", tmp_path, "decisions")

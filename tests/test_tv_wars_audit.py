@@ -15,7 +15,7 @@ from test_tv_wars_core import accepted, refused
 from test_tv_wars_play import STANDARD, playing
 
 from companion.commands import BANK, AnswerDice, NewGame, TransferMoney
-from companion.errors import BadOption, IllegalCommand
+from companion.errors import BadOption, IllegalCommand, MalformedCommand
 from companion.export import export_figures_csv
 from companion.game import Termination
 from companion.games.tv_wars import (
@@ -378,3 +378,13 @@ def test_10_all_remaining_networks_lose_their_last_programs_in_one_war_the_most_
     result = TV_WARS.outcome(table.state)
     assert result is not None and result.termination is Termination.ALL_LOST
     assert result.winners == ("CBA",) and result.ranking == ("CBA", "ABS") and "(TV Wars 10)" in result.reason
+
+
+@pytest.mark.parametrize("effect", [5, None, ("pay",)])
+def test_9_6_a_bulletin_effect_that_is_not_a_word_is_refused_not_a_crash(table, effect):
+    """Bad input changes nothing and says why (found by tests/views_golden.py's decisions: an effect given as a
+    number raised AttributeError from inside ``decide`` instead of a refusal)."""
+    playing(table, 2)
+    accepted(table, LandOn(network="ABS", space="bulletin"))
+    refusal = refused(table, Bulletin(network="ABS", effect=effect, amount=500), MalformedCommand)
+    assert "a Bulletin effect is one of" in str(refusal)

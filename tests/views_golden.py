@@ -85,8 +85,9 @@ def describe(session: GameSession, record) -> str:
     return session.describe_record(record)
 
 
-def record_of(game: str, folder: Path) -> list[dict]:
-    """The step-by-step record of ``game``'s recorded journal (opened from a copy in ``folder``)."""
+def replay(game: str, folder: Path):
+    """``(rules, session)`` then, after each move of ``game``'s recorded journal (opened from a copy in
+    ``folder``), ``(move, records)``: the session holds the state after it."""
     source = max(DATA.glob(f"journals/*/{game}.sqlite3"))
     copy = folder / source.name
     shutil.copyfile(source, copy)
@@ -98,11 +99,20 @@ def record_of(game: str, folder: Path) -> list[dict]:
         journal.close()
     rules = find_game(game)
     session = GameSession(game_id, records[:1])
-    actions = [slot.action for slot in rules.info.buttons]
-    steps = []
+    yield rules, session
     for move, group in groupby(records[1:], key=lambda record: record.move):
         taken = list(group)
         session.take(taken)
+        yield move, taken
+
+
+def record_of(game: str, folder: Path) -> list[dict]:
+    """The step-by-step record of what ``game`` shows over its recorded journal (see the module docstring)."""
+    moves = replay(game, folder)
+    rules, session = next(moves)
+    actions = [slot.action for slot in rules.info.buttons]
+    steps = []
+    for move, taken in moves:
         state = session.state
         public = rules.public_view(state)
         seats = [player.name for player in public.players]
@@ -130,10 +140,121 @@ def record_of(game: str, folder: Path) -> list[dict]:
     return steps
 
 
-def check_golden(game: str, folder: Path) -> None:
-    """Assert that ``game``'s record equals the reviewed one (or write it, with ``COMPANION_UPDATE_GOLDEN=1``)."""
-    got = record_of(game, folder)
-    path = GOLDEN / f"{game}-views.json.xz"
+#: Values every field may also be given, to reach the refusals (a careless change to a refusal's words or rule,
+#: or to the check itself, must show).
+ODD_VALUES = (None, -1, 0, 1, 7, 10_000, "", "?", True, (), ("?",))
+DECISION_EVERY = 7  # moves between two states the commands are tried on
+TRIES = 8  # commands of each kind tried on each of those states
+
+
+def _subclasses(base: type) -> list[type]:
+    found = []
+    for cls in base.__subclasses__():
+        found += [cls, *_subclasses(cls)]
+    return found
+
+
+def _key(value: Any) -> str:
+    return repr(value)
+
+
+NEAR_OFFERS = 6  # complete commands offered per seat that are changed
+NEAR_TRIES = 2  # changes of each
+
+
+def _decided(rules, state, make) -> str:
+    """The command ``make()`` builds, decided on ``state``, in words: its events, or why it was not made or was
+    refused. Anything but the companion's own errors is a defect and propagates (the test fails on it)."""
+    try:
+        command = make()
+    except CompanionError as error:
+        return f"not made: {type(error).__name__}: {error}"
+    except (TypeError, ValueError) as error:
+        return f"not made: {type(error).__name__}"
+    try:
+        events = rules.decide(state, command)
+    except CompanionError as error:
+        return f"{command!r} -> {type(error).__name__}: {error} [{getattr(error, 'rule', '')}]"
+    return f"{command!r} -> {[repr(event) for event in events]}"
+
+
+def decisions_of(game: str, folder: Path) -> list[dict]:
+    """What ``decide`` answers, every :data:`DECISION_EVERY` moves of ``game``'s recorded game, to :data:`TRIES`
+    commands of each of the game's command kinds: built (seeded) from the values its ``legal_commands`` offered
+    anywhere in the game, the journal's payload values of the same name, the seats, and :data:`ODD_VALUES`.
+    Each answer is the events' ``repr`` or the refusal (its class, words and rule)."""
+    import random
+
+    from companion.commands import Command
+
+    moves = replay(game, folder)
+    rules, session = next(moves)
+    package = type(rules).__module__.rpartition(".")[0]
+    kinds = sorted((c for c in _subclasses(Command) if c.__module__.startswith(package + ".")), key=_key)
+    seen: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, field) -> values offered
+    named: dict[str, dict[str, Any]] = {}  # payload key -> values journaled
+    states = []
+    for number, (move, taken) in enumerate(moves):
+        state = session.state
+        for record in taken:
+            for key, value in (record.payload or {}).items():
+                if isinstance(value, (str, int, bool, type(None))):
+                    named.setdefault(key, {})[_key(value)] = value
+        for player in rules.public_view(state).players:
+            named.setdefault("_seat", {})[_key(player.name)] = player.name
+            for offer in rules.legal_commands(state, player.name):
+                if offer.command is not None:
+                    for f in dataclasses.fields(offer.command):
+                        value = getattr(offer.command, f.name)
+                        seen.setdefault((type(offer.command).__name__, f.name), {})[_key(value)] = value
+        if number % DECISION_EVERY == 0:
+            states.append((move, state))
+        elif number % DECISION_EVERY == 1:  # the state after it too: many checks are of the move just made
+            states.append((move, state))
+    steps = []
+    for move, state in states:
+        answers: dict[str, list[str]] = {}
+        for index, kind in enumerate(kinds):
+            chooser = random.Random(f"{game} {move} {kind.__name__}")
+            fields = [f for f in dataclasses.fields(kind) if f.name != "source" and f.init]
+            tried = []
+            for _ in range(TRIES):
+                arguments = {}
+                for f in fields:
+                    values = {**seen.get((kind.__name__, f.name), {}), **named.get(f.name, {})}
+                    if f.name in ("player", "network", "fighter", "roller", "winner", "loser", "by", "seat"):
+                        values.update(named.get("_seat", {}))
+                    pool = [values[k] for k in sorted(values)] if values and chooser.random() < 0.8 else ODD_VALUES
+                    arguments[f.name] = pool[chooser.randrange(len(pool))]
+                tried.append(_decided(rules, state, lambda: kind(source="test", **arguments)))
+            answers[kind.__name__] = tried
+        # near-legal: each complete command offered now with one field changed, which reaches the checks of
+        # the arguments behind the phase's
+        chooser = random.Random(f"{game} {move} near")
+        near = []
+        for player in rules.public_view(state).players:
+            offered = [o.command for o in rules.legal_commands(state, player.name) if o.command is not None]
+            for command in offered[:NEAR_OFFERS]:
+                fields = [f.name for f in dataclasses.fields(command) if f.name != "source" and f.init]
+                if not fields:
+                    continue
+                for _ in range(NEAR_TRIES):
+                    name = fields[chooser.randrange(len(fields))]
+                    values = {**seen.get((type(command).__name__, name), {}), **named.get(name, {})}
+                    pool = [values[k] for k in sorted(values)] + list(ODD_VALUES)
+                    value = pool[chooser.randrange(len(pool))]
+                    near.append(
+                        _decided(rules, state, lambda c=command, n=name, v=value: dataclasses.replace(c, **{n: v}))
+                    )
+        steps.append({"move": move, "answers": answers, "near": near})
+    return steps
+
+
+def check_golden(game: str, folder: Path, what: str = "views") -> None:
+    """Assert that ``game``'s record (``what``: ``"views"``, :func:`record_of`, or ``"decisions"``,
+    :func:`decisions_of`) equals the reviewed one (or write it, with ``COMPANION_UPDATE_GOLDEN=1``)."""
+    got = (record_of if what == "views" else decisions_of)(game, folder)
+    path = GOLDEN / f"{game}-{what}.json.xz"
     if UPDATE:
         GOLDEN.mkdir(parents=True, exist_ok=True)
         text = json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False)
@@ -141,7 +262,7 @@ def check_golden(game: str, folder: Path) -> None:
         return
     assert path.is_file(), f"no reviewed record {path}: write it with COMPANION_UPDATE_GOLDEN=1 and review it"
     expected = json.loads(lzma.decompress(path.read_bytes()))
-    assert len(got) == len(expected), f"{len(got)} moves replayed, the record has {len(expected)}"
+    assert len(got) == len(expected), f"{len(got)} steps, the record has {len(expected)}"
     for number, (now, then) in enumerate(zip(got, expected)):
         if now != then:
             diff = difflib.unified_diff(
@@ -153,4 +274,4 @@ def check_golden(game: str, folder: Path) -> None:
                 n=2,
             )
             shown = "\n".join(list(diff)[:80])
-            raise AssertionError(f"{game}: after move #{then['move']} (step {number}) what it shows changed:\n{shown}")
+            raise AssertionError(f"{game}: after move #{then['move']} (step {number}) its {what} changed:\n{shown}")

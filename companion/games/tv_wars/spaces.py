@@ -628,9 +628,9 @@ def decide_bulletin(state: TvWarsState, command: Bulletin) -> list[TvWarsEvent]:
     _landing_for(state, command.network, ("bulletin",), "apply a Bulletin card")
     me, effect, rule = command.network, command.effect, "TV Wars 9.6"
     others = [n.name for n in state.networks if n.name != me and not n.out]
-    done = _done(me, f"Bulletin: {effect.replace('_', ' ')}", rule)
-    if effect not in BULLETIN_EFFECTS:
+    if not isinstance(effect, str) or effect not in BULLETIN_EFFECTS:  # checked first: a number has no .replace
         raise MalformedCommand(f"a Bulletin effect is one of {', '.join(BULLETIN_EFFECTS)}, not {effect!r}")
+    done = _done(me, f"Bulletin: {effect.replace('_', ' ')}", rule)
     if effect == "pay":
         return [done, *incur_debt(state, me, BANK, _check_amount(command.amount), "Bulletin card", "TV Wars 9.6, 7")]
     if effect == "collect":
