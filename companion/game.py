@@ -39,7 +39,7 @@ SLOTS: tuple[str, ...] = ("a", "b", "c")
 class ButtonSlot:
     """What one of a seat's buttons means in this game: ``slot`` (``"a"``, ``"b"`` or ``"c"``), the
     ``action`` it stands for (passed to :meth:`Game.button_command`) and its ``label`` on the key help and the
-    on-screen twin ("On the Air · Bid in an auction")."""
+    on-screen twin ("On the Air · Bid")."""
 
     slot: str
     action: str

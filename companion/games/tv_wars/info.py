@@ -13,7 +13,7 @@ INFO = GameInfo(
     player_word="networks",
     default_names=("ABS", "CBA", "PBC", "NBS"),
     buttons=(
-        ButtonSlot("a", "on_the_air", "On the Air · Bid in an auction"),
+        ButtonSlot("a", "on_the_air", "On the Air · Bid"),
         ButtonSlot("b", "sponsor", "Sponsor · Pass · Lock in"),
         ButtonSlot("c", "roll", "Roll"),
     ),

@@ -79,6 +79,9 @@ from ui.games import GameBoard
 from ui.games.tv_wars.war_screen import CELL_COLOURS, WarScreen, cell_details, network_colours
 from ui.layout import PORTRAIT
 
+#: Buttons in a dialog's bottom row in portrait (480 px across), before a second row is started.
+PORTRAIT_BUTTONS_A_ROW = 3
+
 
 def programming_markup(holdings: Holdings) -> str:
     """The card's programming line as Kivy markup: each type's half-hours in its tile colour, with its
@@ -469,11 +472,15 @@ class TvPopup(Popup):
             texture_size=lambda w, size: setattr(w, "height", size[1] + dp(6) if w.text else 0),
         )
         outer.add_widget(self.problem_label)
-        self.buttons = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(60))
+        # the bottom rows of buttons: one in landscape; in portrait (480 px) three to a row, so that a word such as
+        # "Promotion" is never broken inside a fifth of the width
+        self.button_rows = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_y=None, height=dp(60))
+        self.buttons = BoxLayout(spacing=dp(8))
+        self.button_rows.add_widget(self.buttons)
         cancel = Factory.BigButton(text="Close")
         cancel.bind(on_release=lambda b: self.dismiss(animation=False))
         self.buttons.add_widget(cancel)
-        outer.add_widget(self.buttons)
+        outer.add_widget(self.button_rows)
         self.content = outer
 
     def add_button(self, text: str, callback, primary: bool = True):
@@ -482,6 +489,10 @@ class TvPopup(Popup):
         if primary:
             button.background_color = (0.15, 0.45, 0.25, 1)
         button.bind(on_release=lambda b: callback())
+        if PORTRAIT and len(self.buttons.children) >= PORTRAIT_BUTTONS_A_ROW:
+            self.buttons = BoxLayout(spacing=dp(8))
+            self.button_rows.add_widget(self.buttons)
+            self.button_rows.height += dp(68)
         self.buttons.add_widget(button)
         return button
 
