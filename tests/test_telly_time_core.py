@@ -327,7 +327,9 @@ def test_with_moguls_first_two_lines_at_once_the_player_chooses(table):
     assert net(table, "Virginia").viewers == viewers + 1  # its printed +1 viewer, no network bonus
     assert "mogul bonus" in outcome.message
     assert table.state.pending is None
-    refused(table, ChooseMogulLine(player="Virginia", line="col1"), MalformedCommand)
+    # a command of the game, only not now: refused as such (it said "Telly Time has no command ChooseMogulLine")
+    error = refused(table, ChooseMogulLine(player="Virginia", line="col1"), IllegalCommand)
+    assert "nobody is choosing which line gives the mogul bonus now" in str(error) and "Mogul" in str(error)
 
 
 # -- turns and passing: Empty & Filled Squares -----------------------------------------------------------------

@@ -26,6 +26,7 @@ import json
 import lzma
 import os
 import shutil
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import groupby
 from pathlib import Path
@@ -178,11 +179,13 @@ def _decided(rules, state, make) -> str:
     return f"{command!r} -> {[repr(event) for event in events]}"
 
 
-def decisions_of(game: str, folder: Path) -> list[dict]:
+def decisions_of(game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]] | None = None) -> list[dict]:
     """What ``decide`` answers, every :data:`DECISION_EVERY` moves of ``game``'s recorded game, to :data:`TRIES`
     commands of each of the game's command kinds: built (seeded) from the values its ``legal_commands`` offered
     anywhere in the game, the journal's payload values of the same name, the seats, and :data:`ODD_VALUES`.
-    Each answer is the events' ``repr`` or the refusal (its class, words and rule)."""
+    ``vocabulary`` adds values by field name where the game offers and journals none under that name (a Telly
+    Time timeslot is ``from_slot`` in MoveShow). Each answer is the events' ``repr`` or the refusal (its class,
+    words and rule)."""
     import random
 
     from companion.commands import Command
@@ -193,6 +196,8 @@ def decisions_of(game: str, folder: Path) -> list[dict]:
     kinds = sorted((c for c in _subclasses(Command) if c.__module__.startswith(package + ".")), key=_key)
     seen: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, field) -> values offered
     named: dict[str, dict[str, Any]] = {}  # payload key -> values journaled
+    for name, values in (vocabulary or {}).items():
+        named.setdefault(name, {}).update({_key(value): value for value in values})
     states = []
     for number, (move, taken) in enumerate(moves):
         state = session.state
@@ -250,10 +255,13 @@ def decisions_of(game: str, folder: Path) -> list[dict]:
     return steps
 
 
-def check_golden(game: str, folder: Path, what: str = "views") -> None:
+def check_golden(
+    game: str, folder: Path, what: str = "views", vocabulary: Mapping[str, Sequence[Any]] | None = None
+) -> None:
     """Assert that ``game``'s record (``what``: ``"views"``, :func:`record_of`, or ``"decisions"``,
-    :func:`decisions_of`) equals the reviewed one (or write it, with ``COMPANION_UPDATE_GOLDEN=1``)."""
-    got = (record_of if what == "views" else decisions_of)(game, folder)
+    :func:`decisions_of` with ``vocabulary``) equals the reviewed one (or write it, with
+    ``COMPANION_UPDATE_GOLDEN=1``)."""
+    got = record_of(game, folder) if what == "views" else decisions_of(game, folder, vocabulary)
     path = GOLDEN / f"{game}-{what}.json.xz"
     if UPDATE:
         GOLDEN.mkdir(parents=True, exist_ok=True)

@@ -520,6 +520,8 @@ class TellyTime:
             if isinstance(command, ChooseMogulLine):
                 return self._choose_mogul_line(state, command)
             raise _pending_refusal(state.pending)
+        if isinstance(command, ChooseMogulLine):  # a command of this game, only not now
+            raise IllegalCommand("nobody is choosing which line gives the mogul bonus now", RULE_MOGUL)
         handler = self._HANDLERS.get(type(command))
         if handler is None:
             if isinstance(command, AnswerDice | RollDice):
