@@ -517,6 +517,9 @@ class TvWarsBoard(GameBoard):
     """The TV Wars board (see the module docstring). ``cards`` maps network name to :class:`NetworkCard`."""
 
     prompt = StringProperty("")
+    #: How tall each network card is: 190 px, or what the fullest card needs (its ``minimum_height``: a second
+    #: line of programming, a bonus line), so that nothing on a card sticks out of it (layout audit).
+    card_height = NumericProperty(dp(190))
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -546,6 +549,7 @@ class TvWarsBoard(GameBoard):
             for player in view.players:
                 card = NetworkCard(player_name=player.name)
                 card.board = self
+                card.bind(minimum_height=self._fit_cards)
                 self.cards[player.name] = card
                 box.add_widget(card)
         auction = state.auction
@@ -626,6 +630,9 @@ class TvWarsBoard(GameBoard):
         if state.landing is not None or state.auction is not None or state.entry is not None or state.debts:
             return ""
         return "summary"
+
+    def _fit_cards(self, *_) -> None:
+        self.card_height = max([dp(190), *(card.minimum_height for card in self.cards.values())])
 
     def _show_war(self, state, view) -> None:
         """Show the war in the cards' place (or the cards again), and set the war's prompt and actions."""
@@ -1085,7 +1092,7 @@ class TvWarsBoard(GameBoard):
                     "Types are announced, ratings stay secret. Type: S Situation Comedy "
                     "(green), A Action/Adventure (red), D Drama (blue), O Other (yellow); "
                     "rating with - and +, or Special (3.3).",
-                    17,
+                    18,
                     height=dp(56),
                 )
             )
@@ -1213,7 +1220,7 @@ class TvWarsBoard(GameBoard):
                 )
             )
             for text, value, breakdown in asset["programs"]:
-                popup.body.add_widget(_label(f"      {text}: {format_dollars(value)} ({breakdown})", 16, height=dp(24)))
+                popup.body.add_widget(_label(f"      {text}: {format_dollars(value)} ({breakdown})", 18, height=dp(30)))
         return self._open(popup)
 
     # the Ratings War -----------------------------------------------------------------------------------------
@@ -1518,7 +1525,7 @@ def fill_grid(body: BoxLayout, view) -> None:
     if view.pending:
         notes.append(f"Waiting for: {view.pending}")
     for text in notes:
-        body.add_widget(_label(text, 17))
+        body.add_widget(_label(text, 18))
 
 
 __all__ = [
