@@ -517,8 +517,9 @@ class TvWarsBoard(GameBoard):
     """The TV Wars board (see the module docstring). ``cards`` maps network name to :class:`NetworkCard`."""
 
     prompt = StringProperty("")
-    #: How tall each network card is: 190 px, or what the fullest card needs (its ``minimum_height``: a second
-    #: line of programming, a bonus line), so that nothing on a card sticks out of it (layout audit).
+    #: How tall each network card is: what the fullest card needs (its ``minimum_height``: a second line of
+    #: programming, a bonus line), so that nothing on a card sticks out of it and no room is kept for a line
+    #: no card shows (a held dice roll's bar leaves the board less height).
     card_height = NumericProperty(dp(190))
 
     def __init__(self, **kwargs) -> None:
@@ -632,7 +633,7 @@ class TvWarsBoard(GameBoard):
         return "summary"
 
     def _fit_cards(self, *_) -> None:
-        self.card_height = max([dp(190), *(card.minimum_height for card in self.cards.values())])
+        self.card_height = max([dp(160), *(card.minimum_height for card in self.cards.values())])
 
     def _show_war(self, state, view) -> None:
         """Show the war in the cards' place (or the cards again), and set the war's prompt and actions."""
