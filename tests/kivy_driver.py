@@ -4,6 +4,11 @@ The driver plays the real app in a subprocess with a display (Xvfb: ``./run-test
 writes ``result.json`` and screenshots into an output directory; :func:`run_driver` runs it, fails the test
 on a crash or on any error the driver recorded, and returns the result. :func:`keep_artifacts` copies the
 screenshots to ``test-artifacts/`` for people to look at.
+
+Every screenshot a driver takes (``harness.Driver.shot``) is also a layout audit (``tests/kivy/layout_audit.py``,
+the checks of tests/test_layout_audit.py) of the screen it shows: :func:`run_driver` sets
+``COMPANION_AUDIT_SHOTS=1`` for the driver and fails the test on any violation, listing the distinct ones with
+the shot each was first seen in (``audit=False`` for a driver whose screens are not the point).
 """
 
 from __future__ import annotations
@@ -32,16 +37,28 @@ def driver_env(extra: dict | None = None) -> dict:
 
 
 def run_driver(
-    script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240, env: dict | None = None
+    script: str,
+    data_dir: Path,
+    out_dir: Path,
+    *flags: str,
+    timeout: float = 240,
+    env: dict | None = None,
+    audit: bool = True,
 ) -> dict:
     """Run ``tests/kivy/<script> DATA_DIR OUT_DIR FLAGS…`` (``env``: variables added to the driver's
-    environment); assert it exited 0 and recorded no errors; return its ``result.json``
-    (``{"steps": [...], "errors": [], …}``)."""
-    return run_driver_output(script, data_dir, out_dir, *flags, timeout=timeout, env=env)[0]
+    environment); assert it exited 0, recorded no errors and (with ``audit``) that every screenshot it took
+    passed the layout audit; return its ``result.json`` (``{"steps": [...], "errors": [], …}``)."""
+    return run_driver_output(script, data_dir, out_dir, *flags, timeout=timeout, env=env, audit=audit)[0]
 
 
 def run_driver_output(
-    script: str, data_dir: Path, out_dir: Path, *flags: str, timeout: float = 240, env: dict | None = None
+    script: str,
+    data_dir: Path,
+    out_dir: Path,
+    *flags: str,
+    timeout: float = 240,
+    env: dict | None = None,
+    audit: bool = True,
 ) -> tuple[dict, str]:
     """:func:`run_driver`, returning what the driver printed too: ``(result, stdout)``."""
     if not os.environ.get("DISPLAY"):
@@ -51,13 +68,39 @@ def run_driver_output(
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=driver_env(env),
+        env=driver_env({"COMPANION_AUDIT_SHOTS": "1" if audit else "0", **(env or {})}),
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
     result = json.loads((out_dir / "result.json").read_text())
     assert result["errors"] == [], "\n".join(result["errors"])
     assert_installed(result)
+    if audit:
+        assert_shots_pass_the_layout_audit(script, result)
     return result, completed.stdout
+
+
+def shot_audit_report(script: str, violations: list[dict]) -> str:
+    """The distinct violations (the same widget breaking the same way in another shot counts once, as in
+    tests/test_layout_audit.py), ``kind where widget: detail (at SHOT, SIZE)``, at most 40."""
+    first: dict = {}
+    for violation in violations:
+        widget = "".join("#" if c.isdigit() else c for c in violation["widget"])
+        first.setdefault((violation["kind"], violation["where"], widget), violation)
+    lines = [f"{script}: {len(first)} distinct layout violation(s) in its screenshots"]
+    lines += [
+        f"{v['kind']} {v['where']} {v['widget']}: {v['detail']} (at {v['at']}, {v['size']})"
+        for v in list(first.values())[:40]
+    ]
+    return "\n".join(lines)
+
+
+def assert_shots_pass_the_layout_audit(script: str, result: dict) -> None:
+    """Every screenshot the driver took was audited (or left out with a reason, ``shots_unaudited``) and
+    showed no layout violation."""
+    audited, unaudited = result.get("shots_audited", 0), result.get("shots_unaudited", {})
+    assert audited + len(unaudited) == result.get("shots", 0), (script, result.get("shots"), audited, unaudited)
+    violations = result.get("shot_violations", [])
+    assert not violations, shot_audit_report(script, violations)
 
 
 def assert_installed(result: dict) -> None:

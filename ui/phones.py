@@ -78,9 +78,11 @@ class PhonesPopup(Popup):
             text="Tap a seat to show its QR code. Or long-press the seat's first button: the code shows on its panel.",
             size_hint_y=None,
             height=dp(48),
-            font_size="15sp",
+            font_size="18sp",
         )
         self.words.bind(width=lambda label, width: setattr(label, "text_size", (width, None)))
+        # a long link (or the revoked seat's two sentences) wraps to more lines: the QR code gives way
+        self.words.bind(texture_size=lambda label, size: setattr(label, "height", max(dp(48), size[1] + dp(4))))
         root.add_widget(self.words)
         bar = BoxLayout(size_hint_y=None, height=dp(50), spacing=dp(6))
         self.revoke_button = Button(text="Revoke this seat's phone", disabled=True)

@@ -65,6 +65,10 @@ _kiosk = sys.modules.get(KIOSK_ENTRY_POINT.module) or __import__(KIOSK_ENTRY_POI
 build_app = _kiosk.build_app
 
 
+#: Set by the suite (``tests/kivy_driver.py``): every :meth:`Driver.shot` first runs the layout audit on the screen.
+AUDIT_SHOTS = os.environ.get("COMPANION_AUDIT_SHOTS") == "1"
+
+
 class Retry(Exception):
     """Raised by a step that is not ready yet: the runner runs it again shortly. ``what`` names what the step
     waits for ("the dice reader to connect"); the runner's "gave up waiting" error repeats it."""
@@ -287,6 +291,7 @@ class Driver:
         self.config = config or base_config()
         if configure is not None:
             self.config = configure(self.config, self.flags)
+        self.simulate = simulate  # the simulator's panel strip is below the touchscreen (not audited)
         self.app = build_app(journal=self.journal, config=self.config, simulate=simulate, **build_options)
         self.controller = self.app.controller
         self.result: dict = {"steps": [], "errors": [], "app_module": _kiosk.__file__}
@@ -305,13 +310,56 @@ class Driver:
         """The game board widget on the dashboard (the game plug-in's own)."""
         return self.controller.screens.get_screen("dashboard").ids.board_area.children[0]
 
-    def shot(self, name: str) -> None:
-        """Save a screenshot of the window as ``OUT_DIR/<prefix><name>.png``."""
+    def shot(self, name: str, *, unaudited: str = "") -> None:
+        """Save a screenshot of the window as ``OUT_DIR/<prefix><name>.png``; with :data:`AUDIT_SHOTS`, first run
+        the layout audit on what it shows (:meth:`audit_screen`). ``unaudited``: why this shot is not audited
+        (it is recorded in ``result["shots_unaudited"]``); a shot may only be left out with a reason.
+        ``result["shots"]`` counts the shots taken with :data:`AUDIT_SHOTS`."""
         from kivy.core.window import Window
 
+        if AUDIT_SHOTS:
+            self.result["shots"] = self.result.get("shots", 0) + 1
+            if unaudited:
+                self.result.setdefault("shots_unaudited", {})[name] = unaudited
+            else:
+                self.audit_screen(name)
         path = self.out_dir / f"{self.prefix}{name}.png"
         saved = Path(Window.screenshot(str(path)))  # Kivy adds a counter to the name
         saved.replace(path)
+
+    def audit_screen(self, at: str) -> None:
+        """The layout audit (``tests/kivy/layout_audit.py``) of what the touchscreen shows now: the open dialog
+        on top, else the current screen (an open game's dashboard must show a key figure). Each violation goes
+        to ``result["shot_violations"]`` with ``at`` (the shot's name) and the screen size;
+        ``result["shots_audited"]`` counts the audits and ``result["audit_seconds"]`` adds up their time. Run on
+        a settled window (the runner waits for that before each step): a shot taken in the same step as a tap
+        would be audited before the tap's layout, so that is an error."""
+        from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
+        from layout_audit import audit
+
+        from ui.layout import SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE
+
+        started = time.perf_counter()
+        pending = unsettled()
+        if pending:
+            raise AssertionError(
+                f"shot {at!r} taken before the window was laid out ({', '.join(sorted(set(pending))[:4])}): "
+                "take it in a step of its own"
+            )
+        bottom = SIMULATOR_STRIP_HEIGHT if self.simulate else 0
+        area = (0, bottom, TOUCHSCREEN_SIZE[0], bottom + TOUCHSCREEN_SIZE[1])
+        dialog = next((w for w in Window.children if isinstance(w, ModalView)), None)
+        screens = self.controller.screens
+        where = type(dialog).__name__ if dialog is not None else screens.current
+        roots = [dialog] if dialog is not None else [screens]
+        found = audit(area, where, roots, expect_figure=dialog is None and screens.current == "dashboard")
+        size = f"{TOUCHSCREEN_SIZE[0]}x{TOUCHSCREEN_SIZE[1]}"
+        self.result["shots_audited"] = self.result.get("shots_audited", 0) + 1
+        self.result["audit_seconds"] = self.result.get("audit_seconds", 0.0) + time.perf_counter() - started
+        self.result.setdefault("shot_violations", []).extend(
+            {"at": f"{self.prefix}{at}", "size": size, **violation.as_dict()} for violation in found
+        )
 
     def panels_idle(self) -> bool:
         """Every emulated panel shows what it was last asked to (the panels' drawing thread has caught up)."""

@@ -114,6 +114,8 @@ class DstFighterColumn(BoxLayout):
     bonus = StringProperty("")
     odds = StringProperty("")
     rolled = StringProperty("")
+    #: the fighter's Vitality during the combat (``"♥ 2"``; "" for an Event), beside the name
+    vitality = StringProperty("")
     active = BooleanProperty(False)
     outcome = StringProperty("")
 
@@ -507,6 +509,8 @@ class DeathShowBoard(GameBoard):
                 column.colour = (
                     [1, 0.6, 0.2, 1] if fighter.is_event else colour_of(state.contestant(fighter.name).colour)
                 )
+                if not fighter.is_event:
+                    column.vitality = hearts(state.contestant(fighter.name).vitality, 0, compact=True)
                 if fighter.is_event:
                     column.weapon = f"Event, rolled by {fighter.roller}"
                     column.bonus = f"Combat {fighter.bonus:+d}"

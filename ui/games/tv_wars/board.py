@@ -528,6 +528,10 @@ class TvWarsBoard(GameBoard):
     """The TV Wars board (see the module docstring). ``cards`` maps network name to :class:`NetworkCard`."""
 
     prompt = StringProperty("")
+    #: How tall each network card is: what the fullest card needs (its ``minimum_height``: a second line of
+    #: programming, a bonus line), so that nothing on a card sticks out of it and no room is kept for a line
+    #: no card shows (a held dice roll's bar leaves the board less height).
+    card_height = NumericProperty(dp(190))
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -557,6 +561,7 @@ class TvWarsBoard(GameBoard):
             for player in view.players:
                 card = NetworkCard(player_name=player.name)
                 card.board = self
+                card.bind(minimum_height=self._fit_cards)
                 self.cards[player.name] = card
                 box.add_widget(card)
         auction = state.auction
@@ -637,6 +642,9 @@ class TvWarsBoard(GameBoard):
         if state.landing is not None or state.auction is not None or state.entry is not None or state.debts:
             return ""
         return "summary"
+
+    def _fit_cards(self, *_) -> None:
+        self.card_height = max([dp(160), *(card.minimum_height for card in self.cards.values())])
 
     def _show_war(self, state, view) -> None:
         """Show the war in the cards' place (or the cards again), and set the war's prompt and actions."""
@@ -1096,7 +1104,7 @@ class TvWarsBoard(GameBoard):
                     "Types are announced, ratings stay secret. Type: S Situation Comedy "
                     "(green), A Action/Adventure (red), D Drama (blue), O Other (yellow); "
                     "rating with - and +, or Special (3.3).",
-                    17,
+                    18,
                     height=dp(56),
                 )
             )
@@ -1224,7 +1232,7 @@ class TvWarsBoard(GameBoard):
                 )
             )
             for text, value, breakdown in asset["programs"]:
-                popup.body.add_widget(_label(f"      {text}: {format_dollars(value)} ({breakdown})", 16, height=dp(24)))
+                popup.body.add_widget(_label(f"      {text}: {format_dollars(value)} ({breakdown})", 18, height=dp(30)))
         return self._open(popup)
 
     # the Ratings War -----------------------------------------------------------------------------------------
@@ -1529,7 +1537,7 @@ def fill_grid(body: BoxLayout, view) -> None:
     if view.pending:
         notes.append(f"Waiting for: {view.pending}")
     for text in notes:
-        body.add_widget(_label(text, 17))
+        body.add_widget(_label(text, 18))
 
 
 __all__ = [

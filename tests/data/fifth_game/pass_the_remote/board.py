@@ -19,7 +19,9 @@ class RemoteBoard(GameBoard):
         scores.clear_widgets()
         for player in view.players:
             text = f"{'> ' if player.turn else ''}{player.name}  {player.headline}"
-            scores.add_widget(Label(text=text, font_size="28sp", color=(1, 1, 0.4, 1) if player.turn else (1, 1, 1, 1)))
+            label = Label(text=text, font_size="28sp", color=(1, 1, 0.4, 1) if player.turn else (1, 1, 1, 1))
+            label.key_figure = True  # the viewer's points: the layout audit's key figure (tests/kivy/layout_audit.py)
+            scores.add_widget(label)
         actions.clear_widgets()
         rules = self.controller.table.session.rules
         holder = next((p.name for p in view.players if p.turn), None)
