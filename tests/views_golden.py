@@ -188,12 +188,14 @@ def decisions_of(game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]
     words and rule)."""
     import random
 
-    from companion.commands import Command
+    from companion.commands import AdjustTrack, AnswerDice, Command, EndGame, RollDice, TransferMoney
 
     moves = replay(game, folder)
     rules, session = next(moves)
     package = type(rules).__module__.rpartition(".")[0]
     kinds = sorted((c for c in _subclasses(Command) if c.__module__.startswith(package + ".")), key=_key)
+    # and the shared commands a game decides itself (the table handles the rest: NewGame, Undo, ...)
+    kinds += [EndGame, TransferMoney, AdjustTrack, RollDice, AnswerDice]
     seen: dict[tuple[str, str], dict[str, Any]] = {}  # (kind, field) -> values offered
     named: dict[str, dict[str, Any]] = {}  # payload key -> values journaled
     for name, values in (vocabulary or {}).items():
@@ -252,7 +254,35 @@ def decisions_of(game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]
                         _decided(rules, state, lambda c=command, n=name, v=value: dataclasses.replace(c, **{n: v}))
                     )
         steps.append({"move": move, "answers": answers, "near": near})
-    return steps
+    return [_options_record(rules, sorted(named.get("_seat", {}).values())), *steps]
+
+
+def _options_record(rules, seats: list[str]) -> dict:
+    """What ``check_options`` and ``new_game`` answer to each option given each odd value, an unknown option
+    and too few or too many players: the first entry of the decisions record (its ``move`` is 0)."""
+    from companion.commands import PlayerSeat
+
+    def answer(call) -> str:
+        try:
+            return repr(canonical(call()))
+        except CompanionError as error:
+            return f"{type(error).__name__}: {error} [{getattr(error, 'rule', '')}]"
+        except (TypeError, ValueError) as error:
+            return f"{type(error).__name__}"
+
+    players = [PlayerSeat(name) for name in seats] or [PlayerSeat("A"), PlayerSeat("B")]
+    answers = {
+        "defaults": answer(lambda: rules.check_options({})),
+        "unknown": answer(lambda: rules.check_options({"?": 1})),
+    }
+    for spec in rules.info.options:
+        for value in (spec.default, *ODD_VALUES, *spec.choices):
+            answers[f"{spec.name}={value!r}"] = answer(lambda n=spec.name, v=value: rules.check_options({n: v}))
+    for count in range(rules.info.max_players + 2):
+        seated = [PlayerSeat(f"P{n}") for n in range(count)]
+        answers[f"players={count}"] = answer(lambda s=seated: type(rules.new_game(s, rules.check_options({}))).__name__)
+    answers["same name twice"] = answer(lambda: rules.new_game([players[0], players[0]], rules.check_options({})))
+    return {"move": 0, "options": answers}
 
 
 def check_golden(
