@@ -83,6 +83,21 @@ class EndGame(Command):
     reason: str = "ended at the table"
 
 
+#: The longest reason an :class:`EndGame` may give (it is shown in the history and the exports).
+END_REASON_LIMIT = 80
+
+
+def end_reason(command: EndGame) -> str:
+    """``command``'s reason, stripped: text of 1 to :data:`END_REASON_LIMIT` characters. Every game decides
+    ``EndGame`` with it, so a reason that is not words is refused alike everywhere (a table rule)."""
+    from companion.errors import MalformedCommand
+
+    reason = command.reason
+    if not isinstance(reason, str) or not reason.strip() or len(reason.strip()) > END_REASON_LIMIT:
+        raise MalformedCommand(f"say why the game ends, in 1 to {END_REASON_LIMIT} characters, not {reason!r}")
+    return reason.strip()
+
+
 @dataclass(frozen=True, kw_only=True)
 class TransferMoney(Command):
     """A shared opt-in command: move ``amount`` whole dollars from ``payer`` to ``payee`` (a player name or

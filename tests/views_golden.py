@@ -176,7 +176,10 @@ def _decided(rules, state, make) -> str:
         events = rules.decide(state, command)
     except CompanionError as error:
         return f"{command!r} -> {type(error).__name__}: {error} [{getattr(error, 'rule', '')}]"
-    return f"{command!r} -> {[repr(event) for event in events]}"
+    for event in events:  # every event the journal would hold reads back as itself (the journal's codec)
+        payload = json.loads(json.dumps(event.to_payload()))
+        assert rules.events.decode(event.TYPE, payload) == event, (command, event, payload)
+    return f"{command!r} -> {[repr(event) for event in events]} = {[rules.describe(event) for event in events]}"
 
 
 def decisions_of(game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]] | None = None) -> list[dict]:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.checks import is_whole
-from companion.commands import BANK, Command, EndGame, PlayerSeat
+from companion.commands import BANK, Command, EndGame, PlayerSeat, end_reason
 from companion.dice import DiceRequest
 from companion.errors import TABLE_RULE, BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event
@@ -278,7 +278,7 @@ class ChannelWon:
         if state.finished:
             raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it", TABLE_RULE)
         if isinstance(command, EndGame):
-            return [GameEnded(reason=command.reason)]
+            return [GameEnded(reason=end_reason(command))]
         if isinstance(command, CollectCard):
             return self._collect(state, command)
         if isinstance(command, UseAbility):

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.checks import is_whole
-from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice
+from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice, end_reason
 from companion.dice import DiceRequest, RollOff, check_answer
 from companion.errors import TABLE_RULE, BadOption, CommandError, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event, EventCodec
@@ -855,10 +855,7 @@ class DeathShowTv:
         self._settle(script)
 
     def _end_game(self, script: _Script, command: EndGame) -> None:
-        reason = command.reason.strip() if isinstance(command.reason, str) and command.reason.strip() else None
-        if reason is None:
-            raise MalformedCommand("say why the game ends")
-        script.add(GameEnded(reason))
+        script.add(GameEnded(end_reason(command)))
 
     # -- evolve -----------------------------------------------------------------------------------------------
     def evolve(self, state: DeathShowState, event: Event) -> DeathShowState:

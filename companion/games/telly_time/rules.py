@@ -17,7 +17,17 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from companion.checks import is_whole
-from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
+from companion.commands import (
+    BANK,
+    AdjustTrack,
+    AnswerDice,
+    Command,
+    EndGame,
+    PlayerSeat,
+    RollDice,
+    TransferMoney,
+    end_reason,
+)
 from companion.dice import DiceRequest
 from companion.errors import (
     TABLE_RULE as REFUSAL_TABLE_RULE,
@@ -515,7 +525,7 @@ class TellyTime:
         if state.finished:
             raise GameFinished(f"the game is over ({state.end_reason}); undo to reopen it", REFUSAL_TABLE_RULE)
         if isinstance(command, EndGame):
-            return [GameEnded(_text(command.reason, "the reason", 80))]
+            return [GameEnded(end_reason(command))]
         if state.pending is not None:
             if isinstance(command, ChooseMogulLine):
                 return self._choose_mogul_line(state, command)

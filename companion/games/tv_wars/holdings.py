@@ -132,6 +132,8 @@ class ProgramTile:
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
             raise MalformedCommand(f"a tile id is text, not {self.id!r}")
+        if not isinstance(self.name, str):  # a program's title, shown to its owner (3)
+            raise MalformedCommand(f"a tile's name is text, not {self.name!r}")
         if self.kind not in PROGRAM_KINDS:
             raise MalformedCommand(f"a Program tile is one of {', '.join(PROGRAM_KINDS)}, not {self.kind!r}")
         if self.kind == PREEMPTION:
@@ -242,6 +244,8 @@ class BonusTile:
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
             raise MalformedCommand(f"a tile id is text, not {self.id!r}")
+        if not isinstance(self.name, str):  # a Star's name, shown to its owner (5.1)
+            raise MalformedCommand(f"a tile's name is text, not {self.name!r}")
         self.to_bonus()
 
     def to_bonus(self) -> Bonus:

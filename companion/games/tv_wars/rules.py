@@ -8,7 +8,18 @@ from dataclasses import replace
 from typing import Any
 
 from companion.checks import is_whole
-from companion.commands import BANK, AdjustTrack, AnswerDice, Command, EndGame, PlayerSeat, RollDice, TransferMoney
+from companion.commands import (
+    BANK,
+    END_REASON_LIMIT,
+    AdjustTrack,
+    AnswerDice,
+    Command,
+    EndGame,
+    PlayerSeat,
+    RollDice,
+    TransferMoney,
+    end_reason,
+)
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
 from companion.errors import TABLE_RULE, BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event, EventCodec
@@ -247,6 +258,8 @@ class TvWars:
                 raise IllegalCommand(f"{network.name}'s programming is counted from its Program tiles", "TV Wars 9.4")
             if command.track != "half_hours":
                 raise MalformedCommand(f"TV Wars networks have no track {command.track!r}; only half_hours")
+            if not isinstance(command.reason, str) or len(command.reason) > END_REASON_LIMIT:
+                raise MalformedCommand(f"a correction's reason is text of at most {END_REASON_LIMIT} characters")
             after = network.half_hours.moved_by(command.delta)
             return [_track_changed(network.name, network.half_hours, after, command.reason or "corrected by hand")]
         if isinstance(command, AnswerDice):
@@ -254,7 +267,7 @@ class TvWars:
                 return self._play(state, command)
             return self._roll_off(state, state.roll_off, command)
         if isinstance(command, EndGame):
-            return [GameEnded.from_payload({"reason": command.reason})]
+            return [GameEnded.from_payload({"reason": end_reason(command)})]
         raise MalformedCommand(f"TV Wars has no command {type(command).__name__}")
 
     def _transfer(self, state: TvWarsState, command: TransferMoney) -> list[TvWarsEvent]:
