@@ -364,3 +364,32 @@ def test_a_roll_is_offered_to_the_roller_only():
     assert jhon["RollDice"][0].enabled and "DrawCard" not in jhon
     (level,) = jhon["NewWeaponLevel"]  # corrections are shown, and say why they wait
     assert not level.enabled and level.rule == "Starting the Game"
+
+
+def test_the_combat_forms_declaration_shares_the_card_total_and_arms_only_with_a_weapon():
+    """``declaration`` (the touchscreen's and the phone's Combat form, How Combat Is Resolved 1-2): +0 of level 1
+    is Unarmed; a Weapon keeps its bonus and level; an extra total is shared among the cards shown, the first
+    ones taking the rest; without a card count a non-zero extra is one card; two dice when a card allows."""
+    from companion.games.death_show_tv.commands import declaration
+
+    unarmed = declaration("Elena")
+    assert (unarmed.weapon, unarmed.weapon_bonus, unarmed.weapon_level, unarmed.bonuses, unarmed.dice) == (
+        "Unarmed",
+        0,
+        1,
+        (),
+        1,
+    )
+    assert unarmed.fighter == "Elena" and unarmed.source == "touch"
+    armed = declaration("Rex", weapon_bonus=3, weapon_level=2, extra=5, extra_cards=2, two_dice=True, source="phone")
+    assert (armed.weapon, armed.weapon_bonus, armed.weapon_level, armed.dice, armed.source) == (
+        "Weapon",
+        3,
+        2,
+        2,
+        "phone",
+    )
+    assert armed.bonuses == (("Card 1", 3), ("Card 2", 2))
+    assert declaration("Rex", weapon_level=3).weapon == "Weapon"  # a level-3 Weapon of +0 is still a Weapon
+    assert declaration("Rex", extra=4).bonuses == (("Card", 4),)
+    assert declaration("Rex", extra=7, extra_cards=3).bonuses == (("Card 1", 3), ("Card 2", 2), ("Card 3", 2))
