@@ -40,6 +40,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("tv_wars", "death_show_tv", "channel_won", "telly_time")
+#: A game's own tests under another name: TV Wars' Ratings War resolver and its calculator (rulebook examples)
+OWN_TESTS = {"tv_wars": ["tests/test_ratings_war.py"]}
 #: mutmut's exit codes per mutant, as ``mutmut results`` names them
 CAUGHT = {"killed", "timeout", "segfault", "suspicious", "caught by type check"}
 #: not run (yet): an interrupted run leaves these; the score counts only mutants that were run
@@ -50,7 +52,7 @@ def game_tests(game: str, extra: list[str]) -> list[str]:
     """The test files that exercise ``game``: ``tests/test_<game>*.py`` minus the Kivy ones, plus ``extra``
     globs (relative to the project)."""
     names = sorted(glob.glob(str(REPO / "tests" / f"test_{game}*.py")))
-    for pattern in extra:
+    for pattern in [*OWN_TESTS.get(game, []), *extra]:
         names += sorted(glob.glob(str(REPO / pattern)))
     return [str(Path(name).relative_to(REPO)) for name in names if "kivy" not in Path(name).name]
 
