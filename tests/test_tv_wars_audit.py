@@ -388,3 +388,41 @@ def test_9_6_a_bulletin_effect_that_is_not_a_word_is_refused_not_a_crash(table, 
     accepted(table, LandOn(network="ABS", space="bulletin"))
     refusal = refused(table, Bulletin(network="ABS", effect=effect, amount=500), MalformedCommand)
     assert "a Bulletin effect is one of" in str(refusal)
+
+
+# -- 4 the nominator's opening bid: offered only when the network can pay it ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("left", "space", "label", "enabled"),
+    [
+        (500, "talent_agency", "Open higher", False),  # not even the automatic $1,000
+        (1_000, "talent_agency", "Open higher", False),  # the $1,000 only: "Nominate a Star" is the offer
+        (1_500, "talent_agency", "Open higher", True),
+        (500, "television_production_company", "Nominate a program", False),
+        (1_000, "television_production_company", "Nominate a program", True),
+    ],
+)
+def test_4_an_opening_the_nominator_cannot_pay_is_offered_disabled_with_its_rule(table, left, space, label, enabled):
+    """By nominating, the player makes an automatic $1,000 bid or opens higher in $500 steps (4), and no loans
+    may be made (4, 7): ``legal_commands`` must not offer, enabled, a nomination whose every opening ``decide``
+    refuses (a random legal game got stuck on one)."""
+    state = playing(table, 2)
+    accepted(
+        table,
+        TransferMoney(payer="ABS", payee=BANK, amount=state.network("ABS").cash - left, reason="test", correction=True),
+    )
+    accepted(table, LandOn(network="ABS", space=space))
+    (offer,) = [o for o in TV_WARS.legal_commands(table.state, "ABS") if o.label == label]
+    assert offer.enabled is enabled and offer.kind == "Nominate" and offer.command is None
+    if not enabled:
+        assert offer.rule == "TV Wars 4, 7" and f"ABS has ${left:,}" in offer.reason
+        assert "no loans" in offer.reason
+    opening = 1_500 if label == "Open higher" else 1_000
+    nominate = Nominate(network="ABS", opening=opening)
+    if space != "talent_agency":
+        nominate = Nominate(network="ABS", length=1, colour="green", opening=opening)
+    if enabled:
+        accepted(table, nominate)
+    else:
+        refused(table, nominate, IllegalCommand)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from companion.commands import Command, EndGame, RollDice
 from companion.errors import CommandError
 from companion.game import LegalCommand
-from companion.games.tv_wars.auction import BID_STEP, Bid, PassBid
+from companion.games.tv_wars.auction import BID_STEP, OPENING_BID, Bid, PassBid
 from companion.games.tv_wars.bankruptcy import SellProgram
 from companion.games.tv_wars.setup import SelectStartingProgramming
 from companion.games.tv_wars.spaces import (
@@ -57,6 +57,16 @@ def _checked(rules: TvWars, state: TvWarsState, label: str, command: Command) ->
 def _choose(kind: type, label: str) -> LegalCommand:
     """An offer whose arguments the player still chooses (a bid, a tile, a space)."""
     return LegalCommand(kind.__name__, label)
+
+
+def _opening(seat: str, cash: int, label: str, lowest: int) -> LegalCommand:
+    """A :class:`Nominate` whose opening bid the nominator still chooses, at least ``lowest`` dollars: disabled
+    when ``seat``'s ``cash`` cannot pay it, since the nominator makes the opening bid and there are no loans
+    (TV Wars 4, 7)."""
+    if cash < lowest:
+        reason = f"{seat} has ${cash:,}, less than an opening bid of ${lowest:,}: no loans"
+        return LegalCommand("Nominate", label, None, False, reason, "TV Wars 4, 7")
+    return _choose(Nominate, label)
 
 
 def _roll(rules: TvWars, state: TvWarsState, seat: str) -> LegalCommand:
@@ -143,16 +153,16 @@ def _landing_offers(rules: TvWars, state: TvWarsState, seat: str) -> list[LegalC
     if landing.network != seat:
         return []
     decline = _checked(rules, state, f"{seat} declines", Decline(network=seat))
+    cash = state.network(seat).cash
     if stage == "nominate":
-        return [_choose(Nominate, "Nominate a program"), decline]
+        return [_opening(seat, cash, "Nominate a program", OPENING_BID), decline]
     if stage == "nominate_star":
         return [
             _checked(rules, state, "Nominate a Star", Nominate(network=seat)),
-            _choose(Nominate, "Open higher"),
+            _opening(seat, cash, "Open higher", OPENING_BID + BID_STEP),
             decline,
         ]
     if stage == "movie_offer":
-        cash = state.network(seat).cash
         buy = LegalCommand("BuyMovie", f"Buy for ${landing.price:,}")
         if landing.price > cash:
             buy = LegalCommand(
