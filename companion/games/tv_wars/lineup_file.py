@@ -163,16 +163,10 @@ def _lineup(net: Any, where: str, source: str) -> LineUp:
                 f"not {preemption!r} (TV Wars 9.91)",
             )
         preemption = SLOT_STARTS.index(preemption)
+    promotion = _bool(net, "promotion", where, source)
+    best_network_news = _bool(net, "best_network_news", where, source)
     try:
-        return LineUp(
-            name,
-            programs,
-            _bool(net, "promotion", where, source),
-            _bool(net, "best_network_news", where, source),
-            preemption,
-            held,
-            held_bonuses,
-        )
+        return LineUp(name, programs, promotion, best_network_news, preemption, held, held_bonuses)
     except MalformedCommand as error:
         raise LineUpFileError(source, where, str(error)) from None
 

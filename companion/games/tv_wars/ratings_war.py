@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 from companion.checks import is_whole
 from companion.dice import DiceRequest
 from companion.errors import BadOption, IllegalCommand, MalformedCommand
-from companion.words import and_join
+from companion.words import and_join, with_article
 
 # -- constants ---------------------------------------------------------------------------------------
 
@@ -226,7 +226,7 @@ class Bonus:
                 CRITICS_CHOICE: "-36 to +36 (TV Wars 5.3)",
                 VIEWERS_VIEWS: "-28 to +29 (TV Wars 5.3)",
             }
-            raise MalformedCommand(f"a {self.label} tile is worth {allowed[self.kind]}, not {self.value}")
+            raise MalformedCommand(f"{with_article(self.label)} tile is worth {allowed[self.kind]}, not {self.value}")
 
     @classmethod
     def star(cls, value: int, name: str = "") -> Bonus:
