@@ -4,12 +4,14 @@ line-up legality, slot-by-slot resolution, the aftermath, survival odds, the rul
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
 import random
 import select
 import subprocess
+import sys
 import time
 from dataclasses import replace
 from fractions import Fraction
@@ -941,11 +943,33 @@ def test_file_accepts_types_minutes_and_the_preemption():
 # -- the calculator ----------------------------------------------------------------------------------------------
 
 
-def companion(*args: str, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
-    """``python -m companion ARGS`` with standard input not a terminal."""
+def console_script(*args: str) -> subprocess.CompletedProcess:
+    """The installed ``companion ARGS`` with standard input not a terminal."""
     return subprocess.run(
-        [str(COMPANION), *args], capture_output=True, text=True, timeout=60, cwd=str(REPO), stdin=stdin
+        [str(COMPANION), *args], capture_output=True, text=True, timeout=60, cwd=str(REPO), stdin=subprocess.DEVNULL
     )
+
+
+@pytest.fixture(params=["console script", "in process"])
+def companion(request, capsys, monkeypatch):
+    """Runs ``companion ARGS`` both ways: the installed console script in a process of its own (what a player
+    runs), and :func:`companion.cli.main` in this process (the same code, where a careless change to it is
+    seen by mutation testing, which cannot follow a child process). Either gives ``returncode``, ``stdout``,
+    ``stderr``."""
+    if request.param == "console script":
+        return console_script
+    from companion.cli import main
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()
+        with monkeypatch.context() as patch:
+            patch.chdir(REPO)
+            patch.setattr(sys, "stdin", io.StringIO(""))  # not a terminal
+            code = main(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["companion", *args], code, out, err)
+
+    return run
 
 
 @pytest.fixture
@@ -955,7 +979,7 @@ def no_dice_file(tmp_path):
     return path
 
 
-def test_cli_prints_the_example_in_the_rulebooks_style():
+def test_cli_prints_the_example_in_the_rulebooks_style(companion):
     result = companion("ratings-war", "tests/data/ratings-war-example.toml")
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
@@ -968,7 +992,7 @@ def test_cli_prints_the_example_in_the_rulebooks_style():
     assert result.stderr == ""
 
 
-def test_cli_json():
+def test_cli_json(companion):
     result = companion("ratings-war", "tests/data/ratings-war-example.toml", "--json", "--odds")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -978,7 +1002,7 @@ def test_cli_json():
     assert data["survival_odds"][0]["fraction"] == "1/18"
 
 
-def test_cli_roll_with_a_seed_is_reproducible(no_dice_file):
+def test_cli_roll_with_a_seed_is_reproducible(companion, no_dice_file):
     first = companion("ratings-war", str(no_dice_file), "--roll", "--seed", "1")
     second = companion("ratings-war", str(no_dice_file), "--roll", "--seed", "1")
     assert first.returncode == 0, first.stderr
@@ -986,7 +1010,7 @@ def test_cli_roll_with_a_seed_is_reproducible(no_dice_file):
     assert '"NBS special 9:30" = [' in first.stdout
 
 
-def test_cli_missing_dice_without_a_terminal_exits_2_and_lists_them(no_dice_file):
+def test_cli_missing_dice_without_a_terminal_exits_2_and_lists_them(companion, no_dice_file):
     result = companion("ratings-war", str(no_dice_file))
     assert result.returncode == 2 and result.stdout == ""
     assert '"PBC tie 8:30 1" = [?, ?]' in result.stderr
@@ -994,7 +1018,7 @@ def test_cli_missing_dice_without_a_terminal_exits_2_and_lists_them(no_dice_file
     assert '"NBS special 9:30" = [?, ?]' in result.stderr and "TV Wars 3.3" in result.stderr
 
 
-def test_cli_refuses_an_illegal_line_up_with_the_rule(tmp_path):
+def test_cli_refuses_an_illegal_line_up_with_the_rule(companion, tmp_path):
     path = tmp_path / "emmy.toml"
     path.write_text(
         EXAMPLE.read_text().replace('bonus = { star = 10, name = "Carol Burnut" }', 'bonus = { emmy = 50 }')
@@ -1037,7 +1061,7 @@ def test_cli_asks_for_missing_dice_on_a_terminal(no_dice_file):
     assert "- NBS: SPECIAL: 120 (70 [dice roll of 7 x 10] + 50 [Emmy]). Wins Time Slot." in out
 
 
-def test_cli_odds_and_json_still_say_what_is_known_while_dice_are_missing(tmp_path):
+def test_cli_odds_and_json_still_say_what_is_known_while_dice_are_missing(companion, tmp_path):
     """The survival odds need no dice, so --odds prints them even when rolls are missing (exit 2 lists the
     rolls); --json prints the missing rolls and the odds as data."""
     import json
@@ -1055,3 +1079,29 @@ def test_cli_odds_and_json_still_say_what_is_known_while_dice_are_missing(tmp_pa
     assert {m["key"] for m in data["missing"]} >= {"NBS special 9:30"} and len(
         data["survival_odds"]
     ) == 11  # every program played
+
+
+def test_cli_says_each_problem_in_full(companion, tmp_path, no_dice_file):
+    """The calculator's own messages, word for word: --seed without --roll, a roll the war never needed (a note,
+    exit 0), the missing rolls' list and its closing line, a missing file named once."""
+    result = companion("ratings-war", str(EXAMPLE), "--seed", "1")
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", "companion: --seed goes with --roll\n")
+    extra = tmp_path / "extra.toml"
+    extra.write_text(EXAMPLE.read_text() + '"ABS tie 9:00 1" = [1, 1]\n')
+    result = companion("ratings-war", str(extra))
+    assert result.returncode == 0
+    assert result.stderr == 'companion: note: the war never needed the roll "ABS tie 9:00 1"\n'
+    assert "Dice rolled" not in result.stdout  # every roll came from the file
+    result = companion("ratings-war", str(no_dice_file))
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"companion: dice are missing: add them under [dice] in {no_dice_file}, or use --roll:"
+    assert lines[-1] == "  (further tie-break rolls may be needed once these are known)"
+    assert all(line.startswith('  "') and " = [?, ?]    # " in line for line in lines[1:-1]) and len(lines) > 2
+    missing = tmp_path / "missing.toml"
+    result = companion("ratings-war", str(missing))
+    assert result.stderr == f"companion: {missing}: cannot read it: No such file or directory (table rule)\n"
+    result = companion("ratings-war", str(no_dice_file), "--roll", "--seed", "1")
+    out = result.stdout.splitlines()
+    rolled = out.index("Dice rolled (add under [dice] to replay):")
+    assert out[rolled + 1 :] and all(line.startswith('"') and line.endswith("]") for line in out[rolled + 1 :])
+    assert out[0] == "Ratings War: ABS, CBA, PBC, NBS"
