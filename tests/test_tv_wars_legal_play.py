@@ -24,8 +24,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from draws import HypothesisDraws
 from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import event as statistic
 from hypothesis import strategies as st
 
 from companion.commands import BANK, EndGame, NewGame, OpenGame, PlayerSeat
@@ -85,10 +85,10 @@ def _selection(data, sitcoms_per_length: bool) -> tuple[ProgramSpec, ...]:
     and length, five Situation Comedies in all (unless the house rule)."""
     specs = []
     for length, count in ((1, 5), (2, 4), (3, 1), (4, 1)):
-        colours = data.draw(st.permutations(COLOURS * 2), label=f"colours {length}")[:count]
+        colours = data.permutation(COLOURS * 2, f"colours {length}")[:count]
         for colour in colours:
-            special = data.draw(st.integers(0, 9), label="special?") == 0
-            rating = None if special else data.draw(st.sampled_from(range(10, 100, 10)), label="rating")
+            special = data.integer(0, 9, "special?") == 0
+            rating = None if special else data.choice(range(10, 100, 10), "rating")
             specs.append([length, colour, rating, special])
     greens = [s for s in specs if s[1] == "green"]
     if not sitcoms_per_length and len(greens) > 5:
@@ -104,7 +104,7 @@ def _lineup(data, state, seat):
     while any is held back, no Emmy on a movie; drawn among the many such line-ups."""
     war = state.war
     holdings = state.network(seat).holdings
-    rnd = data.draw(st.randoms(use_true_random=False), label="line-up")
+    rnd = data.random("line-up")
     usable = [
         t for t in holdings.programs if t.kind != "preemption" and (war.february_sweeps or t.kind != "super_bowl")
     ]
@@ -150,64 +150,64 @@ def _fill(data, state, seat, kind, steps):
         return SelectStartingProgramming(network=seat, programs=_selection(data, state.situation_comedies_per_length))
     if kind == "LandOn":
         if steps > LONG_GAME:
-            space = data.draw(st.sampled_from(("critics_choice", "viewers_views")), label="space")
+            space = data.choice(("critics_choice", "viewers_views"), "space")
         else:
-            space = data.draw(st.sampled_from(sorted(SPACES)), label="space")
-        passed = not state.passed_on_the_air and data.draw(st.booleans(), label="passed On the Air")
+            space = data.choice(sorted(SPACES), "space")
+        passed = not state.passed_on_the_air and data.boolean("passed On the Air")
         return LandOn(network=seat, space=space, passed_on_the_air=passed)
     if kind == "Nominate":
         landing = state.landing
         top = max(1_000, min(network.cash, 4_000)) // BID_STEP
-        opening = BID_STEP * data.draw(st.integers(2, top), label="opening")
+        opening = BID_STEP * data.integer(2, top, "opening")
         if landing.stage == "nominate_star":
             return Nominate(network=seat, opening=opening)
-        length = data.draw(st.sampled_from(landing.lengths), label="length")
-        return Nominate(network=seat, length=length, colour=data.draw(st.sampled_from(COLOURS)), opening=opening)
+        length = data.choice(landing.lengths, "length")
+        return Nominate(network=seat, length=length, colour=data.choice(COLOURS), opening=opening)
     if kind == "Bid":
         minimum = state.auction.minimum
         steps_up = (network.cash - minimum) // BID_STEP
-        return Bid(network=seat, amount=minimum + BID_STEP * data.draw(st.integers(0, min(steps_up, 6)), label="bid"))
+        return Bid(network=seat, amount=minimum + BID_STEP * data.integer(0, min(steps_up, 6), "bid"))
     if kind == "BuyMovie":
-        return BuyMovie(network=seat, colour=data.draw(st.sampled_from(COLOURS), label="movie colour"))
+        return BuyMovie(network=seat, colour=data.choice(COLOURS, "movie colour"))
     if kind == "EnterTileValue":
         entry = state.entry
         if entry.lot == "program":
-            if data.draw(st.integers(0, 9), label="special?") == 0:
+            if data.integer(0, 9, "special?") == 0:
                 return EnterTileValue(network=seat, special=True)
-            return EnterTileValue(network=seat, value=data.draw(st.sampled_from(range(10, 100, 10)), label="RP"))
+            return EnterTileValue(network=seat, value=data.choice(range(10, 100, 10), "RP"))
         if entry.lot == "emmy":
             return EnterTileValue(network=seat, value=50)
-        return EnterTileValue(network=seat, value=data.draw(st.sampled_from(BONUS_VALUES[entry.lot]), label="value"))
+        return EnterTileValue(network=seat, value=data.choice(BONUS_VALUES[entry.lot], "value"))
     if kind == "GiveUp":
         tiles = (
             [t.id for t in network.holdings.programs]
             if state.landing.stage == "give_program"
             else [b.id for b in network.holdings.bonuses if b.kind == "star"]
         )
-        return GiveUp(network=seat, tile_id=data.draw(st.sampled_from(tiles), label="tile given up"))
+        return GiveUp(network=seat, tile_id=data.choice(tiles, "tile given up"))
     if kind == "Bulletin":
-        effect = data.draw(st.sampled_from(BULLETIN_EFFECTS), label="Bulletin effect")
-        amount = data.draw(st.sampled_from((500, 1_000, 5_000, 20_000, 60_000)), label="amount")
+        effect = data.choice(BULLETIN_EFFECTS, "Bulletin effect")
+        amount = data.choice((500, 1_000, 5_000, 20_000, 60_000), "amount")
         if effect == "move":
-            space = data.draw(st.sampled_from(sorted(s for s in SPACES if s not in ("bulletin",))), label="to")
-            return Bulletin(network=seat, effect=effect, space=space, passed_on_the_air=data.draw(st.booleans()))
+            space = data.choice(sorted(s for s in SPACES if s not in ("bulletin",)), "to")
+            return Bulletin(network=seat, effect=effect, space=space, passed_on_the_air=data.boolean())
         if effect in ("auction_program", "auction_star"):
-            opening = BID_STEP * data.draw(st.integers(2, max(2, min(network.cash, 3_000) // BID_STEP)))
+            opening = BID_STEP * data.integer(2, max(2, min(network.cash, 3_000) // BID_STEP))
             return Bulletin(
                 network=seat,
                 effect=effect,
                 amount=opening,
-                length=data.draw(st.sampled_from((1, 2, 3, 4))),
-                colour=data.draw(st.sampled_from(COLOURS)),
+                length=data.choice((1, 2, 3, 4)),
+                colour=data.choice(COLOURS),
             )
         return Bulletin(network=seat, effect=effect, amount=amount)
     if kind == "SellProgram":
         tiles = sellable(network.holdings) or network.holdings.programs
-        return SellProgram(network=seat, tile_id=data.draw(st.sampled_from([t.id for t in tiles]), label="sold"))
+        return SellProgram(network=seat, tile_id=data.choice([t.id for t in tiles], "sold"))
     if kind == "EnterLineUp":
         return _lineup(data, state, seat)
     if kind == "PlacePreemption":
-        return PlacePreemption(network=seat, start=data.draw(st.sampled_from((None, 0, 1, 2, 3, 4)), label="at"))
+        return PlacePreemption(network=seat, start=data.choice((None, 0, 1, 2, 3, 4), "at"))
     raise AssertionError(f"no filler for the offer {kind}")
 
 
@@ -305,15 +305,17 @@ def _offers(state):
     return [(seat, offer) for seat in state.names for offer in TV_WARS.legal_commands(state, seat)]
 
 
-def _play(data, path: Path) -> None:
-    n = data.draw(st.integers(2, 4), label="networks")
+def play(data, path: Path) -> int:
+    """A random legal game to its end, chosen by ``data`` (:mod:`draws`), journaled at ``path``, its invariants
+    checked at every move and its replay at the end; returns the game's id in the journal."""
+    n = data.integer(2, 4, "networks")
     options = {
-        "roll_off": data.draw(st.booleans(), label="roll-off"),
-        "situation_comedies_per_length": data.draw(st.booleans(), label="sitcoms per length"),
+        "roll_off": data.boolean("roll-off"),
+        "situation_comedies_per_length": data.boolean("sitcoms per length"),
     }
     journal = Journal(path)
     try:
-        table = Table(journal, dice=SeededDice(data.draw(st.integers(0, 2**16), label="dice seed")))
+        table = Table(journal, dice=SeededDice(data.integer(0, 2**16, "dice seed")))
         table.claim()
         players = tuple(PlayerSeat(name) for name in NAMES[:n])
         outcome = table.execute(NewGame(game="tv-wars", players=players, options=options, source="test"))
@@ -343,7 +345,7 @@ def _play(data, path: Path) -> None:
                 enabled = [(s, o) for s, o in enabled if o.kind not in ("PassOnTheAir", "LandOnSponsor")] or enabled
             elif steps > LONG_GAME:  # only landings on Critics' Choice/Viewers' Views now (the Sponsor button lands)
                 enabled = [(s, o) for s, o in enabled if o.kind not in ("PassOnTheAir", "LandOnSponsor")] or enabled
-            seat, offer = data.draw(st.sampled_from(enabled), label="offer")
+            seat, offer = data.choice(enabled, "offer")
             command = offer.command
             if command is None:
                 for _ in range(20):  # a drawn argument may not fit (a line-up the rules refuse): draw again
@@ -367,8 +369,8 @@ def _play(data, path: Path) -> None:
             ledger.check(state)
         result = TV_WARS.outcome(state)
         assert result is not None and result.termination is not Termination.ENDED_BY_HAND
-        statistic(f"ended: {result.termination.name} ({state.final_count.result.rule})")
-        statistic(f"Ratings Wars played: {'yes' if wars else 'no'}")
+        data.statistic(f"ended: {result.termination.name} ({state.final_count.result.rule})")
+        data.statistic(f"Ratings Wars played: {'yes' if wars else 'no'}")
         if result.termination in (Termination.WON, Termination.DRAW, Termination.ALL_LOST):
             ended = state.final_count.result
             totals = dict(ended.totals)
@@ -384,6 +386,7 @@ def _play(data, path: Path) -> None:
         assert replay.state == state
     finally:
         reopened.close()
+    return game_id
 
 
 #: Shrinking a whole game takes minutes; a failure prints its draws (and hypothesis' seed) as found.
@@ -397,4 +400,4 @@ def _play(data, path: Path) -> None:
 @given(st.data())
 def test_random_legal_games_end_by_the_rules_keep_the_invariants_and_replay(data):
     with tempfile.TemporaryDirectory() as folder:
-        _play(data, Path(folder) / "journal.sqlite3")
+        play(HypothesisDraws(data), Path(folder) / "journal.sqlite3")

@@ -86,10 +86,11 @@ def describe(session: GameSession, record) -> str:
     return session.describe_record(record)
 
 
-def replay(game: str, folder: Path):
-    """``(rules, session)`` then, after each move of ``game``'s recorded journal (opened from a copy in
-    ``folder``), ``(move, records)``: the session holds the state after it."""
-    source = max(DATA.glob(f"journals/*/{game}.sqlite3"))
+def replay(game: str, folder: Path, source: Path | None = None):
+    """``(rules, session)`` then, after each move of ``game``'s recorded journal (or of the journal file
+    ``source``; opened from a copy in ``folder``), ``(move, records)``: the session holds the state after it."""
+    if source is None:
+        source = max(DATA.glob(f"journals/*/{game}.sqlite3"))
     copy = folder / source.name
     shutil.copyfile(source, copy)
     journal = Journal(copy)
@@ -107,9 +108,10 @@ def replay(game: str, folder: Path):
         yield move, taken
 
 
-def record_of(game: str, folder: Path) -> list[dict]:
-    """The step-by-step record of what ``game`` shows over its recorded journal (see the module docstring)."""
-    moves = replay(game, folder)
+def record_of(game: str, folder: Path, source: Path | None = None) -> list[dict]:
+    """The step-by-step record of what ``game`` shows over its recorded journal or ``source`` (see the module
+    docstring)."""
+    moves = replay(game, folder, source)
     rules, session = next(moves)
     actions = [slot.action for slot in rules.info.buttons]
     steps = []
@@ -182,7 +184,9 @@ def _decided(rules, state, make) -> str:
     return f"{command!r} -> {[repr(event) for event in events]} = {[rules.describe(event) for event in events]}"
 
 
-def decisions_of(game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]] | None = None) -> list[dict]:
+def decisions_of(
+    game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]] | None = None, source: Path | None = None
+) -> list[dict]:
     """What ``decide`` answers, every :data:`DECISION_EVERY` moves of ``game``'s recorded game, to :data:`TRIES`
     commands of each of the game's command kinds: built (seeded) from the values its ``legal_commands`` offered
     anywhere in the game, the journal's payload values of the same name, the seats, and :data:`ODD_VALUES`.
@@ -193,7 +197,7 @@ def decisions_of(game: str, folder: Path, vocabulary: Mapping[str, Sequence[Any]
 
     from companion.commands import AdjustTrack, AnswerDice, Command, EndGame, RollDice, TransferMoney
 
-    moves = replay(game, folder)
+    moves = replay(game, folder, source)
     rules, session = next(moves)
     package = type(rules).__module__.rpartition(".")[0]
     kinds = sorted((c for c in _subclasses(Command) if c.__module__.startswith(package + ".")), key=_key)
@@ -289,13 +293,19 @@ def _options_record(rules, seats: list[str]) -> dict:
 
 
 def check_golden(
-    game: str, folder: Path, what: str = "views", vocabulary: Mapping[str, Sequence[Any]] | None = None
+    game: str,
+    folder: Path,
+    what: str = "views",
+    vocabulary: Mapping[str, Sequence[Any]] | None = None,
+    source: Path | None = None,
+    record: str | None = None,
 ) -> None:
     """Assert that ``game``'s record (``what``: ``"views"``, :func:`record_of`, or ``"decisions"``,
-    :func:`decisions_of` with ``vocabulary``) equals the reviewed one (or write it, with
+    :func:`decisions_of` with ``vocabulary``), over the recorded journal or the journal file ``source``, equals the
+    reviewed one, ``tests/data/golden/<record or game>-<what>.json.xz`` (or write it, with
     ``COMPANION_UPDATE_GOLDEN=1``)."""
-    got = record_of(game, folder) if what == "views" else decisions_of(game, folder, vocabulary)
-    path = GOLDEN / f"{game}-{what}.json.xz"
+    got = record_of(game, folder, source) if what == "views" else decisions_of(game, folder, vocabulary, source)
+    path = GOLDEN / f"{record or game}-{what}.json.xz"
     if UPDATE:
         GOLDEN.mkdir(parents=True, exist_ok=True)
         text = json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False)
