@@ -53,7 +53,35 @@ def browser(profile: Path, width: int, height: int):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_window_size(width, height)
+    # the window's size is not the page's: the browser's own frame takes some of it. The viewport itself is set
+    # (CSS pixels, one device pixel each, so a screenshot's pixels are the page's)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800},
+    )
+    driver.viewport = [width, height]  # what shot() checks the page has
     return driver
+
+
+#: What :func:`audit` finds on the page: visible text under :data:`MIN_TEXT_PX`, text reaching past the
+#: viewport's sides, a page wider than the viewport (a phone would scroll sideways), and the viewport's size.
+AUDIT = """
+const min = arguments[0], found = [], width = window.innerWidth;
+for (const node of document.querySelectorAll("body *")) {
+  const own = Array.from(node.childNodes).some(c => c.nodeType === 3 && c.textContent.trim());
+  const box = node.getBoundingClientRect(), style = getComputedStyle(node);
+  if (!own || box.width === 0 || box.height === 0 || style.visibility === "hidden") continue;
+  const text = node.textContent.trim().slice(0, 40), size = parseFloat(style.fontSize);
+  if (size < min) found.push(`${size}px text: ${text}`);
+  if (box.left < 0 || box.right > width + 0.5) found.push(`past the sides (${box.left}-${box.right}): ${text}`);
+  if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== "visible" && node.tagName !== "SELECT")
+    found.push(`cut off (${node.scrollWidth} of ${node.clientWidth} px): ${text}`);
+}
+const wide = document.documentElement.scrollWidth;
+if (wide > width) found.push(`the page is ${wide} px wide`);
+return {viewport: [window.innerWidth, window.innerHeight], problems: found};
+"""
+MIN_TEXT_PX = 18  # on a phone (the kiosk's own rule for its touchscreen, STYLE.md)
 
 
 def text_of(driver, element_id: str) -> str:
@@ -63,9 +91,16 @@ def text_of(driver, element_id: str) -> str:
 
 
 def shot(driver, name: str) -> Path:
+    """Save a screenshot as ``test-artifacts/web-<name>.png``, after auditing what it shows (:data:`AUDIT`): the
+    viewport is the one asked for, no text is smaller than :data:`MIN_TEXT_PX` (on a TV: 28 px, the spectator
+    page's across a room, less a fifth for its badges), none reaches past the sides or is cut off."""
+    minimum = MIN_TEXT_PX if driver.viewport[0] < 800 else 22
+    found = driver.execute_script(AUDIT, minimum)
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"web-{name}.png"
     driver.save_screenshot(str(path))
+    assert found["problems"] == [], f"{path.name}: {found['problems']}"
+    assert found["viewport"] == driver.viewport, f"{path.name}: the viewport is {found['viewport']}"
     return path
 
 
