@@ -479,12 +479,11 @@ def _connection_class():
         """uvicorn's h11 connection, with a per-address cap and a deadline for the first request's head (see the
         module docstring)."""
 
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport) -> None:
             super().connection_made(transport)
             address = self.client[0] if self.client else None
-            same = sum(
-                1 for c in self.connections if c is not self and getattr(c, "client", None) and c.client[0] == address
-            )
+            clients: list[Any] = [getattr(c, "client", None) for c in self.connections if c is not self]
+            same = sum(1 for client in clients if client and client[0] == address)
             if address is not None and same >= MAX_CONNECTIONS_PER_ADDRESS:
                 transport.close()
                 return
