@@ -194,6 +194,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager:DeprecationWarning")
 def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_frames_and_buttons_alone(tmp_path):
     """The real kiosk (tests/kivy/drive_web_flood.py, [web] enabled) measures its frames and ABS's Sponsor presses
     quiet, then while this test floods its web server from eight other addresses: WebSocket upgrades that never
@@ -268,6 +269,9 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
     assert len(presses["quiet"]) == len(presses["flood"]) == 10 and result["applied"] >= 20
     assert max(held["table"] for held in result["held"]) >= 32, "the flood never reached the kiosk's server"
     assert len(flood) >= 250
+    assert result["slow_seen"], "the slow phone was never connected"
+    # closed for taking too long for a message (1 s here), not by the keep-alive pings' 20 + 20 s
+    assert 0 < result["slow_closed_after_s"] < 20, result["slow_closed_after_s"]
     assert version == result["version"], "the well-behaved spectator did not get the latest state"
     figures = {
         phase: (statistics.median(frames[phase]), _percentile(frames[phase], 0.95), max(frames[phase]))
@@ -278,15 +282,16 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
         print(
             f"\nkiosk frames (median/p95/max ms): quiet {figures['quiet']}, flooded by {len(flood)} connections and 4 "
             f"hammering clients {figures['flood']}; Sponsor press -> applied (median/max ms): quiet {taps['quiet']}, "
-            f"flooded {taps['flood']}; {result['moves']} touchscreen moves"
+            f"flooded {taps['flood']}; {result['moves']} touchscreen moves; the phone that never reads closed after "
+            f"{result['slow_closed_after_s']} s of flood"
         )
     quiet_median, quiet_p95, _ = figures["quiet"]
     flood_median, flood_p95, flood_max = figures["flood"]
     # bounds on how much slower: wide enough for a shared 2-core CI machine (the quiet figures themselves vary
     # by half), far below what a kiosk waiting on its web server would show (a stalled frame, a press in seconds)
-    assert flood_median <= 2 * quiet_median + 20, figures
-    assert flood_p95 <= 2 * quiet_p95 + 50 and flood_max < 1000, figures
-    assert taps["flood"][0] <= 2 * taps["quiet"][0] + 50 and taps["flood"][1] < 1000, taps
+    assert flood_median <= 2.5 * quiet_median + 20, figures
+    assert flood_p95 <= 3 * quiet_p95 + 50 and flood_max < 1000, figures
+    assert taps["flood"][0] <= 2.5 * taps["quiet"][0] + 50 and taps["flood"][1] < 1000, taps
     stored = b"".join(p.read_bytes() for p in data.rglob("*") if p.is_file())
     assert token not in stdout + stderr and token.encode() not in stored, "a token in the kiosk's log or data"
 

@@ -32,7 +32,9 @@ Never a stall for the kiosk, and nothing learned from a failure:
 * at most :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections from one address (more are closed at once), and
   a connection that has not sent a whole request head within :data:`REQUEST_TIMEOUT` s is closed
   (:class:`_Connection`): idle half-sent requests (hundreds of them) cannot fill uvicorn's
-  :data:`MAX_CONNECTIONS` and have every phone's request answered 503;
+  :data:`MAX_CONNECTIONS` and have every phone's request answered 503; the kernel holds at most
+  :data:`SEND_BUFFER` (doubled) for each, so a client that does not read costs little memory and is found out
+  (:data:`SEND_TIMEOUT`) after some tens of snapshots;
 * no access log (the links carry tokens), and uvicorn's own log lines have any token replaced by ``<token>``.
 """
 
@@ -42,6 +44,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -78,6 +81,7 @@ SEND_TIMEOUT = 10.0  # seconds for one message to a client
 REQUEST_TIMEOUT = 10.0  # seconds from a connection to the end of its first request's head
 MAX_CONNECTIONS_PER_ADDRESS = 24  # open TCP connections from one address (a phone's browser uses a few)
 MAX_CONNECTIONS = 512  # open TCP connections in all: beyond, uvicorn answers 503
+SEND_BUFFER = 32 * 1024  # bytes the kernel holds for a client that does not read (SO_SNDBUF; Linux doubles it)
 REPLY_TIMEOUT = 5.0  # seconds a POST waits for the table's verdict
 
 FORBIDDEN = "Forbidden\n"
@@ -366,16 +370,21 @@ class WebApp:
         client.wake.set()
         self._clients.add(client)
         self._publisher_box[0].request()  # a snapshot not built while nobody watched: have one made
-        sender = asyncio.create_task(self._send_loop(client))
+        # the connection ends when either side is done: the client went away, or the sender closed it (too slow,
+        # or its token stopped working). A client too slow to take even the close frame never says goodbye, so
+        # waiting for its messages would keep it here for good
+        tasks = {asyncio.create_task(self._send_loop(client)), asyncio.create_task(self._receive_loop(client))}
         try:
-            await self._receive_loop(client)
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._clients.discard(client)
-            sender.cancel()
-            try:
-                await sender
-            except (asyncio.CancelledError, Exception):
-                pass
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
 
     async def _receive_loop(self, client: _Client) -> None:
         """Read (and drop) what a client sends: the pages send nothing but an occasional ping; more than
@@ -487,6 +496,12 @@ def _connection_class():
             if address is not None and same >= MAX_CONNECTIONS_PER_ADDRESS:
                 transport.close()
                 return
+            raw = transport.get_extra_info("socket")
+            if raw is not None:  # a client that does not read is found out after this much, not megabytes
+                try:
+                    raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                except OSError:
+                    pass
             self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._head_too_slow)
 
         def _head_too_slow(self) -> None:
