@@ -304,6 +304,12 @@ def test_wrong_old_and_revoked_tokens_and_foreign_origins_all_get_the_same_403(l
         with pytest.raises(InvalidStatus) as refused:
             ws(live, f"/ws/seat/{token}", origin=origin)
         assert refused.value.response.status_code == 403
+    with pytest.raises(InvalidStatus) as refused:  # another site's page may not watch either
+        ws(live, "/ws/table", origin="http://evil.example")
+    assert refused.value.response.status_code == 403
+    overlay = ws(live, "/ws/table", origin=None)  # a stream overlay (a browser source) sends no Origin: public
+    assert json.loads(overlay.recv(timeout=20))["type"] == "table"
+    overlay.close()
 
 
 def test_a_connected_phone_is_closed_when_its_seat_is_revoked_or_a_new_game_starts(live):
