@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from kivy_driver import keep_artifacts, run_driver, steps_by_label
+from test_export_bgstats import check_documented
 
 from companion.commands import AdjustTrack, NewGame, PlayerSeat
 from companion.games.tv_wars import PassOnTheAir
@@ -108,6 +109,7 @@ def test_the_bg_stats_button_refuses_a_game_in_play_and_writes_an_ended_one(show
     path = Path(written["message"][len(prefix) :])
     assert path.parent.name == "exports" and path.name.endswith("-bgstats.json")
     play = json.loads(path.read_text(encoding="utf-8"))
+    check_documented(play)  # the file the History screen writes holds BG Stats' documented fields only (issue 20, 6)
     assert play["game"]["name"] == "TV Wars" and play["game"]["bggId"] == 1031
     assert [p["name"] for p in play["players"]] == ["ABS", "CBA"] and not any(p["winner"] for p in play["players"])
     assert play["comments"].startswith("Ended at the table: bedtime")

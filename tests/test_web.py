@@ -113,6 +113,38 @@ def test_tokens_carry_128_random_bits_rotate_with_every_game_and_are_checked_aga
     assert tokens.seat_for(now) is None
 
 
+def test_a_token_is_compared_in_constant_time_with_every_seats_token_whichever_matches(monkeypatch):
+    """The check never exits early: every seat's token goes through :func:`hmac.compare_digest` (the constant-time
+    comparison) for a miss, a near miss and a hit on the first or the last seat alike, so how long a refusal takes
+    says nothing about which seat a guess came close to (a dict lookup or ``==`` would fail this)."""
+    import companion.tokens
+
+    compared: list[tuple[bytes, bytes]] = []
+    real = companion.tokens.hmac.compare_digest
+
+    def counting(a, b):
+        compared.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(companion.tokens.hmac, "compare_digest", counting)
+    seats = ("ABS", "CBA", "PBC", "TBS")
+    tokens = SeatTokens()
+    tokens.for_game(3, seats)
+    first, last = tokens.token("ABS"), tokens.token("TBS")
+    for candidate, seat in (
+        (new_token(), None),
+        (last[:-1] + ("A" if last[-1] != "A" else "B"), None),
+        (first, "ABS"),
+        (last, "TBS"),
+        ("", None),
+    ):
+        compared.clear()
+        assert tokens.seat_for(candidate) == seat
+        assert len(compared) == len(seats), (candidate, len(compared))
+        assert {b for _, b in compared} == {tokens.token(s).encode() for s in seats}
+        assert all(isinstance(a, bytes) and isinstance(b, bytes) for a, b in compared)
+
+
 # -- what one seat sees, and does ------------------------------------------------------------------------------------
 
 
@@ -272,6 +304,12 @@ def test_wrong_old_and_revoked_tokens_and_foreign_origins_all_get_the_same_403(l
         with pytest.raises(InvalidStatus) as refused:
             ws(live, f"/ws/seat/{token}", origin=origin)
         assert refused.value.response.status_code == 403
+    with pytest.raises(InvalidStatus) as refused:  # another site's page may not watch either
+        ws(live, "/ws/table", origin="http://evil.example")
+    assert refused.value.response.status_code == 403
+    overlay = ws(live, "/ws/table", origin=None)  # a stream overlay (a browser source) sends no Origin: public
+    assert json.loads(overlay.recv(timeout=20))["type"] == "table"
+    overlay.close()
 
 
 def test_a_connected_phone_is_closed_when_its_seat_is_revoked_or_a_new_game_starts(live):
@@ -359,6 +397,95 @@ def test_oversized_and_malformed_requests_and_messages_are_refused_and_change_no
         assert client.get("/api/table").json()["game"]["title"] == "TV Wars"
 
 
+def test_hundreds_of_idle_half_sent_requests_neither_lock_the_phones_out_nor_stay_open(live, monkeypatch):
+    """A slow-loris flood: 300 connections from eight addresses each send half a request head and then nothing.
+    The server keeps at most MAX_CONNECTIONS_PER_ADDRESS of an address's connections and closes one whose head
+    has not ended within REQUEST_TIMEOUT, so a phone's page, data and commands are still answered (before, the
+    idle connections filled uvicorn's limit and every phone's request got 503 for as long as they stayed)."""
+    import web.server
+
+    monkeypatch.setattr(web.server, "REQUEST_TIMEOUT", 2.0)
+    new_game(live)
+    token = live.token("ABS")
+    flood: list[socket.socket] = []
+    try:
+        for index in range(300):
+            raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            raw.bind((f"127.0.0.{2 + index % 8}", 0))
+            raw.settimeout(20)
+            try:
+                raw.connect(("127.0.0.1", live.front.port))
+                raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            except OSError:
+                pass
+            flood.append(raw)
+        with live.http() as client:
+            assert client.get(f"/seat/{token}").status_code == 200
+            mine = client.get(f"/api/seat/{token}")
+            assert mine.status_code == 200, mine.text
+            on_air = action(mine.json(), "PassOnTheAir")
+            answer = act(client, live, token, {"action": on_air["index"], "label": on_air["label"]})
+            assert answer.status_code == 200 and answer.json()["accepted"] is True, answer.text
+
+        def closed(raw: socket.socket) -> bool:
+            try:
+                return raw.recv(1) == b""
+            except ConnectionResetError:
+                return True
+            except OSError:  # timed out: still open
+                return False
+
+        for raw in flood[:24] + flood[-8:]:  # kept ones and the last ones: all closed by the deadline
+            raw.settimeout(20)
+            assert closed(raw), "an idle half-sent request was kept open past the deadline"
+    finally:
+        for raw in flood:
+            raw.close()
+
+
+def test_spectators_sockets_are_capped_and_never_crowd_a_seats_phone_out(live):
+    """At most MAX_SOCKETS spectators' WebSockets (MAX_SOCKETS_PER_ADDRESS from one address); a seat's phone has
+    room of its own beside them (MAX_SOCKETS_PER_SEAT), so a LAN device filling the spectators' places cannot
+    cut the phones off their live updates (before, the phones counted against the same 64)."""
+    from web.server import MAX_SOCKETS, MAX_SOCKETS_PER_ADDRESS, MAX_SOCKETS_PER_SEAT
+
+    new_game(live)
+
+    def status(raw: socket.socket) -> bytes:
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = raw.recv(64)
+            if not chunk:
+                break
+            answer += chunk
+        return answer.split(b"\r\n")[0]
+
+    held: list[socket.socket] = []
+    try:
+        for index in range(MAX_SOCKETS):
+            source = f"127.0.0.{2 + index // MAX_SOCKETS_PER_ADDRESS}"
+            held.append(_handshake(live.front.port, "/ws/table", live.base, source))
+            assert b" 101 " in status(held[-1]), index
+        held.append(_handshake(live.front.port, "/ws/table", live.base, "127.0.0.2"))
+        assert b" 403 " in status(held[-1])  # the address has its 16
+        held.append(_handshake(live.front.port, "/ws/table", live.base, "127.0.0.40"))
+        assert b" 403 " in status(held[-1])  # the spectators have their 64
+        wait_for(lambda: live.front.app.counts()["table"] == MAX_SOCKETS, "the spectators' sockets")
+        token = live.token("ABS")
+        phones = [ws(live, f"/ws/seat/{token}") for _ in range(MAX_SOCKETS_PER_SEAT)]
+        assert all(json.loads(phone.recv(timeout=20))["seat"] == "ABS" for phone in phones)
+        with pytest.raises(InvalidStatus) as refused:
+            ws(live, f"/ws/seat/{token}")
+        assert refused.value.response.status_code == 403  # a seat's own places are capped too
+        cba = ws(live, f"/ws/seat/{live.token('CBA')}")
+        assert json.loads(cba.recv(timeout=20))["seat"] == "CBA"
+        for phone in (*phones, cba):
+            phone.close()
+    finally:
+        for raw in held:
+            raw.close()
+
+
 # -- a flood leaves the buttons working --------------------------------------------------------------------------
 
 
@@ -433,11 +560,14 @@ def test_a_flood_of_connections_and_slow_clients_leave_the_buttons_and_the_table
             except OSError:
                 raw.close()
                 continue
-            if index % 2:
-                raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
-            else:
-                raw.close()
-                raw = _handshake(live.front.port, "/ws/table", live.base, "127.0.0.2")  # never read
+            try:  # beyond the per-address cap the server closes a connection at once
+                if index % 2:
+                    raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
+                else:
+                    raw.close()
+                    raw = _handshake(live.front.port, "/ws/table", live.base, "127.0.0.2")  # never read
+            except OSError:
+                pass
             flood.append(raw)
 
         def hammer(path: str) -> None:

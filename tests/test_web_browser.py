@@ -53,7 +53,35 @@ def browser(profile: Path, width: int, height: int):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_window_size(width, height)
+    # the window's size is not the page's: the browser's own frame takes some of it. The viewport itself is set
+    # (CSS pixels, one device pixel each, so a screenshot's pixels are the page's)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800},
+    )
+    driver.viewport = [width, height]  # what shot() checks the page has
     return driver
+
+
+#: What :func:`audit` finds on the page: visible text under :data:`MIN_TEXT_PX`, text reaching past the
+#: viewport's sides, a page wider than the viewport (a phone would scroll sideways), and the viewport's size.
+AUDIT = """
+const min = arguments[0], found = [], width = window.innerWidth;
+for (const node of document.querySelectorAll("body *")) {
+  const own = Array.from(node.childNodes).some(c => c.nodeType === 3 && c.textContent.trim());
+  const box = node.getBoundingClientRect(), style = getComputedStyle(node);
+  if (!own || box.width === 0 || box.height === 0 || style.visibility === "hidden") continue;
+  const text = node.textContent.trim().slice(0, 40), size = parseFloat(style.fontSize);
+  if (size < min) found.push(`${size}px text: ${text}`);
+  if (box.left < 0 || box.right > width + 0.5) found.push(`past the sides (${box.left}-${box.right}): ${text}`);
+  if (node.scrollWidth > node.clientWidth + 1 && style.overflowX !== "visible" && node.tagName !== "SELECT")
+    found.push(`cut off (${node.scrollWidth} of ${node.clientWidth} px): ${text}`);
+}
+const wide = document.documentElement.scrollWidth;
+if (wide > width) found.push(`the page is ${wide} px wide`);
+return {viewport: [window.innerWidth, window.innerHeight], problems: found};
+"""
+MIN_TEXT_PX = 18  # on a phone (the kiosk's own rule for its touchscreen, STYLE.md)
 
 
 def text_of(driver, element_id: str) -> str:
@@ -63,9 +91,16 @@ def text_of(driver, element_id: str) -> str:
 
 
 def shot(driver, name: str) -> Path:
+    """Save a screenshot as ``test-artifacts/web-<name>.png``, after auditing what it shows (:data:`AUDIT`): the
+    viewport is the one asked for, no text is smaller than :data:`MIN_TEXT_PX` (on a TV: 28 px, the spectator
+    page's across a room, less a fifth for its badges), none reaches past the sides or is cut off."""
+    minimum = MIN_TEXT_PX if driver.viewport[0] < 800 else 22
+    found = driver.execute_script(AUDIT, minimum)
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"web-{name}.png"
     driver.save_screenshot(str(path))
+    assert found["problems"] == [], f"{path.name}: {found['problems']}"
+    assert found["viewport"] == driver.viewport, f"{path.name}: the viewport is {found['viewport']}"
     return path
 
 
@@ -134,6 +169,40 @@ def test_two_phones_enter_their_line_ups_while_a_third_network_uses_the_table_an
         shutil.rmtree(tmp_path / "tv", ignore_errors=True)
 
 
+def test_another_seats_move_does_not_reset_a_choice_being_made_on_a_phone(live, tmp_path):
+    """ABS chooses a program and a bonus in its line-up form's lists; before it taps Add, CBA enters its line-up
+    and the update reaches ABS's page. The lists keep ABS's choice, so Add places what ABS chose (the page used to
+    rebuild both lists on every update: the choice went back to the first program and no bonus, and a finger
+    on the list could lose it; found by the whole-table test, whose phones then locked in the wrong programs)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from companion.games.tv_wars.war_at_table import EnterLineUp
+
+    to_line_ups(live)
+    phone = browser(tmp_path / "abs", 390, 844)
+    try:
+        phone.get(f"{live.base}/S/{live.token('ABS')}")
+        wait_for(lambda: text_of(phone, "live") == "live", "ABS's page to be live")
+        wait_for(lambda: phone.find_element(By.ID, "lineup-box").is_displayed(), "ABS's line-up form")
+        form = phone.execute_script("return current.forms.lineup")
+        program, bonus = form["programs"][-1]["id"], form["bonuses"][0]["id"]  # not the lists' first choices
+        Select(phone.find_element(By.ID, "add-program")).select_by_value(program)
+        Select(phone.find_element(By.ID, "add-bonus")).select_by_value(bonus)
+        cba = live.owner.call(lambda: live.front.publisher.latest.seats["CBA"].payload["forms"]["lineup"])
+        placements = tuple((p, b) for p, b in full_line_up(cba))
+        live.owner.execute(EnterLineUp(network="CBA", placements=placements, source="touch"))
+        version = live.owner.call(lambda: live.front.publisher.latest.version)
+        wait_for(lambda: phone.execute_script("return current.version") == version, "the update on ABS's page")
+        assert phone.find_element(By.ID, "add-program").get_attribute("value") == program
+        assert phone.find_element(By.ID, "add-bonus").get_attribute("value") == bonus
+        phone.find_element(By.ID, "add").click()
+        assert phone.execute_script("return placements") == [[program, bonus]]
+        shot(phone, "phone-ABS-choice-kept")
+    finally:
+        phone.quit()
+
+
 def test_death_show_tv_a_fighter_shows_their_combat_cards_on_the_phone(live, tmp_path):
     """Death Show TV on a phone (How Combat Is Resolved 1-2): Jhon hunts Kelpie; on Jhon's phone the Combat form
     appears, he enters a Weapon +3 and one Equipment card +2 and shows them; the table takes the declaration
@@ -182,7 +251,8 @@ def test_death_show_tv_a_fighter_shows_their_combat_cards_on_the_phone(live, tmp
 def test_the_whole_table_two_phones_and_the_kiosks_touchscreen_enter_one_ratings_war(tmp_path):
     """The real kiosk (``companion`` Kivy app with ``[web] enabled``, tests/kivy/drive_phones_war.py) holds a
     3-network Ratings War; ABS and CBA enter and lock their line-ups on two phone-sized Chromiums opened on the
-    links the kiosk gives out; then PBC enters its own on the kiosk's touchscreen. Every line-up is locked by its
+    links the kiosk gives out while PBC enters its own on the kiosk's touchscreen (its dialog open across both
+    phones' moves, its tiles chosen and checked between ABS's lock and CBA's). Every line-up is locked by its
     own source (journaled ``phone``, ``phone``, ``touch``). How late the kiosk's main thread ran a 30 Hz clock
     callback before the phones and while they worked is printed (measured, not asserted; here the browsers share
     the machine with the kiosk, which a real table's phones do not)."""
@@ -228,8 +298,14 @@ def test_the_whole_table_two_phones_and_the_kiosks_touchscreen_enter_one_ratings
                 Select(phone.find_element(By.ID, "add-program")).select_by_value(program)
                 Select(phone.find_element(By.ID, "add-bonus")).select_by_value(bonus or "")
                 phone.find_element(By.ID, "add").click()
+            if seat == "CBA":  # meanwhile PBC chooses its tiles on the touchscreen, its dialog open throughout
+                wait_for(lambda: (out / "pbc-checked").exists() or kiosk.poll() is not None, "PBC's Check", 120)
             phone.find_element(By.ID, "lock").click()
-            wait_for(lambda: "locked in" in text_of(phone, "message"), f"{seat}'s page to say it locked in")
+            try:
+                wait_for(lambda: "locked in" in text_of(phone, "message"), f"{seat}'s page to say it locked in")
+            except AssertionError as error:  # what the page said instead, and whether the kiosk is still up
+                said = text_of(phone, "message")
+                raise AssertionError(f"{error}; it says {said!r}; the kiosk exited: {kiosk.poll()}") from None
             shot(phone, f"kiosk-phone-{seat}-locked")
         stdout, stderr = kiosk.communicate(timeout=240)
         assert kiosk.returncode == 0, stderr[-3000:]
@@ -245,6 +321,9 @@ def test_the_whole_table_two_phones_and_the_kiosks_touchscreen_enter_one_ratings
     assert result["locked_by_phones"] == ["ABS", "CBA"]
     assert result["phase"] == "reveal" and result["locked"] == ["ABS", "CBA", "PBC"], result["status"]
     assert result["locked_by"] == {"ABS": "phone", "CBA": "phone", "PBC": "touch"}
+    during = result["pbc_dialog"]  # PBC's touchscreen entry overlapped both phones' line-ups
+    assert during["after ABS's phone"] == {"locked": ["ABS"], "open": True, "placed": 0}, during
+    assert during["after CBA's phone"] == {"locked": ["ABS", "CBA"], "open": True, "placed": 2}, during
     late = result["lateness_ms"]
     with capsys_disabled():
         print(

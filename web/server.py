@@ -23,11 +23,18 @@ Never a stall for the kiosk, and nothing learned from a failure:
   (uvicorn closes the connection, 1009), :data:`MAX_CLIENT_MESSAGES` messages a client may send a minute
   (the pages send none but pings), :data:`ACTS` commands a seat may post in a burst (then one every
   :data:`ACT_REFILL` s; 429 beyond);
-* at most :data:`MAX_SOCKETS` WebSockets, :data:`MAX_SOCKETS_PER_ADDRESS` from one address; each connection
+* at most :data:`MAX_SOCKETS` spectators' WebSockets, :data:`MAX_SOCKETS_PER_ADDRESS` from one address, and
+  beside them :data:`MAX_SOCKETS_PER_SEAT` per seat (so no flood of spectators locks a phone out); each connection
   has one sender task that sends the *latest* snapshot when it can: a slow client skips states it had no time
   for, and one that takes more than :data:`SEND_TIMEOUT` s for a message is closed. Nothing is queued per
   message, so a flood of clients costs the owner thread nothing (it builds one snapshot per move whatever the
   number of clients);
+* at most :data:`MAX_CONNECTIONS_PER_ADDRESS` open connections from one address (more are closed at once), and
+  a connection that has not sent a whole request head within :data:`REQUEST_TIMEOUT` s is closed
+  (:class:`_Connection`): idle half-sent requests (hundreds of them) cannot fill uvicorn's
+  :data:`MAX_CONNECTIONS` and have every phone's request answered 503; the kernel holds at most
+  :data:`SEND_BUFFER` (doubled) for each, so a client that does not read costs little memory and is found out
+  (:data:`SEND_TIMEOUT`) after some tens of snapshots;
 * no access log (the links carry tokens), and uvicorn's own log lines have any token replaced by ``<token>``.
 """
 
@@ -37,6 +44,7 @@ import asyncio
 import json
 import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -66,9 +74,14 @@ ACT_REFILL = 0.5  # seconds
 MAX_BODY = 4096  # bytes of a POST body
 MAX_MESSAGE = 1024  # bytes of a WebSocket message from a client
 MAX_CLIENT_MESSAGES = 60  # WebSocket messages from one client a minute
-MAX_SOCKETS = 64
-MAX_SOCKETS_PER_ADDRESS = 16
+MAX_SOCKETS = 64  # spectators' WebSockets
+MAX_SOCKETS_PER_ADDRESS = 16  # spectators' WebSockets from one address
+MAX_SOCKETS_PER_SEAT = 4  # a seat's phones' WebSockets (beside the spectators', never crowded out by them)
 SEND_TIMEOUT = 10.0  # seconds for one message to a client
+REQUEST_TIMEOUT = 10.0  # seconds from a connection to the end of its first request's head
+MAX_CONNECTIONS_PER_ADDRESS = 24  # open TCP connections from one address (a phone's browser uses a few)
+MAX_CONNECTIONS = 512  # open TCP connections in all: beyond, uvicorn answers 503
+SEND_BUFFER = 32 * 1024  # bytes the kernel holds for a client that does not read (SO_SNDBUF; Linux doubles it)
 REPLY_TIMEOUT = 5.0  # seconds a POST waits for the table's verdict
 
 FORBIDDEN = "Forbidden\n"
@@ -342,9 +355,14 @@ class WebApp:
         if seat is None and socket.headers.get("origin") and not self._same_origin(socket.headers):
             await socket.close(code=1008)
             return
-        if len(self._clients) >= MAX_SOCKETS or sum(c.address == address for c in self._clients) >= (
-            MAX_SOCKETS_PER_ADDRESS
-        ):
+        if seat is None:
+            spectators = [c for c in self._clients if c.seat is None]
+            full = len(spectators) >= MAX_SOCKETS or (
+                sum(c.address == address for c in spectators) >= MAX_SOCKETS_PER_ADDRESS
+            )
+        else:  # a seat's phone is never crowded out by spectators (its token cannot be guessed)
+            full = sum(c.seat == seat for c in self._clients) >= MAX_SOCKETS_PER_SEAT
+        if full:
             await socket.close(code=1013)  # before accept: refused with 403
             return
         await socket.accept()
@@ -352,16 +370,21 @@ class WebApp:
         client.wake.set()
         self._clients.add(client)
         self._publisher_box[0].request()  # a snapshot not built while nobody watched: have one made
-        sender = asyncio.create_task(self._send_loop(client))
+        # the connection ends when either side is done: the client went away, or the sender closed it (too slow,
+        # or its token stopped working). A client too slow to take even the close frame never says goodbye, so
+        # waiting for its messages would keep it here for good
+        tasks = {asyncio.create_task(self._send_loop(client)), asyncio.create_task(self._receive_loop(client))}
         try:
-            await self._receive_loop(client)
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._clients.discard(client)
-            sender.cancel()
-            try:
-                await sender
-            except (asyncio.CancelledError, Exception):
-                pass
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
 
     async def _receive_loop(self, client: _Client) -> None:
         """Read (and drop) what a client sends: the pages send nothing but an occasional ping; more than
@@ -457,6 +480,43 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+def _connection_class():
+    """:class:`_Connection`, made when the server starts (uvicorn is imported on the server's thread only)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class _Connection(H11Protocol):
+        """uvicorn's h11 connection, with a per-address cap and a deadline for the first request's head (see the
+        module docstring)."""
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            address = self.client[0] if self.client else None
+            clients: list[Any] = [getattr(c, "client", None) for c in self.connections if c is not self]
+            same = sum(1 for client in clients if client and client[0] == address)
+            if address is not None and same >= MAX_CONNECTIONS_PER_ADDRESS:
+                transport.close()
+                return
+            raw = transport.get_extra_info("socket")
+            if raw is not None:  # a client that does not read is found out after this much, not megabytes
+                try:
+                    raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                except OSError:
+                    pass
+            self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._head_too_slow)
+
+        def _head_too_slow(self) -> None:
+            if self.scope is None and not self.transport.is_closing():  # no request head yet
+                self.transport.close()
+
+        def connection_lost(self, exc) -> None:
+            deadline = getattr(self, "_deadline", None)
+            if deadline is not None:
+                deadline.cancel()
+            super().connection_lost(exc)
+
+    return _Connection
+
+
 class ServerThread:
     """uvicorn serving a :class:`WebApp` on ``address``:``port`` (0: any free port) in a daemon thread with its own
     asyncio loop. The thread imports Starlette and uvicorn and builds the app itself (``make_app()``), so a kiosk's
@@ -484,7 +544,7 @@ class ServerThread:
                 web.app,
                 host=self.host,
                 port=self.port,
-                http="h11",
+                http=_connection_class(),
                 ws="wsproto",
                 loop="asyncio",
                 lifespan="off",
@@ -495,7 +555,7 @@ class ServerThread:
                 ws_max_size=MAX_MESSAGE,
                 ws_ping_interval=20.0,
                 ws_ping_timeout=20.0,
-                limit_concurrency=MAX_SOCKETS * 4,
+                limit_concurrency=MAX_CONNECTIONS,
                 timeout_keep_alive=5,
                 h11_max_incomplete_event_size=16 * 1024,
                 backlog=128,

@@ -3,11 +3,13 @@
 
 Usage: ``python drive_phones_war.py DATA_DIR OUT_DIR PORT``. ABS, CBA and PBC (tests/web_helpers.py's secret
 programs) start, ABS lands on the Ratings War; then this driver writes ``OUT_DIR/phones.json`` (the base URL and
-ABS's and CBA's pairing links, as the Phones dialog shows them) and waits while the test's two Chromium phones
-enter and lock their line-ups. Meanwhile a 30 Hz clock callback records how late the main thread runs it (the
-kiosk's frames wait on the same thread), before the phones came and while they work. Once both are locked in,
-PBC enters its line-up on the touchscreen (its board's line-up dialog: "I am PBC", tiles, Check, Lock in), and the
-dashboard is saved as ``phones-war-locked.png``. Writes ``OUT_DIR/result.json``.
+ABS's and CBA's pairing links, as the Phones dialog shows them); while the test's two Chromium phones enter and
+lock their line-ups, PBC enters its own on the touchscreen (its board's line-up dialog): "I am PBC" at once, its
+tiles and Check once ABS's phone has locked in, then it writes ``OUT_DIR/pbc-checked`` (the test's CBA phone
+locks in only after that) and, once CBA has locked in too, Lock in: the dialog stays open with PBC's tiles across
+both phones' moves. Meanwhile a 30 Hz clock callback records how late the main thread runs it (the kiosk's frames
+wait on the same thread), before the phones came and while they work. The dashboard is saved as
+``phones-war-locked.png``. Writes ``OUT_DIR/result.json``.
 """
 
 import dataclasses
@@ -111,16 +113,42 @@ def finish() -> None:
     }
 
 
+def locked_by_now(networks: set[str], label: str):
+    """A step waiting until exactly ``networks`` have locked in; records which had when, under ``label``."""
+
+    def step() -> None:
+        locked = {e.network for e in controller.table.state.war.entries if e.locked}
+        if not networks <= locked:
+            raise Retry(f"{sorted(networks)} to lock in (locked: {sorted(locked) or 'none'})")
+        popup = driver.popup()
+        result.setdefault("pbc_dialog", {})[label] = {
+            "locked": sorted(locked),
+            "open": popup is not None and getattr(popup, "network", None) == "PBC",
+            "placed": len(getattr(popup, "placements", ())),
+        }
+
+    return step
+
+
+def pbc_checked() -> None:
+    result.setdefault("pbc_dialog", {})["checked"] = {"message": controller.message}
+    (OUT / "pbc-checked").write_text("")  # the test's CBA phone locks in only now
+
+
 steps = [
     setup,
     listening,
     baseline,
     hand_out_links,
-    phones_locked,
+    # PBC starts at the touchscreen while the phones work: its dialog stays open across both phones' moves
     lambda: tap_text("PBC line-up"),
     lambda: tap_text("I am PBC", driver.popup()),
+    locked_by_now({"ABS"}, "after ABS's phone"),
     pbc_fills,
     lambda: tap_text("Check", driver.popup()),
+    pbc_checked,
+    phones_locked,
+    locked_by_now({"ABS", "CBA"}, "after CBA's phone"),
     lambda: tap_text("Lock in", driver.popup()),
     lambda: until(lambda: driver.popup() is None, "the line-up dialog to close"),
     finish,

@@ -17,7 +17,9 @@ function send(body) {
     if (r.status === 403) { gone(); return null; }
     return r.json();
   }).then(function (answer) {
-    if (answer) say((answer.accepted === false ? "Refused: " : "") + answer.message, answer.accepted);
+    if (!answer) return;
+    const refused = answer.accepted === false && !/^refused\b/i.test(answer.message);
+    say((refused ? "Refused: " : "") + answer.message, answer.accepted);
   }).catch(function () { say("The table did not answer: is the phone on its network?", false); });
 }
 
@@ -49,6 +51,18 @@ function tileText(form, id) {
   return id;
 }
 
+// A select's options, rebuilt only when they change, keeping the player's choice: a live update (another seat's
+// move) must not reset a choice being made, nor pull the options from under a finger.
+function choices(select, tiles) {
+  const key = tiles.map(function (t) { return t.id + "\u0000" + t.text; }).join("\u0001");
+  if (select.dataset.key === key) return;
+  const chosen = select.value;
+  clear(select);
+  for (const t of tiles) { const o = el("option", t.text); o.value = t.id; select.appendChild(o); }
+  if (tiles.some(function (t) { return t.id === chosen; })) select.value = chosen;
+  select.dataset.key = key;
+}
+
 function showLineup(form) {
   const box = document.getElementById("lineup-box");
   box.hidden = !form;
@@ -75,11 +89,9 @@ function showLineup(form) {
   });
   document.getElementById("lineup-total").textContent =
     half + " of " + form.slots + " half-hours from 8:00 placed";
-  const programs = document.getElementById("add-program"), bonuses = document.getElementById("add-bonus");
-  clear(programs); clear(bonuses);
-  for (const t of form.programs) if (!used.has(t.id)) { const o = el("option", t.text); o.value = t.id; programs.appendChild(o); }
-  const none = el("option", "no bonus"); none.value = ""; bonuses.appendChild(none);
-  for (const t of form.bonuses) if (!used.has(t.id)) { const o = el("option", t.text); o.value = t.id; bonuses.appendChild(o); }
+  const none = {id: "", text: "no bonus"};
+  choices(document.getElementById("add-program"), form.programs.filter(function (t) { return !used.has(t.id); }));
+  choices(document.getElementById("add-bonus"), [none].concat(form.bonuses.filter(function (t) { return !used.has(t.id); })));
   document.getElementById("promotion-label").textContent = "Promotion (" + money(form.promotion_price) + ", +10 on every program)";
 }
 
