@@ -160,7 +160,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     args = build_parser(with_games=argv[:1] == [] or argv[0] not in BUILT_IN_COMMANDS).parse_args(argv)
     if getattr(args, "run", None) is not None:  # a game's own subcommand (a calculator): no config, no journal
-        return args.run(args)
+        try:
+            return args.run(args)
+        except BrokenPipeError:  # `companion ratings-war war.toml --json | head`
+            sys.stderr.close()
+            return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
         from companion.config import load_config

@@ -1105,3 +1105,43 @@ def test_cli_says_each_problem_in_full(companion, tmp_path, no_dice_file):
     rolled = out.index("Dice rolled (add under [dice] to replay):")
     assert out[rolled + 1 :] and all(line.startswith('"') and line.endswith("]") for line in out[rolled + 1 :])
     assert out[0] == "Ratings War: ABS, CBA, PBC, NBS"
+
+
+#: Line-up files and the calculator's whole output for each, as reviewed against the rulebook (the example's
+#: printed breakdowns, 6-6.8, 9.8, 9.91): ``<name>.txt`` is the text with ``--odds``, ``<name>.json`` the JSON.
+#: Regenerate with COMPANION_UPDATE_GOLDEN=1 and review the diff like code.
+OUTPUTS = REPO / "tests" / "data" / "ratings-war"
+REVIEWED_RUNS = [
+    (EXAMPLE, ("--odds",), "example.txt"),
+    (EXAMPLE, ("--odds", "--json"), "example.json"),
+    (OUTPUTS / "sweeps-super-bowl-preemption.toml", ("--odds",), "sweeps-super-bowl-preemption.txt"),
+    (OUTPUTS / "empty-slots-promotion.toml", ("--odds",), "empty-slots-promotion.txt"),
+    (OUTPUTS / "empty-slots-promotion.toml", ("--json",), "empty-slots-promotion.json"),
+]
+
+
+@pytest.mark.parametrize(("path", "options", "reviewed"), REVIEWED_RUNS, ids=[r[2] for r in REVIEWED_RUNS])
+def test_cli_prints_each_war_exactly_as_reviewed(companion, path, options, reviewed):
+    """Every line the calculator prints (the odds, each slot's breakdown, ties, cancellations, the aftermath),
+    not a few of them: a careless change to any text or figure shows here."""
+    result = companion("ratings-war", str(path), *options)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    expected = OUTPUTS / reviewed
+    if os.environ.get("COMPANION_UPDATE_GOLDEN") == "1":
+        expected.write_text(result.stdout)
+    assert result.stdout == expected.read_text()
+
+
+def test_cli_output_piped_into_a_reader_that_stops_early_ends_quietly():
+    """``companion ratings-war FILE --json | head -2``: the reader closes the pipe; the calculator stops with exit
+    0 and no traceback (it printed one)."""
+    process = subprocess.Popen(
+        [str(COMPANION), "ratings-war", str(EXAMPLE), "--json", "--odds"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        cwd=str(REPO),
+    )
+    process.stdout.close()  # before the interpreter has even started: every write meets a closed pipe
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and err == b""
