@@ -169,6 +169,7 @@ def test_ledger_csv_matches_the_money_events(table):
         )
         assert row["in_force"] == ("yes" if event["move"] in in_force else "no")
         assert datetime.fromisoformat(row["time"]) == datetime.fromtimestamp(int(event["time"]), UTC)
+        assert row["time"].endswith("+00:00")  # UTC, whatever the machine's time zone (the columns say so)
     # the in-force rows are the ledger: they explain every balance
     balances = {"ABS": 31_000, "CBA": 31_000, "PBC": 31_000}
     for row in rows:

@@ -40,8 +40,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 GAMES = ("tv_wars", "death_show_tv", "channel_won", "telly_time")
-#: A game's own tests under another name: TV Wars' Ratings War resolver and its calculator (rulebook examples)
-OWN_TESTS = {"tv_wars": ["tests/test_ratings_war.py"]}
+#: A game's own tests under another name: TV Wars' Ratings War resolver and its calculator (rulebook examples),
+#: and the exports' tests (TV Wars' money ledger, ``ledger.py``)
+OWN_TESTS = {"tv_wars": ["tests/test_ratings_war.py", "tests/test_export.py"]}
 #: mutmut's exit codes per mutant, as ``mutmut results`` names them
 CAUGHT = {"killed", "timeout", "segfault", "suspicious", "caught by type check"}
 #: not run (yet): an interrupted run leaves these; the score counts only mutants that were run
