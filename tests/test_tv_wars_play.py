@@ -490,3 +490,10 @@ def test_9_1_secret_figures_stay_out_of_command_reprs_so_out_of_logs():
         assert command.private and "ABS" in text
         assert not any(secret in text for secret in ("70", "KILLJOY", "special=True", "P7", "S2", "promotion"))
     assert SellProgram(network="ABS", tile_id="P7").private  # its sale price would tell the rating (7)
+
+
+def test_9_1_a_private_war_view_needs_a_war_under_way(table):
+    playing(table, 2)
+    with pytest.raises(IllegalCommand) as caught:
+        TV_WARS.war_private_view(table.state, "ABS")
+    assert (str(caught.value), caught.value.rule) == ("no Ratings War is under way (TV Wars 6)", "TV Wars 6")

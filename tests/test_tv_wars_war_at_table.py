@@ -978,3 +978,33 @@ def test_6_lock_in_with_the_screens_line_up_enters_and_locks_exactly_that():
     assert [e.type for e in events][:2] == ["ratings_war_lineup_entered", "ratings_war_lineup_locked"]
     entry = table.war.entry("CBA")
     assert entry.locked and entry.placements == EXAMPLE_LINEUPS["CBA"]
+
+
+def test_9_91_the_preemption_preview_at_each_hour_and_its_refusals():
+    """The holder weighs each hour before choosing (9.91): a preview at 8:00 (slot 0) to 10:00 (slot 4) shows
+    that hour preempted and changes nothing; another start, or a preview with no Preemption waiting, is refused
+    with the rule."""
+    from companion.games.tv_wars.war_at_table import preemption_preview
+
+    table = example_table(preemption=True)
+    enter_all(table)
+    with pytest.raises(IllegalCommand) as caught:
+        preemption_preview(table.war, 0)  # before the reveal
+    assert (str(caught.value), caught.value.rule) == (
+        "no Preemption tile is waiting to be placed (TV Wars 9.91)",
+        "TV Wars 9.91",
+    )
+    table.do(RevealLineUps())
+    before = table.war
+    for start in range(5):
+        view = preemption_preview(table.war, start)
+        states = [[c.state for c in row.cells] for row in view.rows]
+        assert all(set(states[i]) == {"preempted"} for i in (start, start + 1)), start
+        assert all("preempted" not in states[i] for i in range(6) if i not in (start, start + 1)), start
+    assert "preempted" not in str(preemption_preview(table.war, None).rows)
+    for start in (-1, 5, 1.5, "9:30", True):
+        with pytest.raises(
+            MalformedCommand, match=r"covers one hour starting 8:00-10:00, not slot .* \(TV Wars 9.91\)"
+        ):
+            preemption_preview(table.war, start)
+    assert table.war == before
