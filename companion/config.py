@@ -66,7 +66,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -535,6 +534,8 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(str(path), "", f"cannot read the file: {error.strerror or error}") from error
     except UnicodeDecodeError as error:
         raise ConfigError(str(path), "", "the file is not UTF-8 text") from error
+    import tomllib  # only with a file: a kiosk started without one does not load the TOML parser (issue 17)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -627,11 +627,26 @@ class Journal:
             return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7]) for r in rows]
 
     def game(self, game_id: int) -> GameRecord:
-        """The saved game ``game_id``; raises :class:`UnknownGame` if there is none."""
-        for record in self.games():
-            if record.id == game_id:
-                return record
+        """The saved game ``game_id``; raises :class:`UnknownGame` if there is none. Counts that game's events
+        only (:meth:`games` reads every game's)."""
+        with self._reading():
+            r = self._db.execute(
+                "SELECT g.id, g.game, g.created, g.status, g.players, g.options, COUNT(e.seq), MAX(e.time) "
+                "FROM games g LEFT JOIN events e ON e.game_id = g.id WHERE g.id = ? GROUP BY g.id",
+                (game_id,),
+            ).fetchone()
+            if r is not None:
+                return GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7])
         raise UnknownGame(f"no saved game #{game_id} in {self.path}")
+
+    def check_game(self, game_id: int) -> None:
+        """Raise :class:`UnknownGame` if there is no saved game ``game_id``: one row looked up, where :meth:`game`
+        also reads every event of the game for its count and last time (opening a game needs neither: issue 17,
+        nothing at start-up that grows with the journal)."""
+        with self._reading():
+            found = self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        if found is None:
+            raise UnknownGame(f"no saved game #{game_id} in {self.path}")
 
     def latest_open_game(self) -> GameRecord | None:
         """The most recently played game whose status is ``open``, or ``None``."""

@@ -284,7 +284,7 @@ class Table:
         return [record], f"New {rules.info.title} game #{record.game_id}: {names}"
 
     def _open_game(self, game_id: int) -> tuple[list[EventRecord], str]:
-        self.journal.game(game_id)  # raises UnknownGame
+        self.journal.check_game(game_id)  # raises UnknownGame
         self.session = GameSession.open(self.journal, game_id)  # stored states, else every event
         self._store_states()  # an earlier version's journal gets them
         moves = len(self.session.line)

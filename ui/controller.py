@@ -341,6 +341,7 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
     def refresh(self) -> None:
         """Redraw every screen and hand the panels their views, from the table's public view.
         A failure here is logged and shown; it never takes the kiosk down."""
+        self._refresh.cancel()  # a redraw asked for by a move (_heard) is done now: not twice
         try:
             self._refresh_all()
         except Exception as error:

@@ -16,6 +16,11 @@ def lazy_exports(package: str, modules: Sequence[str]) -> tuple[Callable[[str], 
     def __getattr__(name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if name in modules:
+            # a submodule (``from package import spaces``, asked before it is imported or while it is, in an import
+            # cycle): that module, as the import system would find it, not a search of the others that imports every
+            # one of them (the kiosk imported the line-up file's module and tomllib with the rules: issue 17)
+            return importlib.import_module(f"{package}.{name}")
         for module in modules:
             found = importlib.import_module(f"{package}.{module}")
             if hasattr(found, name):
