@@ -688,6 +688,9 @@ def test_death_by_other_means_discards_the_cards_and_the_causer_removes_a_locati
     assert c(table, "Kelpie").cards == 5
     ok(table, RemoveLocation(player="Kelpie", location="Bloody Beach"))
     assert table.state.phase == "event"
+    # The Island Shrinks: the one who caused a death chooses the Location, so a dead Contestant causes no wound
+    refused(table, Wound(player="Jhon", by="Elena", reason="Fire"), IllegalCommand, "Elena is dead")
+    assert c(table, "Jhon").vitality == 4
 
 
 def test_a_self_caused_death_is_followed_by_the_dead_player_removing_a_location(table):

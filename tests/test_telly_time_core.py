@@ -500,6 +500,9 @@ def test_quiz_buys_up_to_five_viewers_at_one_million_each(table):
     assert net(table, "Arkady").cash_m == cash - 3
     assert "Brain Box scores 5 = 2 show + 3 Quiz: bought at $1M each" in outcome.message
     assert "Arkady pays $3M: 3 Quiz bonus viewers at $1M each" in outcome.message
+    accepted(table, Undo())
+    outcome = accepted(table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=1),)))
+    assert "Arkady pays $1M: 1 Quiz bonus viewer at $1M each" in outcome.message
 
 
 def test_example_chat_show_scores_stars_on_other_shows(table):

@@ -809,6 +809,8 @@ class DeathShowTv:
         if not isinstance(command.by, str):
             raise MalformedCommand(f"say who caused it by name, not {command.by!r}")
         by = state.contestant(command.by)
+        if not by.alive:  # a dead Contestant plays no more cards, and could not choose the Location to remove
+            raise IllegalCommand(f"{by.name} is dead (out of the game) and can cause no wound", R_SHRINKS)
         amount = _whole(command.amount, "the Vitality lost", 1, 20)
         reason = _text(command.reason, "the reason")
         waiting = busy(state)

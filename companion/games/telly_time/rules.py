@@ -979,7 +979,7 @@ class TellyTime:
                 _cash(
                     network.name,
                     -quiz,
-                    f"{quiz // QUIZ_PRICE_M} Quiz bonus viewers at {money(QUIZ_PRICE_M)} each",
+                    f"{count(quiz // QUIZ_PRICE_M, 'Quiz bonus viewer')} at {money(QUIZ_PRICE_M)} each",
                     f"{RULE_GENRES}, Quiz",
                 )
             )
