@@ -13,13 +13,14 @@ from draws import SeededDraws
 from test_death_show_tv_legal_play import play
 from views_golden import check_golden
 
-#: Seeds of the games played by legal commands, chosen among the first 40 for what they reach: both reach every
+#: Seeds of the games played by legal commands, chosen among the first 40 for what they reach: 0 and 9 reach every
 #: event type the 40 reach (a Combat declared and resolved, Events, ON AIR cards played and ended, a bonus drafted,
-#: a Location removed, the Weapon level raised, a roll-off tie); 0 (3 Contestants, R5 "and lowest", Fumbles not
-#: in Events) ends by a correction (a Wound), 9 (3 Contestants, R5 "instead of lowest", Event Fumbles, no
-#: two-player rule) by an Event's Combat lost to a Fumble. Every game ends with the last Contestant standing
-#: (Winning the Game).
-PLAYED = (0, 9)
+#: a Location removed, the Weapon level raised, a roll-off tie), with Event Combats only; 0 (3 Contestants, R5
+#: "and lowest", Fumbles not in Events) ends by a correction (a Wound), 9 (3 Contestants, R5 "instead of
+#: lowest", Event Fumbles, no two-player rule) by an Event's Combat lost to a Fumble; 36 (Vitality 1, the
+#: two-player rule from the start) has a Hunt and a death in Combat (the killer's cards). Every game ends with
+#: the last Contestant standing (Winning the Game); none of the 40 has a Combat of three or more.
+PLAYED = (0, 9, 36)
 
 
 def played(folder, seed):
