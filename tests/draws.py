@@ -41,6 +41,23 @@ class HypothesisDraws:
 
         return self.data.draw(st.randoms(use_true_random=False), label=label)
 
+    def integers(self, low: int, high: int, max_size: int, label: str | None = None) -> list[int]:
+        from hypothesis import strategies as st
+
+        return self.data.draw(st.lists(st.integers(low, high), max_size=max_size), label=label)
+
+    def optional_integer(self, low: int, high: int, label: str | None = None) -> int | None:
+        from hypothesis import strategies as st
+
+        return self.data.draw(st.one_of(st.none(), st.integers(low, high)), label=label)
+
+    def sublist(
+        self, items: Sequence[Any], max_size: int | None = None, unique: bool = False, label: str | None = None
+    ) -> list[Any]:
+        from hypothesis import strategies as st
+
+        return self.data.draw(st.lists(st.sampled_from(items), unique=unique, max_size=max_size), label=label)
+
     def statistic(self, text: str) -> None:
         from hypothesis import event
 
@@ -68,6 +85,24 @@ class SeededDraws:
 
     def random(self, label: str | None = None) -> random.Random:
         return random.Random(self.rng.getrandbits(64))
+
+    def integers(self, low: int, high: int, max_size: int, label: str | None = None) -> list[int]:
+        return [self.rng.randint(low, high) for _ in range(self.rng.randint(0, max_size))]
+
+    def optional_integer(self, low: int, high: int, label: str | None = None) -> int | None:
+        return None if self.rng.random() < 0.5 else self.rng.randint(low, high)
+
+    def sublist(
+        self, items: Sequence[Any], max_size: int | None = None, unique: bool = False, label: str | None = None
+    ) -> list[Any]:
+        items = list(items)
+        if unique:
+            return self.rng.sample(
+                items, self.rng.randint(0, min(len(items), len(items) if max_size is None else max_size))
+            )
+        return [
+            self.rng.choice(items) for _ in range(self.rng.randint(0, len(items) if max_size is None else max_size))
+        ]
 
     def statistic(self, text: str) -> None:
         self.statistics.append(text)

@@ -1,6 +1,6 @@
-"""Channel WON played to its end by random LEGAL play (hypothesis): each step takes one of the enabled
-``legal_commands`` of the player whose turn it is (or the Early Bird of the player who just acted), filling a
-Source's printed value with a draw, through a real Table on a real SQLite journal.
+"""Channel WON played to its end by random LEGAL play (hypothesis, or a seed: :mod:`draws`): each step takes one
+of the enabled ``legal_commands`` of the player whose turn it is (or the Early Bird of the player who just acted),
+filling a Source's printed value with a draw, through a real Table on a real SQLite journal.
 
 After every step the rulebook's invariants hold (rules/channel-won.txt):
 
@@ -18,10 +18,15 @@ At the end the journal file is reopened and replays to the live state.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, event, given, settings
+import tempfile
+from pathlib import Path
+
+from draws import HypothesisDraws
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.commands import NewGame, OpenGame, PlayerSeat
+from companion.dice import SeededDice
 from companion.errors import IllegalCommand
 from companion.games.channel_won import CHANNEL_WON, PlaySource
 from companion.games.channel_won.cards import BONUS_VALUES, SOURCE_VALUES
@@ -84,9 +89,9 @@ def complete(data, state, move, player):
         return move.command
     bonus = move.category != move.lead
     values = BONUS_VALUES if bonus else SOURCE_VALUES
-    value = data.draw(st.sampled_from(list(values)), label="printed value")
+    value = data.choice(list(values), "printed value")
     command = PlaySource(player=player, lead=move.lead, value=value, category=move.category if bonus else "")
-    if data.draw(st.integers(0, 4), label="library archives") == 0:
+    if data.integer(0, 4, "library archives") == 0:
         archives = PlaySource(player=player, lead=move.lead, value=value, category=command.category, from_archives=True)
         try:
             RULES.decide(state, archives)
@@ -96,21 +101,45 @@ def complete(data, state, move, player):
     return command
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_random_legal_games_keep_the_rules_invariants_and_replay(table_factory, data):
-    players = data.draw(st.integers(2, 6), label="players")
+def test_random_legal_games_keep_the_rules_invariants_and_replay(data):
+    with tempfile.TemporaryDirectory() as folder:
+        play(HypothesisDraws(data), Path(folder) / "journal.sqlite3")
+
+
+def play(data, path: Path) -> int:
+    """A random legal game to its end, chosen by ``data`` (:mod:`draws`), journaled at ``path``, its invariants
+    checked at every step and its replay at the end; returns the game's id in the journal."""
+    journal = Journal(path)
+    try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
+        table = Table(journal, dice=SeededDice(1))
+        table.claim()
+        game_id, state = _play(data, table)
+    finally:
+        journal.close()
+    reopened = Journal(path)
+    try:
+        again = Table(reopened)
+        again.claim()
+        assert again.execute(OpenGame(game_id=game_id)).accepted
+        assert again.state == state, "the journal replays to the live state"
+    finally:
+        reopened.close()
+    return game_id
+
+
+def _play(data, table):
+    """One game on ``table`` to its end: (its game id, the final state)."""
+    players = data.integer(2, 6, "players")
     names = NAMES[:players]
     options = {
-        "first_player": data.draw(st.sampled_from(names), label="first player"),
-        "score_open_leads": data.draw(st.booleans(), label="score open leads"),
-        "next_round_order": data.draw(st.sampled_from(["clockwise", "fewest_points"]), label="order"),
+        "first_player": data.choice(names, "first player"),
+        "score_open_leads": data.boolean("score open leads"),
+        "next_round_order": data.choice(["clockwise", "fewest_points"], "order"),
     }
-    if data.draw(st.booleans(), label="Trey DeMark"):
-        options["characters"] = {data.draw(st.sampled_from(names), label="Trey"): "Trey DeMark"}
-    table = table_factory()
+    if data.boolean("Trey DeMark"):
+        options["characters"] = {data.choice(names, "Trey"): "Trey DeMark"}
     outcome = table.execute(NewGame(game="channel-won", players=tuple(PlayerSeat(n) for n in names), options=options))
     assert outcome.accepted, outcome.message
     game_id = outcome.records[0].game_id
@@ -128,7 +157,7 @@ def test_random_legal_games_keep_the_rules_invariants_and_replay(table_factory, 
         for move, _ in enabled:  # an enabled complete command is accepted
             if move.command is not None:
                 RULES.decide(state, move.command)
-        other = data.draw(st.sampled_from(names), label="another seat")
+        other = data.choice(names, "another seat")
         disabled = [m for m in RULES.legal_commands(state, other) if not m.enabled and m.command is not None]
         for move in disabled[:: max(1, len(disabled) // 3)]:  # a sample of the disabled ones is refused
             try:
@@ -144,8 +173,8 @@ def test_random_legal_games_keep_the_rules_invariants_and_replay(table_factory, 
             or (m.action == "source" and m.category == m.lead)
             or (m.action == "close" and state.lead(m.lead).sourced)
         ]
-        choices = reporting if reporting and data.draw(st.integers(0, 3), label="toward reporting") else enabled
-        move, player = data.draw(st.sampled_from(choices), label="move")
+        choices = reporting if reporting and data.integer(0, 3, "toward reporting") else enabled
+        move, player = data.choice(choices, "move")
         command = complete(data, state, move, player)
         at_risk = [lead.category for lead in state.at_risk]
         before_round, before_stars = state.round, state.stars
@@ -163,18 +192,11 @@ def test_random_legal_games_keep_the_rules_invariants_and_replay(table_factory, 
         steps += 1
         assert steps < 400, "the game did not end"
     state = table.state
-    event(f"ended in round {state.round}: {state.result}")
+    data.statistic(f"ended in round {state.round}: {state.result}")
     if state.result == "channel_none":
         assert state.stars < 1 and state.winners == ()
     else:
         assert state.result in ("won", "co_anchors") and state.round == ROUNDS
         best = max(state.scores.values())
         assert all(state.reporter(name).score == best for name in state.winners) and state.winners
-    reopened = Journal(table.journal.path)
-    try:
-        again = Table(reopened)
-        again.claim()
-        assert again.execute(OpenGame(game_id=game_id)).accepted
-        assert again.state == state, "the journal replays to the live state"
-    finally:
-        reopened.close()
+    return game_id, state

@@ -1,7 +1,7 @@
 """Death Show TV played at random TO ITS END choosing only among ``legal_commands(state, seat)`` (brief 19,
 item 3), through a real :class:`companion.table.Table` on a real SQLite journal. Entries whose ``command`` is
-``None`` get their arguments from hypothesis, within what the rules allow. After every step the rulebook's
-invariants hold:
+``None`` get their arguments from hypothesis (or from a seed: :mod:`draws`), within what the rules allow. After
+every step the rulebook's invariants hold:
 
 * Vitality from 0 to the starting Vitality (When a Contestant Dies); the dead hold no cards and stand nowhere;
 * the 82 Show cards (Components) are all somewhere: deck + discards + ON AIR + hands + a dead Contestant's
@@ -20,6 +20,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from draws import HypothesisDraws
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -58,44 +59,44 @@ def _fill(data, state, seat, entry):
     """A complete command for ``seat``'s open ``entry`` (``command`` is ``None``), drawn within the rules."""
     me = state.contestant(seat)
     if entry.kind == "DeclareFighter":
-        armed = me.cards > 0 and data.draw(st.booleans(), label="armed")
-        level = data.draw(st.integers(1, state.weapon_level), label="level") if armed else 1
+        armed = me.cards > 0 and data.boolean("armed")
+        level = data.integer(1, state.weapon_level, "level") if armed else 1
         room = me.cards - armed
-        extras = data.draw(st.lists(st.integers(-1, 4), max_size=min(room, 3)), label="extras")
+        extras = data.integers(-1, 4, min(room, 3), "extras")
         shown = armed + len(extras)
         return DeclareFighter(
             fighter=seat,
             weapon="Katana" if armed else "Unarmed",
-            weapon_bonus=data.draw(st.integers(0, 4), label="weapon bonus") if armed else 0,
+            weapon_bonus=data.integer(0, 4, "weapon bonus") if armed else 0,
             weapon_level=level,
             bonuses=tuple((f"Card {i}", v) for i, v in enumerate(extras)),
-            dice=data.draw(st.sampled_from([1, 2]), label="dice") if shown else 1,
-            cards_spent=data.draw(st.one_of(st.none(), st.integers(0, shown)), label="spent"),
+            dice=data.choice([1, 2], "dice") if shown else 1,
+            cards_spent=data.optional_integer(0, shown, "spent"),
         )
     if entry.kind == "PlayEvent":
-        if data.draw(st.booleans(), label="event combat"):
+        if data.boolean("event combat"):
             alive = [c for c in state.alive]
-            first = data.draw(st.sampled_from(alive), label="target")
+            first = data.choice(alive, "target")
             together = [c.name for c in alive if first.location is not None and c.location == first.location]
-            targets = data.draw(st.lists(st.sampled_from(together), unique=True), label="more") if together else []
+            targets = data.sublist(together, unique=True, label="more") if together else []
             targets = [first.name] + [t for t in targets if t != first.name]
-            value = data.draw(st.integers(-1, 5), label="combat value")
+            value = data.integer(-1, 5, "combat value")
             return PlayEvent(player=seat, card="Killer Squirrels", combat_value=value, targets=tuple(targets))
         return PlayEvent(player=seat, card="Storm")
     if entry.kind == "AdjustHand":
         deltas = [d for d in range(-me.cards, min(state.drawable, 3) + 1) if d]
-        return AdjustHand(player=seat, delta=data.draw(st.sampled_from(deltas), label="delta"), reason="card")
+        return AdjustHand(player=seat, delta=data.choice(deltas, "delta"), reason="card")
     if entry.kind == "Wound":
-        by = data.draw(st.sampled_from([c.name for c in state.contestants]), label="by")
-        return Wound(player=seat, by=by, reason="Fire", amount=data.draw(st.integers(1, 3), label="amount"))
+        by = data.choice([c.name for c in state.contestants], "by")
+        return Wound(player=seat, by=by, reason="Fire", amount=data.integer(1, 3, "amount"))
     if entry.kind == "Heal":
         top = state.settings.vitality - me.vitality
-        return Heal(player=seat, reason="Medkit", amount=data.draw(st.integers(1, top), label="heal"))
+        return Heal(player=seat, reason="Medkit", amount=data.integer(1, top, "heal"))
     if entry.kind == "PlayOnAir":
         event = state.phase == "event" and state.turn == seat and not state.events_played
-        event = event and not state.combat and not state.deaths and data.draw(st.booleans(), label="on air event")
+        event = event and not state.combat and not state.deaths and data.boolean("on air event")
         others = [c.name for c in state.alive]
-        front = data.draw(st.sampled_from(others), label="in front of")
+        front = data.choice(others, "in front of")
         return PlayOnAir(player=seat, card="Curfew", in_front_of=front, event=event)
     raise AssertionError(f"no filler for {entry.kind}")
 
@@ -152,31 +153,37 @@ def _check(state, before) -> None:
 )
 @given(st.data())
 def test_random_legal_games_to_their_end_keep_the_invariants_and_replay(data):
-    players = data.draw(st.integers(2, 4), label="players")
-    options = {
-        "vitality": data.draw(st.integers(1, 2), label="vitality"),
-        "roll_off": data.draw(st.booleans(), label="roll_off"),
-        "starting_cards": data.draw(st.integers(0, 4), label="starting cards"),
-        "two_player_rule": data.draw(st.sampled_from(["start", "two_left", "off"]), label="two players"),
-        "multiple_combat_fumbles": data.draw(st.sampled_from(["instead_of_lowest", "and_lowest"]), label="R5"),
-        "event_fumbles": data.draw(st.booleans(), label="event fumbles"),
-    }
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "journal.sqlite3"
-        journal = Journal(path)
-        try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
-            game_id, live = _play(data, journal, players, options)
-        finally:
-            journal.close()
-        reopened = Journal(path)
-        try:
-            assert replay(reopened.events(game_id)).state == live
-            again = Table(reopened)
-            again.claim()
-            assert again.execute(OpenGame(game_id=game_id)).accepted
-            assert again.state == live
-        finally:
-            reopened.close()
+        play(HypothesisDraws(data), Path(folder) / "journal.sqlite3")
+
+
+def play(data, path: Path) -> int:
+    """A random legal game to its end, chosen by ``data`` (:mod:`draws`), journaled at ``path``, its invariants
+    checked at every step and its replay at the end; returns the game's id in the journal."""
+    players = data.integer(2, 4, "players")
+    options = {
+        "vitality": data.integer(1, 2, "vitality"),
+        "roll_off": data.boolean("roll_off"),
+        "starting_cards": data.integer(0, 4, "starting cards"),
+        "two_player_rule": data.choice(["start", "two_left", "off"], "two players"),
+        "multiple_combat_fumbles": data.choice(["instead_of_lowest", "and_lowest"], "R5"),
+        "event_fumbles": data.boolean("event fumbles"),
+    }
+    journal = Journal(path)
+    try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
+        game_id, live = _play(data, journal, players, options)
+    finally:
+        journal.close()
+    reopened = Journal(path)
+    try:
+        assert replay(reopened.events(game_id)).state == live
+        again = Table(reopened)
+        again.claim()
+        assert again.execute(OpenGame(game_id=game_id)).accepted
+        assert again.state == live
+    finally:
+        reopened.close()
+    return game_id
 
 
 def _play(data, journal, players, options):
@@ -205,13 +212,12 @@ def _play(data, journal, players, options):
                 continue
             raise AssertionError(f"{entry.label} was offered disabled ({entry.reason}) but decide accepts it")
         pool = [pair for pair in _steer(state, enabled, steps) for _ in range(WEIGHTS.get(pair[1].kind, 8))]
-        seat, entry = data.draw(st.sampled_from(pool), label="entry")
+        seat, entry = data.choice(pool, "entry")
         if entry.kind == "RollDice" and steps > LONG_GAME:  # the table's own dice: drawn faces could all be
             command = entry.command  # Fumbles, and "if both players roll a Fumble, nothing happens" for ever
         elif entry.kind == "RollDice":
             request = RULES.pending_dice(state)
-            faces = st.integers(1, 6)
-            command = AnswerDice(roller=seat, values=tuple(data.draw(faces) for _ in range(request.count)))
+            command = AnswerDice(roller=seat, values=tuple(data.integer(1, 6) for _ in range(request.count)))
         elif entry.command is None:
             command = _fill(data, state, seat, entry)
         else:

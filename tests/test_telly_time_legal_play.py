@@ -3,9 +3,9 @@
 SQLite journal.
 
 At every step a seat and one of its *enabled* offers are drawn; an offer without a complete command gets its
-arguments from a hypothesis draw of values the rules allow, and the table must accept it. A sample of the
-disabled offers is refused by ``decide`` with the reason the offer shows. After every step the rulebook's
-invariants are checked:
+arguments from a draw (hypothesis', or a seed's: :mod:`draws`) of values the rules allow, and the table must
+accept it. A sample of the disabled offers is refused by ``decide`` with the reason the offer shows. After every
+step the rulebook's invariants are checked:
 
 * Your Genre Grid: a tile shows each of the game's genres at most once, one genre per square; the centre is
   the Pilot Season genre with a marker; a marker only on a square whose genre is entered; filled + empty = 9;
@@ -25,13 +25,17 @@ replays to the same state.
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, event, given, settings
+from draws import HypothesisDraws
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from companion.commands import NewGame, OpenGame, PlayerSeat
+from companion.dice import SeededDice
 from companion.errors import CommandError, IllegalCommand
 from companion.games.telly_time import (
     TELLY_TIME,
@@ -83,23 +87,23 @@ LONG = 60
 
 
 def _tile(data, centre: str) -> dict:
-    others = data.draw(st.permutations([g for g in DEFAULT_GENRES if g != centre]))
+    others = data.permutation([g for g in DEFAULT_GENRES if g != centre])
     squares = others[:CENTRE] + [centre] + others[CENTRE:]
     bonuses = {}
-    for line in data.draw(st.lists(st.sampled_from(LINE_IDS), unique=True, max_size=4)):
-        bonuses[line] = {"label": f"{line} bonus", "cash_m": data.draw(st.integers(0, 3)), "viewers": 1}
+    for line in data.sublist(LINE_IDS, max_size=4, unique=True):
+        bonuses[line] = {"label": f"{line} bonus", "cash_m": data.integer(0, 3), "viewers": 1}
     return {"squares": squares, "bonuses": bonuses}
 
 
 def _start(table, data) -> tuple[int, dict]:
-    players = data.draw(st.integers(1, 5))
-    centres = data.draw(st.permutations(DEFAULT_GENRES))[:players]
-    entered = data.draw(st.lists(st.sampled_from(centres), unique=True))  # other tiles are entered at the table
+    players = data.integer(1, 5)
+    centres = data.permutation(DEFAULT_GENRES)[:players]
+    entered = data.sublist(centres, unique=True)  # other tiles are entered at the table
     options = {
-        "moguls": data.draw(st.booleans()),
-        "starting_cash_m": data.draw(st.integers(0, 6)),
-        "turn_order": data.draw(st.sampled_from(("pass_order", "seat"))),
-        "allow_negative_cash": data.draw(st.booleans()),
+        "moguls": data.boolean(),
+        "starting_cash_m": data.integer(0, 6),
+        "turn_order": data.choice(("pass_order", "seat")),
+        "allow_negative_cash": data.boolean(),
         "tiles": {centre: _tile(data, centre) for centre in entered},
     }
     seats = tuple(PlayerSeat(name, "#ffffff") for name in NAMES[:players])
@@ -109,19 +113,19 @@ def _start(table, data) -> tuple[int, dict]:
 
 
 def _text(data) -> str:
-    return data.draw(st.sampled_from(("Network card", "Catalog Buyout", "Market Research", "Sign a star")))
+    return data.choice(("Network card", "Catalog Buyout", "Market Research", "Sign a star"))
 
 
 def _preferred(data, timeslot: str) -> tuple[str, ...]:
-    other = data.draw(st.sampled_from([s for s in TIMESLOTS if s != timeslot]))
-    return data.draw(st.sampled_from(((), (timeslot,), (timeslot, other), (other, timeslot), (ANY,))))
+    other = data.choice([s for s in TIMESLOTS if s != timeslot])
+    return data.choice(((), (timeslot,), (timeslot, other), (other, timeslot), (ANY,)))
 
 
 def _affordable(data, state, seat: str, most: int = 6) -> int:
     """A cost in $M ``seat`` can pay (any, with ``allow_negative_cash``)."""
     cash = state.network(seat).cash_m
     limit = most if state.options["allow_negative_cash"] else min(most, max(cash, 0))
-    return data.draw(st.integers(0, limit))
+    return data.integer(0, limit)
 
 
 def _fill(data, state, seat: str, kind: str, setup: dict):
@@ -131,16 +135,16 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
     genres = state.genres
     if kind == "ChoosePilotShow":
         genre = setup["centres"][seat]
-        timeslot = data.draw(st.sampled_from(("8pm", "weekend") if genre == KIDS else TIMESLOTS))
+        timeslot = data.choice(("8pm", "weekend") if genre == KIDS else TIMESLOTS)
         return ChoosePilotShow(
             player=seat, genre=genre, timeslot=timeslot, name="Pilot", preferred=_preferred(data, timeslot)
         )
     if kind == "KeepPilotCards":
         cards = []
         for _ in range(2):
-            cash = data.draw(st.integers(0, 4))
-            cost = data.draw(st.integers(0, 2))
-            cards.append(PilotCard(data.draw(st.sampled_from(("star", "ad"))), "", cash, cost))
+            cash = data.integer(0, 4)
+            cost = data.integer(0, 2)
+            cards.append(PilotCard(data.choice(("star", "ad")), "", cash, cost))
         if not state.options["allow_negative_cash"] and network.cash_m + sum(c.cash_m - c.cost_m for c in cards) < 0:
             cards = [PilotCard(c.kind, "", c.cash_m, 0) for c in cards]
         return KeepPilotCards(player=seat, cards=tuple(cards))
@@ -148,13 +152,13 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
         open_lines = [line for line in LINE_IDS if line not in grid.completed]
         if not open_lines:
             return None
-        line = data.draw(st.sampled_from(open_lines))
+        line = data.choice(open_lines)
         return SetLineBonus(
             player=seat,
             line=line,
             label="Bonus",
-            cash_m=data.draw(st.integers(0, 3)),
-            viewers=data.draw(st.integers(0, 2)),
+            cash_m=data.integer(0, 3),
+            viewers=data.integer(0, 2),
         )
     if kind == "SetGridSquare":
         choices = []
@@ -168,14 +172,14 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
         if not choices:
             return None
         unentered = [c for c in choices if grid.squares[c[0]] is None and grid.square_of(c[1]) is None]
-        square, genre = data.draw(st.sampled_from(unentered or choices))
+        square, genre = data.choice(unentered or choices)
         return SetGridSquare(player=seat, square=square, genre=genre)
     if kind == "EnterTile":  # the tile-entry screen: every square without a genre gets one left over
         empty = [s for s in range(SQUARES) if grid.squares[s] is None]
         unused = [g for g in genres if grid.square_of(g) is None]
         if not empty:
             return None
-        order = data.draw(st.permutations(unused))
+        order = data.permutation(unused)
         squares = [None] * SQUARES
         for square, genre in zip(empty, order):
             squares[square] = genre
@@ -183,15 +187,15 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
     if kind == "Writeoff":  # the clarification's count of a show printed Chat or Quiz, as counted at the table
         shows = writeoff_shows(network)
         assert shows, "Writeoff is offered only for a lineup with a show printed Chat or Quiz"
-        slot, show = data.draw(st.sampled_from(shows))
-        stars = tuple(data.draw(st.lists(st.integers(0, 4), max_size=2)))
-        others = tuple(data.draw(st.lists(st.integers(0, 4), max_size=3))) if show.printed_genre == CHAT else ()
-        penalty = 0 if show.in_preferred(slot) else data.draw(st.integers(0, 2))
-        score = ShowScore(slot, data.draw(st.integers(0, 6)), stars, penalty)
+        slot, show = data.choice(shows)
+        stars = tuple(data.integers(0, 4, 2))
+        others = tuple(data.integers(0, 4, 3)) if show.printed_genre == CHAT else ()
+        penalty = 0 if show.in_preferred(slot) else data.integer(0, 2)
+        score = ShowScore(slot, data.integer(0, 6), stars, penalty)
         return Writeoff(player=seat, show=score, other_stars=others)
     if kind == "ProduceShow":
-        genre = data.draw(st.sampled_from(genres))
-        timeslot = data.draw(st.sampled_from([s for s in TIMESLOTS if not (genre == KIDS and s in NO_KIDS_SLOTS)]))
+        genre = data.choice(genres)
+        timeslot = data.choice([s for s in TIMESLOTS if not (genre == KIDS and s in NO_KIDS_SLOTS)])
         if grid.square_of(genre) is None:
             return None  # the tile's squares are all entered in a season; kept for safety
         return ProduceShow(
@@ -203,59 +207,57 @@ def _fill(data, state, seat: str, kind: str, setup: dict):
             cost_m=_affordable(data, state, seat),
         )
     if kind == "TakeAction":
-        cash = data.draw(st.integers(0, 4)) - _affordable(data, state, seat, 3)
+        cash = data.integer(0, 4) - _affordable(data, state, seat, 3)
         return TakeAction(player=seat, action=_text(data), cash_m=cash)
     if kind == "Pass":
         return Pass(
             player=seat,
-            reward=data.draw(st.sampled_from(("cash", "viewers"))),
-            amount=data.draw(st.integers(0, 6)),
-            preempted=data.draw(st.booleans()),
+            reward=data.choice(("cash", "viewers")),
+            amount=data.integer(0, 6),
+            preempted=data.boolean(),
         )
     if kind == "PlaceGridMarker":
         empty = [g for g, filled in zip(grid.squares, grid.filled) if g is not None and not filled]
-        return PlaceGridMarker(player=seat, genre=data.draw(st.sampled_from(empty)), reason=_text(data))
+        return PlaceGridMarker(player=seat, genre=data.choice(empty), reason=_text(data))
     if kind == "ScoreLineup":
         scores = []
         for slot in TIMESLOTS:
             show = network.show_in(slot)
             if show is None:
                 continue
-            stars = tuple(data.draw(st.lists(st.integers(0, 4), max_size=2)))
-            penalty = 0 if show.in_preferred(slot) else data.draw(st.integers(0, 2))
-            quiz = data.draw(st.integers(0, 5)) if show.printed_genre == QUIZ else 0
-            scores.append(ShowScore(slot, data.draw(st.integers(0, 6)), stars, penalty, quiz))
+            stars = tuple(data.integers(0, 4, 2))
+            penalty = 0 if show.in_preferred(slot) else data.integer(0, 2)
+            quiz = data.integer(0, 5) if show.printed_genre == QUIZ else 0
+            scores.append(ShowScore(slot, data.integer(0, 6), stars, penalty, quiz))
         quiz_m = sum(s.quiz_bought for s in scores)
-        income = data.draw(st.integers(0, 5))
+        income = data.integer(0, 5)
         room = network.cash_m + income - quiz_m
         if not state.options["allow_negative_cash"] and room < 0:
             scores = [ShowScore(s.timeslot, s.viewers, s.stars, s.penalty, 0) for s in scores]
             room = network.cash_m + income
-        costs = data.draw(st.integers(0, 4 if state.options["allow_negative_cash"] else max(0, min(4, room))))
-        variety = data.draw(st.booleans())
+        costs = data.integer(0, 4 if state.options["allow_negative_cash"] else max(0, min(4, room)))
+        variety = data.boolean()
         return ScoreLineup(
             player=seat,
             shows=tuple(scores),
             income_m=income,
             costs_m=costs,
-            other_viewers=tuple(
-                data.draw(st.lists(st.tuples(st.just("Network card"), st.integers(-2, 3)), max_size=1))
-            ),
+            other_viewers=tuple(("Network card", viewers) for viewers in data.integers(-2, 3, 1)),
             variety_channel=variety,
-            rerun_genres=tuple(data.draw(st.lists(st.sampled_from(genres), max_size=2))) if variety else (),
+            rerun_genres=tuple(data.sublist(genres, max_size=2)) if variety else (),
         )
     if kind == "ScoreEndGame":
-        rows = data.draw(st.lists(st.sampled_from(("Ads", "Stars", "Network cards", "Reruns")), unique=True))
-        return ScoreEndGame(player=seat, bonuses=tuple((row, data.draw(st.integers(-2, 6))) for row in rows))
+        rows = data.sublist(("Ads", "Stars", "Network cards", "Reruns"), unique=True)
+        return ScoreEndGame(player=seat, bonuses=tuple((row, data.integer(-2, 6)) for row in rows))
     if kind == "ChooseMogulLine":
-        return ChooseMogulLine(player=seat, line=data.draw(st.sampled_from(state.pending.lines)))
+        return ChooseMogulLine(player=seat, line=data.choice(state.pending.lines))
     if kind == "AdjustCash":
-        amount = data.draw(st.integers(1, 3)) * data.draw(st.sampled_from((1, -1)))
+        amount = data.integer(1, 3) * data.choice((1, -1))
         if amount < 0 and not state.options["allow_negative_cash"] and network.cash_m + amount < 0:
             amount = -amount
         return AdjustCash(player=seat, amount_m=amount, reason="correction")
     if kind == "AdjustViewers":
-        return AdjustViewers(player=seat, viewers=data.draw(st.sampled_from((-2, -1, 1, 3))), reason="network card")
+        return AdjustViewers(player=seat, viewers=data.choice((-2, -1, 1, 3)), reason="network card")
     raise AssertionError(f"no filler for {kind}")
 
 
@@ -391,8 +393,37 @@ def _book(ledger: dict, state_before, records) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(st.data())
-def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(table_factory, data):
-    table = table_factory()
+def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(data):
+    with tempfile.TemporaryDirectory() as folder:
+        play(HypothesisDraws(data), Path(folder) / "journal.sqlite3")
+
+
+def play(data, path: Path) -> int:
+    """A random legal game to its end, chosen by ``data`` (:mod:`draws`), journaled at ``path``, its invariants
+    checked at every step and its replay at the end; returns the game's id in the journal."""
+    journal = Journal(path)
+    try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
+        table = Table(journal, dice=SeededDice(1))
+        table.claim()
+        game_id = _play(data, table)
+        state = table.state
+    finally:
+        journal.close()
+    # the journal file, reopened by another table, replays to the same state
+    reopened = Table(Journal(path))
+    try:
+        reopened.claim()
+        assert reopened.execute(OpenGame(game_id=game_id)).accepted
+        assert reopened.state == state
+        assert reopened.state.options == state.options
+        assert TELLY_TIME.outcome(reopened.state) == TELLY_TIME.outcome(state)
+    finally:
+        reopened.journal.close()
+    return game_id
+
+
+def _play(data, table) -> int:
+    """One game on ``table`` to its end; its game id."""
     game_id, setup = _start(table, data)
     ledger = {name: [0, 0] for name in table.state.names}
     steps = writeoffs = 0
@@ -424,8 +455,8 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
             moving = [(s, o) for s, o in progress if o.kind not in ("ProduceShow", "TakeAction", "SetLineBonus")]
             pool = moving or progress
         else:
-            pool = progress if progress and data.draw(st.integers(0, 4), label="bias") else enabled
-        seat, offer = data.draw(st.sampled_from(pool), label="offer")
+            pool = progress if progress and data.integer(0, 4, "bias") else enabled
+        seat, offer = data.choice(pool, "offer")
         command = offer.command or _fill(data, state, seat, offer.kind, setup)
         if command is None:
             continue
@@ -442,12 +473,5 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(tabl
         _check_invariants(table.state, setup, ledger)
     assert table.state.phase == "over", table.state.end_reason
     assert TELLY_TIME.outcome(table.state) is not None
-    event(f"Writeoff counts checked: {'some' if writeoffs else 'none'}")
-    # the journal file, reopened by another table, replays to the same state
-    reopened = Table(Journal(table.journal.path))
-    reopened.claim()
-    assert reopened.execute(OpenGame(game_id=game_id)).accepted
-    assert reopened.state == table.state
-    assert reopened.state.options == table.state.options
-    assert TELLY_TIME.outcome(reopened.state) == TELLY_TIME.outcome(table.state)
-    reopened.journal.close()
+    data.statistic(f"Writeoff counts checked: {'some' if writeoffs else 'none'}")
+    return game_id
