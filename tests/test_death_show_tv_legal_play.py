@@ -87,7 +87,7 @@ def _fill(data, state, seat, entry):
         deltas = [d for d in range(-me.cards, min(state.drawable, 3) + 1) if d]
         return AdjustHand(player=seat, delta=data.choice(deltas, "delta"), reason="card")
     if entry.kind == "Wound":
-        by = data.choice([c.name for c in state.contestants], "by")
+        by = data.choice([c.name for c in state.contestants if c.alive], "by")  # a dead one causes nothing
         return Wound(player=seat, by=by, reason="Fire", amount=data.integer(1, 3, "amount"))
     if entry.kind == "Heal":
         top = state.settings.vitality - me.vitality
