@@ -1145,3 +1145,20 @@ def test_cli_output_piped_into_a_reader_that_stops_early_ends_quietly():
     process.stdout.close()  # before the interpreter has even started: every write meets a closed pipe
     _, err = process.communicate(timeout=60)
     assert process.returncode == 0 and err == b""
+
+
+def test_cli_dice_not_entered_on_a_terminal_stops_with_exit_2(monkeypatch, capsys, no_dice_file):
+    """A terminal that closes (end of input) before the missing dice are entered: exit 2 and why, after the
+    prompt on standard error (standard output stays for the result)."""
+    from companion.cli import main
+
+    class ClosedTerminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", ClosedTerminal(""))
+    assert main(["ratings-war", str(no_dice_file)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("PBC rolls 2d6: tie for lowest") and "; enter the dice (e.g. 3 4): " in err
+    assert err.endswith("\ncompanion: stopped: dice were not entered\n")

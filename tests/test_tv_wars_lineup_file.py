@@ -252,6 +252,13 @@ MISTAKES = [
         "must be one of Situation Comedy, Action/Adventure, Drama, Other, not 2",
     ),
     (
+        "a movie of 90 minutes (3.2)",
+        lambda d: d["network"][1]["program"][1].update(length=3),
+        "network[2].program[2]",
+        "a program: an Academy Award Movie is worth 100 Rating Points and lasts 120 minutes (4 half-hours) "
+        "(TV Wars 3.2, 7)",
+    ),
+    (
         "no colour",
         lambda d: first(d).pop("colour"),
         "network[1].program[1]",

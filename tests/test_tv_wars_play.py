@@ -497,3 +497,6 @@ def test_9_1_a_private_war_view_needs_a_war_under_way(table):
     with pytest.raises(IllegalCommand) as caught:
         TV_WARS.war_private_view(table.state, "ABS")
     assert (str(caught.value), caught.value.rule) == ("no Ratings War is under way (TV Wars 6)", "TV Wars 6")
+    accepted(table, LandOn(network="ABS", space="ratings_war"))
+    view = TV_WARS.war_private_view(table.state, "ABS")  # ABS's own entry, nothing placed yet
+    assert view.network == "ABS" and view.lines == () and len(view.held) == len(STANDARD)
