@@ -9,9 +9,8 @@ same two records are also kept over whole games played by legal commands only
 face-up row replaced, both endings), played afresh by the code under test into a real journal."""
 
 import pytest
-from draws import SeededDraws
 from test_channel_won_legal_play import play
-from views_golden import check_golden
+from views_golden import check_golden, check_played
 
 #: Seeds of the games played by legal commands, chosen among the first 40 for what they reach at the least cost
 #: (each record is made again per mutant): both reach every event type the 40 reach (a deck reshuffled, the
@@ -19,14 +18,6 @@ from views_golden import check_golden
 #: round 2 as Channel None (Network Ratings), 32 (2 reporters, clockwise) in round 3 with a winner (Ending the
 #: Game). Both score open Leads.
 PLAYED = (22, 32)
-
-
-def played(folder, seed):
-    """The fixed legal game ``seed``, played into ``folder/played/channel-won.sqlite3``; the journal's path."""
-    path = folder / "played" / "channel-won.sqlite3"
-    path.parent.mkdir()
-    play(SeededDraws(seed), path)
-    return path
 
 
 def test_everything_channel_won_shows_over_its_recorded_game_is_as_reviewed(tmp_path):
@@ -41,11 +32,9 @@ def test_what_channel_won_decides_for_commands_made_from_its_own_values_is_as_re
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_everything_channel_won_shows_over_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden("channel-won", tmp_path, source=played(tmp_path, seed), record=f"channel-won-played-{seed}")
+    check_played("channel-won", tmp_path, "views", play, seed)
 
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_what_channel_won_decides_along_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden(
-        "channel-won", tmp_path, "decisions", source=played(tmp_path, seed), record=f"channel-won-played-{seed}"
-    )
+    check_played("channel-won", tmp_path, "decisions", play, seed)

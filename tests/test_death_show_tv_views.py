@@ -9,9 +9,8 @@ same two records are also kept over whole games played by legal commands only
 shrinking, the last Contestant standing), played afresh by the code under test into a real journal."""
 
 import pytest
-from draws import SeededDraws
 from test_death_show_tv_legal_play import play
-from views_golden import check_golden
+from views_golden import check_golden, check_played
 
 #: Seeds of the games played by legal commands, chosen among the first 40 for what they reach: 0 and 9 reach every
 #: event type the 40 reach (a Combat declared and resolved, Events, ON AIR cards played and ended, a bonus drafted,
@@ -21,14 +20,6 @@ from views_golden import check_golden
 #: two-player rule from the start) has a Hunt and a death in Combat (the killer's cards). Every game ends with
 #: the last Contestant standing (Winning the Game); none of the 40 has a Combat of three or more.
 PLAYED = (0, 9, 36)
-
-
-def played(folder, seed):
-    """The fixed legal game ``seed``, played into ``folder/played/death-show-tv.sqlite3``; the journal's path."""
-    path = folder / "played" / "death-show-tv.sqlite3"
-    path.parent.mkdir()
-    play(SeededDraws(seed), path)
-    return path
 
 
 def test_everything_death_show_tv_shows_over_its_recorded_game_is_as_reviewed(tmp_path):
@@ -43,11 +34,9 @@ def test_what_death_show_tv_decides_for_commands_made_from_its_own_values_is_as_
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_everything_death_show_tv_shows_over_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden("death-show-tv", tmp_path, source=played(tmp_path, seed), record=f"death-show-tv-played-{seed}")
+    check_played("death-show-tv", tmp_path, "views", play, seed)
 
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_what_death_show_tv_decides_along_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden(
-        "death-show-tv", tmp_path, "decisions", source=played(tmp_path, seed), record=f"death-show-tv-played-{seed}"
-    )
+    check_played("death-show-tv", tmp_path, "decisions", play, seed)

@@ -9,23 +9,14 @@ same two records are also kept over whole games played by legal commands only
 mogul's choice, a Writeoff, the end-game scoring), played afresh by the code under test into a real journal."""
 
 import pytest
-from draws import SeededDraws
 from test_telly_time_legal_play import play
-from views_golden import check_golden
+from views_golden import check_golden, check_played
 
 #: Seeds of the games played by legal commands, chosen among the first 40 for what they reach: together every
 #: event type the 40 reach; 18 (moguls, negative cash allowed, pass order) the only mogul line choice pending,
 #: 3 (moguls, no negative cash, seat order) a Writeoff counted. Both play the five seasons and end by the
 #: end-game scoring.
 PLAYED = (18, 3)
-
-
-def played(folder, seed):
-    """The fixed legal game ``seed``, played into ``folder/played/telly-time.sqlite3``; the journal's path."""
-    path = folder / "played" / "telly-time.sqlite3"
-    path.parent.mkdir()
-    play(SeededDraws(seed), path)
-    return path
 
 
 def vocabulary():
@@ -58,16 +49,9 @@ def test_what_telly_time_decides_for_commands_made_from_its_own_values_is_as_rev
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_everything_telly_time_shows_over_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden("telly-time", tmp_path, source=played(tmp_path, seed), record=f"telly-time-played-{seed}")
+    check_played("telly-time", tmp_path, "views", play, seed)
 
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_what_telly_time_decides_along_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden(
-        "telly-time",
-        tmp_path,
-        "decisions",
-        vocabulary(),
-        source=played(tmp_path, seed),
-        record=f"telly-time-played-{seed}",
-    )
+    check_played("telly-time", tmp_path, "decisions", play, seed, vocabulary())

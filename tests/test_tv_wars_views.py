@@ -9,23 +9,14 @@ game played by legal commands only (``test_tv_wars_legal_play.play`` with a fixe
 sales, Steal a Program, the end by the rules), played afresh by the code under test into a real journal."""
 
 import pytest
-from draws import SeededDraws
 from test_tv_wars_legal_play import play
-from views_golden import check_golden
+from views_golden import check_golden, check_played
 
 #: Seeds of the games played by legal commands, chosen among the first 40 for what they reach: 26 debts, a sale
 #: and a written-off debt (7); 13 a network out of the game, a Preemption placed (9.91) and bonus tiles moved;
 #: 8 the end by the last network standing (1, 3). All have auctions, Bulletins and Ratings Wars; 26 and 13 end by
 #: 5.32.
 PLAYED = (26, 13, 8)
-
-
-def played(folder, seed):
-    """The fixed legal game ``seed``, played into ``folder/played/tv-wars.sqlite3``; the journal's path."""
-    path = folder / "played" / "tv-wars.sqlite3"
-    path.parent.mkdir()
-    play(SeededDraws(seed), path)
-    return path
 
 
 def test_everything_tv_wars_shows_over_its_recorded_game_is_as_reviewed(tmp_path):
@@ -40,9 +31,9 @@ def test_what_tv_wars_decides_for_commands_made_from_its_own_values_is_as_review
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_everything_tv_wars_shows_over_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden("tv-wars", tmp_path, source=played(tmp_path, seed), record=f"tv-wars-played-{seed}")
+    check_played("tv-wars", tmp_path, "views", play, seed)
 
 
 @pytest.mark.parametrize("seed", PLAYED)
 def test_what_tv_wars_decides_along_a_game_played_by_legal_commands_is_as_reviewed(tmp_path, seed):
-    check_golden("tv-wars", tmp_path, "decisions", source=played(tmp_path, seed), record=f"tv-wars-played-{seed}")
+    check_played("tv-wars", tmp_path, "decisions", play, seed)

@@ -26,7 +26,7 @@ import json
 import lzma
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from itertools import groupby
 from pathlib import Path
@@ -326,3 +326,22 @@ def check_golden(
             )
             shown = "\n".join(list(diff)[:80])
             raise AssertionError(f"{game}: after move #{then['move']} (step {number}) its {what} changed:\n{shown}")
+
+
+def check_played(
+    game: str,
+    folder: Path,
+    what: str,
+    play: Callable[[Any, Path], int],
+    seed: int,
+    vocabulary: Mapping[str, Sequence[Any]] | None = None,
+) -> None:
+    """:func:`check_golden` over the fixed game ``seed`` played by legal commands: ``play`` (a game's
+    ``test_<game>_legal_play.play``) with :class:`draws.SeededDraws` into ``folder/played/<game>.sqlite3``, against
+    the record ``<game>-played-<seed>-<what>``."""
+    from draws import SeededDraws
+
+    path = folder / "played" / f"{game}.sqlite3"
+    path.parent.mkdir()
+    play(SeededDraws(seed), path)
+    check_golden(game, folder, what, vocabulary, source=path, record=f"{game}-played-{seed}")
