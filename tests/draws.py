@@ -1,12 +1,14 @@
 """Choices for the tests that play whole games (``test_<game>_legal_play.py``), one interface over two sources:
 :class:`HypothesisDraws` (a property test: hypothesis draws, shrinks and reports each choice under its label) and
 :class:`SeededDraws` (one fixed game from a seeded :class:`random.Random`: the same choices on every run of the
-same code, for a reviewed record such as ``tests/views_golden.py``'s)."""
+same code, for a reviewed record such as ``tests/views_golden.py``'s); and :func:`journaled_game`, a game played
+into a real journal file and replayed from it by another table."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -106,3 +108,38 @@ class SeededDraws:
 
     def statistic(self, text: str) -> None:
         self.statistics.append(text)
+
+
+def journaled_game(path: Path, play: Callable[[Any], int], check: Callable[[Any, Any], None] | None = None) -> int:
+    """Play a game into a fresh SQLite journal at ``path``: ``play(table)`` (a claimed
+    :class:`companion.table.Table` with seeded dice) plays it and returns its game id. Then the journal is closed,
+    the file reopened by another table and the game opened there (``OpenGame``: its checkpoint and the events
+    after it); its state must equal the live one, and so must a replay of every event from the first
+    (``companion.table.replay``); ``check(live, replayed)`` for more. Returns the game id. The journals are closed
+    (their backup threads stopped) also when an assertion fails."""
+    from companion.commands import OpenGame
+    from companion.dice import SeededDice
+    from companion.journal import Journal
+    from companion.table import Table, replay
+
+    journal = Journal(path)
+    try:
+        table = Table(journal, dice=SeededDice(1))
+        table.claim()
+        game_id = play(table)
+        live = table.state
+    finally:
+        journal.close()
+    reopened = Journal(path)
+    try:
+        again = Table(reopened)
+        again.claim()
+        opened = again.execute(OpenGame(game_id=game_id))
+        assert opened.accepted, opened.message
+        assert again.state == live, "the journal replays to the live state"
+        assert replay(reopened.events(game_id)).state == live, "every event from the first replays to it too"
+        if check is not None:
+            check(live, again.state)
+    finally:
+        reopened.close()
+    return game_id

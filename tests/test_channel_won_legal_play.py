@@ -21,12 +21,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from draws import HypothesisDraws
+from draws import HypothesisDraws, journaled_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.commands import NewGame, OpenGame, PlayerSeat
-from companion.dice import SeededDice
+from companion.commands import NewGame, PlayerSeat
 from companion.errors import IllegalCommand
 from companion.games.channel_won import CHANNEL_WON, PlaySource
 from companion.games.channel_won.cards import BONUS_VALUES, SOURCE_VALUES
@@ -41,8 +40,6 @@ from companion.games.channel_won.state import (
     STARS,
     TILES,
 )
-from companion.journal import Journal
-from companion.table import Table
 
 RULES = CHANNEL_WON
 NAMES = RULES.info.default_names
@@ -111,22 +108,7 @@ def test_random_legal_games_keep_the_rules_invariants_and_replay(data):
 def play(data, path: Path) -> int:
     """A random legal game to its end, chosen by ``data`` (:mod:`draws`), journaled at ``path``, its invariants
     checked at every step and its replay at the end; returns the game's id in the journal."""
-    journal = Journal(path)
-    try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
-        table = Table(journal, dice=SeededDice(1))
-        table.claim()
-        game_id, state = _play(data, table)
-    finally:
-        journal.close()
-    reopened = Journal(path)
-    try:
-        again = Table(reopened)
-        again.claim()
-        assert again.execute(OpenGame(game_id=game_id)).accepted
-        assert again.state == state, "the journal replays to the live state"
-    finally:
-        reopened.close()
-    return game_id
+    return journaled_game(path, lambda table: _play(data, table)[0])
 
 
 def _play(data, table):

@@ -20,12 +20,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from draws import HypothesisDraws
+from draws import HypothesisDraws, journaled_game
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from companion.commands import AnswerDice, NewGame, OpenGame, PlayerSeat
-from companion.dice import SeededDice
+from companion.commands import AnswerDice, NewGame, PlayerSeat
 from companion.errors import CommandError
 from companion.games.death_show_tv import (
     DEATH_SHOW_TV,
@@ -37,8 +36,6 @@ from companion.games.death_show_tv import (
     PlayOnAir,
     Wound,
 )
-from companion.journal import Journal
-from companion.table import Table, replay
 
 RULES = DEATH_SHOW_TV
 NAMES = ("Kelpie", "Jhon", "Elena", "Rex")
@@ -169,27 +166,11 @@ def play(data, path: Path) -> int:
         "multiple_combat_fumbles": data.choice(["instead_of_lowest", "and_lowest"], "R5"),
         "event_fumbles": data.boolean("event fumbles"),
     }
-    journal = Journal(path)
-    try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
-        game_id, live = _play(data, journal, players, options)
-    finally:
-        journal.close()
-    reopened = Journal(path)
-    try:
-        assert replay(reopened.events(game_id)).state == live
-        again = Table(reopened)
-        again.claim()
-        assert again.execute(OpenGame(game_id=game_id)).accepted
-        assert again.state == live
-    finally:
-        reopened.close()
-    return game_id
+    return journaled_game(path, lambda table: _play(data, table, players, options)[0])
 
 
-def _play(data, journal, players, options):
-    """One game on ``journal`` to its end: (its game id, the final state)."""
-    table = Table(journal, dice=SeededDice(1))
-    table.claim()
+def _play(data, table, players, options):
+    """One game on ``table`` to its end: (its game id, the final state)."""
     seats = tuple(PlayerSeat(n) for n in NAMES[:players])
     outcome = table.execute(NewGame(game="death-show-tv", players=seats, options=options))
     assert outcome.accepted, outcome.message

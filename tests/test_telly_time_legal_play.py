@@ -30,12 +30,11 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from draws import HypothesisDraws
+from draws import HypothesisDraws, journaled_game
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from companion.commands import NewGame, OpenGame, PlayerSeat
-from companion.dice import SeededDice
+from companion.commands import NewGame, PlayerSeat
 from companion.errors import CommandError, IllegalCommand
 from companion.games.telly_time import (
     TELLY_TIME,
@@ -60,8 +59,6 @@ from companion.games.telly_time import (
 from companion.games.telly_time.grid import CENTRE, LINE_IDS, SQUARES
 from companion.games.telly_time.rules import writeoff_shows
 from companion.games.telly_time.state import ANY, CHAT, DEFAULT_GENRES, KIDS, NO_KIDS_SLOTS, QUIZ, TIMESLOTS
-from companion.journal import Journal
-from companion.table import Table
 
 NAMES = ("Arkady", "Virginia", "Kim", "Lou", "Sam")
 #: The offers that move the game on (drawn more often, and the only ones once the game runs long); in the
@@ -400,26 +397,14 @@ def test_random_legal_games_keep_the_rules_invariants_to_the_end_and_replay(data
 
 def play(data, path: Path) -> int:
     """A random legal game to its end, chosen by ``data`` (:mod:`draws`), journaled at ``path``, its invariants
-    checked at every step and its replay at the end; returns the game's id in the journal."""
-    journal = Journal(path)
-    try:  # the journal's backup thread stops before the folder goes, also when an assertion fails
-        table = Table(journal, dice=SeededDice(1))
-        table.claim()
-        game_id = _play(data, table)
-        state = table.state
-    finally:
-        journal.close()
-    # the journal file, reopened by another table, replays to the same state
-    reopened = Table(Journal(path))
-    try:
-        reopened.claim()
-        assert reopened.execute(OpenGame(game_id=game_id)).accepted
-        assert reopened.state == state
-        assert reopened.state.options == state.options
-        assert TELLY_TIME.outcome(reopened.state) == TELLY_TIME.outcome(state)
-    finally:
-        reopened.journal.close()
-    return game_id
+    checked at every step and its replay at the end (options and outcome too); returns the game's id in the
+    journal."""
+
+    def same(live, replayed) -> None:
+        assert replayed.options == live.options
+        assert TELLY_TIME.outcome(replayed) == TELLY_TIME.outcome(live)
+
+    return journaled_game(path, lambda table: _play(data, table), same)
 
 
 def _play(data, table) -> int:
