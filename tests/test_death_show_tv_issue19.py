@@ -202,6 +202,24 @@ def test_bonus_button_refused_with_no_cards_like_the_touch_dialog(table):
     ok(table, AdjustBonus(fighter="Kelpie", delta=1))  # Kelpie holds a card: she may enter a bonus
 
 
+def test_a_bonus_entered_on_the_buttons_names_its_rule_and_old_journals_read_without_it(table):
+    """The history line of a bonus entered on the seat buttons cites the rule (How Combat Is Resolved 1; ruling
+    R3: one card shown); a journal written before the rule was recorded reads back and replays the same."""
+    from companion.games.death_show_tv.events import CODEC, BonusDrafted
+
+    _fight_setup(table)
+    outcome = ok(table, AdjustBonus(fighter="Jhon", delta=1))
+    assert [table.session.describe_record(r) for r in outcome.records] == [
+        "Jhon enters a bonus of +1 (How Combat Is Resolved 1; ruling R3)"
+    ]
+    rows = [row for row in read_events(table.journal.path) if row["type"] == "bonus_drafted"]
+    assert [CODEC.decode(row["type"], row["payload"]) for row in rows] == [
+        BonusDrafted("Jhon", 1, 1, "How Combat Is Resolved 1; ruling R3")
+    ]
+    old = CODEC.decode("bonus_drafted", {"fighter": "Jhon", "delta": 1, "draft": 1})
+    assert old == BonusDrafted("Jhon", 1, 1) and old.describe() == "Jhon enters a bonus of +1"
+
+
 # -- the Show deck, the discards and the ON AIR cards (issue 19) ----------------------------------------------
 
 

@@ -247,15 +247,17 @@ class CombatStarted(DeathShowEvent):
 
 @dataclass(frozen=True)
 class BonusDrafted(DeathShowEvent):
-    """``fighter`` changed the bonus being entered on the seat buttons by ``delta`` to ``draft``."""
+    """``fighter`` changed the bonus being entered on the seat buttons by ``delta`` to ``draft`` (the card shown
+    for it, ruling R3: ``rule``; journals before it was recorded have ``""``)."""
 
     TYPE: ClassVar[str] = "bonus_drafted"
     fighter: str
     delta: int
     draft: int
+    rule: str = ""
 
     def describe(self) -> str:
-        return f"{self.fighter} enters a bonus of {self.draft:+d}"
+        return f"{self.fighter} enters a bonus of {self.draft:+d}{self._rule()}"
 
 
 @dataclass(frozen=True)

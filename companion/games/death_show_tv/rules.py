@@ -583,7 +583,7 @@ class DeathShowTv:
             raise IllegalCommand(
                 f"{fighter.name} holds no cards, so has no Equipment or Unexpected Twist to show", f"{R_COMBAT} 1"
             )
-        script.add(BonusDrafted(fighter.name, delta, draft))
+        script.add(BonusDrafted(fighter.name, delta, draft, f"{R_COMBAT} 1; ruling R3"))
 
     def _confirm(self, script: _Script, command: Confirm) -> None:
         state = script.state
