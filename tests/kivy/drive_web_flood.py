@@ -136,6 +136,7 @@ def press_steps(phase: str) -> list:
 
 
 def announce() -> None:
+    until(lambda: controller.web.current, "the web server's process to have the game's tokens")
     ready = {"base": f"http://127.0.0.1:{PORT}", "link": controller.web.seat_link("ABS")}
     (OUT / "ready.json.tmp").write_text(json.dumps(ready))
     (OUT / "ready.json.tmp").replace(OUT / "ready.json")
