@@ -14,8 +14,13 @@ does it:
 * **publisher** — with the web front-end's publisher subscribed (a snapshot per move: the public view and, per seat,
   its private view, legal commands and forms), the server not started;
 * **serving** — the server listening on 127.0.0.1 with ``--clients`` spectator WebSockets and a phone per seat
-  connected from another process (``websockets``), each sent every snapshot: the server thread's encoding and
-  sending compete with the owner thread for the interpreter.
+  connected from another process (``websockets``), each sent every snapshot. The server runs in a process of its
+  own (:mod:`web.worker`): what the owner thread's process still pays is the snapshot's JSON for the channel
+  (written by a thread of the kiosk's, :mod:`web.process`), and the CPU the niced server's process takes.
+
+Then what the server's process costs: the kiosk-side encoding of one snapshot for the channel (its JSON, as the
+sender thread makes it, and its size), and the memory (VmRSS) of the server's process, idle and serving, beside a
+bare interpreter's (``python -c``, started the same way) in the same run.
 
 ``ratio`` = figure / bare. On a Pi multiply the times by about 5 (Pi 4) or 12 (Pi Zero 2 W).
 """
@@ -23,6 +28,7 @@ does it:
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -86,6 +92,37 @@ def moves(table, count: int) -> list[float]:
     return times
 
 
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def bare_rss_mb() -> float:
+    """A bare interpreter's VmRSS (``python -P -c``, as the server's process is started)."""
+    bare = subprocess.Popen([sys.executable, "-P", "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        time.sleep(1.0)
+        return rss_mb(bare.pid)
+    finally:
+        bare.communicate(b"")
+
+
+def encoding(front, count: int) -> tuple[list[float], int]:
+    """Times to make the latest snapshot's message for the channel (the sender thread's work), and its size."""
+    from web.channel import frame
+
+    times, size = [], 0
+    for _ in range(count):
+        front._sent = 0  # as if not sent yet
+        started = time.perf_counter()
+        data = frame(front._snapshot_message())
+        times.append(time.perf_counter() - started)
+        size = len(data)
+    return times, size
+
+
 def row(name: str, times: list[float], bare: float) -> str:
     median = statistics.median(times)
     return f"{name:<44} median {median * 1000:7.2f} ms   max {max(times) * 1000:7.2f} ms   ratio {median / bare:5.2f}"
@@ -105,27 +142,42 @@ def main() -> int:
         front = WebFrontEnd(table, address="127.0.0.1", port=0)
         moves(table, 20)
         published = moves(table, args.moves)
+        encoded, size = encoding(front, args.moves)
         front.start(wait=True)
+        server = front.server.process.pid
+        time.sleep(1.0)
+        idle_rss = rss_mb(server)
         base = f"127.0.0.1:{front.port}"
         paths = ["/ws/table"] * args.clients + [f"/ws/seat/{front.tokens.token(n)}" for n in NETWORKS]
         clients = subprocess.Popen([sys.executable, "-c", CLIENTS, base, *paths])
         try:
             deadline = time.monotonic() + 60
-            while sum(front.app.counts().values()) < len(paths) and time.monotonic() < deadline:
+            while sum(front.counts().values()) < len(paths) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            connected = sum(front.app.counts().values())
+            connected = sum(front.counts().values())
             moves(table, 20)
             serving = moves(table, args.moves)
+            serving_rss = rss_mb(server)
         finally:
             clients.terminate()
             clients.wait(10)
             front.stop()
             journal.close()
+        bare_rss = bare_rss_mb()
+        own_rss = rss_mb(os.getpid())
     baseline = statistics.median(bare)
     print(f"web front-end, owner-thread time per move ({args.moves} moves each; Python {sys.version.split()[0]})")
     print(row("bare: Table.execute", bare, baseline))
     print(row("publisher subscribed (snapshot per move)", published, baseline))
     print(row(f"serving {connected} WebSockets ({args.clients} + 4 phones)", serving, baseline))
+    print(
+        f"{'snapshot -> channel JSON (kiosk side)':<44} median {statistics.median(encoded) * 1000:7.2f} ms   "
+        f"max {max(encoded) * 1000:7.2f} ms   {size / 1024:.1f} KB a snapshot"
+    )
+    print(
+        f"VmRSS: server's process {idle_rss:.1f} MB idle, {serving_rss:.1f} MB serving {connected} WebSockets; "
+        f"a bare interpreter {bare_rss:.1f} MB; this (the kiosk's side, no Kivy) {own_rss:.1f} MB"
+    )
     return 0
 
 

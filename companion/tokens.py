@@ -13,7 +13,10 @@ Generic: the store knows seats (names) and a game id, never a game's rules. One 
   store's ``repr`` shows seats, not tokens) and never in a public view. A restart (a power cut) makes new
   tokens: a phone pairs again.
 
-Thread safety: the owner thread rotates and revokes, the web thread checks; one lock guards the swap.
+Thread safety: the owner thread rotates and revokes, the web front-end's threads read; one lock guards the swap.
+The web server runs in a process of its own (:mod:`web.worker`): the kiosk hands it a copy of the tokens with
+every snapshot (:meth:`SeatTokens.export`, over a local socket pair, never logged) and it checks phones' links
+against that copy (:meth:`SeatTokens.adopt`, then :meth:`SeatTokens.seat_for`).
 
 Example::
 
@@ -86,6 +89,17 @@ class SeatTokens:
                 raise KeyError(seat)
             self._tokens[seat] = new_token()
             self.version += 1
+
+    def export(self) -> tuple[int, dict[str, str]]:
+        """``(version, {seat: token})`` now, for the web server's process (:meth:`adopt`). Never log it."""
+        with self._lock:
+            return self.version, dict(self._tokens)
+
+    def adopt(self, version: int, tokens: dict[str, str], game: int | None = None) -> None:
+        """Make these the tokens (a copy :meth:`export` made in the kiosk's process): the web server's side."""
+        with self._lock:
+            self._tokens = {str(seat): str(token) for seat, token in tokens.items()}
+            self._game, self.version = game, version
 
     def seat_for(self, candidate: str) -> str | None:
         """The seat whose token ``candidate`` is, or ``None``. Compares with every seat's token in constant

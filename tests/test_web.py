@@ -11,6 +11,7 @@ names it.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -18,6 +19,7 @@ import socket
 import statistics
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -43,6 +45,16 @@ pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a 
 @pytest.fixture
 def live(tmp_path):
     web = LiveWeb(tmp_path)
+    try:
+        yield web
+    finally:
+        web.close()
+
+
+@contextlib.contextmanager
+def live_web(tmp_path, limits: str):
+    """A :class:`LiveWeb` whose server has these ``COMPANION_WEB_LIMITS`` (:mod:`web.worker`)."""
+    web = LiveWeb(tmp_path, limits=limits)
     try:
         yield web
     finally:
@@ -298,6 +310,7 @@ def test_wrong_old_and_revoked_tokens_and_foreign_origins_all_get_the_same_403(l
         assert {a.text for a in answers} == {"Forbidden\n"}
         assert client.get(f"/seat/{new}").status_code == 200
         live.owner.call(lambda: live.front.revoke("ABS"))
+        live.synced()
         assert client.get(f"/seat/{new}").status_code == 403
         assert client.get(f"/seat/{live.token('ABS')}").status_code == 200
     for token, origin in ((old, "same"), (live.token("ABS"), "http://evil.example"), (live.token("ABS"), None)):
@@ -326,22 +339,26 @@ def test_a_connected_phone_is_closed_when_its_seat_is_revoked_or_a_new_game_star
     assert phone.closed.rcvd.code == 4403
 
 
-def test_guessing_is_rate_limited_per_address_then_even_a_right_token_is_refused(live):
-    from web.server import GUESSES, Bucket
+def test_guessing_is_rate_limited_per_address_then_even_a_right_token_is_refused(tmp_path):
+    """GUESSES wrong tries, then the address is refused even the right token until a guess is back (one every
+    GUESS_REFILL s: 8 s here, far longer than the eleven requests take, then waited for)."""
+    from web.server import GUESSES
 
-    new_game(live)
-    now = [0.0]
-    live.front.app._guesses = Bucket(GUESSES, 6.0, clock=lambda: now[0])
-    right = live.token("ABS")
-    with live.http() as client:
-        for _ in range(GUESSES):
-            assert client.get("/seat/" + new_token()).status_code == 403
-        refused = client.get(f"/seat/{right}")
-        assert refused.status_code == 403 and refused.text == "Forbidden\n"
-        with live.http(transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
-            assert other.get(f"/seat/{right}").status_code == 200  # another address is not held back
-        now[0] += 6.0  # one guess back
-        assert client.get(f"/seat/{right}").status_code == 200
+    with live_web(tmp_path, "GUESS_REFILL=8") as live:
+        new_game(live)
+        right = live.token("ABS")
+        with live.http() as client:
+            started = time.monotonic()
+            for _ in range(GUESSES):
+                assert client.get("/seat/" + new_token()).status_code == 403
+            refused = client.get(f"/seat/{right}")
+            assert time.monotonic() - started < 8, "too slow to test: a guess came back meanwhile"
+            assert refused.status_code == 403 and refused.text == "Forbidden\n"
+            with live.http(transport=httpx.HTTPTransport(local_address="127.0.0.2")) as other:
+                assert other.get(f"/seat/{right}").status_code == 200  # another address is not held back
+            # a right token spends no guess while refused: asking again until one is back
+            wait_for(lambda: client.get(f"/seat/{right}").status_code == 200, "a guess back after 8 s", 30)
+            assert time.monotonic() - started >= 8 * 0.9
 
 
 def test_commands_from_one_seat_are_rate_limited(live):
@@ -352,7 +369,12 @@ def test_commands_from_one_seat_are_rate_limited(live):
     assert 429 in statuses and statuses[0] == 400
 
 
-def test_oversized_and_malformed_requests_and_messages_are_refused_and_change_nothing(live):
+def test_oversized_and_malformed_requests_and_messages_are_refused_and_change_nothing(tmp_path):
+    with live_web(tmp_path, "ACT_REFILL=0.001") as live:  # not the commands' rate limit under test here
+        _oversized_and_malformed(live)
+
+
+def _oversized_and_malformed(live: LiveWeb) -> None:
     new_game(live)
     token = live.token("ABS")
     before = live.owner.call(lambda: len(live.journal.events(live.table.session.game_id)))
@@ -370,8 +392,7 @@ def test_oversized_and_malformed_requests_and_messages_are_refused_and_change_no
             b'{"form": "nope"}',
         ):
             answer = client.post(f"/api/seat/{token}/act", content=body, headers=headers)
-            assert answer.status_code in (400, 429) and answer.json()["accepted"] is False, (body, answer.text)
-            live.front.app._acts._level.clear()  # not the rate limit under test here
+            assert answer.status_code == 400 and answer.json()["accepted"] is False, (body, answer.text)
     after = live.owner.call(lambda: len(live.journal.events(live.table.session.game_id)))
     assert after == before
     spectator = ws(live, "/ws/table")
@@ -397,14 +418,16 @@ def test_oversized_and_malformed_requests_and_messages_are_refused_and_change_no
         assert client.get("/api/table").json()["game"]["title"] == "TV Wars"
 
 
-def test_hundreds_of_idle_half_sent_requests_neither_lock_the_phones_out_nor_stay_open(live, monkeypatch):
+def test_hundreds_of_idle_half_sent_requests_neither_lock_the_phones_out_nor_stay_open(tmp_path):
+    with live_web(tmp_path, "REQUEST_TIMEOUT=2") as live:
+        _half_sent_requests(live)
+
+
+def _half_sent_requests(live: LiveWeb) -> None:
     """A slow-loris flood: 300 connections from eight addresses each send half a request head and then nothing.
     The server keeps at most MAX_CONNECTIONS_PER_ADDRESS of an address's connections and closes one whose head
     has not ended within REQUEST_TIMEOUT, so a phone's page, data and commands are still answered (before, the
     idle connections filled uvicorn's limit and every phone's request got 503 for as long as they stayed)."""
-    import web.server
-
-    monkeypatch.setattr(web.server, "REQUEST_TIMEOUT", 2.0)
     new_game(live)
     token = live.token("ABS")
     flood: list[socket.socket] = []
@@ -470,7 +493,7 @@ def test_spectators_sockets_are_capped_and_never_crowd_a_seats_phone_out(live):
         assert b" 403 " in status(held[-1])  # the address has its 16
         held.append(_handshake(live.front.port, "/ws/table", live.base, "127.0.0.40"))
         assert b" 403 " in status(held[-1])  # the spectators have their 64
-        wait_for(lambda: live.front.app.counts()["table"] == MAX_SOCKETS, "the spectators' sockets")
+        wait_for(lambda: live.front.counts()["table"] == MAX_SOCKETS, "the spectators' sockets")
         token = live.token("ABS")
         phones = [ws(live, f"/ws/seat/{token}") for _ in range(MAX_SOCKETS_PER_SEAT)]
         assert all(json.loads(phone.recv(timeout=20))["seat"] == "ABS" for phone in phones)
@@ -504,19 +527,22 @@ def _handshake(port: int, path: str, origin: str, source: str) -> socket.socket:
 
 
 @pytest.mark.slow
-def test_a_flood_of_connections_and_slow_clients_leave_the_buttons_and_the_table_working(live, monkeypatch, capsys):
+def test_a_flood_of_connections_and_slow_clients_leave_the_buttons_and_the_table_working(tmp_path, capsys):
+    with live_web(tmp_path, "SEND_TIMEOUT=1") as live:
+        _flood(live, capsys)
+
+
+def _flood(live: LiveWeb, capsys) -> None:
     """Hundreds of connections from another address (half-sent requests, WebSockets that never read, clients
     fetching as fast as they can, token guessing) while a seat's button is pressed on gpiozero mock pins: every
     press is applied, a slow client is closed, a well-behaved spectator still gets the latest state. The
     button-to-table latency is printed beside the same presses without the flood (measured, not asserted)."""
     from gpiozero.pins.mock import MockFactory
 
-    import web.server
     from companion.config import default_config
     from companion.games.tv_wars import TV_WARS
     from hardware.buttons import ButtonBoard
 
-    monkeypatch.setattr(web.server, "SEND_TIMEOUT", 1.0)
     new_game(live)
     applied: list[float] = []
 
@@ -548,7 +574,7 @@ def test_a_flood_of_connections_and_slow_clients_leave_the_buttons_and_the_table
     try:
         quiet = presses(20)
         slow = _handshake(live.front.port, f"/ws/seat/{live.token('ABS')}", live.base, "127.0.0.3")
-        wait_for(lambda: live.front.app.counts()["seats"] == 1, "the slow phone to be connected")
+        wait_for(lambda: live.front.counts()["seats"] == 1, "the slow phone to be connected")
         flood: list[socket.socket] = []
         stop = threading.Event()
         for index in range(300):
@@ -596,12 +622,12 @@ def test_a_flood_of_connections_and_slow_clients_leave_the_buttons_and_the_table
             from companion.commands import BANK, TransferMoney
 
             for index in range(400):
-                if live.front.app.counts()["seats"] == 0:
+                if live.front.counts()["seats"] == 0:
                     break
                 live.owner.execute(
                     TransferMoney(payer=BANK, payee="ABS", amount=100, reason=f"flood {index}", source="test")
                 )
-            wait_for(lambda: live.front.app.counts()["seats"] == 0, "the slow phone to be closed")
+            wait_for(lambda: live.front.counts()["seats"] == 0, "the slow phone to be closed")
             version = live.owner.call(lambda: live.front.publisher.latest.version)
             wait_for(lambda: spectator.last().get("version") == version, "the spectator's latest state")
         finally:
@@ -694,6 +720,7 @@ def test_every_registered_game_gets_a_public_view_and_a_panel_per_seat_on_the_ph
             info = game_info(name)
             players = tuple(PlayerSeat(n) for n in info.default_names[: info.min_players])
             live.owner.execute(NewGame(game=name, players=players, source="test"))
+            live.synced()  # the server's process has the new game's snapshot
             public = client.get("/api/table").json()
             assert public["game"]["title"] == info.title and not public.get("problem"), public
             for player in players:
@@ -744,3 +771,117 @@ def test_death_show_tv_a_fighter_shows_their_cards_from_the_phone_as_on_the_touc
     assert len(declared) == 1
     touch = declaration("Jhon", 3, 1, 2, 1, False)
     assert state.combat.fighter("Jhon").weapon_bonus == touch.weapon_bonus == 3
+
+
+# -- the server's process --------------------------------------------------------------------------------------------
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie not yet reaped by whoever adopted it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def test_the_server_runs_in_a_niced_process_of_its_own_and_stop_reaps_it(live):
+    """The listener is another process's (so serving costs the owner thread's interpreter nothing), at a lower
+    priority; ``stop()`` ends and reaps it, and a second ``stop()`` is harmless."""
+    server = live.front.server.process
+    assert server is not None and server.pid != os.getpid() and server.poll() is None
+    assert os.getpriority(os.PRIO_PROCESS, server.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+    assert server.args[1:4] == ["-P", "-m", "web.worker"]
+    live.front.stop()
+    assert server.returncode == 0 and not live.front.listening
+    live.front.stop()
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(live.base + "/api/table", trust_env=False, timeout=5)
+
+
+def test_a_taken_port_is_a_companion_error_when_waiting_and_a_problem_when_not(tmp_path):
+    from companion.errors import CompanionError
+    from companion.journal import Journal
+    from companion.table import Table
+    from web import WebFrontEnd
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        waiting = WebFrontEnd(Table(journal), address="127.0.0.1", port=port)
+        with pytest.raises(CompanionError) as error:
+            waiting.start(wait=True)
+        assert "could not listen" in str(error.value) and "in use" in str(error.value)
+        waiting.stop()
+        kiosk = WebFrontEnd(Table(journal), address="127.0.0.1", port=port)
+        started = time.monotonic()
+        kiosk.start(wait=False)
+        assert time.monotonic() - started < 0.5  # the kiosk's first frame waits for nothing
+        wait_for(lambda: kiosk.problem, "the problem to be known")
+        assert "address already in use" in kiosk.problem.lower() and not kiosk.listening
+        kiosk.stop()
+        kiosk.stop()
+    finally:
+        taken.close()
+        journal.close()
+
+
+def test_the_server_process_dying_is_logged_and_the_table_goes_on(live, caplog):
+    """The server's process killed: the kiosk's side logs it, says so in ``problem`` and keeps working (the owner
+    thread applies commands, a seat link is still made, revoking still works); ``stop()`` is still safe."""
+    import signal
+
+    from companion.commands import BANK, TransferMoney
+
+    new_game(live)
+    caplog.set_level(logging.INFO)
+    os.kill(live.front.server.process.pid, signal.SIGKILL)
+    wait_for(lambda: live.front.problem, "the server's end to be noticed")
+    assert "ended unexpectedly" in live.front.problem and not live.front.listening
+    assert any("the web front-end stopped" in r.getMessage() for r in caplog.records)
+    for index in range(5):
+        live.owner.execute(TransferMoney(payer=BANK, payee="ABS", amount=100, reason=f"after {index}", source="test"))
+    live.owner.call(lambda: live.front.revoke("ABS"))
+    assert "/S/" in live.owner.call(lambda: live.front.seat_link("ABS"))
+    live.front.stop()
+
+
+#: A kiosk in a few lines: a table and its web front-end; prints its server's pid and port, then waits for ever.
+KIOSK = """
+import sys, time
+from companion.journal import Journal
+from companion.table import Table
+from web import WebFrontEnd
+table = Table(Journal(sys.argv[1]))
+table.claim()
+front = WebFrontEnd(table, address="127.0.0.1", port=0)
+front.start(wait=True)
+print(front.server.process.pid, front.port, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_server_process_ends_when_the_kiosk_is_killed(tmp_path):
+    """``SIGKILL`` gives the kiosk no time to stop its server: the server's process sees its channel end and goes
+    too, closing its port (no orphan listening for phones with no table behind it)."""
+    import signal
+    import subprocess
+    import sys
+
+    kiosk = subprocess.Popen(
+        [sys.executable, "-P", "-c", KIOSK, str(tmp_path / "journal.sqlite3")], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        pid, port = (int(n) for n in kiosk.stdout.readline().split())
+        assert httpx.get(f"http://127.0.0.1:{port}/api/table", trust_env=False, timeout=20).status_code == 200
+        kiosk.send_signal(signal.SIGKILL)
+        kiosk.wait(30)
+        wait_for(lambda: _gone(pid), "the orphaned server's process to end")
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"http://127.0.0.1:{port}/api/table", trust_env=False, timeout=5)
+    finally:
+        if kiosk.poll() is None:
+            kiosk.kill()
+        kiosk.wait(30)

@@ -1,7 +1,8 @@
 """The kiosk as a user runs it (the installed ``companion run --sim`` in a real process, under Xvfb): with the
 default config it opens no network socket at all (issue 20: no listener unless ``[web] enabled``); with
-``[web] enabled`` it listens on the configured address and port and serves the spectator page. The kiosk's
-memory (VmRSS) in both is printed (measured, not asserted)."""
+``[web] enabled`` its web server's process (a child, niced) listens on the configured address and port and serves
+the spectator page, and when that process dies the kiosk logs it and goes on. The kiosk's memory (VmRSS) in both,
+and its server's, is printed (measured, not asserted)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def run_kiosk(tmp_path: Path, config: str, name: str):
         stderr=open(folder / "stderr.txt", "w"),
         env=env,
     )
+    process.folder = folder
     try:
         while not notify.recv(256).decode().startswith("READY=1"):
             pass
@@ -99,15 +101,37 @@ def test_no_listener_unless_enabled_and_the_kiosks_memory_with_and_without(tmp_p
     on = run_kiosk(tmp_path, f'[web]\nenabled = true\naddress = "127.0.0.1"\nport = {port}\n', "on")
     try:
         listening = f"0100007F:{port:04X} state 0A"  # 127.0.0.1:port, LISTEN
-        wait_for(lambda: listening in inet_sockets(on.pid).get("tcp", []), f"the kiosk to listen on port {port}")
+        server = wait_for(lambda: next(iter(children(on.pid)), None), "the web server's process")
+        wait_for(lambda: listening in inet_sockets(server).get("tcp", []), f"the server to listen on port {port}")
+        assert inet_sockets(on.pid) == {}, "the kiosk's own process holds a network socket: the server's has them"
+        assert os.getpriority(os.PRIO_PROCESS, server) == min(19, os.getpriority(os.PRIO_PROCESS, on.pid) + 10)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False, timeout=30) as client:
             assert "table.js" in client.get("/").text
             assert client.get("/api/table").json()["type"] == "table"
-        on_rss = rss_mb(on.pid)
+        on_rss, server_rss = rss_mb(on.pid), rss_mb(server)
+        # the server's process dies: logged, the kiosk goes on (and leaves cleanly: stop() asserts status 0)
+        os.kill(server, signal.SIGKILL)
+        stderr = on.folder / "stderr.txt"
+        wait_for(lambda: "the web front-end stopped" in stderr.read_text(), "the kiosk to log the server's end")
+        assert on.poll() is None, "the kiosk ended with its web server"
     finally:
         stop(on)
     with capsys.disabled():
-        print(f"\nkiosk VmRSS at READY: [web] off {off_rss:.1f} MB, on (serving) {on_rss:.1f} MB")
+        print(
+            f"\nkiosk VmRSS at READY: [web] off {off_rss:.1f} MB, on (serving) {on_rss:.1f} MB and its web "
+            f"server's process {server_rss:.1f} MB"
+        )
+
+
+def children(pid: int) -> list[int]:
+    """The process's child processes (``/proc/PID/task/*/children``)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(n) for n in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
 
 
 def _raw(port: int, source: str, request: bytes) -> socket.socket | None:

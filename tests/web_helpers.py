@@ -5,8 +5,8 @@ loopback port, and a scripted TV Wars game up to a Ratings War's line-ups.
   ``process_pending``) that also runs the test's calls (``owner.call(fn)``), so the test thread never touches
   the table;
 * :class:`LiveWeb`: a journal on a temporary file, the table, its owner, and a :class:`web.WebFrontEnd` made on
-  the owner thread and listening on 127.0.0.1 (port 0); ``http()`` is an httpx client for it (no proxies from the
-  environment);
+  the owner thread and listening on 127.0.0.1 (port 0; ``limits``: the server process's ``COMPANION_WEB_LIMITS``);
+  ``http()`` is an httpx client for it (no proxies from the environment);
 * :func:`to_line_ups`: ABS and CBA with the :data:`SECRET_PROGRAMS` as their starting programming, a Star of
   :data:`STAR_VALUE` for ABS, and ABS landing on the Ratings War: the line-up phase (TV Wars 6).
 """
@@ -124,13 +124,13 @@ class Owner:
 class LiveWeb:
     """A table, its owner thread and the web front-end on 127.0.0.1 (see the module docstring)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, limits: str | None = None) -> None:
         from web import WebFrontEnd
 
         self.journal = Journal(folder / "journal.sqlite3")
         self.table = Table(self.journal, dice=SeededDice(1))
         self.owner = Owner(self.table)
-        self.front = self.owner.call(lambda: WebFrontEnd(self.table, address="127.0.0.1", port=0))
+        self.front = self.owner.call(lambda: WebFrontEnd(self.table, address="127.0.0.1", port=0, limits=limits))
         self.front.start(wait=True)
         self.base = f"http://127.0.0.1:{self.front.port}"
         self.ws_base = f"ws://127.0.0.1:{self.front.port}"
@@ -139,7 +139,16 @@ class LiveWeb:
         return httpx.Client(base_url=self.base, trust_env=False, timeout=30, **options)
 
     def token(self, seat: str) -> str:
-        return self.owner.call(lambda: self.front.tokens.token(seat))
+        """``seat``'s token, once the server checks links against it (its process gets the tokens with the
+        snapshots)."""
+        token = self.owner.call(lambda: self.front.tokens.token(seat))
+        self.synced()
+        return token
+
+    def synced(self) -> None:
+        """Wait until the server serves the owner thread's latest snapshot and tokens."""
+        latest = self.owner.call(lambda: self.front.publisher.latest.version)
+        wait_for(lambda: self.front.shown >= latest, f"the server to serve snapshot {latest}")
 
     def close(self) -> None:
         self.front.stop()
@@ -151,6 +160,7 @@ def new_game(live: LiveWeb, names=("ABS", "CBA"), **options) -> int:
     players = tuple(PlayerSeat(name, colour) for name, colour in zip(names, ("#d55e00", "#56b4e9", "#f0e442")))
     options = {"roll_off": False, **options}
     outcome = live.owner.execute(NewGame(game="tv-wars", players=players, options=options, source="test"))
+    live.synced()
     return outcome.records[0].game_id
 
 

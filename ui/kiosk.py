@@ -217,8 +217,9 @@ def _reader_specs(config: Config) -> list:
 
 def _start_web(config: Config, table, notices: list[str]):
     """The web front-end (:mod:`web`) when ``[web] enabled``, else ``None`` (and nothing of it imported: no network
-    listener). Its server thread imports the web framework and starts listening while the window opens; if the
-    package's ``[web]`` extra is missing, a notice says so and the kiosk runs without it."""
+    listener). Its server's process (:mod:`web.worker`, started from a thread) imports the web framework and starts
+    listening while the window opens; if the package's ``[web]`` extra is missing, a notice says so and the kiosk
+    runs without it."""
     if not config.web.enabled:
         return None
     import importlib.util

@@ -6,7 +6,10 @@ and the kiosk opens no network socket. The parts:
 
 * :mod:`web.publisher`: on the owner thread, a snapshot of the views after every move; the phones' commands
   posted to the table, their outcomes handed back;
-* :mod:`web.server`: Starlette on uvicorn (h11, wsproto) in a thread with its own asyncio loop;
+* :mod:`web.server`: Starlette on uvicorn (h11, wsproto), in a process of its own (:mod:`web.worker`, started and
+  stopped by :mod:`web.process`, talked to over a socket pair in length-prefixed JSON, :mod:`web.channel`):
+  serving a flood of clients never takes the kiosk's interpreter (its GIL) from its frames and buttons, and the
+  niced process leaves the CPU to the kiosk;
 * :mod:`web.games`: a game's phone forms (the TV Wars line-up entry);
 * :mod:`web.qr`: the pairing link as a QR code (segno) for a seat's OLED panel and the touchscreen;
 * ``web/static/``: the pages (plain HTML and a little JavaScript; no build step).
@@ -23,9 +26,12 @@ from __future__ import annotations
 
 import logging
 import socket
+from typing import TYPE_CHECKING, Any
 
-from companion.table import Table
 from companion.tokens import SeatTokens
+
+if TYPE_CHECKING:
+    from companion.table import Table
 
 log = logging.getLogger("companion.web")
 
@@ -44,14 +50,19 @@ def lan_address() -> str:
 
 
 class WebFrontEnd:
-    """The web front-end of one table: its seat tokens, the publisher on the owner thread and the server thread.
+    """The web front-end of one table: its seat tokens, the publisher on the owner thread, and the web server in a
+    process of its own (:class:`web.process.ServerProcess`, running :mod:`web.worker`).
 
     ``address``/``port``: where it listens (port 0: any free one, for tests); ``url``: how phones reach it
     (``http://HOST:PORT``; default the LAN address and the bound port); ``defer``: see :mod:`web.publisher` (the
-    kiosk gives Kivy's next frame). Build it before the owner thread's first
-    command (its publisher subscribes to the table), on the thread that will own the table or before any owns it
-    (it makes the first snapshot). Only :mod:`web.publisher` is imported here; the server thread imports
-    Starlette and uvicorn itself."""
+    kiosk gives Kivy's next frame); ``limits``: the server's timing limits (``COMPANION_WEB_LIMITS``,
+    :mod:`web.worker`; tests only). Build it before the owner thread's first command (its publisher subscribes to
+    the table), on the thread that will own the table or before any owns it (it makes the first snapshot). Only
+    :mod:`web.publisher` is imported here: Starlette and uvicorn are imported by the server's process only.
+
+    The kiosk's process keeps the table, the tokens and the commands; the server's gets the snapshots' JSON-able
+    payloads and the tokens (:mod:`web.channel`), and sends back each phone's request, which is made into a
+    command here, from the latest snapshot, and posted through the table with source ``"phone"``."""
 
     def __init__(
         self,
@@ -61,52 +72,124 @@ class WebFrontEnd:
         port: int = 8080,
         url: str | None = None,
         defer=None,
+        limits: str | None = None,
     ) -> None:
+        from web.process import ServerProcess
         from web.publisher import Publisher
-        from web.server import ServerThread
 
         self.table = table
         self.tokens = SeatTokens()
-        self.app = None  # the web.server.WebApp, made on the server's thread
-        self._latest = None
-        self.publisher = Publisher(table, self.tokens, self._publish, defer=defer, watched=self._watched)
-        self.server = ServerThread(self._make_app, address, port)
+        self._latest: tuple | None = None  # (snapshot, tokens' version, tokens) as of it
+        self._sent = 0  # the version of the latest snapshot sent to the server
+        self._counts = {"table": 0, "seats": 0}
+        #: The version of the snapshot the server serves now (its tokens are the ones it checks): a revoked
+        #: link stops working, a new game's links start working, once this reaches the snapshot made for them.
+        self.shown = 0
+        self.server = ServerProcess(address, port, self._heard_from_server, self._snapshot_message, limits)
+        self.publisher = Publisher(
+            table, self.tokens, self._publish, defer=defer, watched=self._watched, on_stale=self._stale
+        )
         self._url = url
         self.publisher.refresh()
 
-    def _watched(self) -> bool:
-        app = self.app
-        return app is not None and app.watched()
-
+    # -- the owner thread ----------------------------------------------------------------------------------------
     def _publish(self, snapshot) -> None:
-        self._latest = snapshot
-        app = self.app
-        if app is not None:
-            app.publish(snapshot)
+        epoch, tokens = self.tokens.export()  # the tokens change on this thread only: these are the snapshot's
+        self._latest = (snapshot, epoch, tokens)
+        self.server.post_snapshot()
 
-    def _make_app(self):
-        from web.server import WebApp
+    def _stale(self) -> None:
+        self.server.post({"type": "stale"})
 
-        app = WebApp(self.tokens, [self.publisher])
-        self.app = app  # from now on the owner thread hands snapshots to it ...
-        app.publish(self._latest)  # ... and this is the latest before that
-        return app
+    def _watched(self) -> bool:
+        return any(self._counts.values())
 
+    # -- the channel's threads -----------------------------------------------------------------------------------
+    def _snapshot_message(self) -> dict[str, Any] | None:
+        latest = self._latest
+        if latest is None or latest[0].version <= self._sent:
+            return None
+        snapshot, epoch, tokens = latest
+        self._sent = snapshot.version
+        return {
+            "type": "snapshot",
+            "version": snapshot.version,
+            "game": snapshot.game,
+            "public": snapshot.public,
+            "seats": {seat: part.payload for seat, part in snapshot.seats.items()},
+            "epoch": epoch,
+            "tokens": tokens,
+        }
+
+    def _heard_from_server(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "shown":
+            self.shown = int(message["version"])
+        elif kind == "counts":
+            self._counts = {"table": int(message["table"]), "seats": int(message["seats"])}
+        elif kind == "request":
+            self.publisher.request()
+        elif kind == "act":
+            self._act(message)
+        else:
+            log.warning("the web server's process sent a message of an unknown type")
+
+    def _act(self, message: dict[str, Any]) -> None:
+        """A phone's request: made into a command from the latest snapshot and posted; its verdict goes back."""
+        from companion.errors import CompanionError
+        from web.publisher import command_for_request
+
+        ask = message["id"]
+
+        def answer(status: int, accepted: bool | None, text: str) -> None:
+            self.server.post({"type": "verdict", "id": ask, "status": status, "accepted": accepted, "message": text})
+
+        seat, data, latest = message.get("seat"), message.get("data"), self._latest
+        # tokens that changed since the server checked this one (a new game, a revoked seat): refused as any
+        # wrong token
+        if latest is None or message.get("epoch") != self.tokens.version or seat not in latest[0].seats:
+            answer(403, False, "")
+            return
+        if not isinstance(data, dict) or not isinstance(seat, str):
+            answer(400, False, "not a request this page sends")
+            return
+        try:
+            command = command_for_request(latest[0], seat, data)
+        except CompanionError as error:
+            answer(400, False, str(error))
+            return
+        if not self.publisher.submit(command, lambda accepted, text: answer(200, accepted, text)):
+            answer(429, False, "the table is busy: try again")
+
+    # -- any thread ------------------------------------------------------------------------------------------------
     def start(self, wait: bool = True) -> None:
-        """Start the server thread. ``wait``: return once it listens, raising
+        """Start the server's process. ``wait``: return once it listens, raising
         :class:`companion.errors.CompanionError` when it cannot; else return at once (the kiosk: its first frame
-        does not wait for the imports) and a failure is logged (:attr:`problem`)."""
+        waits for nothing, the process is started from a thread) and a failure is logged (:attr:`problem`)."""
         self.server.start(wait=wait)
-        if wait:
-            log.info("web front-end listening on %s:%s", self.server.host, self.server.port)
 
     @property
     def problem(self) -> str:
         """Why the server is not listening (``""`` while it is, or is still starting)."""
         return self.server.problem
 
+    @property
+    def listening(self) -> bool:
+        """Whether the server listens now."""
+        return self.server.listening
+
+    @property
+    def current(self) -> bool:
+        """Whether the server serves the latest snapshot (and the tokens as of it)."""
+        latest = self._latest
+        return latest is not None and self.shown >= latest[0].version
+
+    def counts(self) -> dict[str, int]:
+        """The WebSockets connected: ``{"table": n, "seats": n}`` (as the server last said; never waits)."""
+        return dict(self._counts)
+
     def stop(self) -> None:
-        """Stop listening and close every connection (safe twice)."""
+        """Stop the server's process (it closes every connection) and reap it (safe twice)."""
         self.server.stop()
 
     @property

@@ -1,13 +1,17 @@
 """The owner thread's side of the web front-end: snapshots of the views, and the phones' commands.
 
-The web server's thread never reads the table. After every command the table applies (a table listener, so on
-the owner thread, right after the panels and screens heard of it), :class:`Publisher` builds one immutable
-:class:`Snapshot`: the public view as plain JSON-able data (``public``) and, per seat, its private view, its
-legal commands (labels, enabled, why not) and its game's phone forms (``web.games``), with the complete commands
-kept beside them (never sent) so that a phone names an action by its index. The snapshot is handed to the server
-(``publish(snapshot)``, which only swaps a reference and wakes the server's loop once).
+The web server (a process of its own, :mod:`web.worker`) never reads the table. After every command the table
+applies (a table listener, so on the owner thread, right after the panels and screens heard of it),
+:class:`Publisher` builds one immutable :class:`Snapshot`: the public view as plain JSON-able data (``public``)
+and, per seat, its private view, its legal commands (labels, enabled, why not) and its game's phone forms
+(``web.games``), with the complete commands kept beside them (never sent) so that a phone names an action by its
+index. The snapshot is handed to the server (``publish(snapshot)``: :class:`web.WebFrontEnd` swaps a reference
+and has its sender thread write the latest snapshot's JSON-able payloads to the server's process; never the
+commands).
 
-A phone's command goes the other way: the server asks :meth:`Publisher.submit` (from its own thread) to post it
+A phone's command goes the other way: the server's process sends the seat, the tokens' version it checked the
+phone's token against and the phone's request; :class:`web.WebFrontEnd` makes the command from its latest snapshot
+(:func:`command_for_request`) and asks :meth:`Publisher.submit` (from its channel's thread) to post it
 through :meth:`companion.table.Table.post` with source ``"phone"``; when the owner thread has applied it, the
 listener hands the outcome (accepted with its history line, or the refusal with its reason: the same refusal a
 button gets) to the ``reply`` given with it. At most :data:`MAX_IN_FLIGHT` phone commands wait at a time.
@@ -103,7 +107,9 @@ class Publisher:
     """Builds snapshots on the owner thread and posts the phones' commands (see the module docstring).
 
     ``publish(snapshot)`` is the server's hand-over (any callable; called on the owner thread, must not block).
-    ``forms(game_name)`` gives a game's phone forms module or ``None`` (:func:`web.games.forms_for`)."""
+    ``forms(game_name)`` gives a game's phone forms module or ``None`` (:func:`web.games.forms_for`).
+    ``watched()`` says whether any client is connected; ``on_stale()`` is called (owner thread) when the latest
+    snapshot becomes older than the table (once until the next snapshot)."""
 
     def __init__(
         self,
@@ -114,12 +120,13 @@ class Publisher:
         *,
         defer: Callable[[Callable[[], None]], None] | None = None,
         watched: Callable[[], bool] = lambda: True,
+        on_stale: Callable[[], None] = lambda: None,
     ) -> None:
         from web.games import forms_for
 
         self.table, self.tokens, self._publish = table, tokens, publish
         self._forms = forms or forms_for
-        self._defer, self._watched = defer, watched
+        self._defer, self._watched, self._on_stale = defer, watched, on_stale
         self._version = 0
         self._lock = threading.Lock()
         self._in_flight: dict[int, tuple[Command, Reply]] = {}
@@ -133,11 +140,6 @@ class Publisher:
     def _heard(self, table: Table, outcome: Outcome) -> None:
         with self._lock:
             waiting = self._in_flight.pop(id(outcome.command), None)
-        if waiting is not None and waiting[0] is outcome.command:
-            try:
-                waiting[1](outcome.accepted, outcome.message)
-            except Exception:
-                log.exception("telling a phone its command's outcome failed")
         session = table.session
         rotated = self.tokens.for_game(
             session.game_id if session else None, [p.name for p in session.players] if session else ()
@@ -145,9 +147,18 @@ class Publisher:
         if rotated or self._defer is None or self.latest is None:
             self.refresh()  # new tokens are published at once: the old game's phones are closed now
         elif outcome.accepted or outcome.records:
-            self.stale = True
+            if not self.stale:
+                self.stale = True
+                self._on_stale()
             if self._watched():
                 self._ask()
+        # the phone's verdict after the snapshot (or the word that it is stale): whoever reads the table after the
+        # verdict sees the move in it
+        if waiting is not None and waiting[0] is outcome.command:
+            try:
+                waiting[1](outcome.accepted, outcome.message)
+            except Exception:
+                log.exception("telling a phone its command's outcome failed")
 
     def _ask(self) -> None:
         with self._lock:
@@ -258,3 +269,17 @@ def command_for_action(seat_snapshot: SeatSnapshot, index: Any, label: Any) -> C
     if command is None:
         raise CompanionError(f"{label}: this is chosen on the touchscreen (or its form on this page)")
     return command
+
+
+def command_for_request(snapshot: Snapshot, seat: str, data: dict[str, Any]) -> Command:
+    """The command a phone's request ``data`` asks for (``{"action": index, "label": label}``, or
+    ``{"form": name, ...}`` for a game's form, :mod:`web.games`) for ``seat`` of ``snapshot``. Raises
+    :class:`CompanionError` in words for the phone."""
+    if "form" in data:
+        from web.games import forms_for
+
+        forms = forms_for(snapshot.game)
+        if forms is None:
+            raise CompanionError("this game has no forms on the phone")
+        return forms.form_command(seat, data["form"], data)
+    return command_for_action(snapshot.seats[seat], data.get("action"), data.get("label"))

@@ -1,6 +1,9 @@
-"""The web server: Starlette on uvicorn (HTTP/1.1 by h11, WebSockets by wsproto; all pure Python), in a thread of
-its own with its own asyncio loop. It reads only :class:`web.publisher.Snapshot` values and posts only through
-:meth:`web.publisher.Publisher.submit`: it never touches the table.
+"""The web server: Starlette on uvicorn (HTTP/1.1 by h11, WebSockets by wsproto; all pure Python), in a process of
+its own (:mod:`web.worker`, started by :class:`web.WebFrontEnd`) so that serving phones never competes with the
+kiosk's interpreter (its GIL): a flood of clients costs the kiosk's frames and buttons nothing but the CPU the
+niced process gets. It never touches the table: it knows the latest snapshot's JSON-able payloads and the seats'
+tokens that the kiosk sends it (:mod:`web.channel`), and sends each phone's request (its seat and data) back for
+the kiosk to turn into a command and post.
 
 Routes:
 
@@ -35,7 +38,12 @@ Never a stall for the kiosk, and nothing learned from a failure:
   :data:`MAX_CONNECTIONS` and have every phone's request answered 503; the kernel holds at most
   :data:`SEND_BUFFER` (doubled) for each, so a client that does not read costs little memory and is found out
   (:data:`SEND_TIMEOUT`) after some tens of snapshots;
-* no access log (the links carry tokens), and uvicorn's own log lines have any token replaced by ``<token>``.
+* no access log (the links carry tokens), and every log line of the server's process has anything like a token
+  replaced by ``<token>`` before it goes to the kiosk's log (:mod:`web.worker`).
+
+The limits here are module constants; the worker reads changes to the few timing ones (:data:`TUNABLE`) from the
+environment variable ``COMPANION_WEB_LIMITS`` (``NAME=SECONDS,...``), for tests that cannot wait the kiosk's
+times (a client closed after 1 s of sending instead of 10).
 """
 
 from __future__ import annotations
@@ -45,10 +53,8 @@ import json
 import logging
 import re
 import socket
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -59,9 +65,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from companion.errors import CompanionError
 from companion.tokens import SeatTokens
-from web.publisher import Publisher, Snapshot, command_for_action
 
 log = logging.getLogger("companion.web")
 
@@ -83,6 +87,8 @@ MAX_CONNECTIONS_PER_ADDRESS = 24  # open TCP connections from one address (a pho
 MAX_CONNECTIONS = 512  # open TCP connections in all: beyond, uvicorn answers 503
 SEND_BUFFER = 32 * 1024  # bytes the kernel holds for a client that does not read (SO_SNDBUF; Linux doubles it)
 REPLY_TIMEOUT = 5.0  # seconds a POST waits for the table's verdict
+#: The limits ``COMPANION_WEB_LIMITS`` may change in the server's process (:mod:`web.worker`).
+TUNABLE = ("SEND_TIMEOUT", "REQUEST_TIMEOUT", "GUESS_REFILL", "ACT_REFILL", "REPLY_TIMEOUT")
 
 FORBIDDEN = "Forbidden\n"
 _TOKEN_LIKE = re.compile(r"[A-Z2-7]{20,}", re.IGNORECASE)
@@ -163,17 +169,33 @@ def _static(name: str) -> str:
     return resources.files("web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-class WebApp:
-    """The Starlette application and the clients it serves (see the module docstring). Runs on the server's loop;
-    ``publish(snapshot)`` is the only method other threads call."""
+@dataclass(frozen=True)
+class Shown:
+    """The latest snapshot as the server knows it: ``version``, the ``game`` registry name, the ``public`` payload
+    and each seat's ``payload`` (all JSON-able, :class:`web.publisher.Snapshot` without its commands)."""
 
-    def __init__(self, tokens: SeatTokens, publisher_box: list[Publisher]) -> None:
-        self.tokens = tokens
-        self._publisher_box = publisher_box  # the publisher, made after the app (it needs publish)
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self._latest: Snapshot | None = None
-        self._wake_pending = False
-        self._wake_lock = threading.Lock()
+    version: int
+    game: str
+    public: dict[str, Any]
+    seats: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class WebApp:
+    """The Starlette application and the clients it serves (see the module docstring), on the server process's
+    loop. ``link.send(message)`` sends a message to the kiosk (:mod:`web.channel`, never blocks);
+    :meth:`receive` takes one from it."""
+
+    def __init__(self, link) -> None:
+        self.link = link
+        self.tokens = SeatTokens()  # the kiosk's, as of the latest snapshot
+        self.epoch = 0  # their version
+        self.stale = False  # the table has moved on since the latest snapshot
+        self._requested = False  # a fresh snapshot was asked for since the latest one
+        self._latest: Shown | None = None
+        self._verdicts: dict[int, asyncio.Future] = {}
+        self._next_id = 0
+        self._counts_sent: dict[str, int] | None = None
+        self._counts_later: asyncio.TimerHandle | None = None
         self._clients: set[_Client] = set()
         self._guesses = Bucket(GUESSES, GUESS_REFILL)
         self._acts = Bucket(ACTS, ACT_REFILL)
@@ -196,28 +218,51 @@ class WebApp:
         )
         self.app.add_middleware(_Headers)
 
-    # -- the hand-over from the owner thread ---------------------------------------------------------------------
-    def publish(self, snapshot: Snapshot) -> None:
-        """Make ``snapshot`` the latest and wake the loop once (any thread; never blocks, never queues more than
-        one wake-up however many snapshots come)."""
-        self._latest = snapshot
-        loop = self.loop
-        if loop is None:
-            return
-        with self._wake_lock:
-            if self._wake_pending:
-                return
-            self._wake_pending = True
-        try:
-            loop.call_soon_threadsafe(self._fan_out)
-        except RuntimeError:  # the loop has closed: the server is stopping
-            pass
+    # -- the kiosk's messages (web.channel) ----------------------------------------------------------------------
+    def receive(self, message: dict[str, Any]) -> None:
+        """Take one message from the kiosk: a snapshot (with the tokens as of it), the word that it is stale, or
+        the verdict on a phone's request. A malformed one raises (the channel ends)."""
+        kind = message["type"]
+        if kind == "snapshot":
+            seats = message["seats"]
+            self._latest = Shown(int(message["version"]), str(message["game"]), message["public"], dict(seats))
+            self.epoch = int(message["epoch"])
+            self.tokens.adopt(self.epoch, message["tokens"])
+            self.stale = self._requested = False
+            self.link.send({"type": "shown", "version": self._latest.version})
+            for client in list(self._clients):
+                client.wake.set()
+        elif kind == "stale":
+            self.stale = True
+        elif kind == "verdict":
+            verdict = self._verdicts.pop(message["id"], None)
+            if verdict is not None and not verdict.done():
+                verdict.set_result(message)
+        else:
+            raise ValueError(f"a message of type {kind!r}")
 
-    def _fan_out(self) -> None:
-        with self._wake_lock:
-            self._wake_pending = False
-        for client in list(self._clients):
-            client.wake.set()
+    def _request(self) -> None:
+        """Ask the kiosk for a fresh snapshot, once until it comes (only while the latest is stale)."""
+        if self.stale and not self._requested:
+            self._requested = True
+            self.link.send({"type": "request"})
+
+    def _counts_changed(self) -> None:
+        """Tell the kiosk how many WebSockets are connected, at most 20 times a second."""
+        if self._counts_later is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._counts_later = loop.call_later(0.05, self._send_counts)
+
+    def _send_counts(self) -> None:
+        self._counts_later = None
+        counts = self.counts()
+        if counts != self._counts_sent:
+            self._counts_sent = counts
+            self.link.send({"type": "counts", **counts})
 
     # -- helpers ---------------------------------------------------------------------------------------------------
     @staticmethod
@@ -225,13 +270,13 @@ class WebApp:
         client = scope_holder.client
         return client.host if client else "?"
 
-    def _encode(self, snapshot: Snapshot, seat: str | None) -> str:
+    def _encode(self, snapshot: Shown, seat: str | None) -> str:
         key = (snapshot.version, seat)
         text = self._encoded.get(key)
         if text is None:
             if len(self._encoded) > 64:
                 self._encoded.clear()
-            payload = snapshot.public if seat is None else snapshot.seats[seat].payload
+            payload = snapshot.public if seat is None else snapshot.seats[seat]
             text = self._encoded[key] = json.dumps(payload, separators=(",", ":"))
         return text
 
@@ -302,44 +347,25 @@ class WebApp:
                 raise ValueError("not an object")
         except ValueError:
             return JSONResponse({"accepted": False, "message": "not a request this page sends"}, 400)
+        return await self._post(seat, data)
+
+    async def _post(self, seat: str, data: dict[str, Any]) -> Response:
+        """Send a phone's request to the kiosk, which makes the command from its latest snapshot and posts it
+        through the table, and answer with the table's verdict."""
+        self._next_id += 1
+        verdict: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._verdicts[self._next_id] = verdict
+        self.link.send({"type": "act", "id": self._next_id, "seat": seat, "epoch": self.epoch, "data": data})
         try:
-            command = self._command(snapshot, seat, data)
-        except CompanionError as error:
-            return JSONResponse({"accepted": False, "message": str(error)}, 400)
-        return await self._post(command)
-
-    def _command(self, snapshot: Snapshot, seat: str, data: dict[str, Any]):
-        if "form" in data:
-            from web.games import forms_for
-
-            forms = forms_for(snapshot.game)
-            if forms is None:
-                raise CompanionError("this game has no forms on the phone")
-            return forms.form_command(seat, data["form"], data)
-        return command_for_action(snapshot.seats[seat], data.get("action"), data.get("label"))
-
-    async def _post(self, command) -> Response:
-        loop = asyncio.get_running_loop()
-        verdict: asyncio.Future = loop.create_future()
-
-        def reply(accepted: bool, message: str) -> None:  # on the owner thread
-            def settle() -> None:
-                if not verdict.done():
-                    verdict.set_result((accepted, message))
-
-            try:
-                loop.call_soon_threadsafe(settle)
-            except RuntimeError:
-                pass
-
-        publisher = self._publisher_box[0]
-        if not publisher.submit(command, reply):
-            return JSONResponse({"accepted": False, "message": "the table is busy: try again"}, 429)
-        try:
-            accepted, message = await asyncio.wait_for(verdict, REPLY_TIMEOUT)
+            answer = await asyncio.wait_for(verdict, REPLY_TIMEOUT)
         except TimeoutError:
             return JSONResponse({"accepted": None, "message": "sent; the table has not answered yet"}, 202)
-        return JSONResponse({"accepted": accepted, "message": message})
+        finally:
+            self._verdicts.pop(self._next_id, None)
+        if answer.get("status") == 403:  # the token stopped working on the way: the same refusal as any other
+            return PlainTextResponse(FORBIDDEN, 403)
+        body = {"accepted": answer.get("accepted"), "message": str(answer.get("message", ""))}
+        return JSONResponse(body, int(answer.get("status", 200)))
 
     async def seat_socket(self, socket: WebSocket) -> None:
         token = socket.path_params["token"]
@@ -369,7 +395,8 @@ class WebApp:
         client = _Client(socket, address, seat, token, asyncio.Event())
         client.wake.set()
         self._clients.add(client)
-        self._publisher_box[0].request()  # a snapshot not built while nobody watched: have one made
+        self._counts_changed()
+        self._request()  # a snapshot not built while nobody watched: have one made
         # the connection ends when either side is done: the client went away, or the sender closed it (too slow,
         # or its token stopped working). A client too slow to take even the close frame never says goodbye, so
         # waiting for its messages would keep it here for good
@@ -378,6 +405,7 @@ class WebApp:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             self._clients.discard(client)
+            self._counts_changed()
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -437,16 +465,11 @@ class WebApp:
         except Exception:
             pass
 
-    def watched(self) -> bool:
-        """Whether any WebSocket is connected (any thread: a snapshot of the set's size)."""
-        return bool(self._clients)
-
-    async def _fresh(self) -> Snapshot | None:
-        """The latest snapshot, after asking the owner thread for a new one if it is stale (waiting at most 2 s)."""
-        publisher = self._publisher_box[0]
-        if publisher.stale:
+    async def _fresh(self) -> Shown | None:
+        """The latest snapshot, after asking the kiosk for a new one if it is stale (waiting at most 2 s)."""
+        if self.stale:
             before = self._latest.version if self._latest else -1
-            publisher.request()
+            self._request()
             for _ in range(200):
                 if self._latest is not None and self._latest.version != before:
                     break
@@ -454,7 +477,7 @@ class WebApp:
         return self._latest
 
     def counts(self) -> dict[str, int]:
-        """Connected WebSockets: ``{"table": n, "seats": n}`` (the server's loop; for the kiosk's Phones dialog)."""
+        """Connected WebSockets: ``{"table": n, "seats": n}`` (sent to the kiosk whenever it changes)."""
         clients = list(self._clients)
         return {"table": sum(c.seat is None for c in clients), "seats": sum(c.seat is not None for c in clients)}
 
@@ -481,7 +504,7 @@ class _Headers:
 
 
 def _connection_class():
-    """:class:`_Connection`, made when the server starts (uvicorn is imported on the server's thread only)."""
+    """:class:`_Connection`, made when the server starts (uvicorn is imported when it is needed only)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class _Connection(H11Protocol):
@@ -515,100 +538,3 @@ def _connection_class():
             super().connection_lost(exc)
 
     return _Connection
-
-
-class ServerThread:
-    """uvicorn serving a :class:`WebApp` on ``address``:``port`` (0: any free port) in a daemon thread with its own
-    asyncio loop. The thread imports Starlette and uvicorn and builds the app itself (``make_app()``), so a kiosk's
-    main thread pays nothing for them before its first frame. ``start(wait=True)`` returns once it listens, or
-    raises :class:`CompanionError` if it could not (the port is taken, the address is not this machine's);
-    ``start(wait=False)`` returns at once and ``problem`` says later what went wrong. ``port`` is the port bound;
-    ``stop()`` closes it (safe twice)."""
-
-    def __init__(self, make_app: Callable[[], WebApp], address: str, port: int) -> None:
-        self.host, self.port = address, port
-        self._make_app = make_app
-        self.server: Any = None
-        self.problem = ""
-        self._listening = threading.Event()
-        self._stopping = False
-        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
-
-    def _run(self) -> None:
-        try:
-            import uvicorn
-
-            _quiet_uvicorn()
-            web = self._make_app()
-            config = uvicorn.Config(
-                web.app,
-                host=self.host,
-                port=self.port,
-                http=_connection_class(),
-                ws="wsproto",
-                loop="asyncio",
-                lifespan="off",
-                log_config=None,
-                access_log=False,
-                server_header=False,
-                proxy_headers=False,
-                ws_max_size=MAX_MESSAGE,
-                ws_ping_interval=20.0,
-                ws_ping_timeout=20.0,
-                limit_concurrency=MAX_CONNECTIONS,
-                timeout_keep_alive=5,
-                h11_max_incomplete_event_size=16 * 1024,
-                backlog=128,
-            )
-            self.server = uvicorn.Server(config)
-            if self._stopping:
-                return
-
-            async def main() -> None:
-                web.loop = asyncio.get_running_loop()
-                serving = asyncio.create_task(self.server.serve())
-                while not self.server.started and not serving.done():
-                    await asyncio.sleep(0.01)
-                if self.server.started:
-                    sockets = [s for server in self.server.servers for s in server.sockets]
-                    self.port = sockets[0].getsockname()[1] if sockets else self.port
-                    self._listening.set()
-                await serving
-
-            asyncio.run(main())
-        except BaseException as error:  # SystemExit from uvicorn when it cannot bind
-            self.problem = f"{type(error).__name__}: {error}"
-        finally:
-            if not self._listening.is_set() and not self.problem and not self._stopping:
-                self.problem = "it stopped before listening"
-            if self.problem:
-                log.error(
-                    "the web front-end could not listen on %s:%s (%s): is the port in use, or the address not this "
-                    "machine's? ([web] address, port)",
-                    self.host,
-                    self.port,
-                    self.problem,
-                )
-
-    def start(self, wait: bool = True, timeout: float = 20.0) -> None:
-        self._thread.start()
-        if not wait:
-            return
-        while not self._listening.wait(0.05):
-            if not self._thread.is_alive() or timeout <= 0:
-                raise CompanionError(
-                    f"the web front-end could not listen on {self.host}:{self.port} ({self.problem or 'timed out'}): "
-                    "is the port in use, or the address not this machine's? ([web] address, port)"
-                )
-            timeout -= 0.05
-
-    @property
-    def listening(self) -> bool:
-        return self._listening.is_set()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stopping = True
-        if self.server is not None:
-            self.server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout)

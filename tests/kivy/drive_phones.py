@@ -61,7 +61,7 @@ def new_game() -> None:
 
 
 def listening() -> None:
-    until(lambda: controller.web is not None and controller.web.server.listening, "the web server to listen")
+    until(lambda: controller.web is not None and controller.web.listening, "the web server to listen")
 
 
 def hold_down() -> None:
@@ -78,6 +78,7 @@ def let_go() -> None:
 
 
 def link_works() -> None:
+    until(lambda: controller.web.current, "the web server's process to have the game's tokens")
     result["link_status"] = status(result["link"])
 
 
@@ -100,6 +101,7 @@ def revoke() -> None:
 
 
 def revoked() -> None:
+    until(lambda: controller.web.current, "the web server's process to have the new token")
     result["new_link"] = controller.web.seat_link("ABS")
     result["old_status"] = status(result["link"])
     result["new_status"] = status(result["new_link"])

@@ -62,7 +62,7 @@ def setup() -> None:
 
 
 def listening() -> None:
-    until(lambda: controller.web.server.listening, "the web server to listen")
+    until(lambda: controller.web.listening, "the web server to listen")
     from kivy.clock import Clock
 
     Clock.schedule_interval(tick, 1 / 30)
@@ -73,6 +73,7 @@ def baseline() -> None:
 
 
 def hand_out_links() -> None:
+    until(lambda: controller.web.current, "the web server's process to have the game's tokens")
     links = {seat: controller.web.seat_link(seat) for seat in ("ABS", "CBA")}
     (OUT / "phones.json.tmp").write_text(json.dumps({"base": f"http://127.0.0.1:{PORT}", "links": links}))
     (OUT / "phones.json.tmp").replace(OUT / "phones.json")

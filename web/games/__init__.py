@@ -2,7 +2,7 @@
 
 A forms module has ``seat_forms(rules, state, seat) -> dict`` (owner thread: JSON-able data for the seat's page,
 its secret values included, sent to that seat's phone only) and ``form_command(seat, form, data) -> Command``
-(web thread: the command a submitted form stands for, built from the submitted data alone; raises
+(the kiosk's channel thread: the command a submitted form stands for, built from the submitted data alone; raises
 :class:`companion.errors.MalformedCommand` for a bad shape; the table checks it against the rules as it checks a
 button's). A game without one offers its complete legal commands only.
 """
