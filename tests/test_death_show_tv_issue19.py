@@ -218,6 +218,7 @@ def test_a_bonus_entered_on_the_buttons_names_its_rule_and_old_journals_read_wit
     ]
     old = CODEC.decode("bonus_drafted", {"fighter": "Jhon", "delta": 1, "draft": 1})
     assert old == BonusDrafted("Jhon", 1, 1) and old.describe() == "Jhon enters a bonus of +1"
+    assert old.to_payload() == {"fighter": "Jhon", "delta": 1, "draft": 1}
 
 
 # -- the Show deck, the discards and the ON AIR cards (issue 19) ----------------------------------------------

@@ -256,6 +256,12 @@ class BonusDrafted(DeathShowEvent):
     draft: int
     rule: str = ""
 
+    def to_payload(self) -> dict[str, Any]:
+        payload = super().to_payload()
+        if not payload["rule"]:  # as written before the rule was recorded: an old row writes back the same
+            del payload["rule"]
+        return payload
+
     def describe(self) -> str:
         return f"{self.fighter} enters a bonus of {self.draft:+d}{self._rule()}"
 
