@@ -110,13 +110,15 @@ class SeededDraws:
         self.statistics.append(text)
 
 
-def journaled_game(path: Path, play: Callable[[Any], int], check: Callable[[Any, Any], None] | None = None) -> int:
+def journaled_game(
+    path: Path, play: Callable[[Any], int], check: Callable[[Any, Any], None] | None = None, *, dice: Any = None
+) -> int:
     """Play a game into a fresh SQLite journal at ``path``: ``play(table)`` (a claimed
-    :class:`companion.table.Table` with seeded dice) plays it and returns its game id. Then the journal is closed,
-    the file reopened by another table and the game opened there (``OpenGame``: its checkpoint and the events
-    after it); its state must equal the live one, and so must a replay of every event from the first
-    (``companion.table.replay``); ``check(live, replayed)`` for more. Returns the game id. The journals are closed
-    (their backup threads stopped) also when an assertion fails."""
+    :class:`companion.table.Table` with ``dice``, default ``SeededDice(1)``) plays it and returns its game id.
+    Then the journal is closed, the file reopened by another table and the game opened there (``OpenGame``: its
+    checkpoint and the events after it); its state must equal the live one, and so must a replay of every event
+    from the first (``companion.table.replay``); ``check(live, replayed)`` for more. Returns the game id. The
+    journals are closed (their backup threads stopped) also when an assertion fails."""
     from companion.commands import OpenGame
     from companion.dice import SeededDice
     from companion.journal import Journal
@@ -124,7 +126,7 @@ def journaled_game(path: Path, play: Callable[[Any], int], check: Callable[[Any,
 
     journal = Journal(path)
     try:
-        table = Table(journal, dice=SeededDice(1))
+        table = Table(journal, dice=SeededDice(1) if dice is None else dice)
         table.claim()
         game_id = play(table)
         live = table.state

@@ -24,11 +24,11 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from draws import HypothesisDraws
+from draws import HypothesisDraws, journaled_game
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from companion.commands import BANK, EndGame, NewGame, OpenGame, PlayerSeat
+from companion.commands import BANK, EndGame, NewGame, PlayerSeat
 from companion.dice import SeededDice
 from companion.errors import CommandError
 from companion.game import Termination
@@ -62,8 +62,6 @@ from companion.games.tv_wars.events import (
 from companion.games.tv_wars.holdings import PROGRAM_INVENTORY
 from companion.games.tv_wars.ratings_war import INVENTORY, max_programming
 from companion.games.tv_wars.spaces import BULLETIN_EFFECTS, SPACES
-from companion.journal import Journal
-from companion.table import Table
 
 NAMES = ("ABS", "CBA", "PBC", "NBS")
 COLOURS = ("green", "red", "blue", "yellow")
@@ -313,10 +311,9 @@ def play(data, path: Path) -> int:
         "roll_off": data.boolean("roll-off"),
         "situation_comedies_per_length": data.boolean("sitcoms per length"),
     }
-    journal = Journal(path)
-    try:
-        table = Table(journal, dice=SeededDice(data.integer(0, 2**16, "dice seed")))
-        table.claim()
+    dice = SeededDice(data.integer(0, 2**16, "dice seed"))
+
+    def game(table) -> int:
         players = tuple(PlayerSeat(name) for name in NAMES[:n])
         outcome = table.execute(NewGame(game="tv-wars", players=players, options=options, source="test"))
         assert outcome.accepted, outcome.message
@@ -376,17 +373,9 @@ def play(data, path: Path) -> int:
             totals = dict(ended.totals)
             assert set(result.winners) == {w for w, total in totals.items() if total == max(totals.values())}
         assert not table.execute(EndGame()).accepted  # the game is over (GameFinished)
-    finally:
-        journal.close()
-    reopened = Journal(path)
-    try:
-        replay = Table(reopened)
-        replay.claim()
-        assert replay.execute(OpenGame(game_id=game_id)).accepted
-        assert replay.state == state
-    finally:
-        reopened.close()
-    return game_id
+        return game_id
+
+    return journaled_game(path, game, dice=dice)
 
 
 #: Shrinking a whole game takes minutes; a failure prints its draws (and hypothesis' seed) as found.
