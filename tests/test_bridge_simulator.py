@@ -72,6 +72,10 @@ def test_tiles_placed_swapped_removed_and_reported_again_after_a_reset(tmp_path)
         ).start()
         try:
             assert wait_until(lambda: conn.status.connected)
+            # The device re-reports every tile on it when it first hears a host (bridgecore's new_session: "a
+            # new listener"); the host is connected once it has HELLO, perhaps before the device has read the
+            # host's first frame, so a tile placed in between would be reported twice. Place once it has heard.
+            assert wait_until(lambda: sim.heard)
             sim.place(2, "04a1b2c3")
             sim.place(2, "04A1B2C4")  # another tile on the same slot
             assert sim.remove(3) is None  # nothing there
