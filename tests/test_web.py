@@ -848,6 +848,49 @@ def test_the_server_process_dying_is_logged_and_the_table_goes_on(live, caplog):
     live.front.stop()
 
 
+def test_a_server_process_that_dies_is_started_again_and_a_paired_phone_goes_on(tmp_path, caplog):
+    """A crash (here SIGKILL; on a Pi Zero the OOM killer) after the server listened: another process is started
+    on the same port after the first restart delay, with the same seat tokens, so a paired phone's link still
+    opens its seat, its WebSocket reconnects (``common.js`` does it by itself; here a new connection) and its
+    moves reach the table. A second crash after the last delay leaves the phones off, and ``problem`` says why."""
+    import signal
+
+    caplog.set_level(logging.INFO)
+    web = LiveWeb(tmp_path, restart_delays=(0.2,))
+    try:
+        new_game(web)
+        token, port = web.token("ABS"), web.front.port
+        first = web.front.server.process.pid
+        phone = Collector(ws(web, f"/ws/seat/{token}"))
+        wait_for(lambda: phone.messages, "the phone's first view")
+        os.kill(first, signal.SIGKILL)
+        wait_for(lambda: phone.closed is not None, "the phone's WebSocket to close with its server")
+        wait_for(lambda: web.front.listening and web.front.server.pid not in (None, first), "another server's process")
+        assert web.front.port == port and web.front.problem == ""
+        assert any("starting it again in 0.2 s (restart 1 of 1)" in r.getMessage() for r in caplog.records)
+        web.synced()
+        assert web.token("ABS") == token  # the same link: no new pairing
+        again = Collector(ws(web, f"/ws/seat/{token}"))
+        wait_for(lambda: again.messages, "the reconnected phone's view")
+        with web.http() as client:
+            mine = client.get(f"/api/seat/{token}").json()
+            assert mine["seat"] == "ABS"
+            on_air = action(mine, "PassOnTheAir")
+            answer = act(client, web, token, {"action": on_air["index"], "label": on_air["label"]})
+            assert answer.status_code == 200 and answer.json()["accepted"] is True, answer.text
+        again.connection.close()
+        # the second crash in a row, past the last delay: the phones stay off, and the kiosk says why
+        os.kill(web.front.server.process.pid, signal.SIGKILL)
+        wait_for(lambda: "stays off" in web.front.problem, "the front-end to give up")
+        assert (
+            web.front.problem
+            == "its process ended unexpectedly (exit status -9); it stays off after 1 restart in a row"
+        )
+        assert not web.front.listening
+    finally:
+        web.close()
+
+
 #: A kiosk in a few lines: a table and its web front-end; prints its server's pid and port, then waits for ever.
 KIOSK = """
 import sys, time

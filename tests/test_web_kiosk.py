@@ -114,6 +114,11 @@ def test_no_listener_unless_enabled_and_the_kiosks_memory_with_and_without(tmp_p
         stderr = on.folder / "stderr.txt"
         wait_for(lambda: "the web front-end stopped" in stderr.read_text(), "the kiosk to log the server's end")
         assert on.poll() is None, "the kiosk ended with its web server"
+        # ... and starts another on the same port (web.RESTART_DELAYS), which serves the table again
+        again = wait_for(lambda: next((c for c in children(on.pid) if c != server), None), "another server's process")
+        wait_for(lambda: listening in inet_sockets(again).get("tcp", []), f"the new server to listen on port {port}")
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", trust_env=False, timeout=30) as client:
+            wait_for(lambda: client.get("/api/table").json()["type"] == "table", "the new server to serve the table")
     finally:
         stop(on)
     with capsys.disabled():

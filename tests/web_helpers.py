@@ -124,13 +124,15 @@ class Owner:
 class LiveWeb:
     """A table, its owner thread and the web front-end on 127.0.0.1 (see the module docstring)."""
 
-    def __init__(self, folder: Path, limits: str | None = None) -> None:
+    def __init__(self, folder: Path, limits: str | None = None, restart_delays: tuple[float, ...] = ()) -> None:
         from web import WebFrontEnd
 
         self.journal = Journal(folder / "journal.sqlite3")
         self.table = Table(self.journal, dice=SeededDice(1))
         self.owner = Owner(self.table)
-        self.front = self.owner.call(lambda: WebFrontEnd(self.table, address="127.0.0.1", port=0, limits=limits))
+        self.front = self.owner.call(
+            lambda: WebFrontEnd(self.table, address="127.0.0.1", port=0, limits=limits, restart_delays=restart_delays)
+        )
         self.front.start(wait=True)
         self.base = f"http://127.0.0.1:{self.front.port}"
         self.ws_base = f"ws://127.0.0.1:{self.front.port}"

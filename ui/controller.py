@@ -256,8 +256,8 @@ class TableController(HomeMixin, DiceMixin, HistoryMixin, PlayerPanelsMixin, Eve
         """The Phones dialog: a seat's pairing QR code on the touchscreen, and revoking it (:mod:`ui.phones`)."""
         if self.web is None or self.table.session is None:
             return
-        if self.web.problem:  # it could not listen (the log says so too)
-            self.say(f"Phones are off: the web front-end could not listen ({self.web.problem})", refused=True)
+        if self.web.problem:  # it could not listen, or its process ended (the log says so too)
+            self.say(f"Phones are off: the web front-end's server is not running ({self.web.problem})", refused=True)
             return
         from ui.phones import PhonesPopup
 

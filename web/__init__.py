@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 from typing import TYPE_CHECKING, Any
 
 from companion.tokens import SeatTokens
@@ -34,6 +35,12 @@ if TYPE_CHECKING:
     from companion.table import Table
 
 log = logging.getLogger("companion.web")
+
+#: Seconds to wait before starting the web server's process again after it ended by itself, one per restart in
+#: a row (a crash loop backs off; after the last the phones stay off and ``problem`` says so). A process that
+#: served for :data:`STABLE_S` seconds before it ended starts the count again.
+RESTART_DELAYS = (1.0, 2.0, 5.0, 15.0, 30.0)
+STABLE_S = 120.0
 
 
 def lan_address() -> str:
@@ -56,13 +63,19 @@ class WebFrontEnd:
     ``address``/``port``: where it listens (port 0: any free one, for tests); ``url``: how phones reach it
     (``http://HOST:PORT``; default the LAN address and the bound port); ``defer``: see :mod:`web.publisher` (the
     kiosk gives Kivy's next frame); ``limits``: the server's timing limits (``COMPANION_WEB_LIMITS``,
-    :mod:`web.worker`; tests only). Build it before the owner thread's first command (its publisher subscribes to
+    :mod:`web.worker`; tests only); ``restart_delays``: see :data:`RESTART_DELAYS` (``()``: never restarted).
+    Build it before the owner thread's first command (its publisher subscribes to
     the table), on the thread that will own the table or before any owns it (it makes the first snapshot). Only
     :mod:`web.publisher` is imported here: Starlette and uvicorn are imported by the server's process only.
 
     The kiosk's process keeps the table, the tokens and the commands; the server's gets the snapshots' JSON-able
     payloads and the tokens (:mod:`web.channel`), and sends back each phone's request, which is made into a
-    command here, from the latest snapshot, and posted through the table with source ``"phone"``."""
+    command here, from the latest snapshot, and posted through the table with source ``"phone"``.
+
+    A server's process that ends by itself after it listened (a crash, the OOM killer on a Pi Zero) is started
+    again on the same port after :data:`RESTART_DELAYS`, with the same seat tokens: a paired phone's page
+    reconnects by itself (``common.js``) and goes on. One that never listened (the port is taken, the address is
+    not this machine's) is a configuration problem and is not retried."""
 
     def __init__(
         self,
@@ -73,6 +86,7 @@ class WebFrontEnd:
         url: str | None = None,
         defer=None,
         limits: str | None = None,
+        restart_delays: tuple[float, ...] = RESTART_DELAYS,
     ) -> None:
         from web.process import ServerProcess
         from web.publisher import Publisher
@@ -85,7 +99,16 @@ class WebFrontEnd:
         #: The version of the snapshot the server serves now (its tokens are the ones it checks): a revoked
         #: link stops working, a new game's links start working, once this reaches the snapshot made for them.
         self.shown = 0
-        self.server = ServerProcess(address, port, self._heard_from_server, self._snapshot_message, limits)
+        self._limits, self._delays = limits, tuple(restart_delays)
+        self._restarts = 0  # in a row
+        self._served = False  # a server of this front-end has listened
+        self._stopped = False
+        self._next_start: threading.Timer | None = None
+        self._waiting = ""  # while a restart is due: "starting it again in 2 s"; after the last: why it stays off
+        self._restart_lock = threading.Lock()
+        self.server = ServerProcess(
+            address, port, self._heard_from_server, self._snapshot_message, limits, on_end=self._server_ended
+        )
         self.publisher = Publisher(
             table, self.tokens, self._publish, defer=defer, watched=self._watched, on_stale=self._stale
         )
@@ -161,6 +184,55 @@ class WebFrontEnd:
         if not self.publisher.submit(command, lambda accepted, text: answer(200, accepted, text)):
             answer(429, False, "the table is busy: try again")
 
+    def _server_ended(self, listened: bool, served_s: float) -> None:
+        """The server's process ended by itself ("web" thread): another is started after the next of the
+        restart delays, unless it never listened."""
+        with self._restart_lock:
+            self._served = self._served or listened
+            if self._stopped or not self._served:
+                return
+            if served_s >= STABLE_S:
+                self._restarts = 0
+            if self._restarts >= len(self._delays):
+                self._waiting = (
+                    f"it stays off after {self._restarts} restart{'' if self._restarts == 1 else 's'} in a row"
+                )
+                log.error("the web front-end's server ended %d times in a row: %s", self._restarts + 1, self._waiting)
+                return
+            delay = self._delays[self._restarts]
+            self._restarts += 1
+            self._waiting = f"starting it again in {delay:g} s"
+            log.warning(
+                "the web front-end's server: %s (restart %d of %d)", self._waiting, self._restarts, len(self._delays)
+            )
+            self._next_start = threading.Timer(delay, self._restart)
+            self._next_start.daemon = True
+            self._next_start.start()
+
+    def _restart(self) -> None:
+        """A new server's process on the port the last one listened on, sent the latest snapshot and tokens first
+        (a timer's thread)."""
+        from web.process import ServerProcess
+
+        with self._restart_lock:
+            if self._stopped:
+                return
+            old = self.server
+            old.stop()  # reaped already; its threads end
+            self._sent, self.shown = 0, 0
+            self._counts = {"table": 0, "seats": 0}
+            self.server = ServerProcess(
+                old.host,
+                old.port,
+                self._heard_from_server,
+                self._snapshot_message,
+                self._limits,
+                on_end=self._server_ended,
+            )
+            self._waiting = ""
+            self.server.post_snapshot()
+            self.server.start(wait=False)
+
     # -- any thread ------------------------------------------------------------------------------------------------
     def start(self, wait: bool = True) -> None:
         """Start the server's process. ``wait``: return once it listens, raising
@@ -170,8 +242,10 @@ class WebFrontEnd:
 
     @property
     def problem(self) -> str:
-        """Why the server is not listening (``""`` while it is, or is still starting)."""
-        return self.server.problem
+        """Why the server is not listening (``""`` while it is, or is still starting), and whether it is being
+        started again: "its process ended unexpectedly (exit status -9); starting it again in 1 s"."""
+        problem, waiting = self.server.problem, self._waiting
+        return f"{problem}; {waiting}" if problem and waiting else problem
 
     @property
     def listening(self) -> bool:
@@ -189,7 +263,11 @@ class WebFrontEnd:
         return dict(self._counts)
 
     def stop(self) -> None:
-        """Stop the server's process (it closes every connection) and reap it (safe twice)."""
+        """Stop the server's process (it closes every connection) and reap it, and start no other (safe twice)."""
+        with self._restart_lock:
+            self._stopped = True
+            if self._next_start is not None:
+                self._next_start.cancel()
         self.server.stop()
 
     @property

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +43,9 @@ class ServerProcess:
     ``start(wait=True)`` returns once it listens, or raises :class:`CompanionError` (the port is taken, the address
     is not this machine's, the process could not start); ``start(wait=False)`` returns at once and ``problem``
     says later what went wrong. A process that ends by itself is logged and ``problem`` says so; the kiosk goes
-    on without phones. ``stop()`` ends the channel (the process closes its connections and exits), kills it if it
+    on without phones, and ``on_end(listened, served_s)`` is called on the "web" thread (``listened``: whether it
+    had listened; ``served_s``: for how many seconds since it did; :class:`web.WebFrontEnd` starts another).
+    ``stop()`` ends the channel (the process closes its connections and exits), kills it if it
     has not gone within ``timeout`` s, and reaps it (safe twice)."""
 
     def __init__(
@@ -52,8 +55,11 @@ class ServerProcess:
         handle: Callable[[dict[str, Any]], None],
         snapshot: Callable[[], dict[str, Any] | None],
         limits: str | None = None,
+        on_end: Callable[[bool, float], None] | None = None,
     ) -> None:
         self.host, self.port = address, port
+        self._on_end = on_end
+        self._listened_at = 0.0
         self.problem = ""
         self.process: subprocess.Popen | None = None
         self._handle, self._snapshot, self._limits = handle, snapshot, limits
@@ -171,6 +177,7 @@ class ServerProcess:
                 kind = message.get("type")
                 if kind == "listening":
                     self.port = int(message["port"])
+                    self._listened_at = time.monotonic()
                     self._listening.set()
                     log.info("web front-end listening on %s:%s", self.host, self.port)
                 elif kind == "failed":
@@ -220,6 +227,12 @@ class ServerProcess:
         else:
             self.problem = f"its process ended unexpectedly (exit status {code})"
             log.error("the web front-end stopped: %s; the kiosk goes on without phones", self.problem)
+        if self._on_end is not None:
+            listened = self._listening.is_set()
+            try:
+                self._on_end(listened, time.monotonic() - self._listened_at if listened else 0.0)
+            except Exception:
+                log.exception("the web front-end could not handle its server's end")
 
     @staticmethod
     def _log(message: dict[str, Any]) -> None:
