@@ -188,6 +188,9 @@ def test_another_seats_move_does_not_reset_a_choice_being_made_on_a_phone(live, 
         form = phone.execute_script("return current.forms.lineup")
         program, bonus = form["programs"][-1]["id"], form["bonuses"][0]["id"]  # not the lists' first choices
         Select(phone.find_element(By.ID, "add-program")).select_by_value(program)
+        # a closed list on a phone cuts a program's text at the screen's edge: its whole text is shown under it
+        whole = next(p["text"] for p in form["programs"] if p["id"] == program)
+        wait_for(lambda: text_of(phone, "add-program-text") == whole, "the chosen program's whole text")
         Select(phone.find_element(By.ID, "add-bonus")).select_by_value(bonus)
         cba = live.owner.call(lambda: live.front.publisher.latest.seats["CBA"].payload["forms"]["lineup"])
         placements = tuple((p, b) for p, b in full_line_up(cba))

@@ -63,6 +63,14 @@ function choices(select, tiles) {
   select.dataset.key = key;
 }
 
+// The chosen program's whole text under its list: a phone's closed select cuts it at the screen's edge (its
+// length and Rating Points are at the end).
+function showChosen() {
+  const select = document.getElementById("add-program");
+  const option = select.options[select.selectedIndex];
+  document.getElementById("add-program-text").textContent = option ? option.text : "";
+}
+
 function showLineup(form) {
   const box = document.getElementById("lineup-box");
   box.hidden = !form;
@@ -91,6 +99,7 @@ function showLineup(form) {
     half + " of " + form.slots + " half-hours from 8:00 placed";
   const none = {id: "", text: "no bonus"};
   choices(document.getElementById("add-program"), form.programs.filter(function (t) { return !used.has(t.id); }));
+  showChosen();
   choices(document.getElementById("add-bonus"), [none].concat(form.bonuses.filter(function (t) { return !used.has(t.id); })));
   document.getElementById("promotion-label").textContent = "Promotion (" + money(form.promotion_price) + ", +10 on every program)";
 }
@@ -155,6 +164,7 @@ function show(data) {
   }
 }
 
+document.getElementById("add-program").addEventListener("change", showChosen);
 document.getElementById("add").addEventListener("click", function () {
   const program = document.getElementById("add-program").value, bonus = document.getElementById("add-bonus").value;
   if (!program) return;
