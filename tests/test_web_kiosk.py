@@ -128,6 +128,15 @@ def test_no_listener_unless_enabled_and_the_kiosks_memory_with_and_without(tmp_p
         )
 
 
+def _cores() -> tuple[set[int], set[int]]:
+    """The kiosk's core, and the others' (its web server's process, the flooding clients, the test): at a table
+    the clients are phones, other machines, and a Pi 4 or Zero 2 W has four cores, so the kiosk's and its web
+    server's work need not take turns on one. On this machine's two the clients' own work would otherwise be
+    measured as the kiosk's. With one core, all share it."""
+    cores = sorted(os.sched_getaffinity(0))
+    return {cores[0]}, set(cores[1:] or cores)
+
+
 def children(pid: int) -> list[int]:
     """The process's child processes (``/proc/PID/task/*/children``)."""
     found = []
@@ -229,8 +238,14 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
     quiet, then while this test floods its web server from eight other addresses: WebSocket upgrades that never
     read, requests whose headers never end, a seat's phone that never reads, and four clients hammering the
     spectator data, guessed seat links, oversized and foreign-origin POSTs as fast as they can. Every press is
-    applied, the frames and presses stay as quick as they were (within a bound wide enough for a shared CI
-    machine, far below a stall), and no token reaches the kiosk's output or its data directory."""
+    applied, the frames and presses stay as quick as they were, and no token reaches the kiosk's output or its
+    data directory.
+
+    The kiosk has a core of its own, its web server's process and the clients the other (:func:`_cores`): what
+    is measured is what serving costs the kiosk, not what the clients' own work costs this machine. Measured so
+    (4 runs, two of them beside a mutation run on both cores), flood/quiet medians were 0.92-1.17 for frames and
+    0.81-1.18 for presses: the same within the noise of either phase (quiet medians alone ranged 49-65 ms and
+    150-197 ms). The server on a thread of the kiosk (before its own process) made them 1.4-1.7 and 1.4-1.9."""
     import json
     import statistics
     import sys
@@ -243,12 +258,15 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
     data, out = tmp_path / "data", tmp_path / "out"
     data.mkdir()
     out.mkdir()
+    mine = os.sched_getaffinity(0)
+    kiosks_core, others = _cores()
     kiosk = subprocess.Popen(
         [sys.executable, str(DRIVERS / "drive_web_flood.py"), str(data), str(out), str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=driver_env(),
+        preexec_fn=lambda: os.sched_setaffinity(0, kiosks_core),
     )
     flood: list[socket.socket] = []
     hammers: list[subprocess.Popen] = []
@@ -256,6 +274,10 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
     try:
         wait_for(lambda: (out / "ready.json").exists() or kiosk.poll() is not None, "the kiosk's link", 120)
         assert kiosk.poll() is None, kiosk.communicate()[1][-3000:]
+        (server,) = children(kiosk.pid)  # the web server's process: to the other cores, every thread of it
+        for thread in Path(f"/proc/{server}/task").iterdir():
+            os.sched_setaffinity(int(thread.name), others)
+        os.sched_setaffinity(0, others)  # this thread (the flood's sockets), and the spectator's thread it starts
         ready = json.loads((out / "ready.json").read_text())
         base, token = ready["base"], ready["link"].rsplit("/", 1)[1]
         spectator = Spectator(base)
@@ -272,7 +294,10 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
         # the hammering clients in processes of their own at the lowest priority: on a table they are other
         # machines, and what is measured is what serving them costs the kiosk, not this machine's cores
         hammers = [
-            subprocess.Popen([sys.executable, "-c", HAMMER, base, token, str(number)], preexec_fn=lambda: os.nice(19))
+            subprocess.Popen(
+                [sys.executable, "-c", HAMMER, base, token, str(number)],
+                preexec_fn=lambda: (os.nice(19), os.sched_setaffinity(0, others)),
+            )
             for number in range(4)
         ]
         (out / "flooding").write_text("")
@@ -291,6 +316,7 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
             spectator.close()
         if kiosk.poll() is None:
             kiosk.kill()
+        os.sched_setaffinity(0, mine)
     result = json.loads((out / "result.json").read_text())
     assert result["errors"] == [], "\n".join(result["errors"])
     assert_installed(result)
@@ -316,11 +342,11 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
         )
     quiet_median, quiet_p95, _ = figures["quiet"]
     flood_median, flood_p95, flood_max = figures["flood"]
-    # bounds on how much slower: wide enough for a shared 2-core CI machine (the quiet figures themselves vary
-    # by half), far below what a kiosk waiting on its web server would show (a stalled frame, a press in seconds)
-    assert flood_median <= 2.5 * quiet_median + 20, figures
-    assert flood_p95 <= 3 * quiet_p95 + 50 and flood_max < 1000, figures
-    assert taps["flood"][0] <= 2.5 * taps["quiet"][0] + 50 and taps["flood"][1] < 1000, taps
+    # unaffected, within the noise of a phase's median (about a fifth either way; a press is a median of ten, and
+    # a frame of Kivy's 60 Hz clock more or less), and never a stall
+    assert flood_median <= 1.3 * quiet_median + 5, figures
+    assert flood_p95 <= 1.5 * quiet_p95 + 20 and flood_max < 500, figures
+    assert taps["flood"][0] <= 1.3 * taps["quiet"][0] + 20 and taps["flood"][1] < 500, taps
     stored = b"".join(p.read_bytes() for p in data.rglob("*") if p.is_file())
     assert token not in stdout + stderr and token.encode() not in stored, "a token in the kiosk's log or data"
 
