@@ -274,7 +274,8 @@ def test_a_flood_of_hundreds_of_connections_and_slow_clients_leaves_the_kiosks_f
     try:
         wait_for(lambda: (out / "ready.json").exists() or kiosk.poll() is not None, "the kiosk's link", 120)
         assert kiosk.poll() is None, kiosk.communicate()[1][-3000:]
-        (server,) = children(kiosk.pid)  # the web server's process: to the other cores, every thread of it
+        (server,) = (c for c in children(kiosk.pid) if b"web.worker" in Path(f"/proc/{c}/cmdline").read_bytes())
+        # the web server's process to the other cores, every thread of it
         for thread in Path(f"/proc/{server}/task").iterdir():
             os.sched_setaffinity(int(thread.name), others)
         os.sched_setaffinity(0, others)  # this thread (the flood's sockets), and the spectator's thread it starts
