@@ -17,6 +17,7 @@ from companion.games.death_show_tv import (
     Discard,
     DrawCard,
     EndTurn,
+    Hunt,
     Move,
     NewWeaponLevel,
     PlayEvent,
@@ -25,7 +26,17 @@ from companion.games.death_show_tv import (
     ReshuffleDiscards,
 )
 from companion.games.death_show_tv.commands import declaration
-from companion.games.death_show_tv.events import ContestantDied, HandChanged, KillerChosen, OnAirPlayed
+from companion.game import Termination
+from companion.games.death_show_tv.events import (
+    CardsMoved,
+    CombatResolved,
+    ContestantDied,
+    EventPlayed,
+    HandChanged,
+    KillerChosen,
+    OnAirPlayed,
+    PhaseChanged,
+)
 
 RUNNING_OUT = "Running Out of Show Cards"
 
@@ -189,10 +200,11 @@ def _crowd_of_one_vitality(table, *values):
 
 
 def test_three_winners_kill_the_lowest_and_roll_off_for_her_cards(table):
-    """Multiple Combat 2 (the lowest result loses; equal highest all win); Killing a Contestant in Combat: "If
-    several Winners killed the Loser, they roll off" for the cards. Guards the summary's plural ("win"), the
-    death's history line (several killers told as a death by other means) and the rule of the roll-off's
-    result (dropped)."""
+    """Multiple Combat 2 (the lowest result is the Loser; "a tie for the highest result ... as though all those
+    players had won"); Killing a Contestant in Combat: several players who kill the same Contestant "roll the
+    die, and the player with the highest roll keeps the Show cards"; ruling R13 (that player removes the
+    Location). Guards the summary's plural ("win"), the death's history line (several killers told as a death
+    by other means) and the rule of the roll-off's result (dropped)."""
     _crowd_of_one_vitality(table, 5, 5, 5, 2)
     report = table.state.last_combat
     assert (report.winners, report.losers) == (("Rex", "Kelpie", "Jhon"), ("Elena",))
@@ -222,3 +234,101 @@ def test_the_location_of_the_combat_cannot_be_removed_while_its_survivors_stand_
     assert offered["Remove The Caves"].reason == refusal.reason and not offered["Remove The Caves"].enabled
     ok(table, RemoveLocation(player="Rex", location="Turtle Beach"))
     assert table.state.location("Turtle Beach").removed
+
+
+# -- Fighting an Event -------------------------------------------------------------------------------------------
+
+
+def test_an_event_of_combat_plus_0_adds_nothing_to_its_die(table):
+    """Fighting an Event: the Event card's total is its die plus its fixed Combat value, here +0, so a 4 against
+    Jhon's Unarmed 4 is a tie and nothing happens. Guards the Event's value (``value or 1``: +0 read as +1)."""
+    _event_phase(table)
+    ok(table, PlayEvent(player="Kelpie", card="Killer Squirrels", combat_value=0, targets=("Jhon",)))
+    assert table.state.combat.fighters[0].bonus == 0
+    declare_all(table)
+    assert RULES.pending_dice(table.state).reason == "the Killer Squirrels (Combat +0)"
+    dice(table, 4, 4)
+    report = table.state.last_combat
+    assert report.lines == ("Killer Squirrels 4 = 4 (die) + 0 Combat", "Jhon 4 = 4 (die) + 0 Unarmed")
+    assert report.summary == "a tie: nothing happens" and c(table, "Jhon").vitality == 4
+
+
+def test_an_event_combat_after_a_hunt_does_not_open_the_event_phase_again(table):
+    """Phases of a Turn 2-3: a Hunt's Combat leads to the Event Phase; the one Event played there may fight
+    (Fighting an Event), and once it is resolved the Event Phase simply goes on: it is not announced again
+    ("you may play 1 Event"). Guards the phase change forgetting the phase to resume after a Combat."""
+    _fight_setup(table)
+    declare_all(table)
+    dice(table, 3, 3)  # a tie: the Event Phase
+    assert table.state.phase == "event"
+    ok(table, PlayEvent(player="Jhon", card="Killer Squirrels", combat_value=0, targets=("Kelpie",)))
+    played = len(_events(table, PhaseChanged))
+    declare_all(table)
+    dice(table, 2, 5)  # Kelpie wins against the Event
+    assert len(_events(table, PhaseChanged)) == played
+    assert "you may play 1 Event" not in table.history()[-1].text
+    assert (table.state.phase, table.state.events_played, table.state.resume_phase) == ("event", 1, None)
+    ok(table, EndTurn(player="Jhon"))
+    assert table.state.turn == "Elena"
+
+
+def test_the_last_two_killed_together_by_an_event_leave_no_winner(table):
+    """Objective of the Game: "if the last contestants are eliminated simultaneously there is no winner"; Fighting an
+    Event (an Event may attack its own player too; ruling R10: only the Event card won). Guards the end's words
+    ("Contestants" lower-cased)."""
+    start(table, 2, vitality=1, starting_cards=2)
+    ok(table, DrawCard(player="Kelpie"), Move(player="Kelpie", location="The Caves"), EndTurn(player="Kelpie"))
+    ok(table, DrawCard(player="Jhon"), Hunt(player="Jhon", location="The Caves"))
+    declare_all(table)
+    dice(table, 3, 3)  # a tie
+    ok(table, PlayEvent(player="Jhon", card="Volcano", combat_value=0, targets=("Kelpie", "Jhon")))
+    declare_all(table)
+    dice(table, 6, 1, 1)  # the Volcano 6; Kelpie and Jhon fumble
+    assert not table.state.alive and table.state.finished and table.state.winner is None
+    reason = "the last Contestants died together: there is no winner (no glory for the dead)"
+    assert table.state.end_reason == reason
+    outcome = RULES.outcome(table.state)
+    assert (outcome.termination, outcome.winners) == (Termination.ALL_LOST, ())
+    assert outcome.reason == f"{reason} (Objective of the Game)"
+    assert table.history()[-1].text.endswith(f"The show is over: {reason} (Objective of the Game)")
+
+
+# -- How Combat Is Resolved 4-5 -------------------------------------------------------------------------------------
+
+
+def test_the_combat_report_keeps_each_total_and_fumble_for_the_result_screen(table):
+    """How Combat Is Resolved 4: a 1 on the die is a Fumble and loses, whatever the total. The report the
+    result screen shows (each fighter's total, terms and Fumble) and the journal's resolution carry them.
+    Guards the report's Fumbles (dropped) and the journaled totals (made ``None``)."""
+    _fight_setup(table)
+    ok(table, DeclareFighter(fighter="Jhon", weapon="Machete", weapon_bonus=3), DeclareFighter(fighter="Kelpie"))
+    dice(table, 1, 2)  # Jhon 1 + 3 = 4 but a Fumble; Kelpie 2
+    report = table.state.last_combat
+    assert (report.winners, report.losers) == (("Kelpie",), ("Jhon",))
+    assert (report.names, report.totals, report.fumbles) == (("Jhon", "Kelpie"), (4, 2), (True, False))
+    assert (report.terms(0), report.terms(1)) == ("1 (die) + 3 Machete", "2 (die) + 0 Unarmed")
+    resolved = _events(table, CombatResolved)[-1]
+    assert [(f.name, f.total, f.fumble) for f in resolved.fighters] == [("Jhon", 4, True), ("Kelpie", 2, False)]
+
+
+def test_a_loser_holding_one_card_is_looted_of_it(table):
+    """How Combat Is Resolved 5: "The Winner draws a random card from the hand of the Loser", even the last one.
+    Guards Loot skipping a Loser with one card and the Loot's words in the history (made ``None``)."""
+    _fight_setup(table, starting_cards=0)  # Jhon played his only card as the Trail; Kelpie drew one
+    assert (c(table, "Jhon").cards, c(table, "Kelpie").cards) == (0, 1)
+    declare_all(table)
+    dice(table, 6, 2)  # Jhon wins Unarmed: draws a card and loots Kelpie's
+    assert (c(table, "Jhon").cards, c(table, "Kelpie").cards) == (2, 0)
+    reason, rule = "Loot: a random card from the Loser's hand", "How Combat Is Resolved 5 (Loot)"
+    assert _events(table, CardsMoved) == [CardsMoved("Kelpie", "Jhon", 1, reason, rule)]
+    assert f"; Jhon takes 1 card from Kelpie: {reason} ({rule})" in table.history()[-1].text
+
+
+def test_a_card_name_may_be_40_characters_long(table):
+    """Phases of a Turn 3: an Event card is named as printed; names of up to 40 characters are taken (the
+    companion's limit, long enough for every printed card). Guards the limit (made exclusive: 40 refused)."""
+    _event_phase(table)
+    refusal = refused(table, PlayEvent(player="Kelpie", card="x" * 41), MalformedCommand)
+    assert refusal.reason == f"the Event card's name must be a name of 1 to 40 characters, not {'x' * 41!r}"
+    ok(table, PlayEvent(player="Kelpie", card="x" * 40))
+    assert _events(table, EventPlayed)[-1].card == "x" * 40
