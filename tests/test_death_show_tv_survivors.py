@@ -9,6 +9,7 @@ from test_death_show_tv_core import RULES, _crowd, _fight_setup, c, declare_all,
 from test_death_show_tv_issue19 import _events
 
 from companion.errors import MalformedCommand
+from companion.game import Termination
 from companion.games.death_show_tv import (
     AdjustBonus,
     AdjustHand,
@@ -26,7 +27,6 @@ from companion.games.death_show_tv import (
     ReshuffleDiscards,
 )
 from companion.games.death_show_tv.commands import declaration
-from companion.game import Termination
 from companion.games.death_show_tv.events import (
     CardsMoved,
     CombatResolved,
