@@ -5,10 +5,11 @@ change it guards against. Played through the real table and journal (helpers fro
 
 from __future__ import annotations
 
+import pytest
 from test_death_show_tv_core import RULES, _crowd, _fight_setup, c, declare_all, dice, ok, refused, start
 from test_death_show_tv_issue19 import _events
 
-from companion.errors import MalformedCommand
+from companion.errors import BadOption, GameFinished, MalformedCommand
 from companion.game import Termination
 from companion.games.death_show_tv import (
     AdjustBonus,
@@ -80,6 +81,43 @@ def test_a_new_weapon_level_with_nothing_left_to_draw_discards_the_rule_change_f
     rule = f"Types of Show Cards: Rule Change; {RUNNING_OUT}"
     assert _events(table, HandChanged)[-1] == HandChanged("Kelpie", -1, 0, reason, rule)
     assert table.history()[-1].text.endswith(f"; Kelpie -1 card (now 0): {reason} ({rule})")
+
+
+def test_a_draw_phase_with_nothing_left_to_draw_goes_on_to_the_action_phase(table):
+    """Phases of a Turn 1-2 and ruling R20: with the Show deck and the discards empty the turn's draw draws
+    nothing and the Action Phase follows, saying why. Guards that phase change (its phase dropped: the game
+    stuck in a phase named by the reason)."""
+    start(table, 2)
+    ok(table, AdjustHand(player="Jhon", delta=82, reason="card effects"))  # in Kelpie's Draw Phase
+    ok(table, DrawCard(player="Kelpie"))
+    assert (table.state.phase, c(table, "Kelpie").cards) == ("action", 0)
+    assert table.history()[-1].text == (
+        "Action Phase: no Show card is left to draw (the deck and the discards are empty); Move, Hunt or Fight"
+        f" (Phases of a Turn 2; {RUNNING_OUT})"
+    )
+    ok(table, Move(player="Kelpie", location="The Caves"))
+
+
+# -- Location Cards: the optional special rules (option) --------------------------------------------------------
+
+
+def test_a_location_rule_note_names_a_location_and_may_be_200_characters_long():
+    """Location Cards (option ``location_rules``): a note of the optional special rule of one of the nine
+    Locations, of 1 to 200 characters. Guards the unknown Location's refusal (its words made ``None``) and
+    the length limit (made exclusive: 200 refused)."""
+    assert RULES.check_options({"location_rules": {"The Caves": "x" * 200}})["location_rules"] == {
+        "The Caves": "x" * 200
+    }
+    with pytest.raises(BadOption) as raised:
+        RULES.check_options({"location_rules": {"The Caves": "x" * 201}})
+    assert raised.value.problem == f"the note for The Caves must be 1 to 200 characters, not {'x' * 201!r}"
+    with pytest.raises(BadOption) as raised:
+        RULES.check_options({"location_rules": {"Atlantis": "sunk"}})
+    assert (raised.value.option, raised.value.problem) == (
+        "location_rules",
+        "no Location called 'Atlantis'; the island has Forest of Screams, Dense Forest, Monkey Forest, "
+        "The Lighthouse, The Bunker, The Caves, Bloody Beach, Paradise Beach, Turtle Beach",
+    )
 
 
 # -- Phases of a Turn 3: Events ---------------------------------------------------------------------------------
@@ -291,6 +329,8 @@ def test_the_last_two_killed_together_by_an_event_leave_no_winner(table):
     assert (outcome.termination, outcome.winners) == (Termination.ALL_LOST, ())
     assert outcome.reason == f"{reason} (Objective of the Game)"
     assert table.history()[-1].text.endswith(f"The show is over: {reason} (Objective of the Game)")
+    refusal = refused(table, EndTurn(player="Jhon"), GameFinished)
+    assert (refusal.reason, refusal.rule) == (f"the game is over ({reason}); undo to reopen it", "table rule")
 
 
 # -- How Combat Is Resolved 4-5 -------------------------------------------------------------------------------------
