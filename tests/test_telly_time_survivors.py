@@ -1,0 +1,179 @@
+"""Tests written after reviewing the mutants of Telly Time's sampled mutation run that no test caught
+(``docs/mutation.md``, "The Networks: Telly Time: the N not caught, reviewed"). Each says which careless
+change it guards against; sections are those of ``rules/the-networks-telly-time.txt``, rulings those of
+``docs/rulings-telly-time.md``."""
+
+from __future__ import annotations
+
+import pytest
+from telly_time_helpers import ARKADY_TILE, accepted, refused, start, started
+
+from companion.errors import BadOption, IllegalCommand, InsufficientFunds, MalformedCommand
+from companion.games.telly_time import (
+    TELLY_TIME,
+    ChooseMogulLine,
+    ChoosePilotShow,
+    KeepPilotCards,
+    PilotCard,
+    PlaceGridMarker,
+)
+from companion.games.telly_time.grid import read_tile_catalogue
+
+RULES = TELLY_TIME
+
+
+def by_kind(table, seat):
+    return {c.kind: c for c in RULES.legal_commands(table.state, seat)}
+
+
+# -- Your Genre Grid: a full grid ----------------------------------------------------------------------------------
+def test_a_full_grid_offers_no_card_marker(table):
+    """ "Your Genre Grid": "Once you've filled a genre square on your grid ... you do not fill any new genre
+    squares"; a card's marker (Catalog Buyout, Market Research) needs an empty square. Once all nine squares
+    have a marker, "Card: marker" is offered disabled with the reason a press is refused with (ruling 24), not
+    enabled. Guards against the season's offer of PlaceGridMarker losing its guard."""
+    started(table)
+    for genre in ARKADY_TILE["squares"]:
+        if genre != "Comedy":
+            accepted(table, PlaceGridMarker(player="Arkady", genre=genre, reason="Catalog Buyout"))
+    assert table.state.network("Arkady").grid.filled_count == 9
+    marker = by_kind(table, "Arkady")["PlaceGridMarker"]
+    assert not marker.enabled
+    assert marker.reason == "Arkady's grid has no empty square with a genre entered"
+    assert marker.rule == "Telly Time: Your Genre Grid"
+    error = refused(table, PlaceGridMarker(player="Arkady", genre="Kids", reason="Catalog Buyout"), IllegalCommand)
+    assert (error.reason, error.rule) == (marker.reason, marker.rule)
+    assert by_kind(table, "Virginia")["PlaceGridMarker"].enabled  # her grid still has empty squares
+
+
+# -- Telly Time Pilot Season: the kept cards -------------------------------------------------------------------------
+def test_kept_cards_may_leave_exactly_no_cash(table):
+    """ "Telly Time Pilot Season": "Each player chooses 2 to keep, earning cash bonuses and paying costs
+    normally"; cash may not go below $0 (ruling 9) but may reach it. Guards against "< 0" becoming "<= 0"."""
+    start(table, starting_cash_m=1)
+    accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
+    cards = (PilotCard("star", "Big Name", 0, 3), PilotCard("ad", "Cola", 2, 0))
+    accepted(table, KeepPilotCards(player="Arkady", cards=cards))
+    assert table.state.network("Arkady").cash_m == 0
+
+
+def test_kept_cards_that_cost_too_much_are_refused_naming_the_cash(table):
+    """ "Telly Time Pilot Season"; ruling 9 (no loans): the refusal says what the player has and what the
+    cards would leave."""
+    start(table, starting_cash_m=1)
+    accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
+    cards = (PilotCard("star", "Big Name", 0, 3), PilotCard("ad", "Cola", 1, 0))
+    error = refused(table, KeepPilotCards(player="Arkady", cards=cards), InsufficientFunds)
+    assert str(error) == ("Arkady has $1M; these cards would leave −$1M (Telly Time: Telly Time Pilot Season)")
+
+
+def test_kept_cards_cash_is_journaled_per_card_by_name_and_rule(table):
+    """ "Telly Time Pilot Season": each kept card's cash bonus is earned and its cost paid, each a line of the
+    history naming the card and the rule. Guards against the card's name or the rule dropped from those lines."""
+    start(table, starting_cash_m=2)
+    accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
+    cards = (PilotCard("ad", "Soap Suds", 4, 0), PilotCard("star", "Big Name", 0, 1))
+    outcome = accepted(table, KeepPilotCards(player="Arkady", cards=cards))
+    lines = outcome.message.split("; ")
+    assert "Arkady gains $4M: cash bonus of Pilot Season ad Soap Suds (Telly Time: Telly Time Pilot Season)" in lines
+    assert "Arkady pays $1M: cost of Pilot Season star Big Name (Telly Time: Telly Time Pilot Season)" in lines
+    assert table.state.network("Arkady").cash_m == 5
+
+
+@pytest.mark.parametrize(
+    "card, message",
+    [
+        (PilotCard("show", "Docs"), "a Pilot Season card is a 'star' or an 'ad', not 'show'"),
+        (PilotCard("ad", "x" * 61), f"a card's name must be text of at most 60 characters, not {'x' * 61!r}"),
+    ],
+)
+def test_a_kept_card_that_is_not_a_star_or_an_ad_is_refused_in_words(table, card, message):
+    """ "Telly Time Pilot Season": the cards dealt are "the remaining 14 stars and ads"; a card's name is short
+    text. Guards against the refusal's words lost or changed."""
+    start(table)
+    accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
+    error = refused(table, KeepPilotCards(player="Arkady", cards=(card, PilotCard("ad"))), MalformedCommand)
+    assert str(error) == f"{message} (table rule)"
+
+
+# -- the tile catalogue file (ruling 1; "Tile catalogue and the set-up screens") --------------------------------
+SQUARES = ARKADY_TILE["squares"]
+
+
+@pytest.mark.parametrize(
+    "squares",
+    [
+        "squares = " + repr(SQUARES[:8] + [7]).replace("'", '"'),  # nine, but one is not a name
+        'squares = "KidsDrama"',  # not a list
+        "squares = 9",
+    ],
+)
+def test_a_catalogue_tile_needs_nine_genre_names(tmp_path, squares):
+    """Ruling 1, "Tile catalogue": a tile lists its 9 genres row by row. A list of nine with a number among
+    them, or text, or a number, is refused naming the tile. Guards against the check's "or"s turned to "and"."""
+    path = tmp_path / "tiles.toml"
+    path.write_text(f"[[tile]]\n{squares}\n", encoding="utf-8")
+    with pytest.raises(BadOption) as caught:
+        read_tile_catalogue(path)
+    assert caught.value.option == "tiles"
+    assert caught.value.problem == f"tile catalogue {path}: tile 1 needs 'squares': 9 genre names row by row"
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("title = 'x'\n[[tile]]\nsquares = SQ\n", "unknown key 'title' (only [[tile]] tables)"),
+        (
+            "[[tile]]\nsquares = SQ\ncentre = 'Comedy'\n",
+            "tile 1: unknown key 'centre' (a tile has 'squares' and 'bonuses')",
+        ),
+        ("tile = [1, 2]\n", "lists no [[tile]] tables"),
+        ("tile = []\n", "lists no [[tile]] tables"),
+    ],
+)
+def test_a_catalogue_with_other_keys_is_refused_naming_the_key(tmp_path, text, problem):
+    """Ruling 1, "Tile catalogue": the file holds [[tile]] tables only, each with 'squares' and 'bonuses'."""
+    path = tmp_path / "tiles.toml"
+    path.write_text(text.replace("SQ", repr(SQUARES).replace("'", '"')), encoding="utf-8")
+    with pytest.raises(BadOption) as caught:
+        read_tile_catalogue(path)
+    assert caught.value.problem == f"tile catalogue {path}: {problem}"
+
+
+def test_a_catalogue_tile_without_bonuses_has_the_printed_bonuses(tmp_path):
+    """Ruling 1: "An unentered bonus is 'the printed bonus'"; a tile without 'bonuses' is a tile whose every
+    line gives its printed bonus. Guards against a missing 'bonuses' read as None and refused."""
+    path = tmp_path / "tiles.toml"
+    path.write_text("[[tile]]\nsquares = " + repr(SQUARES).replace("'", '"') + "\n", encoding="utf-8")
+    tiles = read_tile_catalogue(path)
+    assert tiles == {"Comedy": {"squares": SQUARES, "bonuses": {}}}
+    checked = RULES.check_options({"tiles": {"Comedy": {"squares": SQUARES}}})["tiles"]
+    assert checked == {"Comedy": {"squares": SQUARES, "bonuses": {}}}
+
+
+# -- Mogul Bonus: three lines at once ---------------------------------------------------------------------------------
+def test_three_lines_at_once_after_the_first_give_one_mogul_bonus(table):
+    """ "Mogul Bonus" and ruling 5: the game's second line gives the mogul bonus instead of its printed bonus;
+    when it is among several lines completed at once, the player chooses which, and "all others give their
+    printed bonus". Arkady completes the top-right diagonal first, then the top row, left column and
+    top-left diagonal with one marker on Kids. Guards against the other lines given a mogul bonus too."""
+    started(table, moguls=True)
+    for genre in ("Quiz", "Sports"):  # the diagonal top-right to bottom-left: the first line
+        accepted(table, PlaceGridMarker(player="Arkady", genre=genre, reason="Catalog Buyout"))
+    assert table.state.network("Arkady").grid.completed == ("diag2",)
+    for genre in ("Drama", "Crime", "Sci-Fi", "Kids"):
+        accepted(table, PlaceGridMarker(player="Arkady", genre=genre, reason="Catalog Buyout"))
+    assert table.state.pending.lines == ("row1", "col1", "diag1")
+    outcome = accepted(table, ChooseMogulLine(player="Arkady", line="col1"))
+    grid = table.state.network("Arkady").grid
+    assert grid.completed == ("diag2", "col1", "row1", "diag1")
+    lines = outcome.message.split("; ")
+    assert lines[0].startswith("Arkady completes the left column, the second line of the tile, and takes the mogul")
+    assert lines[1] == (
+        "Arkady completes the top row, the third line of the tile, and gains its bonus: Cash bonus (+$3M) "
+        "(Telly Time: Your Genre Grid)"
+    )
+    assert lines[2].startswith(
+        "Arkady completes the diagonal top-left to bottom-right, the fourth line of the tile, and gains its bonus: "
+        "Ad bonus"
+    )
