@@ -14,8 +14,12 @@ from companion.games.telly_time import (
     ChooseMogulLine,
     ChoosePilotShow,
     KeepPilotCards,
+    Pass,
     PilotCard,
     PlaceGridMarker,
+    ScoreEndGame,
+    ScoreLineup,
+    ShowScore,
 )
 from companion.games.telly_time.grid import read_tile_catalogue
 
@@ -176,4 +180,100 @@ def test_three_lines_at_once_after_the_first_give_one_mogul_bonus(table):
     assert lines[2].startswith(
         "Arkady completes the diagonal top-left to bottom-right, the fourth line of the tile, and gains its bonus: "
         "Ad bonus"
+    )
+
+
+def test_a_line_not_just_completed_is_not_the_mogul_line(table):
+    """ "Mogul Bonus", ruling 5: the player chooses which of the lines *just completed* gives the mogul bonus;
+    another line of the tile is refused naming the lines to choose from, an unknown line id names the line
+    ids. Guards against the choice's check given the wrong line or losing the lines' names."""
+    started(table, moguls=True)
+    for genre in ("Drama", "Kids", "Comedy", "Chat"):
+        accepted(table, PlaceGridMarker(player="Virginia", genre=genre, reason="Catalog Buyout"))
+    assert table.state.pending.lines == ("col1", "diag2")
+    error = refused(table, ChooseMogulLine(player="Virginia", line="row1"), IllegalCommand)
+    assert (error.reason, error.rule) == (
+        "choose one of the lines just completed: left column, diagonal top-right to bottom-left",
+        "Telly Time: Mogul Bonus",
+    )
+    error = refused(table, ChooseMogulLine(player="Virginia", line="row9"), MalformedCommand)
+    assert str(error) == (
+        "no grid line 'row9'; lines are row1, row2, row3, col1, col2, col3, diag1, diag2 (table rule)"
+    )
+
+
+# -- scoring: the words of its refusals -----------------------------------------------------------------------------
+SLOTS = ("8pm", "primetime", "late_night", "weekend")
+
+
+def _to_scoring(table):
+    while table.state.phase == "season":
+        accepted(table, Pass(player=table.state.current, reward="cash", amount=0))
+
+
+def test_a_lineup_scored_with_a_show_at_no_viewers_reads_0_not_minus_0(table):
+    """Base game, tracked (ruling 6): the history line of a lineup's score lists its parts; a show that scores
+    0 viewers reads "0 Laugh Track", with no minus sign. Guards against the first part's sign test
+    moved from ≥ 0 to ≥ 1."""
+    started(table)
+    _to_scoring(table)
+    outcome = accepted(table, ScoreLineup(player="Arkady", shows=tuple(ShowScore(s, 0) for s in SLOTS)))
+    assert (
+        "Arkady scores 1 viewer in season 1: 0 Laugh Track + 0 Starter show + 0 Starter show + 0 Starter show + "
+        "1 genre grid (1 filled square)" in outcome.message
+    )
+
+
+@pytest.mark.parametrize(
+    "other, message",
+    [
+        (("x" * 41, 1), f"a viewer entry's label must be text of 1 to 40 characters, not {'x' * 41!r}"),
+        (("Network card", 1.5), "viewers must be a whole number, not 1.5"),
+        (("Network card",), "other viewers are (label, viewers) pairs, not ('Network card',)"),
+    ],
+)
+def test_other_viewers_of_a_lineup_are_short_labels_and_whole_viewers(table, other, message):
+    """Base game, tracked: a lineup's other viewers (network cards, ...) are entered as (label, viewers) with a
+    label of at most 40 characters and whole viewers; a mistake is refused in these words. Guards against the
+    label's limit moved or the words of the refusal changed."""
+    started(table)
+    _to_scoring(table)
+    shows = tuple(ShowScore(s, 0) for s in SLOTS)
+    error = refused(table, ScoreLineup(player="Arkady", shows=shows, other_viewers=(other,)), MalformedCommand)
+    assert str(error) == f"{message} (table rule)"
+    accepted(table, ScoreLineup(player="Arkady", shows=shows, other_viewers=(("x" * 40, 1),)))
+
+
+def _to_the_end(table):
+    for _ in range(5):
+        _to_scoring(table)
+        for player in ("Arkady", "Virginia"):
+            accepted(table, ScoreLineup(player=player, shows=tuple(ShowScore(s, 0) for s in SLOTS)))
+    assert table.state.phase == "end_scoring"
+
+
+def test_end_game_bonuses_are_row_viewer_pairs_without_the_genres_row_in_words(table):
+    """ "End-Game Scoring": "ignore the 'Genres' row" (ruling 17): the refusal says so in the rule's words;
+    bonuses are entered as (row, viewers) pairs. Guards against the words of these refusals changed."""
+    started(table)
+    _to_the_end(table)
+    error = refused(table, ScoreEndGame(player="Arkady", bonuses=(("genres", 5),)), IllegalCommand)
+    assert (error.reason, error.rule) == (
+        "ignore the Genres row of the end-game viewer bonuses with Telly Time",
+        "Telly Time: End-Game Scoring",
+    )
+    error = refused(table, ScoreEndGame(player="Arkady", bonuses="Ads 3"), MalformedCommand)
+    assert str(error) == "end-game bonuses are (row, viewers) pairs (table rule)"
+    error = refused(table, ScoreEndGame(player="Arkady", bonuses=(("Ads", 3, 1),)), MalformedCommand)
+    assert str(error) == "end-game bonuses are (row, viewers) pairs, not ('Ads', 3, 1) (table rule)"
+
+
+# -- the player buttons ---------------------------------------------------------------------------------------------
+def test_an_unknown_button_action_names_the_actions():
+    """Ruling "Buttons": each seat has three buttons, on_the_air, sponsor and roll; another action is refused
+    naming them. Guards against the list of actions written wrongly."""
+    with pytest.raises(MalformedCommand) as caught:
+        RULES.button_command("peek", "Arkady")
+    assert str(caught.value) == (
+        "Telly Time has no button action 'peek'; actions: on_the_air, sponsor, roll (table rule)"
     )
