@@ -6,7 +6,7 @@ change it guards against; sections are those of ``rules/the-networks-telly-time.
 from __future__ import annotations
 
 import pytest
-from telly_time_helpers import ARKADY_TILE, accepted, refused, start, started
+from telly_time_helpers import ARKADY_TILE, TILES, accepted, refused, seats, start, started
 
 from companion.errors import BadOption, IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.games.telly_time import (
@@ -277,3 +277,58 @@ def test_an_unknown_button_action_names_the_actions():
     assert str(caught.value) == (
         "Telly Time has no button action 'peek'; actions: on_the_air, sponsor, roll (table rule)"
     )
+
+
+# -- set-up: the options' refusals ------------------------------------------------------------------------------------
+def test_options_that_are_not_a_table_are_refused():
+    """Ruling 1-10 (the options): a game's options are a table of option names and values; anything else is
+    refused as the "options" in these words. Guards against the refusal's option name or words lost."""
+    with pytest.raises(BadOption) as caught:
+        RULES.check_options([("moguls", True)])
+    assert (caught.value.option, caught.value.problem) == ("options", "must be a table of option names and values")
+
+
+def test_genres_without_kids_quiz_and_chat_are_refused_naming_the_rule():
+    """Ruling 2, "New Genres & Show Effects": Telly Time's genres include Kids, Quiz and Chat; nine distinct
+    names without them are refused citing the section. Guards against the refusal losing its option name."""
+    genres = ["Drama", "Comedy", "Crime", "Reality", "Sports", "Sci-Fi", "Soap", "Quiz", "Chat"]
+    with pytest.raises(BadOption) as caught:
+        RULES.check_options({"genres": genres})
+    assert (caught.value.option, caught.value.problem) == (
+        "genres",
+        "must include Kids, Quiz and Chat (Telly Time: New Genres & Show Effects)",
+    )
+
+
+def test_a_first_player_who_is_not_playing_is_refused_naming_the_players():
+    """Ruling 8: season 1 starts with ``first_player``, who must be one of the players; otherwise the option
+    is refused naming who plays. Guards against the option read under a wrong key or the names dropped."""
+    with pytest.raises(BadOption) as caught:
+        RULES.new_game(seats(), {"first_player": "Kim"})
+    assert (caught.value.option, caught.value.problem) == (
+        "first_player",
+        "'Kim' is not playing; players are Arkady, Virginia",
+    )
+    state = RULES.new_game(seats(), {"first_player": "Virginia", "tiles": TILES})
+    assert state.options["first_player"] == "Virginia"
+
+
+@pytest.mark.parametrize(
+    "tile, problem",
+    [
+        ({"squares": SQUARES[:8]}, f"the tile for Comedy lists 9 squares, not {SQUARES[:8]!r}"),
+        ({"bonuses": {}}, "the tile for Comedy needs 'squares' (9 genres row by row)"),
+        ({"squares": SQUARES, "bonuses": []}, "the tile for Comedy: 'bonuses' maps line ids to bonuses"),
+        (
+            {"squares": SQUARES, "bonuses": {"row1": "Cash"}},
+            "the tile for Comedy: bonus of row1 must be a table with a label",
+        ),
+    ],
+)
+def test_a_tile_option_as_printed_or_refused_as_the_tiles_option(tile, problem):
+    """Ruling 1, "Your Genre Grid": each entered tile is nine genres row by row and a bonus per line; a wrong
+    one is refused as the ``tiles`` option, saying what is wrong. Guards against the option's name or the
+    problem's words lost on the way out."""
+    with pytest.raises(BadOption) as caught:
+        RULES.check_options({"tiles": {"Comedy": tile}})
+    assert (caught.value.option, caught.value.problem) == ("tiles", f"{problem} (table rule)")
