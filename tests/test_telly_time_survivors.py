@@ -21,7 +21,7 @@ from companion.games.telly_time import (
     ScoreLineup,
     ShowScore,
 )
-from companion.games.telly_time.grid import read_tile_catalogue
+from companion.games.telly_time.grid import LineBonus, TileLayout, read_tile_catalogue
 
 RULES = TELLY_TIME
 
@@ -332,3 +332,28 @@ def test_a_tile_option_as_printed_or_refused_as_the_tiles_option(tile, problem):
     with pytest.raises(BadOption) as caught:
         RULES.check_options({"tiles": {"Comedy": tile}})
     assert (caught.value.option, caught.value.problem) == ("tiles", f"{problem} (table rule)")
+
+
+# -- the journal: payloads written before every key was ------------------------------------------------------------
+def test_a_line_bonus_payload_with_only_some_keys_reads_with_nothing_added():
+    """Ruling 1: "An unentered bonus is 'the printed bonus'", and a bonus adds only the cash and viewers
+    entered. A journaled bonus without ``cash_m`` or ``viewers`` reads as adding none of them; one with them
+    reads them. Guards against a missing key read as None (the journal then unreadable) or a key misnamed."""
+    payload = {"player": "Kim", "line": "col2", "bonus": {"label": "Star bonus"}}
+    event = RULES.events.decode("line_bonus_set", payload)
+    assert event.bonus == LineBonus("Star bonus", 0, 0)
+    payload = {"player": "Kim", "line": "row1", "bonus": {"label": "Cash bonus", "cash_m": 3}}
+    assert RULES.events.decode("line_bonus_set", payload).bonus == LineBonus("Cash bonus", 3, 0)
+    payload = {"player": "Kim", "line": "row3", "bonus": {"label": "Ratings", "viewers": 2}}
+    assert RULES.events.decode("line_bonus_set", payload).bonus == LineBonus("Ratings", 0, 2)
+
+
+def test_a_pilot_show_payload_with_an_empty_tile_and_a_version_reads_as_a_tile_to_enter():
+    """ "Telly Time Pilot Season": without a catalogue, only the centre of the tile is known when the Pilot
+    Season show is placed; a journaled ``tile`` of ``{}`` is a tile with nothing entered, and an explicit
+    layout version 1 (``"v": 1``) reads the same as none."""
+    payload = {"player": "Kim", "genre": "Chat", "name": "Talk", "timeslot": "weekend", "tile": {}, "v": 1}
+    event = RULES.events.decode("pilot_show_chosen", payload)
+    assert event.tile == TileLayout() and not event.tile_entered and event.preferred == ()
+    written = {k: v for k, v in payload.items() if k != "v"}
+    assert event.payload == {**written, "tile": TileLayout().to_payload(), "tile_entered": False}
