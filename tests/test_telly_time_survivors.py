@@ -5,18 +5,24 @@ change it guards against; sections are those of ``rules/the-networks-telly-time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import pytest
 from telly_time_helpers import ARKADY_TILE, TILES, accepted, refused, seats, start, started
 
 from companion.errors import BadOption, IllegalCommand, InsufficientFunds, MalformedCommand
+from companion.events import Event
 from companion.games.telly_time import (
     TELLY_TIME,
     ChooseMogulLine,
     ChoosePilotShow,
+    EnterTile,
     KeepPilotCards,
     Pass,
     PilotCard,
     PlaceGridMarker,
+    ProduceShow,
     ScoreEndGame,
     ScoreLineup,
     ShowScore,
@@ -357,3 +363,69 @@ def test_a_pilot_show_payload_with_an_empty_tile_and_a_version_reads_as_a_tile_t
     assert event.tile == TileLayout() and not event.tile_entered and event.preferred == ()
     written = {k: v for k, v in payload.items() if k != "v"}
     assert event.payload == {**written, "tile": TileLayout().to_payload(), "tile_entered": False}
+
+
+def test_an_old_cash_payload_without_its_rule_reads_without_one():
+    """Base game, tracked: journals written before events named their rule have no ``rule`` key; such a row
+    reads back and its history line ends with the reason, with no rule in brackets. Guards against the
+    missing rule written as something else."""
+    event = RULES.events.decode("cash_changed", {"player": "Kim", "amount_m": 3, "reason": "ad income"})
+    assert RULES.describe(event) == "Kim gains $3M: ad income"
+    event = RULES.events.decode("grid_marker_placed", {"player": "Kim", "square": 1, "genre": "Drama", "reason": "x"})
+    assert RULES.describe(event) == "Kim fills the Drama square (top-middle): x"
+
+
+def test_an_event_of_another_kind_is_described_by_its_type_and_payload():
+    """The game contract's ``describe``: an event that is not one of Telly Time's reads as its type and
+    payload rather than failing. Guards against the payload dropped from that line."""
+
+    @dataclass(frozen=True)
+    class Other(Event):
+        TYPE: ClassVar[str] = "other_thing"
+        value: int
+
+    assert RULES.describe(Other(3)) == "other_thing {'value': 3}"
+
+
+# -- Your Genre Grid: the tile's refusals cite their rule -------------------------------------------------------------
+def test_entering_a_tile_refusals_name_their_rule(table):
+    """ "Telly Time Pilot Season": the centre square is the Pilot Season genre's; "Your Genre Grid": a tile
+    entered again unchanged changes nothing. Each refusal gives its reason and cites its section (ruling 24:
+    a dimmed button shows the rule). Guards against the rule dropped from these refusals."""
+    start(table, tiles={})
+    accepted(table, ChoosePilotShow(player="Arkady", genre="Comedy", timeslot="8pm"))
+    error = refused(table, EnterTile(player="Arkady", squares=(None,) * 4 + ("Drama",) + (None,) * 4), IllegalCommand)
+    assert (error.reason, error.rule) == (
+        "the centre square is the Pilot Season genre (Comedy)",
+        "Telly Time: Telly Time Pilot Season",
+    )
+    accepted(table, EnterTile(player="Arkady", squares=("Kids",) + (None,) * 8))
+    error = refused(table, EnterTile(player="Arkady", squares=("Kids",) + (None,) * 8), IllegalCommand)
+    assert (error.reason, error.rule) == ("Arkady's tile already shows these genres", "Telly Time: Your Genre Grid")
+
+
+@pytest.mark.parametrize("slot, name", [("primetime", "primetime"), ("late_night", "late night")])
+def test_a_kids_show_in_primetime_or_late_night_is_refused_in_the_rules_words(table, slot, name):
+    """ "New Genres & Show Effects", Kids: "You can't place Kids shows in your primetime or late night
+    timeslots (even using network cards)". Guards against the refusal losing what it refuses."""
+    started(table)
+    error = refused(table, ProduceShow(player="Arkady", name="Cartoons", genre="Kids", timeslot=slot), IllegalCommand)
+    assert error.reason == (
+        f"a Kids show can't go in {name} (Kids shows only in 8 PM or weekend), even using network cards"
+    )
+
+
+def test_a_lineup_score_journals_each_shows_genre(table):
+    """Base game, tracked; "New Genres & Show Effects": a lineup's score is journaled show by show with each
+    show's name, genre and viewers (what the history and an export read back). Guards against a show's
+    genre left out of its total."""
+    started(table)
+    _to_scoring(table)
+    outcome = accepted(table, ScoreLineup(player="Arkady", shows=tuple(ShowScore(s, 2) for s in SLOTS)))
+    scored = [r.payload for r in outcome.records if r.type == "lineup_scored"][0]
+    assert [(s["name"], s["genre"], s["total"]) for s in scored["shows"]] == [
+        ("Laugh Track", "Comedy", 2),
+        ("Starter show", "", 2),
+        ("Starter show", "", 2),
+        ("Starter show", "", 2),
+    ]
