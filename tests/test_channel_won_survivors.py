@@ -95,3 +95,12 @@ def test_bad_options_say_what_is_wrong(table):
     assert error.option == "characters"
     error = bad_option(table, categories=four, first_player="Zed")
     assert error.problem == "'Zed' is not a player; players are Ava, Ben"
+
+
+def test_channel_none_game_over_names_its_round(table):
+    """Network Ratings: below one star the game ends at once; the journal's game_over says in which round."""
+    from test_channel_won_core import everyone_done
+
+    play_to_phase2(table, n=5)
+    last = everyone_done(table)[-1]
+    assert last.records[-1].type == "game_over" and last.records[-1].payload["round"] == 1
