@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from table_helpers import accepted
-from test_channel_won_core import play_to_phase2, seats
+from test_channel_won_core import play_to_phase2, seats, start
 
 from companion.commands import NewGame
 from companion.errors import BadOption
@@ -104,3 +104,19 @@ def test_channel_none_game_over_names_its_round(table):
     play_to_phase2(table, n=5)
     last = everyone_done(table)[-1]
     assert last.records[-1].type == "game_over" and last.records[-1].payload["round"] == 1
+
+
+def test_location_deck_and_row_run_out_refusals(table):
+    """Phase 1 and ruling "Decks": a deck with no discards cannot be drawn from ("deck empty", the row's count
+    said while it has cards); an empty row cannot be collected from ("row empty")."""
+    start(table, 2)
+    for _ in range(7):
+        accepted(table, CollectCard(player=table.state.turn, kind="location"))
+    outcome = table.execute(CollectCard(player=table.state.turn, kind="location"))
+    assert outcome.refusal.short == "deck empty"
+    assert str(outcome.refusal).startswith("the Location deck is empty and has no discards; 5 face up in the row")
+    for _ in range(5):
+        accepted(table, CollectCard(player=table.state.turn, kind="location", from_row=True))
+    outcome = table.execute(CollectCard(player=table.state.turn, kind="location"))
+    assert str(outcome.refusal).startswith("the Location deck is empty and has no discards (")
+    assert short(table, CollectCard(player=table.state.turn, kind="location", from_row=True)) == "row empty"
