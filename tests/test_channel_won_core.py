@@ -329,12 +329,17 @@ def test_catalogue_prefills_location_and_values(table):
         ("[[lead]]\ncategory = 'Sports'\nbonus = { Sports = 1 }\n", "lead[1].bonus.Sports"),
         ("title = 'x'\n", "title"),
         ("[[lead]\n", ""),
+        ("[[lead]]\ncategory = 'Sports'\nsources = 3\n", "lead[1].sources"),
+        ("[[lead]]\ncategory = 'Sports'\nsources = { ' ' = 1 }\n", "lead[1].sources"),
+        ("[[lead]]\ncategory = 'Sports'\nheadline = 3\n", "lead[1].headline"),
+        ("", "lead"),
     ],
 )
 def test_catalogue_errors_name_the_key(text, key):
+    """Catalogue format (module docstring of cards.py): each error names the file and the key at fault."""
     with pytest.raises(CatalogueError) as caught:
         parse_catalogue(text, "cards.toml")
-    assert caught.value.key == key and str(caught.value).startswith("cards.toml")
+    assert caught.value.key == key and str(caught.value).startswith(f"cards.toml: {key}: " if key else "cards.toml")
 
 
 def test_catalogue_file_is_read_once_into_the_options(tmp_path):

@@ -38,22 +38,6 @@ def test_refusals_short_words_phase2_closed_and_no_cards(table):
     assert short(table, PlaySource(player="Ava", lead="Business", value=1)) == "no cards left"
 
 
-@pytest.mark.parametrize(
-    "text, key",
-    [
-        ("[[lead]]\ncategory = 'Sports'\nsources = 3\n", "lead[1].sources"),
-        ("[[lead]]\ncategory = 'Sports'\nsources = { ' ' = 1 }\n", "lead[1].sources"),
-        ("[[lead]]\ncategory = 'Sports'\nheadline = 3\n", "lead[1].headline"),
-        ("", "lead"),
-    ],
-)
-def test_catalogue_errors_name_their_key(text, key):
-    """Catalogue format (module docstring of cards.py): each error names the file and the key at fault."""
-    with pytest.raises(CatalogueError) as caught:
-        parse_catalogue(text, "cards.toml")
-    assert caught.value.key == key and str(caught.value).startswith(f"cards.toml: {key}: ")
-
-
 def test_catalogue_error_default_source_and_unknown_bonus_category():
     """A Bonus Source of no category in play: the problem says why, from the category check."""
     with pytest.raises(CatalogueError) as caught:
