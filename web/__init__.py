@@ -88,7 +88,6 @@ class WebFrontEnd:
         limits: str | None = None,
         restart_delays: tuple[float, ...] = RESTART_DELAYS,
     ) -> None:
-        from web.process import ServerProcess
         from web.publisher import Publisher
 
         self.table = table
@@ -106,9 +105,7 @@ class WebFrontEnd:
         self._next_start: threading.Timer | None = None
         self._waiting = ""  # while a restart is due: "starting it again in 2 s"; after the last: why it stays off
         self._restart_lock = threading.Lock()
-        self.server = ServerProcess(
-            address, port, self._heard_from_server, self._snapshot_message, limits, on_end=self._server_ended
-        )
+        self.server = self._new_server(address, port)
         self.publisher = Publisher(
             table, self.tokens, self._publish, defer=defer, watched=self._watched, on_stale=self._stale
         )
@@ -184,6 +181,14 @@ class WebFrontEnd:
         if not self.publisher.submit(command, lambda accepted, text: answer(200, accepted, text)):
             answer(429, False, "the table is busy: try again")
 
+    def _new_server(self, address: str, port: int):
+        """The server's process for ``address``:``port``, talking to this front-end (not started)."""
+        from web.process import ServerProcess
+
+        return ServerProcess(
+            address, port, self._heard_from_server, self._snapshot_message, self._limits, on_end=self._server_ended
+        )
+
     def _server_ended(self, listened: bool, served_s: float) -> None:
         """The server's process ended by itself ("web" thread): another is started after the next of the
         restart delays, unless it never listened."""
@@ -212,8 +217,6 @@ class WebFrontEnd:
     def _restart(self) -> None:
         """A new server's process on the port the last one listened on, sent the latest snapshot and tokens first
         (a timer's thread)."""
-        from web.process import ServerProcess
-
         with self._restart_lock:
             if self._stopped:
                 return
@@ -221,14 +224,7 @@ class WebFrontEnd:
             old.stop()  # reaped already; its threads end
             self._sent, self.shown = 0, 0
             self._counts = {"table": 0, "seats": 0}
-            self.server = ServerProcess(
-                old.host,
-                old.port,
-                self._heard_from_server,
-                self._snapshot_message,
-                self._limits,
-                on_end=self._server_ended,
-            )
+            self.server = self._new_server(old.host, old.port)
             self._waiting = ""
             self.server.post_snapshot()
             self.server.start(wait=False)
