@@ -812,6 +812,19 @@ def _marker_memory(marker: Path) -> dict:
     return found
 
 
+def _marker_cpu(marker: Path) -> float | None:
+    """The process's CPU time at its first frame (s), from the marker's third line (``cpu=<s>``), if any."""
+    try:
+        lines = marker.read_text().split("\n")
+    except OSError:
+        return None
+    key, _, value = (lines[2] if len(lines) > 2 else "").partition("=")
+    try:
+        return float(value) if key == "cpu" else None
+    except ValueError:
+        return None
+
+
 #: A bare Kivy app of the kiosk's window size (argv: width, height): at its first frame it writes the time and
 #: its memory to $COMPANION_BENCH_FIRST_FRAME, as the companion's UI does, and quits. The baseline of the
 #: first-frame and memory rows, launched alternately with the companion in the same run.
@@ -837,11 +850,12 @@ class Bare(App):
     def flipped(self, window):
         Window.unbind(on_flip=self.flipped)
         drawn = repr(time.time())
+        cpu = f"cpu={time.process_time():.4f}"
         with open("/proc/self/status") as status:
             memory = " ".join(line.split(":")[0] + "=" + line.split()[1] for line in status
                               if line.startswith(("VmRSS:", "VmHWM:")))
         with open(os.environ["COMPANION_BENCH_FIRST_FRAME"], "w") as marker:
-            marker.write(drawn + "\n" + memory + "\n")
+            marker.write(drawn + "\n" + memory + "\n" + cpu + "\n")
         Clock.schedule_once(lambda dt: self.stop(), 0)
 
 Bare().run()
@@ -911,7 +925,11 @@ def _first_frame_once(
         if drawn is None:
             return None, f"{FIRST_FRAME_VARIABLE} file holds {text[:40]!r}, not a Unix time", {}
         seconds = drawn - launched
-        return seconds, ("" if exited else exited_note), _marker_memory(marker)
+        used = _marker_memory(marker)
+        cpu = _marker_cpu(marker)
+        if cpu is not None:
+            used["cpu_s"] = cpu
+        return seconds, ("" if exited else exited_note), used
     if not exited:
         return (
             None,
@@ -962,6 +980,11 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
     median = {kind: statistics.median(values) for kind, values in times.items() if values}
     rss = {kind: statistics.median(m.get("VmRSS", 0) for m in values) for kind, values in memory.items() if values}
     hwm = {kind: statistics.median(m.get("VmHWM", 0) for m in values) for kind, values in memory.items() if values}
+    cpu = {  # the CPU each used to its first frame: what a busy machine changes least
+        kind: statistics.median(m["cpu_s"] for m in values)
+        for kind, values in memory.items()
+        if values and all("cpu_s" in m for m in values)
+    }
     spread = ", ".join(f"{t:.2f}" for t in times["empty"])
     figure = f"{median['empty']:.2f} s (median of {len(times['empty'])}: {spread}; empty data dir; {display.note})"
     if notes:
@@ -982,6 +1005,7 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
                 "notes": notes,
                 "rss_mb": rss,
                 "hwm_mb": hwm,
+                "cpu_s": cpu,
                 "command": " ".join(_companion_command() + ["run", "--sim", "--data-dir", "<tmp>"]),
             },
         ),
@@ -996,6 +1020,20 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
             "×",
         ),
     ]
+    if cpu.get("bare"):
+        parts = [f"{kind} {cpu[kind]:.2f} s = {cpu[kind] / cpu['bare']:.2f}×" for kind in kinds[1:] if kind in cpu]
+        rows.append(
+            Row(
+                "first_frame_cpu_ratio",
+                "  CPU time to the first frame ÷ the bare Kivy app's (process time, every thread; medians)",
+                "; ".join(parts) + f" (bare Kivy {cpu['bare']:.2f} s)",
+                "≤ 1.3×",
+                _verdict(cpu["empty"] / cpu["bare"], 1.3, False) if "empty" in cpu else "info",
+                cpu["empty"] / cpu["bare"] if "empty" in cpu else None,
+                "×",
+                {"cpu_s": cpu},
+            )
+        )
     if "saved" in median:
         saved_ratio = median["saved"] / median["bare"]
         rows.append(
