@@ -24,8 +24,10 @@ from companion.games.channel_won import (
     PlaySource,
     UseAbility,
     format_breakdown,
+    result_lines,
 )
 from companion.games.channel_won.cards import CatalogueError, LeadCard, leads_option, load_catalogue, parse_catalogue
+from companion.games.channel_won.state import Play
 from companion.table import replay
 
 NAMES = CHANNEL_WON.info.default_names
@@ -532,18 +534,28 @@ def test_rulebook_bonus_sources_example_back_to_one_point(table):
 
 
 def test_scores_never_fall_below_zero(table):
+    """Scoring Stories: "A player may never fall below zero points". A Lead worth -5 (a Discredit on it,
+    recorded as Ava's play) moves Ava and Ben from 0 to 0, and the round's results say why."""
     play_to_phase2(table)
     accepted(table, PlayLocation(player="Ava", lead="Sports"))
     accepted(table, PlaySource(player="Ben", lead="Sports", value=1))
     accepted(table, CloseLead(player="Ava", lead="Sports"))
     accepted(table, PlaySource(player="Ben", lead="Sports", category="Crime", value=-4))
     accepted(table, PlayScoop(player="Ava", scoop="discredit", lead="Sports"))
+    assert table.state.lead("Sports").plays[-1] == Play("Discredit", "discredit", -2, "Ava")
     outcomes = everyone_done(table)
     assert table.state.scores == {"Ava": 0, "Ben": 0}
     scored = next(r for r in outcomes[-1].records if r.type == "lead_scored" and r.payload["lead"] == "Sports")
     assert scored.payload["value"] == -5 and not scored.payload["reported"] and scored.payload["why"] == "worth -5"
     assert all(m["floored"] for m in scored.payload["moves"])
     assert "(never below 0)" in outcomes[-1].message
+    sports = next(line for line in result_lines(table.state.scoring) if line[0] == "Sports")
+    assert sports == (
+        "Sports",
+        "-5",
+        "1 Sports Source - 4 Crime bonus - 2 Discredit. Unreported (worth -5): -1 star; "
+        "Ava 0 → 0 (never below 0), Ben 0 → 0 (never below 0)",
+    )
 
 
 def test_negative_lead_moves_contributors_backward(table):

@@ -31,7 +31,6 @@ from companion.games.channel_won import (
     PlayLocation,
     PlayScoop,
     PlaySource,
-    result_lines,
 )
 from companion.games.channel_won.cards import (
     CatalogueError,
@@ -40,7 +39,6 @@ from companion.games.channel_won.cards import (
     load_catalogue,
     parse_catalogue,
 )
-from companion.games.channel_won.state import Play
 from companion.games.channel_won.view import stars_text
 
 
@@ -113,8 +111,6 @@ def test_bad_options_say_what_is_wrong(table):
 
 def test_channel_none_game_over_names_its_round(table):
     """Network Ratings: below one star the game ends at once; the journal's game_over says in which round."""
-    from test_channel_won_core import everyone_done
-
     play_to_phase2(table, n=5)
     last = everyone_done(table)[-1]
     assert last.records[-1].type == "game_over" and last.records[-1].payload["round"] == 1
@@ -206,26 +202,6 @@ def test_bonus_source_of_a_category_the_lead_does_not_take_short_words(table):
     play_to_phase2(table, leads=leads_option(parse_catalogue(CATALOGUE), ["Sports"]))
     accepted(table, CloseLead(player="Ava", lead="Sports"))
     assert short(table, PlaySource(player="Ben", lead="Sports", category="Crime", value=2)) == "no such Bonus here"
-
-
-def test_discredit_is_the_players_and_a_floored_score_says_never_below_zero(table):
-    """Scoring Stories: "A player may never fall below zero points". A Lead worth -5 (a Discredit on it,
-    recorded as Ava's play) moves Ava and Ben from 0 to 0, and the round's results say why."""
-    play_to_phase2(table)
-    accepted(table, PlayLocation(player="Ava", lead="Sports"))
-    accepted(table, PlaySource(player="Ben", lead="Sports", value=1))
-    accepted(table, CloseLead(player="Ava", lead="Sports"))
-    accepted(table, PlaySource(player="Ben", lead="Sports", category="Crime", value=-4))
-    accepted(table, PlayScoop(player="Ava", scoop="discredit", lead="Sports"))
-    assert table.state.lead("Sports").plays[-1] == Play("Discredit", "discredit", -2, "Ava")
-    everyone_done(table)
-    sports = next(line for line in result_lines(table.state.scoring) if line[0] == "Sports")
-    assert sports == (
-        "Sports",
-        "-5",
-        "1 Sports Source - 4 Crime bonus - 2 Discredit. Unreported (worth -5): -1 star; "
-        "Ava 0 → 0 (never below 0), Ben 0 → 0 (never below 0)",
-    )
 
 
 def test_a_short_catalogue_is_topped_up_with_blank_leads(table):
