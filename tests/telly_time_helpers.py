@@ -18,7 +18,7 @@ from __future__ import annotations
 from table_helpers import accepted, event_count
 
 from companion.commands import NewGame, PlayerSeat
-from companion.games.telly_time import ChoosePilotShow, KeepPilotCards, PilotCard, StartSeason
+from companion.games.telly_time import TELLY_TIME, ChoosePilotShow, KeepPilotCards, PilotCard, StartSeason
 
 PLAYERS = ("Arkady", "Virginia")
 COLOURS = ("#e53935", "#1e88e5")
@@ -41,6 +41,11 @@ VIRGINIA_TILE = {
     },
 }
 TILES = {"Comedy": ARKADY_TILE, "Reality": VIRGINIA_TILE}
+
+
+def by_kind(table, seat):
+    """The seat's legal commands (the game contract's ``legal_commands``) by their ``kind``."""
+    return {c.kind: c for c in TELLY_TIME.legal_commands(table.state, seat)}
 
 
 def seats(names=PLAYERS):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from telly_time_helpers import PLAYERS, TILES, accepted, refused, start, started
+from telly_time_helpers import PLAYERS, TILES, accepted, by_kind, refused, start, started
 
 from companion.commands import BANK, EndGame, PlayerSeat, TransferMoney, Undo
 from companion.errors import BadOption, CommandError, InsufficientFunds, MalformedCommand
@@ -37,10 +37,6 @@ from companion.games.telly_time import (
 from companion.games.telly_time.info import INFO
 
 RULES = TELLY_TIME
-
-
-def by_kind(table, seat):
-    return {c.kind: c for c in RULES.legal_commands(table.state, seat)}
 
 
 def score_all(table, player):

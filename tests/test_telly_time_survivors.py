@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
-from telly_time_helpers import ARKADY_TILE, TILES, accepted, refused, seats, start, started
+from telly_time_helpers import ARKADY_TILE, TILES, accepted, by_kind, refused, seats, start, started
 
 from companion.errors import BadOption, IllegalCommand, InsufficientFunds, MalformedCommand
 from companion.events import Event
@@ -30,10 +30,6 @@ from companion.games.telly_time import (
 from companion.games.telly_time.grid import LineBonus, TileLayout, read_tile_catalogue
 
 RULES = TELLY_TIME
-
-
-def by_kind(table, seat):
-    return {c.kind: c for c in RULES.legal_commands(table.state, seat)}
 
 
 # -- Your Genre Grid: a full grid ----------------------------------------------------------------------------------
