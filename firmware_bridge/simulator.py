@@ -36,6 +36,7 @@ import threading
 import time
 import tty
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TextIO
 
 from firmware_bridge.firmware import bridgecore
@@ -353,6 +354,25 @@ HELP = """commands:
   quit                stop"""
 
 
+def _whole(word: str) -> int:
+    """``word`` as a whole number; ValueError in words ("'abc' is not a whole number")."""
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError(f"{word!r} is not a whole number") from None
+
+
+def _seconds(word: str) -> float:
+    """``word`` as a number of seconds, not negative; ValueError in words."""
+    try:
+        value = float(word)
+    except ValueError:
+        raise ValueError(f"{word!r} is not a number of seconds") from None
+    if not value >= 0:  # NaN too
+        raise ValueError(f"{word!r}: seconds cannot be negative")
+    return value
+
+
 def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
     """Run one command line; return False for quit."""
     words = line.split()
@@ -365,17 +385,17 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
         if command == "help":
             print(HELP, file=out)
         elif command == "roll":
-            seq = sim.roll(*(int(a) for a in args))
+            seq = sim.roll(*(_whole(a) for a in args))
             print(
                 f"rolled {' '.join(args)}" + (f" (seq {seq})" if seq else " - refused: 8 results await an ACK"),
                 file=out,
             )
         elif command == "place":
-            slot, uid = int(args[0]), args[1]
+            slot, uid = _whole(args[0]), args[1]
             seq = sim.place(slot, uid)
             print(f"placed {uid.upper()} on slot {slot}" + (f" (seq {seq})" if seq else ""), file=out)
         elif command == "remove":
-            seq = sim.remove(int(args[0]))
+            seq = sim.remove(_whole(args[0]))
             print(f"removed slot {args[0]}" + (f" (seq {seq})" if seq else " - it was empty"), file=out)
         elif command == "unplug":
             sim.unplug()
@@ -384,13 +404,13 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
             path = sim.replug(reset=not (args and args[0] == "keep"))
             print(f"plugged in again: {sim.port}" + (f" -> {path}" if sim.link else ""), file=out)
         elif command == "noise":
-            count = int(args[0]) if args else 32
+            count = _whole(args[0]) if args else 32
             sim.write_raw(bytes(random.randrange(256) for _ in range(count)))
             print(f"wrote {count} noise bytes", file=out)
         elif command == "sleep":
-            time.sleep(float(args[0]))
+            time.sleep(_seconds(args[0]))
         elif command == "wait":
-            limit = float(args[0]) if args else 10.0
+            limit = _seconds(args[0]) if args else 10.0
             done = sim.wait_for(lambda: sim.pending == 0, limit)
             print("all results acknowledged" if done else f"still {sim.pending} unacknowledged", file=out)
         elif command == "status":
@@ -407,18 +427,70 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
     return True
 
 
+def _argument(convert):
+    """An argparse ``type`` from a converter that raises ValueError in words (its words are the message)."""
+
+    def parse(text: str):
+        try:
+            return convert(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+@_argument
+def _positive_whole(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise ValueError(f"{text!r}: must be 1 or more")
+    return value
+
+
+def _link_problem(link: Path) -> str:
+    """Why the simulator may not keep a symbolic link at ``link`` ("" if it may): only a missing path or an
+    existing symbolic link (one left by an earlier run) is replaced; a file or a folder never is."""
+    if link.is_symlink():
+        return ""
+    if link.exists():
+        kind = "a folder" if link.is_dir() else "a file"
+        return f"{kind} is there, not a symbolic link: it is not replaced (give a new path)"
+    if not link.parent.is_dir():
+        return f"the folder {link.parent} does not exist"
+    return ""
+
+
 def run_cli(argv: list[str] | None = None, *, stdin: Iterable[str] | None = None, out: TextIO | None = None) -> int:
     """``companion bridge-sim`` / ``python -m firmware_bridge.simulator``; returns the exit code."""
     parser = argparse.ArgumentParser(
         prog="companion bridge-sim", description="A simulated dice or tile reader on a pseudo-terminal."
     )
     parser.add_argument("--kind", choices=("dice", "tiles"), default="dice")
-    parser.add_argument("--script", type=argparse.FileType("r"), help="run these commands first")
-    parser.add_argument("--link", help="keep this path (a symbolic link) pointing at the pseudo-terminal")
+    parser.add_argument("--script", type=Path, help="run these commands first (a UTF-8 text file)")
+    parser.add_argument(
+        "--link",
+        type=Path,
+        help="keep this path (a symbolic link) pointing at the pseudo-terminal; an existing file there that is "
+        "not a symbolic link is never replaced",
+    )
     parser.add_argument("--uid", help="the device id in the HELLO")
-    parser.add_argument("--slots", type=int, default=4, help="tile slots (tiles)")
-    parser.add_argument("--hello-delay", type=float, default=0.5, help="seconds of boot noise before the HELLO")
+    parser.add_argument("--slots", type=_positive_whole, default=4, help="tile slots (tiles; 1 or more)")
+    parser.add_argument(
+        "--hello-delay", type=_argument(_seconds), default=0.5, help="seconds of boot noise before the HELLO"
+    )
     args = parser.parse_args(argv)
+    script: list[str] = []
+    if args.script is not None:
+        try:
+            script = args.script.read_text(encoding="utf-8").splitlines(keepends=True)
+        except OSError as error:
+            parser.error(f"cannot read the script {args.script}: {error.strerror or error}")
+        except UnicodeDecodeError:
+            parser.error(f"the script {args.script} is not UTF-8 text")
+    if args.link is not None:
+        problem = _link_problem(args.link)
+        if problem:
+            parser.error(f"--link {args.link}: {problem}")
     out = out or sys.stdout
     sim = DeviceSimulator(
         args.kind, uid=args.uid, slots=args.slots, hello_delay=args.hello_delay, link=args.link
@@ -430,10 +502,7 @@ def run_cli(argv: list[str] | None = None, *, stdin: Iterable[str] | None = None
         )
         print("type help for the commands", file=out)
         out.flush()
-        lines: list[Iterable[str]] = []
-        if args.script:
-            lines.append(args.script)
-        lines.append(stdin if stdin is not None else sys.stdin)
+        lines: list[Iterable[str]] = [script, stdin if stdin is not None else sys.stdin]
         for source in lines:
             for line in source:
                 if not _execute(sim, line, out):
@@ -442,8 +511,6 @@ def run_cli(argv: list[str] | None = None, *, stdin: Iterable[str] | None = None
         pass
     finally:
         sim.close()
-        if args.script:
-            args.script.close()
     return 0
 
 

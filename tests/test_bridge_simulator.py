@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from firmware_bridge.protocol import DiceResult, FrameParser, Hello, encode_ack, encode_ping
 from firmware_bridge.reader import ReaderConnection, ReaderSpec
 from firmware_bridge.simulator import DeviceSimulator, run_cli
@@ -129,6 +131,70 @@ def test_cli_commands_through_run_cli():
     assert "(unplugged)" in text and "plugged in again" in text and "still 1 unacknowledged" in text
     assert text.rstrip().endswith("all results acknowledged")  # a fresh boot forgets them
     assert "rolled 1" not in text  # after quit
+
+
+def test_cli_words_for_bad_numbers():
+    """A mistyped number in a command is answered in words, not with Python's ("invalid literal for int()")."""
+    out = io.StringIO()
+    commands = ["roll 3 abc", "sleep x", "wait -1", "noise many", "quit"]
+    assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=commands, out=out) == 0
+    text = out.getvalue()
+    assert "? roll 3 abc: 'abc' is not a whole number" in text
+    assert "? sleep x: 'x' is not a number of seconds" in text
+    assert "? wait -1: '-1': seconds cannot be negative" in text
+    assert "? noise many: 'many' is not a whole number" in text
+    assert "invalid literal" not in text and "could not convert" not in text
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--kind", "tiles", "--slots", "-3"], "argument --slots: '-3': must be 1 or more"),
+        (["--kind", "tiles", "--slots", "0"], "argument --slots: '0': must be 1 or more"),
+        (["--hello-delay", "-1"], "argument --hello-delay: '-1': seconds cannot be negative"),
+    ],
+)
+def test_cli_refuses_impossible_options(options, words, capsys):
+    with pytest.raises(SystemExit) as caught:
+        run_cli(options, stdin=["quit"], out=io.StringIO())
+    assert caught.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_cli_link_never_replaces_a_file_or_a_folder(tmp_path, capsys):
+    """`--link PATH` keeps a symbolic link to the pseudo-terminal there: a file or a folder already at PATH is
+    refused and left as it was (it once was replaced, then deleted at quit); a missing folder is named; a stale
+    link from an earlier run is replaced, and removed at quit."""
+    precious = tmp_path / "precious.txt"
+    precious.write_text("precious data")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for link, words in (
+        (precious, "a file is there, not a symbolic link: it is not replaced"),
+        (folder, "a folder is there, not a symbolic link: it is not replaced"),
+        (tmp_path / "no" / "link", f"the folder {tmp_path / 'no'} does not exist"),
+    ):
+        with pytest.raises(SystemExit) as caught:
+            run_cli(["--link", str(link)], stdin=["quit"], out=io.StringIO())
+        assert caught.value.code == 2 and words in capsys.readouterr().err
+    assert precious.read_text() == "precious data" and folder.is_dir() and not list(folder.iterdir())
+    assert not list(tmp_path.glob("*.tmp"))
+    stale = tmp_path / "usb-sim"
+    stale.symlink_to("/dev/pts/9999")
+    out = io.StringIO()
+    assert run_cli(["--link", str(stale), "--hello-delay", "0"], stdin=["status", "quit"], out=out) == 0
+    assert f"(link {stale})" in out.getvalue() and not stale.is_symlink()
+
+
+def test_cli_script_that_is_not_text_or_missing(tmp_path, capsys):
+    binary = tmp_path / "script.txt"
+    binary.write_bytes(b"roll 1\n\xff\xfe")
+    for script, words in (
+        (binary, f"the script {binary} is not UTF-8 text"),
+        (tmp_path / "missing.txt", f"cannot read the script {tmp_path / 'missing.txt'}: No such file or directory"),
+    ):
+        with pytest.raises(SystemExit) as caught:
+            run_cli(["--script", str(script)], stdin=["quit"], out=io.StringIO())
+        assert caught.value.code == 2 and words in capsys.readouterr().err
 
 
 def test_scripted_simulator_as_a_process_with_a_reader(tmp_path):
