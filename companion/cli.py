@@ -29,7 +29,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, JournalError
 
 log = logging.getLogger("companion")
 
@@ -126,7 +126,11 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
     _data_dir_option(selftest)
     selftest.add_argument("--sim", action="store_true", help="force simulator mode")
     selftest.add_argument(
-        "--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each button (default 10)"
+        "--timeout",
+        type=_positive_seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds to wait for each button (more than 0; default 10)",
     )
 
     if with_games:
@@ -208,6 +212,17 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
+def _positive_seconds(text: str) -> float:
+    """An argparse ``type``: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be more than 0 seconds")
+    return value
+
+
 def _journal_path(args, config):
     from companion.paths import journal_path
 
@@ -215,7 +230,6 @@ def _journal_path(args, config):
 
 
 def _open_read(args, config):
-    from companion.errors import JournalError
     from companion.journal import Journal
 
     path = _journal_path(args, config)
@@ -248,6 +262,11 @@ def _export(args, config) -> int:
     from companion.export_bgstats import export_bgstats
 
     writer = {"json": export_json, "csv": export_figures_csv, "bgstats": export_bgstats}[args.format]
+    if args.output and _in_data_files(args.output, _journal_path(args, config)):
+        raise JournalError(
+            f"not writing the export to {args.output}: that is the journal's own file or its backups "
+            f"(write it anywhere else)"
+        )
     with _open_read(args, config) as journal:
         text = writer(journal, args.game_id)
     if args.output:
@@ -259,6 +278,19 @@ def _export(args, config) -> int:
     return 0
 
 
+def _in_data_files(path: Path, journal: Path) -> bool:
+    """Is ``path`` the journal at ``journal``, one of SQLite's files beside it (``-wal``, ``-shm``,
+    ``-journal``), or anything in the data directory's ``backups`` folder? An export written there would
+    destroy the games it exports (README: nothing is ever deleted)."""
+    target = path.expanduser().resolve()
+    journal = journal.expanduser().resolve()
+    if target in {journal, *(journal.with_name(journal.name + end) for end in ("-wal", "-shm", "-journal"))}:
+        return True
+    from companion.backups import BACKUP_DIR
+
+    return (journal.parent / BACKUP_DIR) in target.parents
+
+
 def _import(args, config) -> int:
     from companion.export import import_json
     from companion.journal import Journal
@@ -267,6 +299,13 @@ def _import(args, config) -> int:
         text = args.file.read_text(encoding="utf-8")
     except OSError as error:
         print(f"companion: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(
+            f"companion: cannot import {args.file}: it is not UTF-8 text (an export is the JSON file that "
+            f"`companion export GAME` writes)",
+            file=sys.stderr,
+        )
         return 1
     with Journal(_journal_path(args, config)) as journal:
         game_id = import_json(journal, text)

@@ -351,6 +351,40 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path, data_dir):
         assert "journal" in result.stderr
 
 
+def test_cli_export_never_writes_over_the_journal_or_its_backups(data_dir, tmp_path):
+    """README: nothing is ever deleted. `export -o` naming the journal itself, one of SQLite's files beside it
+    or a file in the backups folder is refused before anything is written; the games are still there."""
+    journal = data_dir / "journal.sqlite3"
+    before = journal.read_bytes()
+    (data_dir / "backups").mkdir(exist_ok=True)
+    for target in (
+        journal,
+        data_dir / "." / "journal.sqlite3",
+        data_dir / "journal.sqlite3-wal",
+        data_dir / "backups" / "gen-000001-base-0000000000.sqlite3",
+    ):
+        result = run_companion("export", "1", "--format", "csv", "-o", str(target), "--data-dir", str(data_dir))
+        assert result.returncode == 1, result.stderr
+        assert "not writing the export" in result.stderr and "journal's own file" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert journal.read_bytes() == before and not (data_dir / "journal.sqlite3-wal").exists()
+    assert not (data_dir / "backups" / "gen-000001-base-0000000000.sqlite3").exists()
+    assert run_companion("games", "list", "--data-dir", str(data_dir)).stdout.count("#") == 2
+    beside = data_dir / "game1.csv"  # the data folder itself is fine
+    result = run_companion("export", "1", "--format", "csv", "-o", str(beside), "--data-dir", str(data_dir))
+    assert result.returncode == 0 and beside.read_text().startswith("move,time,what,")
+
+
+def test_cli_import_of_a_file_that_is_not_text(data_dir, tmp_path):
+    binary = tmp_path / "game.json"
+    binary.write_bytes(b"\xff\xfe\x00bin")
+    before = _counts(data_dir / "journal.sqlite3")
+    result = run_companion("games", "import", str(binary), "--data-dir", str(data_dir))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "it is not UTF-8 text" in result.stderr
+    assert _counts(data_dir / "journal.sqlite3") == before
+
+
 def test_cli_replay_into_a_closed_pipe_is_quiet(data_dir):
     import subprocess
 

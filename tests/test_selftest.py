@@ -3,7 +3,8 @@ chain (mock pin → debounce → command), the report is saved."""
 
 import io
 
-from conftest import COMPANION
+import pytest
+from conftest import COMPANION, run_companion
 from PIL import Image
 
 from companion.config import default_config, parse_config
@@ -109,3 +110,12 @@ def test_a_wrong_press_is_noted_and_the_self_test_keeps_waiting(tmp_path):
     assert "that was ABS sponsor; still waiting for ABS on the air" in text
     assert "PASS  button ABS on the air: GPIO 17 (also pressed: ABS sponsor)" in text
     assert "PASS  button ABS sponsor: GPIO 27" in text
+
+
+@pytest.mark.parametrize(("value", "words"), [("-1", "must be more than 0 seconds"), ("abc", "is not a number")])
+def test_the_timeout_is_a_number_of_seconds_above_zero(value, words, tmp_path):
+    """A negative or mistyped --timeout is refused by name before any check runs (it once ran, and reported
+    "no press on GPIO 17 within -1 s")."""
+    result = run_companion("selftest", "--sim", "--timeout", value, "--data-dir", str(tmp_path))
+    assert result.returncode == 2 and f"argument --timeout: '{value}'" in result.stderr and words in result.stderr
+    assert "Traceback" not in result.stderr and not list(tmp_path.iterdir())

@@ -427,3 +427,8 @@ def test_text_and_file_errors_name_the_source(tmp_path):
     missing.write_text('[[network]]\nname = "ABS"\n[[network.program]]\nlength = 1\ncolour = "red"\nrating = 10\n')
     war, dice = load_lineup_file(missing)
     assert war.lineups == (LineUp("ABS", (Placement(Program(1, "red", 10), None),)),) and dice == {}
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b'name = "ABS"\n\xff\xfe\x00')
+    with pytest.raises(LineUpFileError) as caught:
+        load_lineup_file(binary)
+    assert str(caught.value) == f"{binary}: it is not UTF-8 text (byte 13) (table rule)"

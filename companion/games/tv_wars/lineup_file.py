@@ -88,6 +88,8 @@ def load_lineup_file(path: str | Path) -> tuple[War, dict[str, tuple[int, ...]]]
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise LineUpFileError(str(path), "", f"cannot read it: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise LineUpFileError(str(path), "", f"it is not UTF-8 text (byte {error.start})") from None
     return parse_lineup_text(text, str(path))
 
 
