@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.errors import JournalError
-from companion.events import GAME_STARTED, EventRecord, NewEvent
+from companion.events import GAME_STARTED, SCHEMA_VERSION, EventRecord, NewEvent
 from companion.journal import Journal
 from companion.session import GameSession
 
@@ -100,15 +100,34 @@ def import_json(journal: Journal, text: str) -> int:
     """
     try:
         document: dict[str, Any] = json.loads(text)
+    except ValueError as error:  # json.JSONDecodeError, or text no JSON parser can read
+        raise JournalError(f"cannot import: not a JSON file ({getattr(error, 'msg', error)})") from None
+    try:
+        if not isinstance(document, dict):
+            raise JournalError("cannot import: not an export (a JSON object is expected)")
         if document.get("format") != EXPORT_FORMAT or document.get("version") != EXPORT_VERSION:
             raise JournalError(f"not a {EXPORT_FORMAT} version {EXPORT_VERSION} file")
         game = document["game"]
         events = document["events"]
         if not events or events[0]["type"] != GAME_STARTED:
             raise JournalError("the export has no game_started event")
+        begun = events[0]["payload"]
+        differ = [key for key in ("game", "players", "options") if game.get(key) != begun.get(key)]
+        if differ:
+            raise JournalError(
+                f"cannot import: the export's game summary and its game_started event disagree on "
+                f"{', '.join(differ)} (an edited file?)"
+            )
+        for event in events:
+            version = event["schema_version"]
+            if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
+                raise JournalError(
+                    f"cannot import: event #{event.get('seq')} has schema version {version!r}; this companion "
+                    f"reads versions 1 to {SCHEMA_VERSION} (a newer companion wrote it?)"
+                )
         GameSession(game.get("id", 0), records_from_export(text))  # replays cleanly before writing
         with journal._transaction():  # all or nothing: a failure leaves no half-imported game
-            started = journal.create_game(game["game"], game["players"], game["options"], events[0]["time"])
+            started = journal.create_game(begun["game"], begun["players"], begun["options"], events[0]["time"])
             renumber = {events[0]["seq"]: started.seq}
             moves: dict[int, list[dict]] = {}
             for event in events[1:]:
@@ -131,8 +150,15 @@ def import_json(journal: Journal, text: str) -> int:
             if game.get("status") == "finished":
                 journal._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (started.game_id,))
             return started.game_id
-    except (KeyError, TypeError, ValueError, AttributeError) as error:  # AttributeError: a list for an object
-        raise JournalError(f"cannot import: malformed export ({error!r})") from error
+    except KeyError as error:  # a field of the file, or a name an event refers to that the game does not have
+        raise JournalError(f"cannot import: malformed export: {error.args[0]!r} is missing or unknown") from error
+    except (TypeError, AttributeError) as error:  # AttributeError: a list where an object belongs
+        raise JournalError(
+            "cannot import: malformed export: a field holds the wrong kind of value (a list, a text or a number "
+            "where another belongs)"
+        ) from error
+    except ValueError as error:
+        raise JournalError(f"cannot import: malformed export: {error}") from error
 
 
 def records_from_export(text: str) -> list[EventRecord]:

@@ -215,6 +215,17 @@ class _Moves(Mapping):
         return self._session._move_count
 
 
+def _replay_problem(error: Exception) -> str:
+    """What was wrong with an event that could not be folded, in words rather than Python's: a name the game
+    does not have (a KeyError's ``'XYZ'``), a value of the wrong kind (``int('lots')``), or the error's own."""
+    if isinstance(error, KeyError):
+        return f"{error.args[0]!r} is not in the game (an unknown name or a missing field)"
+    text = str(error)
+    if text.startswith(("invalid literal for", "could not convert")):
+        return f"a value of the wrong kind ({text.rsplit(': ', 1)[-1]} is not a number)"
+    return text
+
+
 class GameSession:
     """The open game ``game_id`` played under ``rules``, rebuilt from its journal ``records`` (any iterable,
     in ``seq`` order: a list, or rows streamed from the journal).
@@ -270,7 +281,8 @@ class GameSession:
                 self._take(record)
             except (KeyError, TypeError, ValueError, IndexError) as error:
                 raise JournalError(
-                    f"game #{game_id} cannot be replayed at event #{record.seq} ({record.type}): {error}"
+                    f"game #{game_id} cannot be replayed at event #{record.seq} ({record.type}): "
+                    f"{_replay_problem(error)}"
                 ) from error
 
     @classmethod

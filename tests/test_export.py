@@ -229,6 +229,10 @@ def _mutations(text: str):
     yield "players without names", changed(lambda d: d["game"].update(players=[{"nom": "ABS"}]))
     money = [i for i, e in enumerate(good["events"]) if e["type"] == "money_moved"]
     yield "last money event is broken", changed(lambda d: d["events"][money[-1]]["payload"].update(amount="lots"))
+    yield "an event of a newer schema", changed(lambda d: d["events"][money[-1]].update(schema_version=99))
+    yield "a schema version that is not a number", changed(lambda d: d["events"][1].update(schema_version="1"))
+    yield "no game name in the summary", changed(lambda d: d["game"].update(game=None))
+    yield "the events a list of lists", changed(lambda d: d.update(events=[[1, 2]]))
 
 
 def test_importing_a_malformed_file_raises_journal_error_and_writes_nothing(table, tmp_path):
@@ -239,9 +243,11 @@ def test_importing_a_malformed_file_raises_journal_error_and_writes_nothing(tabl
         import_json(other, text)
         before = _counts(target)
         for name, bad in _mutations(text):
-            with pytest.raises(JournalError):
+            with pytest.raises(JournalError) as caught:
                 import_json(other, bad)
             assert _counts(target) == before, f"importing a file with {name} wrote to the journal"
+            words = str(caught.value)
+            assert "Error(" not in words and "object has no attribute" not in words, f"{name}: {words}"
         assert import_json(other, text) == 2  # and the journal still takes good imports
 
 
