@@ -107,14 +107,19 @@ class TellyActionButton(Button):
 
 
 class TellyChoice(GridLayout):
-    """A row of toggle buttons, one of which is chosen: ``options`` are ``(value, text)`` pairs."""
+    """A row of toggle buttons, one of which is chosen: ``options`` are ``(value, text)`` pairs; ``columns``
+    at the most (default: all in one row). Fewer columns, and so more rows (``rows_needed``), where its width
+    leaves a button too narrow for its widest word: Kivy would break the word itself ("Week" / "end")."""
 
     value = ObjectProperty(None, allownone=True)
+    #: Rows of buttons at the present width (a form's row is made as tall: :class:`TellyFormPopup`).
+    rows_needed = NumericProperty(1)
 
     def __init__(
         self, options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None, **kwargs: Any
     ) -> None:
-        super().__init__(cols=columns or len(options), spacing=dp(4), **kwargs)
+        self.most_columns = columns or len(options)
+        super().__init__(cols=self.most_columns, spacing=dp(4), **kwargs)
         self.group = f"choice-{id(self)}"
         self.buttons = {}
         for option, text in options:
@@ -129,9 +134,31 @@ class TellyChoice(GridLayout):
             self.buttons[option] = button
             self.add_widget(button)
         self.value = value
+        # a button's text is drawn at its width less dp(4) (TellyChoiceButton's text_size)
+        self._button_at_least = max(_widest_word(b) for b in self.buttons.values()) + dp(4) + 1
+        self.rows_needed = -(-len(self.buttons) // self.most_columns)
+        self.bind(width=self._fit)
+
+    def _fit(self, *_: Any) -> None:
+        spacing = self.spacing[0] if isinstance(self.spacing, (list, tuple)) else self.spacing
+        fit = int((self.width + spacing) // (self._button_at_least + spacing))
+        self.cols = max(1, min(self.most_columns, fit))
+        self.rows_needed = -(-len(self.buttons) // self.cols)
 
     def _chosen(self, option: Any) -> None:
         self.value = option
+
+
+def _widest_word(label: Label) -> float:
+    """The widest word of ``label``'s text drawn on one line in its font (pixels)."""
+    from kivy.core.text import Label as CoreLabel
+
+    widest = 0.0
+    for word in label.text.split():
+        measure = CoreLabel(text=word, font_size=label.font_size, font_name=label.font_name, bold=label.bold)
+        measure.refresh()
+        widest = max(widest, measure.texture.size[0] if measure.texture is not None else 0)
+    return widest
 
 
 class TellyStepper(BoxLayout):
@@ -191,11 +218,18 @@ class TellyFormPopup(Popup):
                 row.add_widget(field)
                 if field_name:
                     self.fields[field_name] = field
-                if isinstance(field, TellyChoice) and field.rows_needed > 1:
-                    row.height = dp(52) * field.rows_needed
+                if isinstance(field, TellyChoice):  # as tall as its rows of buttons, as they change
+                    field.bind(rows_needed=functools.partial(self._fit_row, row))
                 if isinstance(field, TellyTileEntry):
                     row.height = field.row_height
+            self._fit_row(row)
             rows.add_widget(row)
+
+    @staticmethod
+    def _fit_row(row: TellyFormRow, *_: Any) -> None:
+        choices = [c for c in row.children if isinstance(c, TellyChoice)]
+        if choices:
+            row.height = dp(52) * max(c.rows_needed for c in choices)
 
     def values(self) -> dict[str, Any]:
         """The fields' current values."""
@@ -213,10 +247,8 @@ class TellyFormPopup(Popup):
 
 
 def choice(options: Sequence[tuple[Any, str]], value: Any = None, columns: int | None = None) -> TellyChoice:
-    """A :class:`TellyChoice`, noting how many rows of buttons it needs."""
-    field = TellyChoice(options, value if value is not None else options[0][0], columns)
-    field.rows_needed = -(-len(options) // (columns or len(options)))
-    return field
+    """A :class:`TellyChoice` of ``options`` (the first chosen unless ``value``), ``columns`` at the most."""
+    return TellyChoice(options, value if value is not None else options[0][0], columns)
 
 
 class TellyTileSquare(ToggleButton):
