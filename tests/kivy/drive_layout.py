@@ -66,7 +66,7 @@ def start_commands(game: str) -> list:
     """The commands that start the audited game of ``game``: the seats and options of tests/random_games.py,
     fixed (a TV Wars game with its starting Program tiles, so auctions and the grid show)."""
     if game == "tv-wars":
-        names = test_tv_wars_play_properties.NAMES
+        names = (*test_tv_wars_play_properties.NAMES, "NBS")  # four networks: the narrowest cards in landscape
         return [NewGame(game=game, players=tuple(PlayerSeat(n) for n in names), options={"roll_off": False})] + [
             SelectStartingProgramming(network=n, programs=test_tv_wars_play.STANDARD) for n in names
         ]

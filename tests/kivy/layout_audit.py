@@ -10,6 +10,8 @@ simulator's panel strip) and returns one :class:`Violation` per problem:
 * ``shortened``: Kivy shortened the text ("…") and the whole text cannot be seen another way. A widget (or an
   ancestor) says where the whole text is with the property ``whole_text_at`` (e.g. ``"tap"``: a tap opens it;
   ``"History"``: the history screen lists it in full);
+* ``split``: a wrapped text has a word wider than its line (``text_size`` width), so Kivy breaks the word
+  itself across two lines ("Spons" / "or");
 * ``small``: text players read at the table is under :data:`READ_PX` pixels (its font size, or a markup
   ``[size=…]`` part of it);
 * ``small-figure``: a key figure (cash, Vitality, scores, ratings figures) is under :data:`FIGURE_PX` pixels.
@@ -122,6 +124,29 @@ def _needed_height(label) -> float:
     return measure.texture.size[1] if measure.texture is not None else 0
 
 
+_WORD_WIDTHS: dict[tuple, float] = {}
+
+
+def _widest_word(label) -> tuple[str, float]:
+    """The widest word of ``label``'s text drawn in its font on one line, and its width (pixels)."""
+    core = type(label._label)
+    options = dict(label._label.options)
+    options.update(text_size=(None, None), shorten=False, max_lines=0)
+    options.pop("text", None)
+    key_options = tuple(sorted((k, repr(v)) for k, v in options.items()))
+    widest = ("", 0.0)
+    text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", " ", label.text) if label.markup else label.text
+    for word in set(text.split()):
+        key = (word, key_options)
+        if key not in _WORD_WIDTHS:
+            measure = core(text=word, **options)
+            measure.refresh()
+            _WORD_WIDTHS[key] = measure.texture.size[0] if measure.texture is not None else 0
+        if _WORD_WIDTHS[key] > widest[1]:
+            widest = (word, _WORD_WIDTHS[key])
+    return widest
+
+
 def _check_text(widget, where, out) -> None:
     from kivy.metrics import dp, sp
     from kivy.uix.label import Label
@@ -143,6 +168,12 @@ def _check_text(widget, where, out) -> None:
         out.append(
             Violation("overflow", where, name, f"text {tw:.0f}x{th:.0f} in box {widget.width:.0f}x{widget.height:.0f}")
         )
+    if widget.text_size[0] is not None and not widget.shorten:
+        word, width = _widest_word(widget)
+        if width > widget.text_size[0] + SLACK:
+            out.append(
+                Violation("split", where, name, f"{word!r} is {width:.0f} px, its lines {widget.text_size[0]:.0f} px")
+            )
     if widget.shorten and widget.is_shortened:
         if not _flag(widget, "whole_text_at"):
             out.append(Violation("shortened", where, name, f"shortened, whole text: {widget.text[:60]!r}"))
