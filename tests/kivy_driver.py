@@ -90,8 +90,7 @@ def shot_audit_report(script: str, violations: list[dict]) -> str:
     tests/test_layout_audit.py), ``kind where widget: detail (at SHOT, SIZE)``, at most 40."""
     first: dict = {}
     for violation in violations:
-        widget = "".join("#" if c.isdigit() else c for c in violation["widget"])
-        first.setdefault((violation["kind"], violation["where"], widget), violation)
+        first.setdefault((violation["kind"], violation["where"], _signature(violation["widget"])), violation)
     lines = [f"{script}: {len(first)} distinct layout violation(s) in its screenshots"]
     lines += [
         f"{v['kind']} {v['where']} {v['widget']}: {v['detail']} (at {v['at']}, {v['size']})"
@@ -120,6 +119,7 @@ def assert_shots_pass_the_layout_audit(script: str, result: dict) -> None:
 
 
 def _signature(widget: str) -> str:
+    """A widget's name without its figures: the same widget in another state reads the same."""
     return "".join("#" if c.isdigit() else c for c in widget)
 
 

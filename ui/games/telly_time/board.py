@@ -140,7 +140,7 @@ class TellyChoice(GridLayout):
         self.bind(width=self._fit)
 
     def _fit(self, *_: Any) -> None:
-        spacing = self.spacing[0] if isinstance(self.spacing, (list, tuple)) else self.spacing
+        spacing = self.spacing[0]  # a VariableListProperty: always [horizontal, vertical]
         fit = int((self.width + spacing) // (self._button_at_least + spacing))
         self.cols = max(1, min(self.most_columns, fit))
         self.rows_needed = -(-len(self.buttons) // self.cols)
