@@ -19,18 +19,12 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import threading
 from pathlib import Path
 
 import pytest
 
 DRIVERS = Path(__file__).parent / "kivy"
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
-#: Words the scripted drivers' screenshots show broken across two lines ("split", tests/kivy/layout_audit.py):
-#: written here (``{"script size": [[where, widget, detail], ...]}``), not failed on. The exploring audit
-#: (tests/test_layout_audit.py) fails on them; these screens still have some (the closing note of 2026-12-03).
-SPLITS_SEEN = ARTIFACTS / "shot-splits.json"
-_SPLITS_LOCK = threading.Lock()
 
 
 def driver_env(extra: dict | None = None) -> dict:
@@ -101,21 +95,11 @@ def shot_audit_report(script: str, violations: list[dict]) -> str:
 
 def assert_shots_pass_the_layout_audit(script: str, result: dict) -> None:
     """Every screenshot the driver took was audited (or left out with a reason, ``shots_unaudited``) and
-    showed no layout violation; a word broken across two lines (``split``) is written to :data:`SPLITS_SEEN`
-    instead (some screens still have them; the exploring audit fails on them)."""
+    showed no layout violation, a word broken across two lines (``split``) included."""
     audited, unaudited = result.get("shots_audited", 0), result.get("shots_unaudited", {})
     assert audited + len(unaudited) == result.get("shots", 0), (script, result.get("shots"), audited, unaudited)
     violations = result.get("shot_violations", [])
-    splits = sorted({(v["where"], _signature(v["widget"]), v["detail"]) for v in violations if v["kind"] == "split"})
-    if splits:
-        with _SPLITS_LOCK:  # drivers run on threads side by side
-            ARTIFACTS.mkdir(exist_ok=True)
-            seen = json.loads(SPLITS_SEEN.read_text()) if SPLITS_SEEN.exists() else {}
-            size = next(v.get("size", "") for v in violations if v["kind"] == "split")
-            seen[f"{script} {size}"] = [list(split) for split in splits]
-            SPLITS_SEEN.write_text(json.dumps(dict(sorted(seen.items())), indent=1) + "\n")
-    others = [v for v in violations if v["kind"] != "split"]
-    assert not others, shot_audit_report(script, others)
+    assert not violations, shot_audit_report(script, violations)
 
 
 def _signature(widget: str) -> str:

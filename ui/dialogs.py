@@ -9,11 +9,18 @@ from typing import TYPE_CHECKING, Any
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.popup import Popup
+from kivy.uix.togglebutton import ToggleButton
 
 from companion.commands import AnswerDice
+from ui.wrap import WordBreaks
 
 if TYPE_CHECKING:
     pass
+
+
+class ChoiceButton(WordBreaks, ToggleButton):
+    """One of a dialog's choices (a toggle in its ``group``; ``ui/kv/dialogs.kv``): its text wraps in the button,
+    a long hyphenated or slashed word at its hyphen or slash ("Action/" / "Adventure" on a portrait screen)."""
 
 
 class MessagePopup(Popup):

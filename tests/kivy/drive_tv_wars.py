@@ -6,6 +6,7 @@ every Label/Button text on the shared screen at several points (the secrecy chec
 """
 
 import dataclasses
+import re
 import sys
 from functools import partial
 from pathlib import Path
@@ -90,7 +91,10 @@ def stepper_plus(times, index=-1):
 
     steppers = [w for w in walk(popup()) if isinstance(w, Stepper)]
     stepper = steppers[index]
-    plus = [c for c in stepper.children if getattr(c, "text", "").startswith("+")][-1]
+    from kivy.uix.button import Button
+
+    pluses = [c for c in walk(stepper) if isinstance(c, Button) and c.text.startswith("+")]  # portrait: in a row below
+    plus = min(pluses, key=lambda button: int(re.sub(r"\D", "", button.text)))
     for _ in range(times):
         tap(plus)
 

@@ -127,10 +127,11 @@ def visible(widget) -> bool:
 
 def button_text(text: str, *, exact: bool = False):
     """A predicate for :func:`find`: a visible, enabled button whose text starts with ``text`` (or is
-    ``text``, with ``exact``)."""
+    ``text``, with ``exact``); a button that breaks its long words (``ui.wrap.WordBreaks``) by the text it was
+    given."""
 
     def matches(widget) -> bool:
-        label = getattr(widget, "text", None)
+        label = getattr(widget, "unbroken_text", getattr(widget, "text", None))
         if not isinstance(label, str) or not hasattr(widget, "on_release"):
             return False
         return (label == text if exact else label.startswith(text)) and visible(widget)

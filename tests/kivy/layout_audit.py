@@ -133,18 +133,48 @@ def _widest_word(label) -> tuple[str, float]:
     options = dict(label._label.options)
     options.update(text_size=(None, None), shorten=False, max_lines=0)
     options.pop("text", None)
-    key_options = tuple(sorted((k, repr(v)) for k, v in options.items()))
     widest = ("", 0.0)
-    text = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", " ", label.text) if label.markup else label.text
-    for word in set(text.split()):
-        key = (word, key_options)
+    for word, bold, size in _words(label.text, label.markup):
+        drawn = dict(options, bold=bold or options.get("bold", False), font_size=size or options["font_size"])
+        key = (word, tuple(sorted((k, repr(v)) for k, v in drawn.items())))
         if key not in _WORD_WIDTHS:
-            measure = core(text=word, **options)
+            measure = core(text=word, **drawn)
             measure.refresh()
             _WORD_WIDTHS[key] = measure.texture.size[0] if measure.texture is not None else 0
         if _WORD_WIDTHS[key] > widest[1]:
             widest = (word, _WORD_WIDTHS[key])
     return widest
+
+
+def _px(value: str, unit: str | None) -> float:
+    from kivy.metrics import dp, sp
+
+    return float(value) * (sp(1) if unit == "sp" else dp(1) if unit == "dp" else 1)
+
+
+_TAG = re.compile(r"\[/?[a-z_]+(=[^\]]*)?\]")
+
+
+def _words(text: str, markup: bool) -> set[tuple[str, bool, float | None]]:
+    """The words of a label's text with the markup they are drawn in: ``(word, bold, size px or None)``; a word
+    inside ``[b]`` is bold, inside ``[size=N]`` drawn at N px (as Kivy's markup label draws it)."""
+    if not markup:
+        return {(word, False, None) for word in text.split()}
+    found, bold, sizes = set(), 0, []
+    for token in re.split(r"(\[.*?\])", text):
+        if _TAG.fullmatch(token):
+            if token == "[b]":
+                bold += 1
+            elif token == "[/b]":
+                bold = max(0, bold - 1)
+            elif token.startswith("[size="):
+                value = re.fullmatch(r"\[size=([0-9.]+)(px|sp|dp)?\]", token)
+                sizes.append(_px(*value.groups()) if value else (sizes[-1] if sizes else None))
+            elif token == "[/size]" and sizes:
+                sizes.pop()
+            continue
+        found |= {(word, bold > 0, sizes[-1] if sizes else None) for word in token.split()}
+    return found
 
 
 def _check_text(widget, where, out) -> None:

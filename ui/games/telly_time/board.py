@@ -18,6 +18,7 @@ from typing import Any
 
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -261,18 +262,20 @@ class TellyTileSquare(ToggleButton):
 
 class TellyTileEntry(BoxLayout):
     """A whole tile entered on one screen (:class:`~companion.games.telly_time.EnterTile`): the 3×3 tile on the
-    left, the genres that can stand on it on the right (every genre but the centre's, which is the Pilot
-    Season genre). The square being entered is highlighted, starting at the first one without a genre; a tap
-    on a genre puts it there (a genre already on another square moves here, the two swap) and goes on to the
-    next square without one; when one square and one genre are left, the genre goes there by itself. A tap
-    on a square chooses it. ``value``: the 9 genres row by row (``None`` = not entered)."""
+    left, the genres that can stand on it on the right (every genre but the centre's, which is the Pilot Season
+    genre; on a portrait screen, below the tile in rows of four). The square being entered is highlighted,
+    starting at the first one without a genre; a tap on a genre puts it there (a genre already on another square
+    moves here, the two swap) and goes on to the next square without one; when one square and one genre are left,
+    the genre goes there by itself. A tap on a square chooses it. ``value``: the 9 genres row by row (``None`` =
+    not entered)."""
 
     value = ObjectProperty(None, allownone=True)
     selected = NumericProperty(-1)
 
     def __init__(self, squares: Sequence[str | None], filled: Sequence[bool], genres: Sequence[str], **kwargs: Any):
-        super().__init__(orientation="horizontal", spacing=dp(10), **kwargs)
-        self.row_height = dp(3 * 86 + 2 * 4)
+        # portrait (480 px across): the genres in rows of four below the tile, not two narrow columns beside it
+        super().__init__(orientation="vertical" if PORTRAIT else "horizontal", spacing=dp(10), **kwargs)
+        self.row_height = dp(3 * 86 + 2 * 4) + (dp(10 + 2 * 60 + 4) if PORTRAIT else 0)
         self._fixed = [square == CENTRE or filled[square] for square in range(9)]
         self._squares = list(squares)
         centre = squares[CENTRE]
@@ -284,8 +287,15 @@ class TellyTileEntry(BoxLayout):
             cell.bind(on_release=lambda c: self.select(c.square))
             self.cells.append(cell)
             tile.add_widget(cell)
-        self.add_widget(tile)
-        palette = GridLayout(cols=2, spacing=dp(4))
+        if PORTRAIT:
+            centred = AnchorLayout(anchor_x="center", size_hint_y=None, height=dp(3 * 86 + 2 * 4))
+            tile.size_hint_y = None
+            tile.height = centred.height
+            centred.add_widget(tile)
+            self.add_widget(centred)
+        else:
+            self.add_widget(tile)
+        palette = GridLayout(cols=4 if PORTRAIT else 2, spacing=dp(4))
         self.buttons: dict[str, Button] = {}
         for genre in self.genres:
             button = TellyChoiceButton(text=genre, option=genre)

@@ -78,6 +78,7 @@ from companion.words import with_article
 from ui.games import GameBoard
 from ui.games.tv_wars.war_screen import CELL_COLOURS, WarScreen, cell_details, network_colours
 from ui.layout import PORTRAIT
+from ui.wrap import WordBreakLabel
 
 #: Buttons in a dialog's bottom row in portrait (480 px across), before a second row is started.
 PORTRAIT_BUTTONS_A_ROW = 3
@@ -356,7 +357,9 @@ class NetworkCard(BoxLayout):
 
 class Stepper(BoxLayout):
     """A value changed by +/- buttons (no typing): ``value`` between ``minimum`` and ``maximum``, one pair of
-    buttons per step in ``steps``; ``text`` is ``fmt(value)``."""
+    buttons per step in ``steps``; ``text`` is ``fmt(value)``. In a row (− buttons, value, + buttons); on a portrait
+    screen with more than one step, three rows (the − buttons, the value, the + buttons): seven across 480 px broke
+    "+$5,000" over two lines."""
 
     value = NumericProperty(0)
     text = StringProperty("")
@@ -364,14 +367,27 @@ class Stepper(BoxLayout):
     def __init__(
         self, value: int, minimum: int, maximum: int, steps=(1,), fmt: Callable[[int], str] = str, **kwargs
     ) -> None:
-        super().__init__(spacing=dp(4), size_hint_y=None, height=dp(56), **kwargs)
+        stacked = PORTRAIT and len(steps) > 1
+        super().__init__(
+            spacing=dp(4),
+            size_hint_y=None,
+            height=dp(56 * 3 + 8) if stacked else dp(56),
+            orientation="vertical" if stacked else "horizontal",
+            **kwargs,
+        )
         self.minimum, self.maximum, self.fmt = minimum, maximum, fmt
+        minus = BoxLayout(spacing=dp(4)) if stacked else self
         for step in sorted(steps, reverse=True):
-            self.add_widget(self._button(-step))
-        self.label = Label(font_size=sp(26), bold=True, size_hint_x=1.6)
+            minus.add_widget(self._button(-step))
+        self.label = Label(font_size=sp(26), bold=True, size_hint_x=1 if stacked else 1.6)
+        plus = BoxLayout(spacing=dp(4)) if stacked else self
+        if stacked:
+            self.add_widget(minus)
         self.add_widget(self.label)
+        if stacked:
+            self.add_widget(plus)
         for step in sorted(steps):
-            self.add_widget(self._button(step))
+            plus.add_widget(self._button(step))
         self.bind(value=self._show)
         self.value = max(minimum, min(maximum, value))
         self._show()
@@ -1035,8 +1051,8 @@ class TvWarsBoard(GameBoard):
                 values = [(v, str(v)) for v in (range(10, 100, 10) if entry.lot == "program" else (10, 20, 30))]
                 if entry.lot == "program":
                     values.append(("special", "Special"))
-                grid = GridLayout(
-                    cols=5, spacing=dp(4), size_hint_y=None, row_default_height=dp(64), row_force_default=True
+                grid = GridLayout(  # portrait: four across, so that "Special" (26 px) keeps to one line
+                    cols=_columns(5), spacing=dp(4), size_hint_y=None, row_default_height=dp(64), row_force_default=True
                 )
                 grid.bind(minimum_height=grid.setter("height"))
                 for value, text in values:
@@ -1443,14 +1459,16 @@ def _slot_span(start: int, length: int) -> str:
     return span_label(start, length)
 
 
-class GridCellLabel(Label):
-    """One cell of the resolution grid, its background by the cell's state."""
+class GridCellLabel(WordBreakLabel):
+    """One cell of the resolution grid, its background by the cell's state (a long term breaks at its hyphen:
+    "[Counter-" / "Programming]")."""
 
     background = ListProperty([0.18, 0.22, 0.28, 1])
 
 
-def cell_text(cell) -> str:
-    """The grid cell's markup: title (program's first half-hour), total, breakdown and fate (with rule)."""
+def cell_text(cell, compact: bool = False) -> str:
+    """The grid cell's markup: title (program's first half-hour, bold; italic after it), total, breakdown and fate
+    (with rule), a line each; ``compact``: the title and the total on one line (a cell as wide as the screen)."""
     if cell.state == "empty":
         return "-"
     parts = [f"[b]{cell.program}[/b]" if cell.starts else f"[i]{cell.program}[/i]"]
@@ -1469,57 +1487,17 @@ def cell_text(cell) -> str:
         parts.append(f"[b]Cancelled[/b] ({cell.rule})")
     if cell.tie:
         parts.append(cell.tie)
+    if compact and cell.total is not None:
+        parts[:2] = [f"{parts[0]}   {parts[1]}"]
     return "\n".join(parts)
 
 
 def fill_grid(body: BoxLayout, view) -> None:
     """Add the war's grid and its notes (a :class:`~companion.games.tv_wars.war_at_table.WarView`) to
-    ``body``: a header row of networks, six rows of half-hours, then Preemption, ties, cancellations, dice
-    and survival odds."""
-    columns = len(view.networks) + 1
-    # the half-hours' column: a share of the width, or on a portrait screen (480 px across) its text's width
-    hours = {"size_hint_x": None, "width": dp(56)} if PORTRAIT else {"size_hint_x": 0.45}
-    grid = GridLayout(cols=columns, spacing=dp(2), size_hint_y=None)
-    grid.bind(minimum_height=grid.setter("height"))
-    header = [("", None)] + [(name, None) for name in view.networks]
-    for text, _ in header:
-        grid.add_widget(
-            Label(
-                text=f"[b]{text}[/b]",
-                markup=True,
-                font_size=sp(22),
-                size_hint_y=None,
-                height=dp(34),
-                **(hours if text == "" else {"size_hint_x": 1}),
-            )
-        )
+    ``body``: a header row of networks and six rows of half-hours (portrait: a block per half-hour, its networks
+    one under the other), then Preemption, ties, cancellations, dice and survival odds."""
     promotion = set(view.promotion)
-    for row in view.rows:
-        grid.add_widget(
-            Label(text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), **hours)
-        )
-        labels = []
-
-        def fit_row(*_, labels=labels):
-            # the text wraps to the cell's width; the whole row takes the tallest cell's height (nothing clipped)
-            height = max([dp(120)] + [label.texture_size[1] + dp(10) for label in labels])
-            for label in labels:
-                label.height = height
-
-        for cell in row.cells:
-            label = GridCellLabel(
-                text=cell_text(cell),
-                markup=True,
-                font_size=sp(18),
-                size_hint_y=None,
-                height=dp(120),
-                halign="center",
-                valign="middle",
-                background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]),
-            )
-            label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)), texture_size=fit_row)
-            labels.append(label)
-            grid.add_widget(label)
+    grid = (_grid_by_half_hour if PORTRAIT else _grid_side_by_side)(view)
     body.add_widget(grid)
     notes = []
     if promotion:
@@ -1538,6 +1516,85 @@ def fill_grid(body: BoxLayout, view) -> None:
         notes.append(f"Waiting for: {view.pending}")
     for text in notes:
         body.add_widget(_label(text, 18))
+
+
+def _grid_cell(cell, compact: bool = False) -> GridCellLabel:
+    return GridCellLabel(
+        text=cell_text(cell, compact),
+        markup=True,
+        font_size=sp(18),
+        size_hint_y=None,
+        height=dp(120 if not compact else 60),
+        halign="center" if not compact else "left",
+        valign="middle",
+        background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]),
+    )
+
+
+def _grid_side_by_side(view) -> GridLayout:
+    """Landscape: networks across, half-hours down, like the Prime Time Line-Up cards side by side; a row is as
+    tall as its tallest cell."""
+    columns = len(view.networks) + 1
+    hours = {"size_hint_x": 0.45}
+    grid = GridLayout(cols=columns, spacing=dp(2), size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for text in ["", *view.networks]:
+        grid.add_widget(
+            Label(
+                text=f"[b]{text}[/b]",
+                markup=True,
+                font_size=sp(22),
+                size_hint_y=None,
+                height=dp(34),
+                **(hours if text == "" else {"size_hint_x": 1}),
+            )
+        )
+    for row in view.rows:
+        grid.add_widget(
+            Label(text=row.label.replace("-", "-\n"), font_size=sp(18), size_hint_y=None, height=dp(60), **hours)
+        )
+        labels: list[Label] = []
+
+        def fit_row(*_, labels=labels):
+            # the text wraps to the cell's width; the whole row takes the tallest cell's height (nothing clipped)
+            height = max([dp(120)] + [label.texture_size[1] + dp(10) for label in labels])
+            for label in labels:
+                label.height = height
+
+        for cell in row.cells:
+            label = _grid_cell(cell)
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)), texture_size=fit_row)
+            labels.append(label)
+            grid.add_widget(label)
+    return grid
+
+
+def _grid_by_half_hour(view) -> BoxLayout:
+    """Portrait (480 px across: four cells side by side would be 92 px, narrower than "Programming]"): a block
+    per half-hour, its networks one under the other, each cell the width of the screen; the half-hour's programs
+    are still compared in one place."""
+    grid = BoxLayout(orientation="vertical", spacing=dp(2), size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    for row in view.rows:
+        header = Label(
+            text=f"[b]{row.label}[/b]", markup=True, font_size=sp(20), size_hint_y=None, height=dp(36), halign="left"
+        )
+        header.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - dp(8), None)))
+        grid.add_widget(header)
+        for network, cell in zip(view.networks, row.cells):
+            line = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(2))
+            line.add_widget(
+                Label(text=f"[b]{network}[/b]", markup=True, font_size=sp(20), size_hint_x=None, width=dp(64))
+            )
+            label = _grid_cell(cell, compact=True)
+            label.bind(
+                width=lambda w, width: setattr(w, "text_size", (width - dp(12), None)),
+                texture_size=lambda w, size, line=line: setattr(line, "height", max(dp(60), size[1] + dp(10))),
+            )
+            label.size_hint_y = 1
+            line.add_widget(label)
+            grid.add_widget(line)
+    return grid
 
 
 __all__ = [
