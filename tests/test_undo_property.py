@@ -506,6 +506,35 @@ def test_resume_latest_after_restart_returns_to_the_same_place(tmp_path):
     second.journal.close()
 
 
+def test_the_saved_games_count_every_event_and_the_last_written_is_the_last_played(tmp_path):
+    """``Journal.games()`` (Home's list, ``latest_open_game`` at start-up) reads the count and the last event from
+    the ``events_by_game`` index (issue 17: no scan of every event's row): the same count as ``COUNT(*)`` of the
+    game's events, and the time of the last event written, even when the clock was set back before it."""
+    from companion.events import NewEvent
+
+    with Journal(tmp_path / "journal.sqlite3") as journal:
+        players = [{"name": "ABS", "colour": "red"}, {"name": "CBA", "colour": "blue"}]
+        a = journal.create_game("tv_wars", players, {}, time=1_000.0).game_id
+        b = journal.create_game("tv_wars", players, {}, time=1_001.0).game_id
+        empty = journal.create_game("tv_wars", players, {}, time=1_002.0).game_id
+        journal._db.execute("DELETE FROM events WHERE game_id = ?", (empty,))  # a game whose events are gone
+        for step in range(5):  # interleaved, as two games played on one table would be
+            journal.append(a, [NewEvent("note", {"step": step})], time=2_000.0 + step)
+            journal.append(b, [NewEvent("note", {"step": step}), NewEvent("note", {})], time=3_000.0 + step)
+        journal.append(b, [NewEvent("note", {"late": True})], time=1_500.0)  # the clock set back
+
+        games = {game.id: game for game in journal.games()}
+        assert list(games) == [a, b, empty]
+        for game_id in (a, b, empty):
+            count = journal._db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0]
+            assert games[game_id].events == count == journal.game(game_id).events
+        assert (games[a].events, games[b].events, games[empty].events) == (6, 12, 0)
+        assert (games[a].last_time, games[b].last_time, games[empty].last_time) == (2_004.0, 1_500.0, None)
+        assert journal.game(b).last_time == 1_500.0
+        # the game played last by the clock of its last move: a (2,004) over b (1,500) and empty (created 1,002)
+        assert journal.latest_open_game().id == a
+
+
 def test_redo_after_jumping_to_another_branch_never_brings_back_a_move_out_of_its_place(table):
     """Move A, undo it, move C (a new branch), jump back to A's entry: C is not a redo of A's line, so
     redo must not re-apply C after A (C was decided without A)."""
