@@ -36,11 +36,25 @@ log = logging.getLogger("companion")
 
 def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
     parser.add_argument(
-        "--data-dir", type=Path, default=default, help="folder holding journal.sqlite3 (default: see README)"
+        "--data-dir", type=_folder, default=default, help="folder holding journal.sqlite3 (default: see README)"
     )
     parser.add_argument(
-        "--config", type=Path, default=default, help="TOML config file (default: built-in simulator set-up)"
+        "--config", type=_file, default=default, help="TOML config file (default: built-in simulator set-up)"
     )
+
+
+def _folder(text: str) -> Path:
+    """An argparse ``type``: a folder's path, not empty (``Path("")`` is the current folder: a typing slip)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (give the folder, e.g. --data-dir ~/games)")
+    return Path(text)
+
+
+def _file(text: str) -> Path:
+    """An argparse ``type``: a file's path, not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (give the file, e.g. --config companion.toml)")
+    return Path(text)
 
 
 #: ``export --format``: JSON history, CSV figures, a BG Stats play (:mod:`companion.export_bgstats`).
@@ -65,8 +79,9 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
     )
     _data_dir_option(run)
     run.add_argument("--sim", action="store_true", help="force simulator mode (keyboard buttons, emulated panels)")
-    run.add_argument("--new", action="store_true", help="open on the home screen instead of resuming")
-    run.add_argument("--resume", type=int, metavar="ID", help="resume this saved game")
+    opening = run.add_mutually_exclusive_group()
+    opening.add_argument("--new", action="store_true", help="open on the home screen instead of resuming")
+    opening.add_argument("--resume", type=_game_id, metavar="ID", help="resume this saved game")
     run.add_argument(
         "--headless",
         action="store_true",
@@ -83,10 +98,10 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
     games_sub = games.add_subparsers(dest="action", metavar="ACTION")
     glist = games_sub.add_parser("list", help="list saved games")
     resume = games_sub.add_parser("resume", help="run the kiosk on this game")
-    resume.add_argument("game_id", type=int, metavar="ID")
+    resume.add_argument("game_id", type=_game_id, metavar="ID")
     resume.add_argument("--sim", action="store_true", help="force simulator mode")
     gexport = games_sub.add_parser("export", help="same as 'companion export'")
-    gexport.add_argument("game_id", type=int, metavar="ID")
+    gexport.add_argument("game_id", type=_game_id, metavar="ID")
     gexport.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     gexport.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
     gimport = games_sub.add_parser("import", help="import a JSON export as a new saved game")
@@ -101,7 +116,7 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
         "bgstats a finished game as a play for the BG Stats app (players, winners, scores, start, duration).",
     )
     _data_dir_option(export)
-    export.add_argument("game_id", type=int, metavar="GAME")
+    export.add_argument("game_id", type=_game_id, metavar="GAME")
     export.add_argument("--format", choices=EXPORT_FORMATS, default="json")
     export.add_argument("-o", "--output", type=Path, help="write to this file instead of standard output")
 
@@ -111,7 +126,7 @@ def build_parser(*, with_games: bool = True) -> argparse.ArgumentParser:
         description="Print every history entry of a game, and the final balances.",
     )
     _data_dir_option(replay)
-    replay.add_argument("game_id", type=int, metavar="GAME")
+    replay.add_argument("game_id", type=_game_id, metavar="GAME")
 
     sub.add_parser(
         "bridge-sim", add_help=False, help="a simulated dice or tile reader on a pseudo-terminal (bridge-sim --help)"
@@ -210,6 +225,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"companion: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
     return 2
+
+
+#: The largest id SQLite can store (a signed 64-bit integer).
+LARGEST_ID = 2**63 - 1
+
+
+def _game_id(text: str) -> int:
+    """An argparse ``type``: a saved game's id, a whole number from 1 (``companion games list`` shows them)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (companion games list shows them)") from None
+    if not 1 <= value <= LARGEST_ID:
+        raise argparse.ArgumentTypeError(f"{text!r}: no game has that number (companion games list shows them)")
+    return value
 
 
 def _positive_seconds(text: str) -> float:

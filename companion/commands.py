@@ -83,6 +83,8 @@ class EndGame(Command):
     reason: str = "ended at the table"
 
 
+#: :class:`EndGame`'s reason when none is given.
+DEFAULT_END_REASON = "ended at the table"
 #: The longest reason an :class:`EndGame` may give (it is shown in the history and the exports).
 END_REASON_LIMIT = 80
 
@@ -96,6 +98,12 @@ def end_reason(command: EndGame) -> str:
     if not isinstance(reason, str) or not reason.strip() or len(reason.strip()) > END_REASON_LIMIT:
         raise MalformedCommand(f"say why the game ends, in 1 to {END_REASON_LIMIT} characters, not {reason!r}")
     return reason.strip()
+
+
+def end_words(reason: str | None) -> str:
+    """What follows "ended at the table" in a game's result: ``": <reason>"``, or nothing for the default
+    reason (:data:`DEFAULT_END_REASON`; "ended at the table: ended at the table" said it twice) or none."""
+    return "" if not reason or reason.strip().lower() == DEFAULT_END_REASON else f": {reason}"
 
 
 @dataclass(frozen=True, kw_only=True)

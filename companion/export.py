@@ -99,8 +99,10 @@ def import_json(journal: Journal, text: str) -> int:
     file that is not an export or does not replay.
     """
     try:
-        document: dict[str, Any] = json.loads(text)
-    except ValueError as error:  # json.JSONDecodeError, or text no JSON parser can read
+        document: dict[str, Any] = _json(text)
+    except RecursionError:
+        raise JournalError("cannot import: not an export (its JSON nests thousands of levels deep)") from None
+    except ValueError as error:  # json.JSONDecodeError, NaN/Infinity, or text no JSON parser can read
         raise JournalError(f"cannot import: not a JSON file ({getattr(error, 'msg', error)})") from None
     try:
         if not isinstance(document, dict):
@@ -125,7 +127,15 @@ def import_json(journal: Journal, text: str) -> int:
                     f"cannot import: event #{event.get('seq')} has schema version {version!r}; this companion "
                     f"reads versions 1 to {SCHEMA_VERSION} (a newer companion wrote it?)"
                 )
-        GameSession(game.get("id", 0), records_from_export(text))  # replays cleanly before writing
+            moment = event["time"]
+            if type(moment) not in (int, float) or not 0 <= moment <= LATEST_TIME:
+                raise JournalError(
+                    f"cannot import: event #{event.get('seq')} has the time {str(moment)[:40]!r}, not a time "
+                    f"(Unix seconds)"
+                )
+        replayed = GameSession(game.get("id", 0), records_from_export(text))  # replays cleanly before writing
+        # finished or not is what the game's own rules say of the replayed state, never the file's word for it
+        finished = replayed.rules.public_view(replayed.state).finished
         with journal._transaction():  # all or nothing: a failure leaves no half-imported game
             started = journal.create_game(begun["game"], begun["players"], begun["options"], events[0]["time"])
             renumber = {events[0]["seq"]: started.seq}
@@ -147,7 +157,7 @@ def import_json(journal: Journal, text: str) -> int:
                     renumber[event["seq"]] = record.seq
                 renumber[old_move] = records[0].move
             GameSession(started.game_id, journal.events(started.game_id))
-            if game.get("status") == "finished":
+            if finished:
                 journal._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (started.game_id,))
             return started.game_id
     except KeyError as error:  # a field of the file, or a name an event refers to that the game does not have
@@ -157,13 +167,29 @@ def import_json(journal: Journal, text: str) -> int:
             "cannot import: malformed export: a field holds the wrong kind of value (a list, a text or a number "
             "where another belongs)"
         ) from error
+    except OverflowError:  # a number SQLite cannot store (beyond 64 bits)
+        raise JournalError("cannot import: malformed export: a number too large for a saved game") from None
     except ValueError as error:
         raise JournalError(f"cannot import: malformed export: {error}") from error
 
 
+#: The latest event time an import takes (Unix seconds, the year 9999): a later one is not a real time.
+LATEST_TIME = 253_402_300_799
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number an export holds")
+
+
+def _json(text: str) -> Any:
+    """``text`` parsed as JSON, refusing ``NaN`` and ``Infinity`` (Python's json reads them; no export has them,
+    and a saved game cannot store them). ValueError for anything else that is not JSON."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
 def records_from_export(text: str) -> list[EventRecord]:
     """The event records of a JSON export, as they were (for replaying without a journal)."""
-    document = json.loads(text)
+    document = _json(text)
     game_id = document["game"]["id"]
     return [
         EventRecord(e["seq"], game_id, e["move"], e["time"], e["type"], e["payload"], e["schema_version"])

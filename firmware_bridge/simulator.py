@@ -347,7 +347,7 @@ HELP = """commands:
   remove 1            take the tag off a slot (tiles)
   unplug              close the pseudo-terminal
   replug [keep]       a new pseudo-terminal (a fresh boot; 'keep' keeps unacknowledged results)
-  noise [N]           write N random bytes (default 32)
+  noise [N]           write N random bytes (default 32, at most 65,536)
   sleep SECONDS       pause (scripts)
   wait [SECONDS]      wait until every result is acknowledged (default 10 s)
   status              what the device is doing
@@ -362,15 +362,31 @@ def _whole(word: str) -> int:
         raise ValueError(f"{word!r} is not a whole number") from None
 
 
+#: The longest pause a command or option takes (s): a day; a longer one is a typing slip (1e12 overflowed).
+LONGEST_S = 86_400.0
+#: The most noise bytes one ``noise`` command writes.
+MOST_NOISE = 65_536
+
+
 def _seconds(word: str) -> float:
-    """``word`` as a number of seconds, not negative; ValueError in words."""
+    """``word`` as a number of seconds from 0 to :data:`LONGEST_S`; ValueError in words."""
     try:
         value = float(word)
     except ValueError:
         raise ValueError(f"{word!r} is not a number of seconds") from None
     if not value >= 0:  # NaN too
         raise ValueError(f"{word!r}: seconds cannot be negative")
+    if value > LONGEST_S:
+        raise ValueError(f"{word!r}: at most {LONGEST_S:,.0f} seconds (a day)")
     return value
+
+
+def _noise_count(word: str) -> int:
+    """``word`` as a number of noise bytes from 0 to :data:`MOST_NOISE`; ValueError in words."""
+    count = _whole(word)
+    if not 0 <= count <= MOST_NOISE:
+        raise ValueError(f"{word!r}: from 0 to {MOST_NOISE:,} bytes")
+    return count
 
 
 def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
@@ -404,7 +420,7 @@ def _execute(sim: DeviceSimulator, line: str, out: TextIO) -> bool:
             path = sim.replug(reset=not (args and args[0] == "keep"))
             print(f"plugged in again: {sim.port}" + (f" -> {path}" if sim.link else ""), file=out)
         elif command == "noise":
-            count = _whole(args[0]) if args else 32
+            count = _noise_count(args[0]) if args else 32
             sim.write_raw(bytes(random.randrange(256) for _ in range(count)))
             print(f"wrote {count} noise bytes", file=out)
         elif command == "sleep":

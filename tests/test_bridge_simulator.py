@@ -237,3 +237,24 @@ def test_scripted_simulator_as_a_process_with_a_reader(tmp_path):
     assert "all results acknowledged" in output
     assert [r.values for r in readings] == [(2, 2), (6, 1, 4)]
     assert not link.exists()  # the link goes with the simulator
+
+
+def test_cli_bounds_pauses_and_noise():
+    """``sleep 1e12`` overflowed and ended the simulator, ``noise 99999999999`` hung writing, ``noise -5`` said
+    it wrote -5 bytes: each is now answered in words, and the simulator goes on."""
+    out = io.StringIO()
+    commands = ["sleep 1e12", "wait 1e308", "noise 99999999999", "noise -5", "noise 3", "quit"]
+    assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=commands, out=out) == 0
+    text = out.getvalue()
+    assert "? sleep 1e12: '1e12': at most 86,400 seconds (a day)" in text
+    assert "? wait 1e308: '1e308': at most 86,400 seconds (a day)" in text
+    assert "? noise 99999999999: '99999999999': from 0 to 65,536 bytes" in text
+    assert "? noise -5: '-5': from 0 to 65,536 bytes" in text
+    assert "wrote 3 noise bytes" in text and "wrote -5" not in text
+
+
+def test_cli_refuses_a_boot_delay_beyond_a_day(capsys):
+    with pytest.raises(SystemExit) as caught:
+        run_cli(["--hello-delay", "1e308"], stdin=["quit"], out=io.StringIO())  # was OverflowError
+    words = "argument --hello-delay: '1e308': at most 86,400 seconds"
+    assert caught.value.code == 2 and words in capsys.readouterr().err

@@ -233,6 +233,23 @@ def _mutations(text: str):
     yield "a schema version that is not a number", changed(lambda d: d["events"][1].update(schema_version="1"))
     yield "no game name in the summary", changed(lambda d: d["game"].update(game=None))
     yield "the events a list of lists", changed(lambda d: d.update(events=[[1, 2]]))
+    yield "JSON nested 100,000 deep", "[" * 100_000 + "]" * 100_000  # was a RecursionError
+    yield "a time beyond any clock", changed(lambda d: d["events"][3].update(time=10**400))  # was an OverflowError
+    yield "a time that is text", changed(lambda d: d["events"][3].update(time="noon"))
+    yield "a negative time", changed(lambda d: d["events"][3].update(time=-5))
+    yield "NaN", text.replace('"schema_version": 1', '"schema_version": NaN', 1)
+
+
+def test_an_imported_game_is_finished_when_its_rules_say_so_not_when_the_file_does(table, tmp_path):
+    """The file's ``status`` is not trusted: an open game whose export claims "finished" imports open (it was
+    listed finished, refused by the BG Stats export as unfinished and played on), and a finished game imports
+    finished whatever the file says."""
+    open_game, finished_game = play(table), play(table, finish=True)
+    with Journal(tmp_path / "target.sqlite3") as other:
+        for game_id, claim, status in ((open_game, "finished", "open"), (finished_game, "open", "finished")):
+            document = json.loads(export_json(table.journal, game_id))
+            document["game"]["status"] = claim
+            assert other.game(import_json(other, json.dumps(document))).status == status
 
 
 def test_importing_a_malformed_file_raises_journal_error_and_writes_nothing(table, tmp_path):

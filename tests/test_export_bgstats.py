@@ -182,6 +182,14 @@ def test_a_game_ended_at_the_table_is_a_play_without_winners(table):
     assert play["comments"].startswith("Ended at the table: time's up")
 
 
+def test_the_default_end_reason_is_said_once(table):
+    """An EndGame without a reason of its own said "ended at the table: ended at the table"."""
+    start_tv_wars(table, 2, roll_off=False)
+    accepted(table, EndGame())
+    play = bgstats_play(table.journal, table.session.game_id)
+    assert play["comments"].startswith("Ended at the table") and play["comments"].lower().count("at the table") == 1
+
+
 def test_an_unfinished_game_is_refused_and_nothing_is_written(table, tmp_path):
     game_id = start_tv_wars(table, 3)
     accepted(table, RollDice(roller="ABS", source="button"))

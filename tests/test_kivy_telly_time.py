@@ -157,7 +157,8 @@ def test_journal_matches_the_board(played):
     assert types.count("line_completed") == 1 and types.count("season_started") == 2
     assert {n.name: n.viewers for n in session.state.networks} == steps["Arkady grid"]["viewers"]
     view = session.rules.public_view(session.state)
-    assert view.players[0].headline == "$10M"
+    assert view.players[0].headline == "$7M"  # $10M at "Arkady grid", then a Cost of $3M
+    assert {n.name: n.cash_m for n in session.state.networks} == steps["Arkady cost"]["cash"]
     assert view.players[0].panel_lines == ("29 viewers - 6 empty", "Pass now: +$6M")
     for index in (1, 2):
         assert (out_dir / f"tt-panel-{index}.png").stat().st_size > 0
@@ -221,3 +222,11 @@ def test_the_prompt_always_says_who_does_what_next(set_up):
             assert after["status"] == f"Pilot Season: {player} keeps 2 cards (Keep 2 cards){then}"
         assert steps[f"{game} Kim set up"]["status"] == "The Pilot Season is set up: start season 1"
         assert not any(s["refused"] for s in steps.values() if s["label"].startswith(game))
+
+
+def test_a_cost_is_paid_whatever_the_sign_it_was_entered_with(played):
+    """The free cash entry: a Cost of +$3M takes $3M (it used to give the network $3M: "gains $1M: Cost")."""
+    _, _, steps = played
+    before, after = steps["Arkady grid"], steps["Arkady cost"]
+    assert after["cash"]["Arkady"] == before["cash"]["Arkady"] - 3
+    assert "Cost" in after["message"] and "gains" not in after["message"], after["message"]

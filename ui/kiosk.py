@@ -54,6 +54,8 @@ def run(
     Returns the process exit code (0). Raises :class:`companion.errors.ConfigError` for an unusable
     GPIO backend before any window opens.
     """
+    import ui.layout  # noqa: F401  a malformed COMPANION_SCREEN_SIZE is a ConfigError before anything else
+
     problem = display_problem()
     if problem:
         raise CompanionError(problem)

@@ -6,20 +6,22 @@ the touchscreen size; the layout audit (tests/test_layout_audit.py) uses it to c
 
 import os
 
+from companion.errors import ConfigError
+
 
 def _screen_size(value: str | None) -> tuple[int, int]:
-    """``(width, height)`` in pixels from ``"WIDTHxHEIGHT"``; the 800×480 default when unset. ValueError names a
-    malformed value."""
+    """``(width, height)`` in pixels from ``"WIDTHxHEIGHT"``; the 800×480 default when unset. :class:`ConfigError`
+    (a ValueError: the command line says it in one line) names a malformed value."""
     if not value:
         return (800, 480)
     try:
         width, height = (int(part) for part in value.lower().split("x"))
     except ValueError:
-        raise ValueError(
-            f"COMPANION_SCREEN_SIZE must be WIDTHxHEIGHT in pixels (e.g. 480x800), not {value!r}"
+        raise ConfigError(
+            "the environment", "COMPANION_SCREEN_SIZE", f"must be WIDTHxHEIGHT in pixels (e.g. 480x800), not {value!r}"
         ) from None
     if width < 200 or height < 200:
-        raise ValueError(f"COMPANION_SCREEN_SIZE {value!r} is too small: at least 200x200")
+        raise ConfigError("the environment", "COMPANION_SCREEN_SIZE", f"{value!r} is too small: at least 200x200")
     return (width, height)
 
 

@@ -75,7 +75,7 @@ def start_commands(game: str) -> list:
         options = {"vitality": 2, "roll_off": False, "starting_cards": 2}
         return [NewGame(game=game, players=tuple(PlayerSeat(n) for n in names), options=options)]
     if game == "channel-won":
-        names = CHANNEL_WON.info.default_names[:3]
+        names = CHANNEL_WON.info.default_names[:4]  # four: a category left out (its note) and the reporters' row
         return [NewGame(game=game, players=tuple(PlayerSeat(n) for n in names), options={"score_open_leads": True})]
     return [NewGame(game=game, players=seats(), options={"tiles": TILES})]
 

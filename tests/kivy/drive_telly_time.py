@@ -243,6 +243,13 @@ steps = [
     tab("Arkady"),
     lambda: snapshot("Arkady grid"),
     lambda: shot("tt-13-arkady-grid"),
+    # a Cost entered as +$3M (the stepper starts at +1): paid all the same
+    action("Cash ±"),
+    step_field("amount", "+", 2),
+    choose("reason", "Cost"),
+    lambda: shot("tt-14-cash-cost"),
+    ok,
+    lambda: snapshot("Arkady cost"),
     *([] if TOUCHSCREEN_ONLY else [lambda: save_panels("tt")]),
 ]
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.checks import is_whole
-from companion.commands import BANK, Command, EndGame, PlayerSeat, end_reason
+from companion.commands import BANK, Command, EndGame, PlayerSeat, end_reason, end_words
 from companion.dice import DiceRequest
 from companion.errors import TABLE_RULE, BadOption, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event
@@ -871,7 +871,7 @@ class ChannelWon:
             return None
         figures = self.figures(state)
         if state.result == "ended":
-            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table: {state.end_reason}")
+            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table{end_words(state.end_reason)}")
         if state.result == "channel_none":
             return Outcome(Termination.ALL_LOST, (), figures, f"{state.end_reason} ({R_RATINGS})")
         reported = dict(state.last_round)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.checks import is_whole
-from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice, end_reason
+from companion.commands import AnswerDice, Command, EndGame, PlayerSeat, RollDice, end_reason, end_words
 from companion.dice import DiceRequest, RollOff, check_answer
 from companion.errors import TABLE_RULE, BadOption, CommandError, GameFinished, IllegalCommand, MalformedCommand
 from companion.events import Event, EventCodec
@@ -917,7 +917,7 @@ class DeathShowTv:
             return Outcome(Termination.LAST_STANDING, (state.winner,), figures, reason, (state.winner,))
         if not state.alive:
             return Outcome(Termination.ALL_LOST, (), figures, f"{state.end_reason} ({R_OBJECTIVE})")
-        return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table: {state.end_reason}")
+        return Outcome(Termination.ENDED_BY_HAND, (), figures, f"ended at the table{end_words(state.end_reason)}")
 
     # -- legal commands ---------------------------------------------------------------------------------------
     def check(self, state: DeathShowState, command: Command, label: str = "") -> LegalCommand:

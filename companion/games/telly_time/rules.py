@@ -27,6 +27,7 @@ from companion.commands import (
     RollDice,
     TransferMoney,
     end_reason,
+    end_words,
 )
 from companion.dice import DiceRequest
 from companion.errors import (
@@ -1126,7 +1127,7 @@ class TellyTime:
         figures = self.figures(state)
         if state.phase != OVER:
             return Outcome(
-                Termination.ENDED_BY_HAND, (), figures, f"The game was ended at the table: {state.end_reason}"
+                Termination.ENDED_BY_HAND, (), figures, f"The game was ended at the table{end_words(state.end_reason)}"
             )
         viewers = {n.name: n.viewers for n in state.networks}
         ranking = tuple(sorted(state.names, key=lambda name: -viewers[name]))

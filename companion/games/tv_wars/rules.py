@@ -19,6 +19,7 @@ from companion.commands import (
     RollDice,
     TransferMoney,
     end_reason,
+    end_words,
 )
 from companion.dice import DiceRequest, RollOff, check_answer, roll_payload
 from companion.errors import TABLE_RULE, BadOption, GameFinished, IllegalCommand, MalformedCommand
@@ -577,7 +578,7 @@ class TvWars:
         ended = state.final_count.result if state.final_count is not None else None
         figures = self.figures(state)
         if ended is None:
-            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"Ended at the table: {state.end_reason}")
+            return Outcome(Termination.ENDED_BY_HAND, (), figures, f"Ended at the table{end_words(state.end_reason)}")
         totals = dict(ended.totals)
         ranking = tuple(sorted(totals, key=lambda name: -totals[name]))
         winners = tuple(ended.winners)

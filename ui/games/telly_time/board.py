@@ -162,6 +162,16 @@ def _widest_word(label: Label) -> float:
     return widest
 
 
+def cash_change(amount_m: int, reason: str) -> int:
+    """The cash dialog's change ($M) for ``amount_m`` entered with ``reason``: a Cost is paid (below 0), Ad income
+    received (above 0), whichever sign was entered; any other reason as entered."""
+    if reason == "Cost":
+        return -abs(amount_m)
+    if reason == "Ad income":
+        return abs(amount_m)
+    return amount_m
+
+
 class TellyStepper(BoxLayout):
     """A whole number between ``minimum`` and ``maximum`` with − and + buttons; ``unit`` formats it."""
 
@@ -835,16 +845,19 @@ class TellyTimeBoard(GameBoard):
         )
 
     def open_cash(self) -> None:
-        """Free entry of income or costs ($M)."""
+        """Free entry of income or costs ($M): Ad income is received and a Cost paid whatever the amount's sign
+        (a Cost of +$1M used to give the network $1M); a Network card or a Correction as entered."""
         name = self.shown
         self._open(
             TellyFormPopup(
-                f"{name}: cash",
+                f"{name}: cash (a Cost is paid, Ad income received)",
                 [
                     ("amount", "Amount", TellyStepper(1, -30, 30, "$M")),
                     ("reason", "For", choice([(r, r) for r in ("Ad income", "Cost", "Network card", "Correction")])),
                 ],
-                lambda v: self._post(AdjustCash(player=name, amount_m=v["amount"], reason=v["reason"])),
+                lambda v: self._post(
+                    AdjustCash(player=name, amount_m=cash_change(v["amount"], v["reason"]), reason=v["reason"])
+                ),
             )
         )
 
