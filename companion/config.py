@@ -716,6 +716,55 @@ TOP_SECTIONS = (
 )
 
 
+#: The kinds of serial reader a ``[[readers]]`` table names (``firmware_bridge.protocol.DEVICE_KINDS``).
+READER_KINDS = ("dice", "tiles")
+#: A reader's serial speed when its table gives none (``firmware_bridge.protocol.BAUD_RATE``).
+READER_BAUD_RATE = 115200
+#: The keys a ``[[readers]]`` table may have.
+READER_KEYS = frozenset({"kind", "path", "vid", "pid", "serial_number", "device_id", "name", "baudrate"})
+
+
+def reader_settings(data: Mapping[str, Any], where: str = "readers", file: str = "<config>") -> dict[str, Any]:
+    """One ``[[readers]]`` table checked: ``{kind, path, vid, pid, serial_number, device_id, name, baudrate}``
+    (absent ones ``None``; ``name`` ``""``, ``baudrate`` :data:`READER_BAUD_RATE` by default). The config is read
+    with it, whatever the command (``run``, ``run --headless``, ``selftest``), and the serial bridge builds its
+    ``ReaderSpec`` from it. Raises :class:`ConfigError` (file, key, problem) for an unknown key or a bad value."""
+    for key in data:
+        if key not in READER_KEYS:
+            raise ConfigError(file, f"{where}.{key}", f"unknown key (allowed: {', '.join(sorted(READER_KEYS))})")
+
+    def text(key: str) -> str | None:
+        value = data.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ConfigError(file, f"{where}.{key}", f"must be non-empty text, not {value!r}")
+        return value
+
+    def number(key: str, high: int) -> int | None:
+        value = data.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high):
+            raise ConfigError(file, f"{where}.{key}", f"must be a whole number 0..{high}, not {value!r}")
+        return value
+
+    kind = data.get("kind")
+    if kind not in READER_KINDS:
+        raise ConfigError(file, f"{where}.kind", f"must be one of {', '.join(READER_KINDS)}, not {kind!r}")
+    spec: dict[str, Any] = dict(
+        kind=kind,
+        path=text("path"),
+        vid=number("vid", 0xFFFF),
+        pid=number("pid", 0xFFFF),
+        serial_number=text("serial_number"),
+        device_id=text("device_id"),
+        name=text("name") or "",
+        baudrate=number("baudrate", 4_000_000) or READER_BAUD_RATE,
+    )
+    if not spec["path"] and spec["vid"] is None and spec["pid"] is None and not spec["serial_number"]:
+        raise ConfigError(file, where, "give a path (/dev/serial/by-id/...) or vid/pid/serial_number")
+    if spec["path"] and (spec["vid"] is not None or spec["pid"] is not None or spec["serial_number"]):
+        raise ConfigError(file, where, "give either a path or a USB identity, not both")
+    return spec
+
+
 def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     """Check an already-parsed TOML mapping and build a :class:`Config` (see :func:`load_config`)."""
     check = Checker(file)
@@ -724,6 +773,8 @@ def parse_config(data: Mapping[str, Any], file: str = "<config>") -> Config:
     readers = top.get("readers", [])
     if not isinstance(readers, list) or not all(isinstance(r, dict) for r in readers):
         check.fail("readers", "must be an array of tables ([[readers]] sections)")
+    for index, reader in enumerate(readers):  # every command reads the config whole (README): the readers too
+        reader_settings(reader, f"readers[{index}]", file)
     table = read_section(TableSection, top.get("table"), "table", check)
     dice = read_section(DiceSection, top.get("dice"), "dice", check)
     hardware = read_section(HardwareSection, top.get("hardware"), "hardware", check)

@@ -44,8 +44,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from companion.config import reader_settings
 from companion.dice import DiceReaderPort
-from companion.errors import ConfigError, ReaderBusy, ReaderError
+from companion.errors import ReaderBusy, ReaderError
 from firmware_bridge.protocol import (
     BAUD_RATE,
     DEVICE_KINDS,
@@ -132,40 +133,7 @@ class ReaderSpec:
 
         Raises :class:`ConfigError` (file, key, problem) for an unknown key or a bad value.
         """
-        allowed = {"kind", "path", "vid", "pid", "serial_number", "device_id", "name", "baudrate"}
-        for key in data:
-            if key not in allowed:
-                raise ConfigError(file, f"{where}.{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
-
-        def text(key: str) -> str | None:
-            value = data.get(key)
-            if value is not None and (not isinstance(value, str) or not value.strip()):
-                raise ConfigError(file, f"{where}.{key}", f"must be non-empty text, not {value!r}")
-            return value
-
-        def number(key: str, high: int) -> int | None:
-            value = data.get(key)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high):
-                raise ConfigError(file, f"{where}.{key}", f"must be a whole number 0..{high}, not {value!r}")
-            return value
-
-        kind = data.get("kind")
-        if kind not in DEVICE_KINDS:
-            raise ConfigError(file, f"{where}.kind", f"must be one of {', '.join(DEVICE_KINDS)}, not {kind!r}")
-        spec: dict[str, Any] = dict(
-            path=text("path"),
-            vid=number("vid", 0xFFFF),
-            pid=number("pid", 0xFFFF),
-            serial_number=text("serial_number"),
-            device_id=text("device_id"),
-            name=text("name") or "",
-            baudrate=number("baudrate", 4_000_000) or BAUD_RATE,
-        )
-        if not spec["path"] and spec["vid"] is None and spec["pid"] is None and not spec["serial_number"]:
-            raise ConfigError(file, where, "give a path (/dev/serial/by-id/...) or vid/pid/serial_number")
-        if spec["path"] and (spec["vid"] is not None or spec["pid"] is not None or spec["serial_number"]):
-            raise ConfigError(file, where, "give either a path or a USB identity, not both")
-        return cls(kind=kind, **spec)
+        return cls(**reader_settings(data, where, file))
 
 
 def _is_url(path: str) -> bool:

@@ -53,3 +53,23 @@ def test_a_malformed_screen_size_is_a_config_error_in_one_line(size, tmp_path):
     )
     _one_line_refusal(result, "config error: the environment: COMPANION_SCREEN_SIZE: ")
     assert result.returncode == 2
+
+
+def test_the_serial_readers_speak_the_configs_words():
+    from companion.config import READER_BAUD_RATE, READER_KINDS
+    from firmware_bridge.protocol import BAUD_RATE, DEVICE_KINDS
+
+    assert (READER_KINDS, READER_BAUD_RATE) == (DEVICE_KINDS, BAUD_RATE)
+
+
+@pytest.mark.parametrize("command", [["run", "--headless"], ["selftest", "--sim"], ["games", "list"]])
+def test_every_command_reads_the_readers_of_the_config_as_the_kiosk_does(command, tmp_path):
+    """A ``[[readers]]`` table with neither a path nor a USB identity stopped the kiosk's ``run`` but not
+    ``run --headless`` (which started) nor ``selftest`` (a FAIL line): the config is checked whole, by every
+    command, before anything starts (README)."""
+    config = tmp_path / "companion.toml"
+    config.write_text('[[readers]]\nkind = "dice"\n')
+    result = run_companion(*command, "--config", str(config), "--data-dir", str(tmp_path / "data"))
+    _one_line_refusal(result, "config error: ")
+    assert "readers[0]: give a path (/dev/serial/by-id/...) or vid/pid/serial_number" in result.stderr
+    assert result.returncode == 2 and not (tmp_path / "data").exists()
