@@ -699,6 +699,10 @@ def _house_rules(check: Checker, value: Any, game: str, file: str) -> dict[str, 
         rules.check_options(house_rules)
     except BadOption as error:
         check.fail(f"house_rules.{error.option}", error.problem)
+    for spec in rules.info.options:  # a game's bound for a new game's choice (OptionSpec.most)
+        value = house_rules.get(spec.name)
+        if spec.most is not None and isinstance(value, int) and value > spec.most:
+            check.fail(f"house_rules.{spec.name}", f"at most {spec.most:,}, not {value:,}")
     return house_rules
 
 

@@ -52,7 +52,8 @@ class OptionSpec:
     ``int``, ``str``, ``list``, ``dict``), its ``default``, a one-line ``help`` that cites the rule it changes,
     and, for a ``str`` option, the allowed ``choices``. ``read_file``: for an option the config may give as a file
     path, the ``"module:function"`` that reads the file into the option's value (Channel WON's card catalogue),
-    imported only when a config names a file."""
+    imported only when a config names a file. ``most``: for an ``int`` option, the largest value a config may
+    set (a new game's choice; a game already journaled with more still opens, as the rules check nothing above)."""
 
     name: str
     kind: type
@@ -60,6 +61,7 @@ class OptionSpec:
     help: str = ""
     choices: tuple[str, ...] = ()
     read_file: str = ""
+    most: int | None = None
 
 
 @dataclass(frozen=True)

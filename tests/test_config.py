@@ -409,6 +409,8 @@ def test_load_config_on_toml_ish_text_returns_a_config_or_raises_config_error(tm
     [
         ({"starting_cash": -5}, "house_rules.starting_cash"),
         ({"starting_cash": "lots"}, "house_rules.starting_cash"),
+        ({"starting_cash": 10**30}, "house_rules.starting_cash"),  # overflowed the cards and the panels
+        ({"starting_cash": 1_000_001}, "house_rules.starting_cash"),
         ({"roll_off": "yes"}, "house_rules.roll_off"),
         ({"foo": 1}, "house_rules.foo"),
     ],
@@ -429,6 +431,22 @@ def test_fewer_seats_than_the_game_needs_is_a_config_error():
 def test_good_house_rules_pass():
     config = parse_config({"house_rules": {"starting_cash": 20000, "roll_off": False}})
     assert config.house_rules == {"starting_cash": 20000, "roll_off": False}
+    assert parse_config({"house_rules": {"starting_cash": 1_000_000}}).house_rules["starting_cash"] == 1_000_000
+
+
+def test_a_game_journaled_with_more_than_a_config_may_set_still_opens(table):
+    """OptionSpec.most bounds what a config sets; the rules themselves check nothing above it, so a game that an
+    earlier version started with more (it took any amount) replays as it was."""
+    from companion.commands import NewGame, PlayerSeat
+
+    outcome = table.execute(
+        NewGame(
+            game="tv-wars",
+            players=(PlayerSeat("ABS"), PlayerSeat("CBA")),
+            options={"starting_cash": 5_000_000, "roll_off": False},
+        )
+    )
+    assert outcome.accepted and table.state.network("ABS").cash == 5_000_000
 
 
 def test_a_panel_on_the_main_bus_beside_a_switched_multiplexer_is_refused():

@@ -25,7 +25,11 @@ INFO = GameInfo(
             "roll for Best Network News to decide who starts (TV Wars 2.5); false gives it to the first seat",
         ),
         OptionSpec(
-            "starting_cash", int, STARTING_CASH, "whole dollars each network starts with (TV Wars 2.4: $31,000)"
+            "starting_cash",
+            int,
+            STARTING_CASH,
+            "whole dollars each network starts with (TV Wars 2.4: $31,000; at most $1,000,000, which the cards show)",
+            most=1_000_000,
         ),
         OptionSpec(
             "counter_programming_four",
