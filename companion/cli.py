@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sqlite3
 import sys
 from datetime import datetime
@@ -44,9 +45,14 @@ def _data_dir_option(parser: argparse.ArgumentParser, default=None) -> None:
 
 
 def _folder(text: str) -> Path:
-    """An argparse ``type``: a folder's path, not empty (``Path("")`` is the current folder: a typing slip)."""
+    """An argparse ``type``: a folder's path, not empty (``Path("")`` is the current folder: a typing slip), and
+    not a file, a device or a broken or looping link (each was "cannot create the folder ...: File exists", or a
+    file opened read-only as if it were the data folder). A path that does not exist yet is made when needed."""
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path (give the folder, e.g. --data-dir ~/games)")
+    if os.path.lexists(text) and not os.path.isdir(text):
+        what = "a link that leads to no folder" if os.path.islink(text) else "a file, not a folder"
+        raise argparse.ArgumentTypeError(f"{text} is {what}")
     return Path(text)
 
 

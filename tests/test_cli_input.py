@@ -39,6 +39,21 @@ def test_an_empty_data_folder_or_config_path_is_refused(tmp_path):
     assert not (tmp_path / "journal.sqlite3").exists()
 
 
+def test_a_data_folder_that_is_a_file_or_a_broken_link_is_refused(tmp_path):
+    """A file as the data folder was opened read-only ("nothing can be written in g1.json: File exists"); a link
+    looping on itself or to nothing said "cannot create the folder loopA: File exists"."""
+    afile = tmp_path / "g1.json"
+    afile.write_text("{}")
+    loop = tmp_path / "loopA"
+    loop.symlink_to(tmp_path / "loopB")
+    (tmp_path / "loopB").symlink_to(loop)
+    for path, words in ((afile, "is a file, not a folder"), (loop, "is a link that leads to no folder")):
+        for command in (["run", "--headless"], ["games", "list"]):
+            result = run_companion(*command, "--data-dir", str(path))
+            _one_line_refusal(result, f"{path} {words}")
+    assert afile.read_text() == "{}"
+
+
 def test_new_and_resume_together_are_refused(tmp_path):
     result = run_companion("run", "--headless", "--new", "--resume", "1", "--data-dir", str(tmp_path / "data"))
     _one_line_refusal(result, "not allowed with argument")
