@@ -134,8 +134,9 @@ def import_json(journal: Journal, text: str) -> int:
                     f"(Unix seconds)"
                 )
         replayed = GameSession(game.get("id", 0), records_from_export(text))  # replays cleanly before writing
-        # finished or not is what the game's own rules say of the replayed state, never the file's word for it
-        finished = replayed.rules.public_view(replayed.state).finished
+        # finished or not is what the game's own rules say of the replayed state (its outcome, as the table decides
+        # a game's status), never the file's word for it
+        finished = replayed.rules.outcome(replayed.state) is not None
         with journal._transaction():  # all or nothing: a failure leaves no half-imported game
             started = journal.create_game(begun["game"], begun["players"], begun["options"], events[0]["time"])
             renumber = {events[0]["seq"]: started.seq}
