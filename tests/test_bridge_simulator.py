@@ -133,12 +133,16 @@ def test_cli_commands_through_run_cli():
     assert "rolled 1" not in text  # after quit
 
 
+def _typed(commands: list[str]) -> str:
+    """What a dice reader simulator answers to ``commands`` typed one by one, then quit (it must exit 0)."""
+    out = io.StringIO()
+    assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=[*commands, "quit"], out=out) == 0
+    return out.getvalue()
+
+
 def test_cli_words_for_bad_numbers():
     """A mistyped number in a command is answered in words, not with Python's ("invalid literal for int()")."""
-    out = io.StringIO()
-    commands = ["roll 3 abc", "sleep x", "wait -1", "noise many", "quit"]
-    assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=commands, out=out) == 0
-    text = out.getvalue()
+    text = _typed(["roll 3 abc", "sleep x", "wait -1", "noise many"])
     assert "? roll 3 abc: 'abc' is not a whole number" in text
     assert "? sleep x: 'x' is not a number of seconds" in text
     assert "? wait -1: '-1': seconds cannot be negative" in text
@@ -242,10 +246,7 @@ def test_scripted_simulator_as_a_process_with_a_reader(tmp_path):
 def test_cli_bounds_pauses_and_noise():
     """``sleep 1e12`` overflowed and ended the simulator, ``noise 99999999999`` hung writing, ``noise -5`` said
     it wrote -5 bytes: each is now answered in words, and the simulator goes on."""
-    out = io.StringIO()
-    commands = ["sleep 1e12", "wait 1e308", "noise 99999999999", "noise -5", "noise 3", "quit"]
-    assert run_cli(["--kind", "dice", "--hello-delay", "0"], stdin=commands, out=out) == 0
-    text = out.getvalue()
+    text = _typed(["sleep 1e12", "wait 1e308", "noise 99999999999", "noise -5", "noise 3"])
     assert "? sleep 1e12: '1e12': at most 86,400 seconds (a day)" in text
     assert "? wait 1e308: '1e308': at most 86,400 seconds (a day)" in text
     assert "? noise 99999999999: '99999999999': from 0 to 65,536 bytes" in text
