@@ -76,15 +76,17 @@ class JumpTo(Command):
     seq: int
 
 
+#: :class:`EndGame`'s reason when none is given.
+DEFAULT_END_REASON = "ended at the table"
+
+
 @dataclass(frozen=True, kw_only=True)
 class EndGame(Command):
     """Declare the open game finished, with a ``reason`` in words. Can be undone like any move."""
 
-    reason: str = "ended at the table"
+    reason: str = DEFAULT_END_REASON
 
 
-#: :class:`EndGame`'s reason when none is given.
-DEFAULT_END_REASON = "ended at the table"
 #: The longest reason an :class:`EndGame` may give (it is shown in the history and the exports).
 END_REASON_LIMIT = 80
 

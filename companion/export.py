@@ -133,7 +133,7 @@ def import_json(journal: Journal, text: str) -> int:
                     f"cannot import: event #{event.get('seq')} has the time {str(moment)[:40]!r}, not a time "
                     f"(Unix seconds)"
                 )
-        replayed = GameSession(game.get("id", 0), records_from_export(text))  # replays cleanly before writing
+        replayed = GameSession(game.get("id", 0), _records(document))  # replays cleanly before writing
         # finished or not is what the game's own rules say of the replayed state (its outcome, as the table decides
         # a game's status), never the file's word for it
         finished = replayed.rules.outcome(replayed.state) is not None
@@ -190,7 +190,10 @@ def _json(text: str) -> Any:
 
 def records_from_export(text: str) -> list[EventRecord]:
     """The event records of a JSON export, as they were (for replaying without a journal)."""
-    document = _json(text)
+    return _records(_json(text))
+
+
+def _records(document: dict[str, Any]) -> list[EventRecord]:
     game_id = document["game"]["id"]
     return [
         EventRecord(e["seq"], game_id, e["move"], e["time"], e["type"], e["payload"], e["schema_version"])

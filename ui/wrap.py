@@ -6,8 +6,10 @@ terms are long hyphenated words ("Counter-Programming", "Lead-In", "DIE-NASTY", 
 gives such a word a break opportunity (a space after its hyphen or slash) only when the whole word does not fit its
 line, so a wide cell still shows it whole.
 
-:func:`breakable` is the pure text rule (any ``measure``); :class:`WordBreakLabel` is a Kivy label that applies it to
-its :attr:`~WordBreakLabel.words` at its own width and font.
+:func:`breakable` is the pure text rule (any ``measure``); :class:`WordBreaks` applies it to a Kivy label's or
+button's ``text`` at its own width and font (:class:`WordBreakLabel`, ``ui.dialogs.ChoiceButton``). The layout
+audit's ``split`` check (tests/kivy/layout_audit.py) measures words its own way, so that the test does not
+measure with the code it checks.
 """
 
 from __future__ import annotations
