@@ -44,7 +44,8 @@ outcome = table.resume_latest()
 assert outcome is not None and outcome.accepted, outcome
 print(json.dumps({"game": table.session.rules.info.name, "state": type(table.state).__name__,
                   "titles": __import__("companion.games", fromlist=["x"]).game_title("telly-time"),
-                  "modules": sorted(m for m in sys.modules if m.startswith("companion.games."))}))
+                  "modules": sorted(m for m in sys.modules if m.startswith("companion.games.")),
+                  "openssl": "_hashlib" in sys.modules}))
 journal.close()
 """
 
@@ -85,6 +86,8 @@ def test_opening_a_game_headless_imports_no_other_game(tmp_path, game):
     assert found["game"] == game and found["titles"] == "Telly Time"
     assert GAME_PACKAGES[game] in found["modules"]
     assert _others(game, found["modules"]) == [], f"opening {game} imported other games"
+    # the state format's digest is zlib's: hashlib would load OpenSSL, 3.6 MB of a resumed kiosk's memory
+    assert found["openssl"] is False, f"opening {game} loaded OpenSSL (hashlib)"
 
 
 def test_the_registry_names_every_game_with_the_rules_own_name_and_title():
