@@ -86,7 +86,7 @@ def test_opening_a_game_headless_imports_no_other_game(tmp_path, game):
     assert found["game"] == game and found["titles"] == "Telly Time"
     assert GAME_PACKAGES[game] in found["modules"]
     assert _others(game, found["modules"]) == [], f"opening {game} imported other games"
-    # the state format's digest is zlib's: hashlib would load OpenSSL, 3.6 MB of a resumed kiosk's memory
+    # the state format's digest is zlib's: hashlib would load OpenSSL (3.6 MB of a headless process's memory)
     assert found["openssl"] is False, f"opening {game} loaded OpenSSL (hashlib)"
 
 
