@@ -1518,16 +1518,17 @@ def fill_grid(body: BoxLayout, view) -> None:
         body.add_widget(_label(text, 18))
 
 
-def _grid_cell(cell, compact: bool = False) -> GridCellLabel:
+def _grid_cell(cell, compact: bool = False, **size) -> GridCellLabel:
+    """One program's cell of the grid (``compact``: the portrait line's wording, left-aligned); ``size``: the
+    caller's sizing (a landscape row fixes its height, a portrait line fills its own)."""
     return GridCellLabel(
         text=cell_text(cell, compact),
         markup=True,
         font_size=sp(18),
-        size_hint_y=None,
-        height=dp(120 if not compact else 60),
         halign="center" if not compact else "left",
         valign="middle",
         background=CELL_COLOURS.get(cell.state, CELL_COLOURS[""]),
+        **size,
     )
 
 
@@ -1562,7 +1563,7 @@ def _grid_side_by_side(view) -> GridLayout:
                 label.height = height
 
         for cell in row.cells:
-            label = _grid_cell(cell)
+            label = _grid_cell(cell, size_hint_y=None, height=dp(120))
             label.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(6), None)), texture_size=fit_row)
             labels.append(label)
             grid.add_widget(label)
@@ -1591,7 +1592,6 @@ def _grid_by_half_hour(view) -> BoxLayout:
                 width=lambda w, width: setattr(w, "text_size", (width - dp(12), None)),
                 texture_size=lambda w, size, line=line: setattr(line, "height", max(dp(60), size[1] + dp(10))),
             )
-            label.size_hint_y = 1
             line.add_widget(label)
             grid.add_widget(line)
     return grid
