@@ -103,6 +103,7 @@ def test_six_reporters_and_channel_none(played):
     data_dir, _, _, steps = played
     six = steps["six"]
     assert len(six["lineup"]) == 6 and len(six["chips"]) == 6
+    assert all(lead["parts_room"] >= 2 for lead in six["lineup"].values()), six["lineup"]
     assert "CHANNEL NONE RISK" in six["status"]
     over = steps["channel none"]
     assert "Channel None" in over["status"] and over["turn"] is None

@@ -8,7 +8,7 @@ violations). The landscape runs are audited the same way by their own modules. S
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from kivy_driver import keep_artifacts, run_driver
+from kivy_driver import keep_artifacts, run_driver, steps_by_label
 
 pytestmark = pytest.mark.kivy
 
@@ -49,3 +49,16 @@ def test_every_screenshot_passes_the_layout_audit_in_portrait(runs, script):
     if isinstance(result, BaseException):
         raise result
     assert result["shots_audited"] >= 4, result.get("shots_unaudited")  # the driver ran and its screens were looked at
+
+
+def test_six_reporters_leave_every_lead_two_lines_of_parts_in_portrait(runs):
+    """Channel WON with six reporters at 480×800: two rows of reporters above two rows of Leads; the round and
+    turn share one line, so each Lead's card still shows two lines of what was played on it (it had one)."""
+    result = runs["drive_channel_won.py"]
+    if isinstance(result, BaseException):
+        raise result
+    six = steps_by_label(result)["six"]
+    assert len(six["lineup"]) == 6
+    assert {category: lead["parts_room"] >= 2 for category, lead in six["lineup"].items()} == dict.fromkeys(
+        six["lineup"], True
+    ), six["lineup"]

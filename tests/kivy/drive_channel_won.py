@@ -111,6 +111,8 @@ def snapshot(label):
                     "state": c.state_text,
                     "who": c.who_text,
                     "location": c.location_text,
+                    # how many lines of parts the card has room for: its parts label's height ÷ one line's
+                    "parts_room": round(c.ids.parts.height / c.ids.parts._label.get_extents("Sg")[1], 2),
                 }
                 for c in b.ids.lineup.children
             },
