@@ -72,18 +72,30 @@ class Source:
         return self.index[-1][0] if self.index else 0
 
     def records(self, game_id: int, upto: float) -> list[tuple]:
-        """Full event rows of ``game_id`` with seq ≤ ``upto``, in seq order."""
+        """Full event rows of ``game_id`` with seq ≤ ``upto``, in seq order. A copy's rows end just before its
+        first row that cannot be read or is not a valid event (a damaged backup: a flipped byte in a payload),
+        and nothing after it is used, so the prefix never splices over the gap."""
         result: list[tuple] = []
         if self.db_uri is not None:
             db = sqlite3.connect(self.db_uri, uri=True, check_same_thread=False)
             try:
-                result = [
-                    tuple(r)
-                    for r in db.execute(
-                        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
-                        (game_id, min(upto, self.db_max)),
-                    )
-                ]
+                cursor = db.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                    (game_id, min(upto, self.db_max)),
+                )
+                while True:
+                    try:
+                        row = cursor.fetchone()
+                    except sqlite3.Error:  # e.g. "Could not decode to UTF-8 column 'payload'", a bad page
+                        return result
+                    if row is None:
+                        break
+                    valid = _valid_event(tuple(row))
+                    if valid is None:  # not an event (its payload is not JSON): the copy ends here
+                        return result
+                    result.append(valid)
+            except sqlite3.Error:
+                return result
             finally:
                 db.close()
         result += [

@@ -267,6 +267,34 @@ def test_a_truncated_journal_keeps_prefixes_and_the_backups_fill_in(data_dir, pl
         assert "could not be read" in result.stdout
 
 
+@pytest.mark.parametrize("flip", ["not UTF-8", "not JSON"])
+def test_a_flipped_byte_in_a_backup_copy_ends_that_copy_before_it_and_recovery_goes_on(data_dir, player_module, flip):
+    """A byte of an event's payload in a backup copy gone bad: "not UTF-8" (a letter of a name in a JSON string:
+    SQLite reads the row, Python cannot decode it), "not JSON" (its opening quote). Recovery stopped with
+    "Could not decode to UTF-8 column 'payload'" or a JSON error, so the kiosk could not start. Now the copy's
+    events end just before the bad one (no splice over it) and the rest is rebuilt from what remains."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    (base,) = sorted((data_dir / "backups").glob("gen-*-base-*.sqlite3"))[:1]
+    copied = _rows(base, "mode=ro&immutable=1")
+    row = max((r for rows in copied.values() for r in rows if '"ABS"' in r[5]), key=lambda r: r[0])
+    data = bytearray(base.read_bytes())
+    at = data.rfind(row[5].encode())
+    assert at > 0, "the payload is not stored verbatim"
+    at += row[5].index('"ABS"') + (1 if flip == "not UTF-8" else 0)
+    data[at] = 0xFF if flip == "not UTF-8" else 0xDD
+    base.write_bytes(bytes(data))
+    path.unlink()
+    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
+        (data_dir / sidecar).unlink(missing_ok=True)
+
+    result = _headless(data_dir)
+    kept = _assert_prefixes(_rows(path), original)
+    assert "Journal missing" in result.stdout
+    assert 0 < sum(kept.values()) < sum(len(r) for r in original.values())
+
+
 # -- empty, missing, folder, not SQLite, newer -------------------------------------------------------------
 def test_a_zero_byte_journal_is_damage_and_an_older_good_backup_beats_a_newer_empty_one(data_dir, player_module):
     """The issue's case: a 0-byte file was taken as an empty journal and the next clean stop backed up the
