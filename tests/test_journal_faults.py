@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -26,6 +27,7 @@ from conftest import REPO, run_companion
 
 from companion.backups import BackupWriter, generations, read_part
 from companion.commands import OpenGame
+from companion.errors import JournalError
 from companion.games.tv_wars import PassOnTheAir
 from companion.journal import Journal, open_journal
 from companion.table import Table
@@ -293,6 +295,65 @@ def test_a_flipped_byte_in_a_backup_copy_ends_that_copy_before_it_and_recovery_g
     kept = _assert_prefixes(_rows(path), original)
     assert "Journal missing" in result.stdout
     assert 0 < sum(kept.values()) < sum(len(r) for r in original.values())
+
+
+def _flip_in_payload(path: Path, offset_in_payload, value: int) -> tuple:
+    """Change one byte of the last event's payload that names ABS, where it is stored in the file at ``path``
+    (``offset_in_payload(payload)``: which byte); returns that event's row."""
+    rows = _rows(path, "mode=ro&immutable=1")
+    row = max((r for game in rows.values() for r in game if '"ABS"' in r[5]), key=lambda r: r[0])
+    data = bytearray(path.read_bytes())
+    at = data.rfind(row[5].encode())
+    assert at > 0, "the payload is not stored verbatim"
+    data[at + offset_in_payload(row[5])] = value
+    path.write_bytes(bytes(data))
+    return row
+
+
+def test_a_payload_that_is_no_longer_json_is_found_at_start_up_and_rebuilt(data_dir, player_module):
+    """Damage inside a row, which PRAGMA integrity_check does not look at (the fault trial cut the file one
+    byte short): the game could not be opened, and the refusal promised a recovery that never came. Now
+    start-up's check of the payloads finds it, moves the file aside and rebuilds the games."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    _flip_in_payload(path, lambda payload: 0, ord("x"))  # its opening brace
+    result = _headless(data_dir)
+    assert re.search(r"Journal damaged: event #\d+'s payload is not readable JSON", result.stdout), result.stdout
+    (moved,) = _damaged(data_dir)
+    kept = _assert_prefixes(_rows(path), original)
+    assert sum(kept.values()) > 0 and "Refused" not in result.stdout
+
+
+def test_damage_met_in_use_is_noted_and_the_next_start_up_rebuilds_the_journal(data_dir, player_module):
+    """A byte of a name inside a JSON string no longer UTF-8: every check passes (the JSON is still valid to
+    SQLite), and the game's opening meets it. That refusal notes the damage beside the journal, and the next
+    start moves the file aside and rebuilds it, as the refusal says."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    original = _rows(path)
+    _flip_in_payload(path, lambda payload: payload.rindex('"ABS"') + 1, 0xFF)
+    data = path.read_bytes()
+    # the latest game is played from its first move to its last: opening it reads its recent moves
+    outcome = [line for line in _headless(data_dir).stdout.splitlines() if line.startswith("Refused")]
+    if outcome:  # the bad event is one start-up reads (else a later read meets it, the same way)
+        assert "is damaged (Could not decode to UTF-8" in outcome[0]
+        assert "the next start of `companion run` moves it aside" in outcome[0]
+        assert (data_dir / "journal.sqlite3.damage-found").is_file() and path.read_bytes() == data
+    else:
+        journal = Journal(path)
+        with pytest.raises(JournalError, match="the next start"):
+            for game in original:
+                journal.events(game)
+        journal.close()
+    assert (data_dir / "journal.sqlite3.damage-found").is_file()
+    result = _headless(data_dir)
+    assert "Journal damaged: damage found while it was in use: Could not decode to UTF-8" in result.stdout
+    assert not (data_dir / "journal.sqlite3.damage-found").exists()
+    (moved,) = _damaged(data_dir)
+    assert moved.read_bytes() == data
+    _assert_prefixes(_rows(path), original)
+    assert "Refused" not in _headless(data_dir).stdout
 
 
 # -- empty, missing, folder, not SQLite, newer -------------------------------------------------------------
