@@ -856,16 +856,22 @@ def _finish_interrupted_recovery(path: Path) -> Recovery | None:
     if _exists(path):  # killed before the damaged file was moved: recover again
         _remove_database_files(built)
         return None
-    os.replace(built, path)
-    _backups.fsync_dir(path.parent)
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{built}?mode=ro&immutable=1", uri=True)
         try:
             saved = json.loads(_backups.meta_value(db, "recovery") or "{}")
         finally:
             db.close()
     except (sqlite3.Error, ValueError):
         saved = {}
+    # killed between moving the damaged file aside and moving its -wal and -shm after it: they go after it now
+    # (left here, SQLite would apply the damaged file's -wal to the rebuilt journal)
+    aside = Path(saved["moved_to"]) if saved.get("moved_to") else _aside_name(path, "damaged")
+    for side, target in zip(_sidecars(path), _sidecars(aside)):
+        if _exists(side):
+            os.replace(side, target if not _exists(target) else _aside_name(target, "left"))
+    os.replace(built, path)
+    _backups.fsync_dir(path.parent)
     return Recovery(
         Path(saved["moved_to"]) if saved.get("moved_to") else None,
         saved.get("problem", "?"),

@@ -443,6 +443,69 @@ def _play_and_kill(path: Path, moves: int, player_module: Path) -> None:
         child.stderr.close()
 
 
+#: A start-up whose power is cut at the ``argv[2]``-th ``os.replace`` of its recovery (``os._exit``).
+CUT_RECOVERY = r"""
+import os, sys
+calls, real = [0], os.replace
+def replace(source, target, *args, **kwargs):
+    calls[0] += 1
+    if calls[0] == int(sys.argv[2]):
+        os._exit(9)
+    return real(source, target, *args, **kwargs)
+os.replace = replace
+from companion.journal import open_journal
+open_journal(sys.argv[1])
+"""
+
+
+def test_a_power_cut_between_moving_the_journal_aside_and_its_wal_moves_the_wal_after_it(
+    data_dir, player_module, tmp_path
+):
+    """The fault trial's D5: a recovery moves the journal aside, then its -wal and -shm. Cut between the two,
+    the next start-up put the rebuilt journal beside the old journal's -wal, SQLite applied it, and the
+    rebuilt journal was found damaged and recovered a second time (the first report lost, the -wal beside the
+    wrong file). Now the -wal and -shm are moved after the journal first. (The journal here is behind its
+    backups, with its -wal: an earlier copy put back.)"""
+    path = data_dir / "journal.sqlite3"
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    _play_and_kill(path, 60, player_module)
+    for file in data_dir.glob("journal.sqlite3*"):
+        shutil.copy2(file, earlier / file.name)
+    _play_and_kill(path, 60, player_module)
+    for file in data_dir.glob("journal.sqlite3*"):
+        file.unlink()
+    for file in earlier.iterdir():
+        shutil.copy2(file, data_dir / file.name)
+    original = _rows(sorted((data_dir / "backups").glob("gen-*-base-*.sqlite3"))[0], "mode=ro&immutable=1")
+    # os.replace calls: 1 the rebuilt file to ".recovered", 2 the journal aside, 3 its -wal: cut before 3
+    cut = subprocess.run([sys.executable, "-c", CUT_RECOVERY, str(path), "3"], cwd=str(REPO), timeout=120)
+    assert cut.returncode == 9
+    (moved,) = _damaged(data_dir)
+    assert (data_dir / "journal.sqlite3-wal").exists() and not Path(f"{moved}-wal").exists()
+    wal = (data_dir / "journal.sqlite3-wal").read_bytes()
+
+    result = _headless(data_dir)
+    assert _damaged(data_dir) == [moved], "the rebuilt journal was recovered a second time"
+    assert Path(f"{moved}-wal").read_bytes() == wal, "the -wal is not beside the journal it belongs to"
+    assert "Journal damaged" not in result.stdout and "Refused" not in result.stdout
+    assert "the journal only" in result.stdout, result.stdout  # the interrupted recovery's own report
+    kept = _assert_prefixes(_rows(path), _reference_rows(data_dir, original))
+    assert sum(kept.values()) > 0
+
+
+def _reference_rows(data_dir: Path, base: dict[int, list[tuple]]) -> dict[int, list[tuple]]:
+    """Every event the backups hold (the base and its parts), per game: what a rebuilt journal's games begin
+    as."""
+    rows = {game: list(events) for game, events in base.items()}
+    for generation in generations(data_dir / "backups"):
+        for part in generation.parts:
+            content = read_part(part.path)
+            for row in content.events if content else ():
+                rows.setdefault(row[1], []).append(tuple(row))
+    return rows
+
+
 def test_a_deleted_wal_loses_nothing_a_backup_holds(data_dir, player_module):
     """The issue's case: the -wal (holding every move since the last checkpoint) is deleted after a power
     cut. The journal file alone is sound but behind; its backups hold the moves, and they are used."""
