@@ -328,8 +328,11 @@ def _in_data_files(path: Path, journal: Path) -> bool:
 
 
 def _import(args, config) -> int:
+    from companion.errors import AlreadyRunning
     from companion.export import import_json
-    from companion.journal import Journal
+    from companion.journal import Journal, open_journal
+    from companion.lock import InstanceLock
+    from companion.paths import LOCK_NAME
 
     try:
         text = args.file.read_text(encoding="utf-8")
@@ -343,8 +346,28 @@ def _import(args, config) -> int:
             file=sys.stderr,
         )
         return 1
-    with Journal(_journal_path(args, config)) as journal:
-        game_id = import_json(journal, text)
+    path = _journal_path(args, config)
+    lock = InstanceLock(path.parent / LOCK_NAME)
+    try:
+        lock.acquire()
+    except AlreadyRunning:  # the running companion checked the journal at its start and keeps it: add beside it
+        journal = Journal(path)
+    else:
+        # no companion running: the start-up's check first, so that a journal behind its backups (a lost -wal)
+        # or damaged is rebuilt before anything is added to it (an import into it took the seqs of moves the
+        # backups hold, and the next start-up dropped the journal's own game as a clash)
+        try:
+            journal, recovery = open_journal(path)
+        except BaseException:
+            lock.release()
+            raise
+        if recovery is not None:
+            print(recovery.message())
+    try:
+        with journal:
+            game_id = import_json(journal, text)
+    finally:
+        lock.release()
     print(f"Imported {args.file} as game #{game_id}")
     return 0
 

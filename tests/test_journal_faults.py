@@ -80,7 +80,7 @@ def player_module(tmp_path_factory) -> Path:
     return folder
 
 
-def _play(path: Path, moves: int, player_module: Path, backup_every: int | None = 7) -> None:
+def _play(path: Path, moves: int, player_module: Path, backup_every: int | None = 7, first: bool = True) -> None:
     sys.path.insert(0, str(player_module))
     try:
         from tests_player import play
@@ -88,7 +88,7 @@ def _play(path: Path, moves: int, player_module: Path, backup_every: int | None 
         sys.path.remove(str(player_module))
     table = Table(Journal(path), backup_every=backup_every)
     table.claim()
-    play(table, moves)
+    play(table, moves, first=first)
     if backup_every is not None:
         table.journal.backup_soon()  # as the kiosk does at a clean stop
     assert table.journal.wait_for_backups(60), "the backups were not written within 60 s"
@@ -525,6 +525,35 @@ def test_a_deleted_wal_loses_nothing_a_backup_holds(data_dir, player_module):
     assert moved.read_bytes() == main_bytes
     assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
     assert "-wal file is missing" in result.stdout
+
+
+def test_an_import_into_a_journal_behind_its_backups_rebuilds_it_first_and_keeps_every_game(
+    data_dir, player_module, tmp_path
+):
+    """The fault trial's D4: an earlier copy of the journal put back (its -wal lost), then `games import` before
+    any `companion run`. The import opened the journal as it was, its events took seqs that the backups' moves
+    of game #1 hold, and the next start-up dropped game #1 as a clash, the 63 events its own journal held
+    included. Now the import runs the start-up's check first: the journal is rebuilt, then the game added."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    earlier = path.read_bytes()
+    _play(path, 60, player_module, first=False)
+    written = _rows(path)
+    export = tmp_path / "game1.json"
+    assert run_companion("export", "1", "-o", str(export), "--data-dir", str(data_dir)).returncode == 0
+    path.write_bytes(earlier)
+    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
+        (data_dir / sidecar).unlink(missing_ok=True)
+
+    imported = run_companion("games", "import", str(export), "--data-dir", str(data_dir))
+    assert imported.returncode == 0, imported.stderr
+    assert "holds" in imported.stdout and "the journal only" in imported.stdout  # the rebuild, said
+    result = _headless(data_dir)
+    assert "not restored" not in result.stdout and "clash" not in result.stdout
+    now = _rows(path)
+    assert {game: now[game] for game in written} == written, "a game the backups held was lost"
+    (new_game,) = set(now) - set(written)
+    assert [r[4] for r in now[new_game]] == [r[4] for r in written[1]]  # the imported copy of game #1
 
 
 def test_a_stale_wal_from_an_earlier_moment_is_not_trusted(data_dir, player_module):
