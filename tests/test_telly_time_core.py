@@ -488,9 +488,7 @@ def test_quiz_buys_up_to_five_viewers_at_one_million_each(table):
     accepted(table, Pass(player="Arkady", reward="cash", amount=0))
     cash = net(table, "Arkady").cash_m
     base = (ShowScore("8pm", 0), ShowScore("primetime", 0), ShowScore("late_night", 0))
-    refused(
-        table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=6),)), MalformedCommand
-    )
+    refused(table, ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=6),)), IllegalCommand)
     refused(
         table,
         ScoreLineup(player="Arkady", shows=base + (ShowScore("weekend", 2, quiz_bought=3),), costs_m=cash),

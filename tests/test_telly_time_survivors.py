@@ -458,5 +458,8 @@ def test_a_quiz_buying_more_than_five_viewers_is_refused_in_words(table):
     accepted(table, Pass(player="Arkady", reward="cash", amount=0))
     base = (ShowScore("8pm", 0), ShowScore("primetime", 0), ShowScore("late_night", 0))
     shows = base + (ShowScore("weekend", 2, quiz_bought=6),)
-    error = refused(table, ScoreLineup(player="Arkady", shows=shows), MalformedCommand)
-    assert str(error) == "Brain Box's bought viewers must be at most 5, not 6 (table rule)"
+    error = refused(table, ScoreLineup(player="Arkady", shows=shows), IllegalCommand)
+    assert (
+        str(error)
+        == "Brain Box's bought viewers must be at most 5, not 6 (Telly Time: New Genres & Show Effects, Quiz)"
+    )

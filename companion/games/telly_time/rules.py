@@ -235,7 +235,12 @@ def _check_show_score(show: Show, score: ShowScore) -> None:
     for star in score.stars:
         check_whole(star, f"a star's viewers on {show.name}")
     check_whole(score.penalty, f"{show.name}'s timeslot penalty")
-    check_whole(score.quiz_bought, f"{show.name}'s bought viewers", maximum=QUIZ_MAX_VIEWERS)
+    check_whole(score.quiz_bought, f"{show.name}'s bought viewers")
+    if score.quiz_bought > QUIZ_MAX_VIEWERS:  # the rule's limit: cited as the rule, not as a malformed number
+        raise IllegalCommand(
+            f"{show.name}'s bought viewers must be at most {QUIZ_MAX_VIEWERS}, not {score.quiz_bought}",
+            f"{RULE_GENRES}, Quiz",
+        )
     if score.quiz_bought and show.printed_genre != QUIZ:
         raise IllegalCommand(
             f"only a Quiz show buys bonus viewers; {show.name} is {show.printed_genre or 'a starter show'}",
