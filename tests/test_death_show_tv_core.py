@@ -531,6 +531,8 @@ def _crowd(table, n=4, **options):
 
 
 def test_multiple_combat_declare_in_turn_order_from_the_attackers_left(table):
+    """Multiple Combat 1 as ruling R22 reads it: the attacker shows first, then the defenders in turn order from
+    the attacker's left."""
     _crowd(table, 4)
     assert [f.name for f in table.state.combat.fighters] == ["Rex", "Kelpie", "Jhon", "Elena"]
     ok(table, DeclareFighter(fighter="Rex"))

@@ -452,8 +452,8 @@ class DeathShowTv:
         card: str = "",
         value: int | None = None,
     ) -> None:
-        """Combat (Multiple Combat 1): the attacker (a Contestant, or the Event ``card`` with its fixed
-        ``value``, rolled for by ``attacker``), then the defenders in turn order from the attacker's left."""
+        """Combat (Multiple Combat 1, ruling R22): the attacker (a Contestant, or the Event ``card`` with its
+        fixed ``value``, rolled for by ``attacker``), then the defenders in turn order from the attacker's left."""
         state = script.state
         order = [n for n in state.left_of(attacker) if n in defenders]
         if attacker in defenders:
