@@ -830,6 +830,15 @@ class GameSession:
         """The readable text of a move (its events joined by ``"; "``)."""
         return self._describe_node(self._home(move))
 
+    def _named_move(self, move: Any) -> str:
+        """:meth:`describe_move` of a move a restore's payload names; one that is no move of this game (an edited
+        or damaged journal: the replay folds only ``keep`` and ``append``, these lists are its words) is said so,
+        rather than stopping the history screen or ``companion replay`` with a ``KeyError``."""
+        try:
+            return self.describe_move(move)
+        except (KeyError, TypeError):
+            return "(no such move in this game's journal)"
+
     def _describe_node(self, node: _Node) -> str:
         key = ("move", node.move)
         text = self._texts.get(key)
@@ -860,9 +869,9 @@ class GameSession:
         payload = record.payload
         parts = []
         if payload["undone"]:
-            parts.append("undid " + " | ".join(f"#{m} {self.describe_move(m)}" for m in reversed(payload["undone"])))
+            parts.append("undid " + " | ".join(f"#{m} {self._named_move(m)}" for m in reversed(payload["undone"])))
         if payload["redone"]:
-            parts.append("redid " + " | ".join(f"#{m} {self.describe_move(m)}" for m in payload["redone"]))
+            parts.append("redid " + " | ".join(f"#{m} {self._named_move(m)}" for m in payload["redone"]))
         head = {"undo": "Undo", "redo": "Redo", "jump": f"Back to #{payload.get('to')}"}[payload["action"]]
         if payload.get("undid_jump"):
             head = f"Undo of the jump #{payload['undid_jump']}"

@@ -10,6 +10,7 @@ damaged file is still there, byte for byte.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -354,6 +355,27 @@ def test_damage_met_in_use_is_noted_and_the_next_start_up_rebuilds_the_journal(d
     assert moved.read_bytes() == data
     _assert_prefixes(_rows(path), original)
     assert "Refused" not in _headless(data_dir).stdout
+
+
+def test_an_undo_naming_a_move_no_longer_in_the_journal_is_said_so_not_a_traceback(data_dir, player_module):
+    """The fault trial: one bit of a move's ``move`` column changed (its first event now belongs to no move).
+    The game still opens; `companion replay` stopped with ``KeyError: 'no move #39 in game #1'`` writing the
+    undo that names it, and so would the history screen. Now that entry says the move is not there."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module, backup_every=None)
+    db = sqlite3.connect(path)
+    try:
+        game, payload = db.execute(
+            "SELECT game_id, payload FROM events WHERE type = 'history_restored' ORDER BY seq LIMIT 1"
+        ).fetchone()
+        (undone,) = json.loads(payload)["undone"][:1]
+        with db:
+            db.execute("UPDATE events SET move = move + 64 WHERE seq = ?", (undone,))
+    finally:
+        db.close()
+    result = run_companion("replay", str(game), "--data-dir", str(data_dir))
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert f"undid #{undone} (no such move in this game's journal)" in result.stdout
 
 
 # -- empty, missing, folder, not SQLite, newer -------------------------------------------------------------
