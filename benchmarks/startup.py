@@ -15,9 +15,9 @@ each time (best of 5):
 * **open** — ``GameSession.open(journal, id)``: the skeleton of the history (each entry's seq and time, the
   undo/redo/jump payloads), the tree of moves, the nearest stored state (decoded) and the moves after it folded;
   also **resume** — ``Journal()`` + ``Table.execute(OpenGame)``, what start-up does;
-* **start-up** — ``open_journal(path)`` (the check of the file: ``PRAGMA integrity_check``, the backups'
-  summaries) + ``Table.resume_latest()`` (the latest open game, then ``OpenGame``): the kiosk's start before its
-  window, with the check and ``Journal.latest_open_game`` also alone;
+* **start-up** — ``open_journal(path)`` (the check of the file: ``PRAGMA integrity_check``, every payload's
+  ``json_valid``, the backups' summaries) + ``Table.resume_latest()`` (the latest open game, then ``OpenGame``):
+  the kiosk's start before its window, with the check and ``Journal.latest_open_game`` also alone;
 * **full replay** — ``GameSession(id, journal.iter_events(id))``, how every game was opened before (once);
 * **baseline** — plain ``sqlite3`` reading the game's ``(seq, move)`` rows, measured in the same run: the floor
   for any opening that knows every history entry.
