@@ -29,7 +29,7 @@ import math
 import sqlite3
 import sys
 import time as _time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -608,6 +608,18 @@ def _nothing_kept(game_id: int, source: Source, why: str, rest_in: Path | None) 
     return GameReport(game_id, _title(row), 0, None, None, None, source.label, source.backup, None, None, why, rest_in)
 
 
+def _cut_before(choice: Choice, seq: int) -> Choice | None:
+    """``choice`` kept only up to just before event ``seq``, where its events start to use the numbers of a game
+    kept before it (two journals' backups in one folder; a journal behind its backups that was written to):
+    replayed again, with the reason for the report; ``None`` if nothing before it replays."""
+    rows = [r for r in choice.records if r[0] < seq]
+    count, state, finished, error = _replay(choice.game_id, rows) if rows else (0, None, False, None)
+    if not count:
+        return None
+    why = "clash with another game's events (kept in their place)"
+    return replace(choice, records=rows[:count], state=state, finished=finished, replay_error=error or why)
+
+
 def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
     """Choose, per game, the longest trustworthy prefix among ``sources`` (see the module docstring).
     ``damaged_at`` names where the damaged file's unread events remain (for the reports)."""
@@ -667,9 +679,17 @@ def plan_recovery(sources: list[Source], damaged_at: Path | None) -> Plan:
     conflicts: list[Choice] = []
     for choice in choices:
         seqs = {r[0] for r in choice.records}
-        if choice.game_id in taken_ids or seqs & taken_seqs:
+        if choice.game_id in taken_ids:
             conflicts.append(choice)
             continue
+        clash = seqs & taken_seqs
+        if clash:  # its events up to the first clash are still the game as it began: keep those
+            cut = _cut_before(choice, min(clash))
+            if cut is None:
+                conflicts.append(choice)
+                continue
+            choice = cut
+            seqs = {r[0] for r in choice.records}
         taken_ids.add(choice.game_id)
         taken_seqs |= seqs
         kept.append(choice)

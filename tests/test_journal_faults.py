@@ -578,6 +578,37 @@ def test_an_import_into_a_journal_behind_its_backups_rebuilds_it_first_and_keeps
     assert [r[4] for r in now[new_game]] == [r[4] for r in written[1]]  # the imported copy of game #1
 
 
+def test_a_game_whose_backup_clashes_with_a_game_written_since_keeps_its_events_up_to_the_clash(
+    data_dir, player_module, tmp_path
+):
+    """A journal behind its backups that was written to before any check (what `games import` did, D4): the
+    new game's events took numbers the backups' later moves of game #1 hold. The clash dropped game #1
+    whole ("not restored"), the events its own journal held included. Now it is kept up to the clash, and
+    the report says why the rest was not."""
+    from companion.export import import_json
+
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    earlier = path.read_bytes()
+    _play(path, 60, player_module, first=False)
+    export = tmp_path / "game1.json"
+    assert run_companion("export", "1", "-o", str(export), "--data-dir", str(data_dir)).returncode == 0
+    path.write_bytes(earlier)
+    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
+        (data_dir / sidecar).unlink(missing_ok=True)
+    before = _rows(path)
+    with Journal(path) as journal:  # written to as it is, no start-up check
+        added = import_json(journal, export.read_text())
+
+    result = _headless(data_dir)
+    assert "not restored" not in result.stdout, result.stdout
+    assert "clash with another game's events (kept in their place)" in result.stdout, result.stdout
+    now = _rows(path)
+    assert added in now
+    for game, rows in before.items():  # every game keeps at least what its own journal held
+        assert now[game][: len(rows)] == rows, f"game #{game} lost events its journal held"
+
+
 def test_a_stale_wal_from_an_earlier_moment_is_not_trusted(data_dir, player_module):
     """A -wal left over from an earlier power cut beside a newer journal file (put back by hand, or by a
     restore that forgot it): its old pages must not silently replace the newer ones."""
