@@ -262,6 +262,9 @@ class Journal:
     ``close()`` is safe to call twice; the journal is a context manager.
     """
 
+    #: True for :meth:`in_memory`'s journal: its reads say nothing of the file at ``path``.
+    _in_memory = False
+
     def __init__(self, path: str | os.PathLike, *, read_only: bool = False, reason: str = "") -> None:
         self.path = Path(path)
         self.read_only = read_only
@@ -334,6 +337,7 @@ class Journal:
         writes its content first; every later write raises :class:`JournalUnwritable` with ``reason``."""
         journal = cls.__new__(cls)
         journal.path = Path(path)
+        journal._in_memory = True
         journal.read_only, journal.read_only_reason = False, ""
         journal._depth, journal._seq_floor, journal._closed = 0, 0, False
         journal._writer = journal._worker = journal._snapshot_worker = None
@@ -690,19 +694,29 @@ class Journal:
 
     @contextlib.contextmanager
     def _reading(self):
-        """Turn what a damaged file does to a read into one clear :class:`JournalError`; and, for a writable
-        journal, note the damage beside it (:data:`DAMAGE_FOUND_SUFFIX`), so that the next start-up's
-        :func:`open_journal` moves it aside and rebuilds it, as the message says, even where its checks alone
-        would not see it (a byte of a payload that is no longer UTF-8 inside a JSON string)."""
+        """Turn what a damaged file does to a read into one clear :class:`JournalError`; and, when it is damage
+        to the file's contents (:func:`_is_damage`), note it beside the journal (:data:`DAMAGE_FOUND_SUFFIX`),
+        so that the next start-up's :func:`open_journal` moves it aside and rebuilds it even where its checks
+        alone would not see it (a byte of a payload that is no longer UTF-8 inside a JSON string). A closed
+        journal, a busy file or a caller's bad argument is no damage: said as it is, nothing noted."""
         try:
             yield
         except (sqlite3.DatabaseError, TypeError, ValueError) as error:
-            if not self.read_only and _is_damage(error):
-                _note_damage(self.path, str(error))
+            if self._closed or not _is_damage(error):
+                raise JournalError(f"cannot read the journal {self.path}: {error}") from error
+            if not self._in_memory:
+                _note_damage(self.path, self._file_id(), str(error))
             raise JournalError(
                 f"the journal {self.path} is damaged ({error}); the next start of `companion run` moves it aside "
                 "and rebuilds it from its readable events and its backups"
             ) from error
+
+    def _file_id(self) -> str:
+        """This file's ``journal_id``, or ``""`` when it cannot be read."""
+        try:
+            return self.journal_id or ""
+        except (sqlite3.Error, JournalError):
+            return ""
 
     def take_backup(self, keep: int = BACKUPS_KEPT) -> Path | None:
         """Back the journal up now, on the calling thread (see :mod:`companion.backups`): a delta part
@@ -804,27 +818,47 @@ def _exists(path: Path) -> bool:
 DAMAGE_FOUND_SUFFIX = ".damage-found"
 
 
+#: SQLite's result codes for a file whose contents are bad ("database disk image is malformed", "file is not a
+#: database"): damage, where a busy, locked or read-only file is not.
+_DAMAGE_CODES = (getattr(sqlite3, "SQLITE_CORRUPT", 11), getattr(sqlite3, "SQLITE_NOTADB", 26))
+
+
 def _is_damage(error: Exception) -> bool:
-    """Whether a read's ``error`` says the file's contents are bad (not that it is busy, locked or closed)."""
-    if isinstance(error, sqlite3.OperationalError):
-        text = str(error).lower()
-        return "decode" in text or "malformed" in text
-    return isinstance(error, (sqlite3.DatabaseError, TypeError, ValueError))
+    """Whether a read's ``error`` says the file's contents are bad: SQLite's corrupt or not-a-database codes, a
+    text that is not UTF-8 ("Could not decode to UTF-8 column"), a payload that is not JSON. Not a busy or locked
+    file, a closed connection, a caller's bad argument (``ProgrammingError``, ``InterfaceError``, any other
+    ``TypeError`` or ``ValueError``)."""
+    if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+        return True
+    if isinstance(error, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
+        return False
+    if isinstance(error, sqlite3.DatabaseError):
+        return getattr(error, "sqlite_errorcode", None) in _DAMAGE_CODES or "could not decode" in str(error).lower()
+    return False
 
 
-def _note_damage(path: Path, what: str) -> None:
+def _note_damage(path: Path, journal_id: str, what: str) -> None:
+    """Note, beside the journal at ``path`` (whose ``journal_id`` it names: the note is about that file only),
+    the damage a read met. Written even by a read-only reader (``companion export``): the file is what is
+    damaged; a folder where nothing can be written leaves it unnoted, and logged."""
     try:
-        Path(str(path) + DAMAGE_FOUND_SUFFIX).write_text(" ".join(what.split())[:300] + "\n")
+        Path(str(path) + DAMAGE_FOUND_SUFFIX).write_text(f"{journal_id}\n{' '.join(what.split())[:300]}\n")
     except OSError as error:
         log.warning("cannot note the journal's damage beside it: %s", error)
 
 
-def _damage_found(path: Path) -> str | None:
-    """The damage noted beside the journal at ``path`` while it was in use, or ``None``."""
+def _damage_found(path: Path, journal_id: str | None) -> str | None:
+    """The damage noted beside the journal at ``path`` while it was in use, or ``None``. A note about another
+    file (another ``journal_id``: the journal it was about was rebuilt or replaced since) is removed."""
+    marker = Path(str(path) + DAMAGE_FOUND_SUFFIX)
     try:
-        return Path(str(path) + DAMAGE_FOUND_SUFFIX).read_text().strip() or "(no details)"
+        noted_id, _, what = marker.read_text().partition("\n")
     except OSError:
         return None
+    if noted_id.strip() != (journal_id or ""):
+        marker.unlink(missing_ok=True)
+        return None
+    return what.strip() or "(no details)"
 
 
 def _aside_name(path: Path, label: str) -> Path:
@@ -928,7 +962,7 @@ def _diagnose(path: Path) -> tuple[str, str] | None:
         problem = probe.payload_problem()
         if problem is not None:
             return problem, "damaged"
-        found = _damage_found(path)
+        found = _damage_found(path, probe.journal_id)
         if found is not None:
             return f"damage found while it was in use: {found}", "damaged"
         return _stale(probe, folder)
