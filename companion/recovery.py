@@ -87,15 +87,15 @@ class Source:
                     try:
                         row = cursor.fetchone()
                     except sqlite3.Error:  # e.g. "Could not decode to UTF-8 column 'payload'", a bad page
-                        return result
+                        return self._whole_moves(game_id, result)
                     if row is None:
                         break
                     valid = _valid_event(tuple(row))
                     if valid is None:  # not an event (its payload is not JSON): the copy ends here
-                        return result
+                        return self._whole_moves(game_id, result)
                     result.append(valid)
             except sqlite3.Error:
-                return result
+                return self._whole_moves(game_id, result)
             finally:
                 db.close()
         result += [
@@ -104,6 +104,18 @@ class Source:
             if row[1] == game_id and seq <= upto and seq > (self.db_max if self.db_uri else 0)
         ]
         return result
+
+    def _whole_moves(self, game_id: int, rows: list[tuple]) -> list[tuple]:
+        """``rows`` (a copy's events of ``game_id``, cut short at an unreadable or invalid one) without the last
+        move if the cut fell inside it (this source's index says the move goes on after the last row): a half
+        move would replay to a state the table never had."""
+        if not rows:
+            return rows
+        last = rows[-1]
+        following = next((e for e in self.index if e[1] == game_id and e[0] > last[0]), None)
+        if following is not None and following[2] == last[2]:
+            return [r for r in rows if r[2] != last[2]]
+        return rows
 
 
 def _valid_event(row) -> tuple | None:
