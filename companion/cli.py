@@ -330,7 +330,7 @@ def _in_data_files(path: Path, journal: Path) -> bool:
 def _import(args, config) -> int:
     from companion.errors import AlreadyRunning
     from companion.export import import_json
-    from companion.journal import Journal, open_journal
+    from companion.journal import open_journal
     from companion.lock import InstanceLock
     from companion.paths import LOCK_NAME
 
@@ -347,23 +347,19 @@ def _import(args, config) -> int:
         )
         return 1
     path = _journal_path(args, config)
+    # the companion's own lock, then the start-up's check: a journal behind its backups (a lost -wal) or damaged
+    # is rebuilt before anything is added to it (an import into it took the seqs of moves the backups hold,
+    # and the next start-up dropped the journal's own game as a clash). Beside a running companion, which may
+    # be rebuilding the journal at that moment, the import could be lost: refused.
     lock = InstanceLock(path.parent / LOCK_NAME)
     try:
         lock.acquire()
-    except AlreadyRunning:  # the running companion checked the journal at its start and keeps it: add beside it
-        journal = Journal(path)
-    else:
-        # no companion running: the start-up's check first, so that a journal behind its backups (a lost -wal)
-        # or damaged is rebuilt before anything is added to it (an import into it took the seqs of moves the
-        # backups hold, and the next start-up dropped the journal's own game as a clash)
-        try:
-            journal, recovery = open_journal(path)
-        except BaseException:
-            lock.release()
-            raise
+    except AlreadyRunning as error:
+        raise CompanionError(f"{error}: quit it, then import (nothing was written)") from None
+    try:
+        journal, recovery = open_journal(path)
         if recovery is not None:
             print(recovery.message())
-    try:
         with journal:
             game_id = import_json(journal, text)
     finally:
