@@ -372,9 +372,10 @@ def _tiles(db: sqlite3.Connection) -> list[tuple]:
 
 
 def _tiles_sig(rows: list[tuple]) -> str:
-    import hashlib  # not at import: loading OpenSSL costs ~12 ms of the kiosk's start
-
-    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()
+    """What the tiles table holds, in 16 hex digits that change whenever it does (CRC-32 and Adler-32, as the
+    stored states' format key: companion/snapshots.py; hashlib would load OpenSSL into the kiosk for this)."""
+    data = json.dumps(rows).encode()
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def _event_key(row) -> list:
