@@ -378,6 +378,70 @@ def test_an_undo_naming_a_move_no_longer_in_the_journal_is_said_so_not_a_traceba
     assert f"undid #{undone} (no such move in this game's journal)" in result.stdout
 
 
+def test_what_is_not_damage_notes_nothing_and_a_note_about_another_file_is_dropped(data_dir, player_module):
+    """A read of a closed journal, or a caller's bad argument, is refused as it is and notes nothing: noted,
+    the next start-up would move a sound journal aside (and a rebuild of its tail may drop its last move). A
+    note about another file (another journal_id: the journal it was about was rebuilt or replaced) is removed,
+    and the journal opens as it is."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 20, player_module, backup_every=None)
+    marker = data_dir / "journal.sqlite3.damage-found"
+    journal = Journal(path)
+    with pytest.raises(JournalError, match="cannot read the journal"):
+        journal.event_range(1, 1, 10, moves=[object()])  # a binding error: the caller's
+    journal.close()
+    with pytest.raises(JournalError, match="cannot read the journal"):
+        journal.games()
+    assert not marker.exists()
+
+    marker.write_text("0123456789abcdef\nCould not decode to UTF-8 column 'payload'\n")  # another file's note
+    opened, recovery = open_journal(path)
+    opened.close()
+    assert recovery is None and not marker.exists() and not _damaged(data_dir)
+
+
+def test_a_backup_copy_cut_inside_a_move_keeps_the_moves_before_it_whole(tmp_path):
+    """A backup copy whose bad row is the second event of a move: that move is left out whole (half of it would
+    replay to a state the table never had), the moves before it kept."""
+    from companion.recovery import Source
+
+    copy = tmp_path / "copy.sqlite3"
+    db = sqlite3.connect(copy)
+    with db:
+        db.execute(
+            "CREATE TABLE events (seq INTEGER PRIMARY KEY, game_id INTEGER, move INTEGER, time REAL, type TEXT, "
+            "payload TEXT, schema_version INTEGER)"
+        )
+        rows = [
+            (1, 1, 1, 1.0, "game_started", "{}", 1),
+            (2, 1, 2, 2.0, "money_moved", '{"amount": 1}', 1),
+            (3, 1, 3, 3.0, "money_moved", '{"amount": 2}', 1),
+            (4, 1, 3, 3.0, "track_set", '{"value": ', 1),  # the second event of move 3: not JSON
+            (5, 1, 5, 5.0, "money_moved", '{"amount": 3}', 1),
+        ]
+        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    db.close()
+    source = Source("backup", copy, 2, index=[r[:5] for r in rows], db_uri=f"file:{copy}?mode=ro&immutable=1", db_max=5)
+    assert [r[0] for r in source.records(1, 5)] == [1, 2]
+
+
+def test_an_import_beside_a_running_companion_is_refused_with_nothing_written(data_dir, player_module, tmp_path):
+    """A running companion may be rebuilding the journal at that very moment (its start-up): an import beside
+    it could be lost with the file moved aside. Refused, saying who runs and that nothing was written."""
+    from companion.lock import InstanceLock
+
+    path = data_dir / "journal.sqlite3"
+    _play(path, 10, player_module, backup_every=None)
+    export = tmp_path / "game1.json"
+    assert run_companion("export", "1", "-o", str(export), "--data-dir", str(data_dir)).returncode == 0
+    before = _rows(path)
+    with InstanceLock(data_dir / "companion.lock"):
+        result = run_companion("games", "import", str(export), "--data-dir", str(data_dir))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "already running" in result.stderr and "quit it, then import (nothing was written)" in result.stderr
+    assert _rows(path) == before
+
+
 # -- empty, missing, folder, not SQLite, newer -------------------------------------------------------------
 def test_a_zero_byte_journal_is_damage_and_an_older_good_backup_beats_a_newer_empty_one(data_dir, player_module):
     """The issue's case: a 0-byte file was taken as an empty journal and the next clean stop backed up the
