@@ -625,6 +625,10 @@ def _cut_before(choice: Choice, seq: int) -> Choice | None:
     kept before it (two journals' backups in one folder; a journal behind its backups that was written to):
     replayed again, with the reason for the report; ``None`` if nothing before it replays."""
     rows = [r for r in choice.records if r[0] < seq]
+    after = next((r for r in choice.records if r[0] >= seq), None)
+    if rows and after is not None and after[2] == rows[-1][2]:  # the clash is inside a move: leave it out whole
+        move = rows[-1][2]
+        rows = [r for r in rows if r[2] != move]
     count, state, finished, error = _replay(choice.game_id, rows) if rows else (0, None, False, None)
     if not count:
         return None
