@@ -87,15 +87,15 @@ class Source:
                     try:
                         row = cursor.fetchone()
                     except sqlite3.Error:  # e.g. "Could not decode to UTF-8 column 'payload'", a bad page
-                        return self._whole_moves(game_id, result)
+                        return self._ended(game_id, result)
                     if row is None:
                         break
                     valid = _valid_event(tuple(row))
                     if valid is None:  # not an event (its payload is not JSON): the copy ends here
-                        return self._whole_moves(game_id, result)
+                        return self._ended(game_id, result)
                     result.append(valid)
             except sqlite3.Error:
-                return self._whole_moves(game_id, result)
+                return self._ended(game_id, result)
             finally:
                 db.close()
         result += [
@@ -105,17 +105,23 @@ class Source:
         ]
         return result
 
-    def _whole_moves(self, game_id: int, rows: list[tuple]) -> list[tuple]:
+    def _ended(self, game_id: int, rows: list[tuple]) -> list[tuple]:
         """``rows`` (a copy's events of ``game_id``, cut short at an unreadable or invalid one) without the last
         move if the cut fell inside it (this source's index says the move goes on after the last row): a half
         move would replay to a state the table never had."""
         if not rows:
             return rows
-        last = rows[-1]
-        following = next((e for e in self.index if e[1] == game_id and e[0] > last[0]), None)
-        if following is not None and following[2] == last[2]:
-            return [r for r in rows if r[2] != last[2]]
-        return rows
+        return _whole_moves(rows, next((e for e in self.index if e[1] == game_id and e[0] > rows[-1][0]), None))
+
+
+def _whole_moves(rows: list[tuple], following: tuple | None) -> list[tuple]:
+    """``rows`` (events or index entries in seq order: ``[2]`` is the move) cut short before ``following`` (the
+    next one, or ``None``), without their last move if ``following`` belongs to it too: half a move would replay
+    to a state the table never had."""
+    if rows and following is not None and following[2] == rows[-1][2]:
+        move = rows[-1][2]
+        return [r for r in rows if r[2] != move]
+    return rows
 
 
 def _valid_event(row) -> tuple | None:
@@ -624,11 +630,9 @@ def _cut_before(choice: Choice, seq: int) -> Choice | None:
     """``choice`` kept only up to just before event ``seq``, where its events start to use the numbers of a game
     kept before it (two journals' backups in one folder; a journal behind its backups that was written to):
     replayed again, with the reason for the report; ``None`` if nothing before it replays."""
-    rows = [r for r in choice.records if r[0] < seq]
-    after = next((r for r in choice.records if r[0] >= seq), None)
-    if rows and after is not None and after[2] == rows[-1][2]:  # the clash is inside a move: leave it out whole
-        move = rows[-1][2]
-        rows = [r for r in rows if r[2] != move]
+    rows = _whole_moves(  # a clash inside a move leaves that move out whole
+        [r for r in choice.records if r[0] < seq], next((r for r in choice.records if r[0] >= seq), None)
+    )
     count, state, finished, error = _replay(choice.game_id, rows) if rows else (0, None, False, None)
     if not count:
         return None
