@@ -280,22 +280,36 @@ def test_a_flipped_byte_in_a_backup_copy_ends_that_copy_before_it_and_recovery_g
     _play(path, 60, player_module)
     original = _rows(path)
     (base,) = sorted((data_dir / "backups").glob("gen-*-base-*.sqlite3"))[:1]
-    copied = _rows(base, "mode=ro&immutable=1")
-    row = max((r for rows in copied.values() for r in rows if '"ABS"' in r[5]), key=lambda r: r[0])
-    data = bytearray(base.read_bytes())
-    at = data.rfind(row[5].encode())
-    assert at > 0, "the payload is not stored verbatim"
-    at += row[5].index('"ABS"') + (1 if flip == "not UTF-8" else 0)
-    data[at] = 0xFF if flip == "not UTF-8" else 0xDD
-    base.write_bytes(bytes(data))
+    into_name = 1 if flip == "not UTF-8" else 0
+    _flip_in_payload(base, lambda payload: payload.index('"ABS"') + into_name, 0xFF if into_name else 0xDD)
     path.unlink()
-    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
-        (data_dir / sidecar).unlink(missing_ok=True)
+    _drop_sidecars(data_dir)
 
     result = _headless(data_dir)
     kept = _assert_prefixes(_rows(path), original)
     assert "Journal missing" in result.stdout
     assert 0 < sum(kept.values()) < sum(len(r) for r in original.values())
+
+
+def _drop_sidecars(data_dir: Path) -> None:
+    """The journal's -wal and -shm gone (lost with a card, a copy of the main file put back)."""
+    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
+        (data_dir / sidecar).unlink(missing_ok=True)
+
+
+def _put_back_behind_its_backups(data_dir: Path, player_module: Path, tmp_path: Path) -> tuple[dict, Path]:
+    """60 moves, then 60 more (backed up), then the journal as it was after the first 60 put back without its
+    -wal: a journal behind its backups. Returns every event as written (per game) and an export of game #1."""
+    path = data_dir / "journal.sqlite3"
+    _play(path, 60, player_module)
+    earlier = path.read_bytes()
+    _play(path, 60, player_module, first=False)
+    written = _rows(path)
+    export = tmp_path / "game1.json"
+    assert run_companion("export", "1", "-o", str(export), "--data-dir", str(data_dir)).returncode == 0
+    path.write_bytes(earlier)
+    _drop_sidecars(data_dir)
+    return written, export
 
 
 def _flip_in_payload(path: Path, offset_in_payload, value: int) -> tuple:
@@ -621,15 +635,7 @@ def test_an_import_into_a_journal_behind_its_backups_rebuilds_it_first_and_keeps
     of game #1 hold, and the next start-up dropped game #1 as a clash, the 63 events its own journal held
     included. Now the import runs the start-up's check first: the journal is rebuilt, then the game added."""
     path = data_dir / "journal.sqlite3"
-    _play(path, 60, player_module)
-    earlier = path.read_bytes()
-    _play(path, 60, player_module, first=False)
-    written = _rows(path)
-    export = tmp_path / "game1.json"
-    assert run_companion("export", "1", "-o", str(export), "--data-dir", str(data_dir)).returncode == 0
-    path.write_bytes(earlier)
-    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
-        (data_dir / sidecar).unlink(missing_ok=True)
+    written, export = _put_back_behind_its_backups(data_dir, player_module, tmp_path)
 
     imported = run_companion("games", "import", str(export), "--data-dir", str(data_dir))
     assert imported.returncode == 0, imported.stderr
@@ -652,14 +658,7 @@ def test_a_game_whose_backup_clashes_with_a_game_written_since_keeps_its_events_
     from companion.export import import_json
 
     path = data_dir / "journal.sqlite3"
-    _play(path, 60, player_module)
-    earlier = path.read_bytes()
-    _play(path, 60, player_module, first=False)
-    export = tmp_path / "game1.json"
-    assert run_companion("export", "1", "-o", str(export), "--data-dir", str(data_dir)).returncode == 0
-    path.write_bytes(earlier)
-    for sidecar in ("journal.sqlite3-wal", "journal.sqlite3-shm"):
-        (data_dir / sidecar).unlink(missing_ok=True)
+    _, export = _put_back_behind_its_backups(data_dir, player_module, tmp_path)
     before = _rows(path)
     with Journal(path) as journal:  # written to as it is, no start-up check
         added = import_json(journal, export.read_text())
