@@ -825,6 +825,34 @@ def _marker_cpu(marker: Path) -> float | None:
         return None
 
 
+def _marker_phases(marker: Path) -> dict:
+    """The CPU time (s) of the start-up's parts from the marker's fourth line
+    (``phases=start:<s>,build:<s>,open:<s>,screens:<s>,draw:<s>``, written by ``ui.app``), if any."""
+    try:
+        lines = marker.read_text().split("\n")
+    except OSError:
+        return {}
+    key, _, value = (lines[3] if len(lines) > 3 else "").partition("=")
+    found = {}
+    for item in value.split(",") if key == "phases" else []:
+        name, _, seconds = item.partition(":")
+        try:
+            found[name] = float(seconds)
+        except ValueError:
+            return {}
+    return found
+
+
+#: The start-up's parts in the marker's fourth line, as the phase row names them.
+PHASES = (
+    ("start", "before build() (interpreter, imports, Kivy's window)"),
+    ("build", "the rest of build()"),
+    ("open", "opening the game (its rules, the journal)"),
+    ("screens", "making and filling its screens"),
+    ("draw", "to the first frame (layout, drawing)"),
+)
+
+
 #: A bare Kivy app of the kiosk's window size (argv: width, height): at its first frame it writes the time and
 #: its memory to $COMPANION_BENCH_FIRST_FRAME, as the companion's UI does, and quits. The baseline of the
 #: first-frame and memory rows, launched alternately with the companion in the same run.
@@ -844,18 +872,24 @@ from kivy.uix.label import Label
 
 class Bare(App):
     def build(self):
+        self.started = time.process_time()  # the phases the companion's marker gives (ui.app), for comparison
         Window.bind(on_flip=self.flipped)
-        return Label(text="a bare Kivy app")
+        label = Label(text="a bare Kivy app")
+        self.built = time.process_time()
+        return label
 
     def flipped(self, window):
         Window.unbind(on_flip=self.flipped)
         drawn = repr(time.time())
-        cpu = f"cpu={time.process_time():.4f}"
+        now = time.process_time()
+        cpu = f"cpu={now:.4f}"
+        phases = (f"phases=start:{self.started:.4f},build:{self.built - self.started:.4f},open:0,screens:0,"
+                  f"draw:{now - self.built:.4f}")
         with open("/proc/self/status") as status:
             memory = " ".join(line.split(":")[0] + "=" + line.split()[1] for line in status
                               if line.startswith(("VmRSS:", "VmHWM:")))
         with open(os.environ["COMPANION_BENCH_FIRST_FRAME"], "w") as marker:
-            marker.write(drawn + "\n" + memory + "\n" + cpu + "\n")
+            marker.write(drawn + "\n" + memory + "\n" + cpu + "\n" + phases + "\n")
         Clock.schedule_once(lambda dt: self.stop(), 0)
 
 Bare().run()
@@ -929,6 +963,9 @@ def _first_frame_once(
         cpu = _marker_cpu(marker)
         if cpu is not None:
             used["cpu_s"] = cpu
+        phases = _marker_phases(marker)
+        if phases:
+            used["phases_s"] = phases
         return seconds, ("" if exited else exited_note), used
     if not exited:
         return (
@@ -1047,6 +1084,7 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
                 "s",
             )
         )
+        rows.extend(_phase_rows(memory, cpu))
         memory_ratio = rss["saved"] / rss["bare"] if rss.get("bare") else float("inf")
         rows.append(
             Row(
@@ -1062,6 +1100,43 @@ def bench_first_frame(work: Path, runs: int, saved_game: tuple[Path, str] | None
             )
         )
     return rows
+
+
+def _phase_rows(memory: dict[str, list[dict]], cpu: dict[str, float]) -> list[Row]:
+    """An info row: where each start's CPU goes, part by part (medians; the bare app's marker gives its time
+    before ``build()``, its ``build()`` and its drawing), and how much the 1.3× target leaves for resuming:
+    the margin between the empty start and 1.3× the bare app's."""
+    names = {name for name, _ in PHASES}
+    phases = {
+        kind: {name: statistics.median(m["phases_s"][name] for m in values) for name, _ in PHASES}
+        for kind, values in memory.items()
+        if values and all(set(m.get("phases_s", ())) >= names for m in values)
+    }
+    if not {"bare", "empty", "saved"} <= set(phases) or not {"bare", "empty", "saved"} <= set(cpu):
+        return []
+    parts = "; ".join(
+        f"{label} {phases['saved'][name] * 1000:.0f} ms (empty {phases['empty'][name] * 1000:.0f}, "
+        f"bare {phases['bare'][name] * 1000:.0f})"
+        for name, label in PHASES
+    )
+    more = cpu["saved"] - cpu["empty"]
+    room = 1.3 * cpu["bare"] - cpu["empty"]
+    figure = (
+        f"resumed {parts}; the resumed start uses {more * 1000:.0f} ms more CPU than the empty one, and 1.3× "
+        f"the bare app's leaves {room * 1000:.0f} ms above the empty start"
+    )
+    return [
+        Row(
+            "first_frame_phases",
+            "  where each start's CPU goes (medians)",
+            figure,
+            "—",
+            "info",
+            more,
+            "s",
+            {"phases_s": phases, "room_s": room},
+        )
+    ]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -254,9 +254,17 @@ def test_companion_run_starts_draws_and_exits_cleanly(tmp_path):
         env=env,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
-    drawn, *memory = frame_file.read_text().splitlines()  # the time of the first frame, then VmHWM/VmRSS
+    drawn, memory, cpu, phases = frame_file.read_text().splitlines()  # benchmarks/run.py reads these four
     assert float(drawn) > 0
-    assert memory and memory[0].startswith("VmHWM=")
+    assert memory.startswith("VmHWM=")
+    # the CPU to the first frame (s), and the start-up's parts (benchmarks/run.py's phase row), which add up to it
+    key, _, seconds = cpu.partition("=")
+    assert key == "cpu" and float(seconds) > 0
+    key, _, parts = phases.partition("=")
+    spent = {name: float(value) for name, value in (part.split(":") for part in parts.split(","))}
+    assert key == "phases" and list(spent) == ["start", "build", "open", "screens", "draw"]
+    assert all(value >= 0 for value in spent.values())
+    assert sum(spent.values()) == pytest.approx(float(seconds), abs=0.002)
     assert "Traceback" not in completed.stderr
 
 

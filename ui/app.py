@@ -73,15 +73,19 @@ class LazyScreens(ScreenManager):
 
     def __init__(self, factories: dict, **kwargs) -> None:
         self._factories = dict(factories)
+        #: CPU time (s) spent making screens so far (the start-up's phases, benchmarks/run.py)
+        self.making_cpu = 0.0
         super().__init__(**kwargs)
 
     def get_screen(self, name):
         factory = self._factories.pop(name, None)
         if factory is not None:
+            started = time.process_time()
             layout = str(screen_kv_file(name))
             if layout not in Builder.files:
                 Builder.load_file(layout)
             self.add_widget(factory(name=name))
+            self.making_cpu += time.process_time() - started
         return super().get_screen(name)
 
     def has_screen(self, name) -> bool:
@@ -123,6 +127,8 @@ class CompanionApp(ExitGestureMixin, App):
         self._leaving = False
 
     def build(self):
+        # benchmarks/run.py: the CPU time (s) of start-up's parts, written beside the first frame's marker
+        self._phase_cpu = {"start": time.process_time()}
         self._load_layouts()
         screens = LazyScreens({"dashboard": DashboardScreen, "history": HistoryScreen}, transition=NoTransition())
         screens.add_widget(HomeScreen())
@@ -138,10 +144,15 @@ class CompanionApp(ExitGestureMixin, App):
             confine_dialogs(SIMULATOR_STRIP_HEIGHT, TOUCHSCREEN_SIZE)  # the strip below stays uncovered
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up, on_request_close=self._request_close)
         Window.clearcolor = (0.07, 0.08, 0.10, 1)
+        self._phase_cpu["build"] = time.process_time()
+        made = screens.making_cpu
         self._open_first_game()
+        self._phase_cpu["open"] = time.process_time()
+        self._phase_cpu["made"] = screens.making_cpu - made  # the game's screen, made as it is opened
         # the buttons wake the main thread themselves (post_button); the tick applies what other threads post
         self.drain_tick = Clock.schedule_interval(self.controller.drain, 1 / 30)
         self.controller.refresh()  # the first frame already shows the resumed game
+        self._phase_cpu["screens"] = time.process_time()
         if os.environ.get("COMPANION_BENCH_FIRST_FRAME"):
             Window.bind(on_flip=self._first_frame)
         Window.bind(on_flip=self._ready)
@@ -264,7 +275,22 @@ class CompanionApp(ExitGestureMixin, App):
         # (s, every thread): a figure a busy machine changes far less than the wall-clock time
         Window.unbind(on_flip=self._first_frame)
         drawn = repr(time.time())
-        cpu = f"cpu={time.process_time():.4f}"
+        now = time.process_time()
+        cpu = f"cpu={now:.4f}"
+        # the fourth line: CPU (s) before build() (interpreter, imports, Kivy's window), in the rest of build(),
+        # opening the first game (its rules, its journal: the table's part), making and filling its screens,
+        # and from there to the first frame (Kivy's layout and drawing)
+        marks = self._phase_cpu
+        phases = "phases=" + ",".join(
+            f"{name}:{value:.4f}"
+            for name, value in (
+                ("start", marks["start"]),
+                ("build", marks["build"] - marks["start"]),
+                ("open", marks["open"] - marks["build"] - marks["made"]),
+                ("screens", marks["screens"] - marks["open"] + marks["made"]),
+                ("draw", now - marks["screens"]),
+            )
+        )
 
         def measure(dt) -> None:
             if not self.hardware_ready.is_set():
@@ -279,7 +305,7 @@ class CompanionApp(ExitGestureMixin, App):
                     )
             except OSError:
                 memory = ""
-            Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n{cpu}\n")
+            Path(os.environ["COMPANION_BENCH_FIRST_FRAME"]).write_text(f"{drawn}\n{memory}\n{cpu}\n{phases}\n")
             self.stop()
 
         Clock.schedule_once(measure, 0)
