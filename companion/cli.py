@@ -391,7 +391,7 @@ def _replay(args, config) -> int:
 
 
 def _run(args, config, *, resume: int | None) -> int:
-    from companion.journal import open_journal
+    from companion.journal import open_journal, startup_notice
     from companion.lock import InstanceLock
     from companion.paths import LOCK_NAME, data_dir
 
@@ -402,16 +402,20 @@ def _run(args, config, *, resume: int | None) -> int:
         try:
             if resume is not None:
                 journal.game(resume)  # an unknown id stops here, before any window
+            space = journal.space_problem()  # a (nearly) full disk is said before the first move is refused
             if getattr(args, "headless", False):
-                return _headless(journal, recovery, resume=resume, start_new=bool(getattr(args, "new", False)))
+                return _headless(
+                    journal, recovery, resume=resume, start_new=bool(getattr(args, "new", False)), space=space
+                )
             frontend = _frontend("kiosk")
+            notice = startup_notice(recovery, space)
             return frontend(
                 journal=journal,
                 config=config,
                 simulate=bool(getattr(args, "sim", False)),
                 resume=resume,
                 start_new=bool(getattr(args, "new", False)),
-                notice=recovery.message() if recovery else "",
+                notice=notice,
             )
         finally:
             journal.close()
@@ -419,9 +423,10 @@ def _run(args, config, *, resume: int | None) -> int:
         lock.release()
 
 
-def _headless(journal, recovery, *, resume: int | None, start_new: bool) -> int:
+def _headless(journal, recovery, *, resume: int | None, start_new: bool, space: str | None = None) -> int:
     """``run --headless``: the kiosk's start-up without its screen. Prints the recovery notice (if any),
-    the games in the journal, and what was resumed; exits 0 (a read-only journal is not a failure)."""
+    the games in the journal (with ``space``, :meth:`companion.journal.Journal.space_problem`, beside
+    "writable"), and what was resumed; exits 0 (a read-only journal is not a failure)."""
     from companion.commands import OpenGame
     from companion.table import Table
 
@@ -431,7 +436,12 @@ def _headless(journal, recovery, *, resume: int | None, start_new: bool) -> int:
         print(recovery.message())
     games = journal.games()
     state = "read-only: " + journal.read_only_reason if journal.read_only else "writable"
-    print(f"Journal {journal.path} ({state}): {len(games)} games, {sum(g.events for g in games)} events")
+    if space and not journal.read_only:
+        state += f", but {space}"
+    from companion.words import count
+
+    events = sum(g.events for g in games)
+    print(f"Journal {journal.path} ({state}): {count(len(games), 'game')}, {count(events, 'event')}")
     for game in games:
         print(f"  game #{game.id} {game.game} {game.status}: {game.events} events")
     outcome = None

@@ -37,6 +37,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import threading
 import time as _time
@@ -234,10 +235,11 @@ class Recovery:
         elif self.moved_to is not None:
             parts.append(f"The file was kept as {self.moved_to} (never deleted).")
         from companion.recovery import describe
+        from companion.words import count
 
         parts.append(
-            f"{'Shown' if self.read_only else 'Restored'}: recovered {self.events_recovered} events "
-            f"of {self.games_recovered} games: {describe(list(self.games))}."
+            f"{'Shown' if self.read_only else 'Restored'}: recovered {count(self.events_recovered, 'event')} "
+            f"of {count(self.games_recovered, 'game')}: {describe(list(self.games))}."
         )
         if self.read_only:
             parts.append(f"The games are open READ-ONLY, no move can be recorded: {self.read_only_reason}.")
@@ -718,6 +720,29 @@ class Journal:
         except (sqlite3.Error, JournalError):
             return ""
 
+    def space_problem(self) -> str | None:
+        """What to tell the table when the disk holding this journal is (nearly) full, else ``None``: moves are
+        refused once it is full ("database or disk is full"), so start-up says it first. Nearly full is less
+        free than :data:`ROOM_WANTED_BYTES` plus the journal's size (a new backup generation copies it whole).
+        ``None`` for a read-only or in-memory journal (nothing is written) or where the free space cannot be
+        read."""
+        if self.read_only or self._in_memory:
+            return None
+        try:
+            free = shutil.disk_usage(self.path.parent).free
+            wanted = ROOM_WANTED_BYTES + self.path.stat().st_size
+        except OSError:
+            return None
+        if free >= wanted:
+            return None
+        where = f"(the journal is in {self.path.parent})"  # last: the table reads the point first
+        if free < FULL_BELOW_BYTES:
+            return f"the disk is full ({_size_words(free)} free): moves are refused until space is freed {where}"
+        return (
+            f"the disk is nearly full: {_size_words(free)} free of the {_size_words(wanted)} the journal and its "
+            f"backups want; free some space, or moves are refused once it is full {where}"
+        )
+
     def take_backup(self, keep: int = BACKUPS_KEPT) -> Path | None:
         """Back the journal up now, on the calling thread (see :mod:`companion.backups`): a delta part
         with the events since the last backup, or the base of a new generation. Returns the file written,
@@ -807,6 +832,18 @@ def backups(journal_path: Path) -> list[Path]:
 
 def _sidecars(path: Path) -> list[Path]:
     return [Path(str(path) + suffix) for suffix in ("-wal", "-shm")]
+
+
+#: Free bytes the journal wants beyond its own size: room for its ``-wal`` to grow to SQLite's automatic
+#: checkpoint (1,000 pages of 4 KiB) before it is copied back.
+ROOM_WANTED_BYTES = 1000 * 4096
+#: Under this many free bytes the disk counts as full (not even one more move's pages fit safely).
+FULL_BELOW_BYTES = 64 * 1024
+
+
+def _size_words(size: int) -> str:
+    """``"12 KB"``, ``"3.4 MB"`` (1 KB = 1,024 bytes)."""
+    return f"{size // 1024} KB" if size < 1024 * 1024 else f"{size / (1024 * 1024):.1f} MB"
 
 
 def _exists(path: Path) -> bool:
@@ -1045,6 +1082,13 @@ def open_journal(path: str | os.PathLike) -> tuple[Journal, Recovery | None]:
     if recovery.moved_to is not None and not journal.read_only:  # the damaged file is aside, a new one built
         Path(str(path) + DAMAGE_FOUND_SUFFIX).unlink(missing_ok=True)
     return journal, recovery
+
+
+def startup_notice(recovery: Recovery | None, space: str | None) -> str:
+    """The kiosk's message at start-up: what a recovery did (:meth:`Recovery.message`), then a (nearly) full
+    disk (:meth:`Journal.space_problem`) as a sentence; ``""`` when there is nothing to say."""
+    parts = [recovery.message() if recovery else "", f"{space[0].upper()}{space[1:]}." if space else ""]
+    return " · ".join(part for part in parts if part)
 
 
 def _recover(path: Path, problem: str, kind: str) -> tuple[Journal, Recovery]:

@@ -219,7 +219,7 @@ def test_truncated_journal_recovers_what_is_readable(tmp_path):
         assert recovery.moved_to.read_bytes() == cut
         assert recovery.games_recovered == 1, recovery
         assert 0 < recovery.events_recovered < len(original), recovery
-        assert f"recovered {recovery.events_recovered} events of 1 games" in recovery.message()
+        assert f"recovered {recovery.events_recovered} events of 1 game:" in recovery.message()
         events = journal.events(1)
         assert len(events) == recovery.events_recovered
         for event in events:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_companion
+from kivy_driver import keep_artifacts, run_driver
 
 from companion.backups import BackupWriter, generations, read_part
 from companion.commands import OpenGame
@@ -32,6 +33,7 @@ from companion.errors import JournalError
 from companion.games.tv_wars import PassOnTheAir
 from companion.journal import Journal, open_journal
 from companion.table import Table
+from companion.words import count
 
 EVENT_COLUMNS = "seq, game_id, move, time, type, payload, schema_version"
 
@@ -206,7 +208,7 @@ def test_an_overwritten_page_without_backups_keeps_each_game_up_to_the_hole_neve
                 message
             )
             assert f"could not be read whole and are in {moved.name}" in message
-    assert f"recovered {sum(kept.values())} events of {len(recovered)} games" in message
+    assert f"recovered {count(sum(kept.values()), 'event')} of {count(len(recovered), 'game')}" in message
     # the recovered journal is a working journal: its games open and take new moves after the hole's seqs
     journal, again = open_journal(path)
     try:
@@ -476,7 +478,9 @@ def test_a_zero_byte_journal_is_damage_and_an_older_good_backup_beats_a_newer_em
     assert moved.stat().st_size == 0
     assert _assert_prefixes(_rows(path), original) == {g: len(r) for g, r in original.items()}
     assert "is empty (0 bytes)" in result.stdout
-    assert f"recovered {sum(len(r) for r in original.values())} events of {len(original)} games" in result.stdout
+    assert f"recovered {count(sum(len(r) for r in original.values()), 'event')} of {count(len(original), 'game')}" in (
+        result.stdout
+    )
 
 
 def test_a_deleted_journal_is_restored_from_its_backups(data_dir, player_module):
@@ -855,6 +859,70 @@ def test_a_full_disk_at_start_up_opens_the_games_read_only(tmp_path, player_modu
         filler.unlink()
     finally:
         subprocess.run(["umount", str(data_dir)], check=False)
+
+
+def _fill(folder: Path, leave: int = 0) -> Path:
+    """Write a filler file into ``folder`` until its file system has no more than ``leave`` bytes free."""
+    filler = folder / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        while (room := shutil.disk_usage(folder).free - leave) > 0:
+            os.write(fd, bytes(min(room, 64 * 1024)))
+    except OSError:
+        pass  # the file system is full
+    finally:
+        os.close(fd)
+    return filler
+
+
+def test_a_nearly_full_disk_is_said_at_start_up_before_a_move_is_refused(tmp_path, player_module):
+    """A sound journal on a card with little room left: moves still count, but start-up says how little is free
+    (headless beside "writable", the kiosk in its message bar), so the table does not learn it from a refused
+    move; once the card is full it says that moves are refused until space is freed."""
+    data_dir = tmp_path / "card"
+    _small_file_system(data_dir, 3072)
+    try:
+        path = data_dir / "journal.sqlite3"
+        _play(path, 30, player_module)
+        filler = _fill(data_dir, leave=1024 * 1024)
+        result = _headless(data_dir)
+        assert result.returncode == 0, result.stderr
+        line = next(line for line in result.stdout.splitlines() if line.startswith("Journal "))
+        assert re.search(
+            r"\(writable, but the disk is nearly full: [\d.]+ [KM]B free of the [\d.]+ MB the journal and its ", line
+        )
+        assert f"moves are refused once it is full (the journal is in {data_dir})): 4 games" in line, line
+        table = Table(Journal(path), backup_every=None)
+        table.claim()
+        try:
+            assert table.resume_latest().accepted
+            assert table.execute(PassOnTheAir(network="ABS")).accepted, "nearly full is not full: the move counts"
+        finally:
+            table.journal.close()
+        # the kiosk: the same words, a sentence, in the message bar of its first screen
+        shown = run_driver("drive_notice.py", data_dir, tmp_path / "out")["steps"][-1]
+        assert shown["message"].startswith("The disk is nearly full: ") and shown["refused"]
+        assert shown["message"].endswith(f"once it is full (the journal is in {data_dir}).")
+        keep_artifacts(tmp_path / "out", "notice-dashboard.png")
+        filler.unlink()
+        _fill(data_dir)
+        result = _headless(data_dir)
+        assert "(writable, but the disk is full (0 KB free): moves are refused until space is freed" in result.stdout, (
+            result.stdout
+        )
+    finally:
+        subprocess.run(["umount", str(data_dir)], check=False)
+
+
+def test_a_disk_with_room_says_nothing_of_space(tmp_path):
+    """The usual case: no word about space (``space_problem`` is ``None``), headless says plain "writable"."""
+    path = tmp_path / "journal.sqlite3"
+    with Journal(path) as journal:
+        assert journal.space_problem() is None
+    with Journal(path, read_only=True) as journal:
+        assert journal.space_problem() is None  # nothing is written to a read-only journal
+    result = _headless(tmp_path)
+    assert f"Journal {path} (writable): 0 games" in result.stdout, result.stdout
 
 
 # -- kills during backups ---------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ os.environ.setdefault("KIVY_NO_FILELOG", "1")
 from importlib.metadata import entry_points  # noqa: E402
 
 from companion.config import default_config  # noqa: E402
-from companion.journal import open_journal  # noqa: E402
+from companion.journal import open_journal, startup_notice  # noqa: E402
 
 #: The kiosk front-end as the installed distribution registers it (``companion run`` loads the same entry
 #: point); the driver builds the app with that module's ``build_app``, so it runs the installed package.
@@ -288,7 +288,9 @@ class Driver:
         self.flags = tuple(argv[2:])
         self.prefix = prefix
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self.journal, _ = open_journal(self.data_dir / "journal.sqlite3")
+        self.journal, recovery = open_journal(self.data_dir / "journal.sqlite3")
+        # the start-up notice `companion run` gives the kiosk (a recovery, a nearly full disk), unless given
+        build_options.setdefault("notice", startup_notice(recovery, self.journal.space_problem()))
         self.config = config or base_config()
         if configure is not None:
             self.config = configure(self.config, self.flags)
