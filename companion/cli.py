@@ -282,6 +282,8 @@ def _list(args, config) -> int:
     if _no_journal_yet(args, config):
         print(f"No saved games (no journal yet at {_journal_path(args, config)}).")
         return 0
+    from companion.words import noun
+
     with _open_read(args, config) as journal:
         games = journal.games()
         if not games:
@@ -289,7 +291,8 @@ def _list(args, config) -> int:
         for game in games:
             names = ", ".join(p["name"] for p in game.players)
             last = datetime.fromtimestamp(game.last_time or game.created).strftime("%Y-%m-%d %H:%M")
-            print(f"#{game.id:<4} {game.game:<14} {game.status:<9} {game.events:>5} events  last {last}  {names}")
+            events = noun(game.events, "event")
+            print(f"#{game.id:<4} {game.game:<14} {game.status:<9} {game.events:>5} {events:<6}  last {last}  {names}")
     return 0
 
 
@@ -443,7 +446,7 @@ def _headless(journal, recovery, *, resume: int | None, start_new: bool, space: 
     events = sum(g.events for g in games)
     print(f"Journal {journal.path} ({state}): {count(len(games), 'game')}, {count(events, 'event')}")
     for game in games:
-        print(f"  game #{game.id} {game.game} {game.status}: {game.events} events")
+        print(f"  game #{game.id} {game.game} {game.status}: {count(game.events, 'event')}")
     outcome = None
     if resume is not None:
         outcome = table.execute(OpenGame(game_id=resume, source="startup"))

@@ -737,7 +737,7 @@ class Journal:
             return None
         where = f"(the journal is in {self.path.parent})"  # last: the table reads the point first
         if free < FULL_BELOW_BYTES:
-            return f"the disk is full ({_size_words(free)} free): moves are refused until space is freed {where}"
+            return f"the disk is full ({_size_words(free)} free): moves may be refused until space is freed {where}"
         return (
             f"the disk is nearly full: {_size_words(free)} free of the {_size_words(wanted)} the journal and its "
             f"backups want; free some space, or moves are refused once it is full {where}"

@@ -20,6 +20,7 @@ import pytest
 from companion.errors import JournalError
 from companion.events import NewEvent
 from companion.journal import Journal, Recovery, open_journal
+from companion.words import count
 
 PLAYERS = [{"name": "ABS", "colour": "#e53935"}, {"name": "CBA", "colour": "#1e88e5"}]
 
@@ -219,7 +220,7 @@ def test_truncated_journal_recovers_what_is_readable(tmp_path):
         assert recovery.moved_to.read_bytes() == cut
         assert recovery.games_recovered == 1, recovery
         assert 0 < recovery.events_recovered < len(original), recovery
-        assert f"recovered {recovery.events_recovered} events of 1 game:" in recovery.message()
+        assert f"recovered {count(recovery.events_recovered, 'event')} of 1 game:" in recovery.message()
         events = journal.events(1)
         assert len(events) == recovery.events_recovered
         for event in events:
