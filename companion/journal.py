@@ -723,14 +723,15 @@ class Journal:
     def space_problem(self) -> str | None:
         """What to tell the table when the disk holding this journal is (nearly) full, else ``None``: moves are
         refused once it is full ("database or disk is full"), so start-up says it first. Nearly full is less
-        free than :data:`ROOM_WANTED_BYTES` plus the journal's size (a new backup generation copies it whole).
-        ``None`` for a read-only or in-memory journal (nothing is written) or where the free space cannot be
-        read."""
+        free than the journal's size (a new backup generation copies it whole) plus what its ``-wal`` may still
+        grow by: :data:`ROOM_WANTED_BYTES` less the ``-wal``'s present size, which is on the disk already and
+        is written over after each checkpoint. ``None`` for a read-only or in-memory journal (nothing is
+        written) or where the free space cannot be read."""
         if self.read_only or self._in_memory:
             return None
         try:
             free = shutil.disk_usage(self.path.parent).free
-            wanted = ROOM_WANTED_BYTES + self.path.stat().st_size
+            wanted = self.path.stat().st_size + max(0, ROOM_WANTED_BYTES - _file_size(_sidecars(self.path)[0]))
         except OSError:
             return None
         if free >= wanted:
@@ -832,6 +833,14 @@ def backups(journal_path: Path) -> list[Path]:
 
 def _sidecars(path: Path) -> list[Path]:
     return [Path(str(path) + suffix) for suffix in ("-wal", "-shm")]
+
+
+def _file_size(path: Path) -> int:
+    """``path``'s size in bytes, 0 if there is no such file."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 #: Free bytes the journal wants beyond its own size: room for its ``-wal`` to grow to SQLite's automatic

@@ -31,7 +31,7 @@ from companion.backups import BackupWriter, generations, read_part
 from companion.commands import OpenGame
 from companion.errors import JournalError
 from companion.games.tv_wars import PassOnTheAir
-from companion.journal import Journal, open_journal
+from companion.journal import ROOM_WANTED_BYTES, Journal, open_journal
 from companion.table import Table
 from companion.words import count
 
@@ -910,6 +910,37 @@ def test_a_nearly_full_disk_is_said_at_start_up_before_a_move_is_refused(tmp_pat
         assert (
             "(writable, but the disk is full (0 KB free): moves may be refused until space is freed" in result.stdout
         ), result.stdout
+    finally:
+        subprocess.run(["umount", str(data_dir)], check=False)
+
+
+def test_the_room_a_wal_already_takes_is_not_wanted_twice(tmp_path, player_module):
+    """An open journal's ``-wal`` is on the disk already and is written over after each checkpoint, so the room
+    still wanted is the journal's size plus ``ROOM_WANTED_BYTES`` less the ``-wal``'s size: with free space just
+    above that there is no warning (counting the ``-wal`` twice warned here), just below it there is."""
+    data_dir = tmp_path / "card"
+    _small_file_system(data_dir, 8192)
+    try:
+        path = data_dir / "journal.sqlite3"
+        _play(path, 30, player_module, backup_every=None)
+        table = Table(Journal(path), backup_every=None)
+        table.claim()
+        try:
+            assert table.resume_latest().accepted
+            for _ in range(60):  # the -wal grows with each move until SQLite's automatic checkpoint
+                assert table.execute(PassOnTheAir(network="ABS")).accepted
+            wal = Path(str(path) + "-wal").stat().st_size
+            assert 256 * 1024 < wal < ROOM_WANTED_BYTES, wal
+            wanted = path.stat().st_size + ROOM_WANTED_BYTES - wal
+            filler = _fill(data_dir, leave=wanted + 64 * 1024)
+            assert wanted < shutil.disk_usage(data_dir).free < wanted + wal  # the old sum warned here
+            assert table.journal.space_problem() is None
+            filler.unlink()
+            _fill(data_dir, leave=wanted - 64 * 1024)
+            problem = table.journal.space_problem()
+            assert problem is not None and problem.startswith("the disk is nearly full: "), problem
+        finally:
+            table.journal.close()
     finally:
         subprocess.run(["umount", str(data_dir)], check=False)
 
