@@ -229,3 +229,18 @@ def test_the_early_bird_button_says_the_player_who_just_acted_acts_again(played)
     assert enabled, "no step offered Early Bird"
     for text, _, last_actor in enabled:
         assert text == f"Early Bird\n{last_actor} again"
+
+
+def test_security_footage_is_named_whole_on_the_narrowest_lead_card(played):
+    """Channel WON's Inside Scoop Security Footage is played in place of a Location (rulebook, "Security
+    Footage"); six reporters make the narrowest Lead cards (133 px landscape), where its name does not fit on one
+    line at 18 px: it takes a second line rather than being cut to "Securit…ootage" (the layout audit of the
+    shot "cw-security-footage" fails on any cut text), and the parts below still have a line."""
+    _, _, _, steps = played
+    step = steps["security footage"]
+    assert len(step["lineup"]) == 6 and step["phase"] == 2
+    politics = step["lineup"]["Politics"]
+    assert politics["location"] == "Security Footage" and politics["location_lines"] == 2, politics
+    assert politics["parts_room"] >= 1, politics
+    others = [lead for category, lead in step["lineup"].items() if category != "Politics"]
+    assert all(lead["location"] == "no Location" and lead["location_lines"] == 1 for lead in others), others

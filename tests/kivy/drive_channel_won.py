@@ -111,6 +111,9 @@ def snapshot(label):
                     "state": c.state_text,
                     "who": c.who_text,
                     "location": c.location_text,
+                    "location_lines": round(
+                        c.ids.location.texture_size[1] / c.ids.location._label.get_extents("Sg")[1]
+                    ),
                     # how many lines of parts the card has room for: its parts label's height ÷ one line's
                     "parts_room": round(c.ids.parts.height / c.ids.parts._label.get_extents("Sg")[1], 2),
                 }
@@ -369,6 +372,14 @@ steps = [
     lambda: shot("cw-deck-empty"),
     lambda: harness.tap_text("Location\n", board()),
     lambda: snapshot("reshuffled"),
+    # Security Footage in place of a Location (Inside Scoop) on a Lead of a six-Lead row, the narrowest column:
+    # its name on the card whole, over two lines
+    lambda: controller.post(NewGame(game="channel-won", players=SIX)),
+    collect_round,
+    open_lead("Politics"),
+    in_dialog("Security\nFootage"),
+    lambda: snapshot("security footage"),
+    lambda: shot("cw-security-footage"),
 ]
 
 
